@@ -1,0 +1,3 @@
+//! The `dara` command.
+#![forbid(unsafe_code)]
+fn main() {}

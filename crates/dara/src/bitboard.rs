@@ -1,0 +1,268 @@
+//! Sets of cells as 64-bit masks: one bit per cell, eight bits per rank.
+
+use core::fmt;
+use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+use crate::cell::{Cell, MAX_SIDE};
+
+/// A set of cells. Bit `rank * 8 + file` stands for the cell at `file`, `rank`.
+///
+/// Because boards are at most 7 files wide, bit 7 of every rank (and the whole eighth rank) is
+/// never a cell: it is a guard that stops sideways shifts from wrapping onto the next rank.
+/// Shifts may still put bits on guard cells, so results are masked with the board where it
+/// matters.
+#[derive(Copy, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Bitboard(pub u64);
+
+/// A step on the board, as a shift of cell indices.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Direction(pub i8);
+
+impl Direction {
+    /// One rank up (towards Black).
+    pub const NORTH: Direction = Direction(8);
+    /// One rank down (towards White).
+    pub const SOUTH: Direction = Direction(-8);
+    /// One file right.
+    pub const EAST: Direction = Direction(1);
+    /// One file left.
+    pub const WEST: Direction = Direction(-1);
+    /// Diagonal steps.
+    pub const NORTH_EAST: Direction = Direction(9);
+    /// Diagonal steps.
+    pub const NORTH_WEST: Direction = Direction(7);
+    /// Diagonal steps.
+    pub const SOUTH_EAST: Direction = Direction(-7);
+    /// Diagonal steps.
+    pub const SOUTH_WEST: Direction = Direction(-9);
+
+    /// The four orthogonal steps.
+    pub const ORTHOGONAL: [Direction; 4] =
+        [Direction::NORTH, Direction::SOUTH, Direction::EAST, Direction::WEST];
+    /// All eight steps.
+    pub const ALL: [Direction; 8] = [
+        Direction::NORTH,
+        Direction::SOUTH,
+        Direction::EAST,
+        Direction::WEST,
+        Direction::NORTH_EAST,
+        Direction::NORTH_WEST,
+        Direction::SOUTH_EAST,
+        Direction::SOUTH_WEST,
+    ];
+}
+
+impl Bitboard {
+    /// No cells.
+    pub const EMPTY: Bitboard = Bitboard(0);
+
+    /// Every cell of a board with `files` files and `ranks` ranks.
+    pub const fn board(files: u8, ranks: u8) -> Bitboard {
+        let rank_mask = (1u64 << files) - 1;
+        let mut bb = 0;
+        let mut rank = 0;
+        while rank < ranks {
+            bb |= rank_mask << (8 * rank);
+            rank += 1;
+        }
+        Bitboard(bb)
+    }
+
+    /// The single cell.
+    #[inline]
+    pub const fn from_cell(cell: Cell) -> Bitboard {
+        Bitboard(cell.bit())
+    }
+
+    /// Every cell of one file, on any board.
+    pub const fn file(file: u8) -> Bitboard {
+        Bitboard(0x0101_0101_0101_0101 << file)
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether the set has any cell.
+    #[inline]
+    pub const fn any(self) -> bool {
+        self.0 != 0
+    }
+
+    /// Whether `cell` is in the set.
+    #[inline]
+    pub const fn contains(self, cell: Cell) -> bool {
+        self.0 & cell.bit() != 0
+    }
+
+    /// The number of cells.
+    #[inline]
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// The lowest cell (lowest rank, then lowest file), if any.
+    #[inline]
+    pub fn first(self) -> Option<Cell> {
+        if self.0 == 0 {
+            None
+        } else {
+            Cell::from_index(self.0.trailing_zeros() as u8)
+        }
+    }
+
+    /// The set with `cell` added.
+    #[inline]
+    pub const fn with(self, cell: Cell) -> Bitboard {
+        Bitboard(self.0 | cell.bit())
+    }
+
+    /// The set with `cell` removed.
+    #[inline]
+    pub const fn without(self, cell: Cell) -> Bitboard {
+        Bitboard(self.0 & !cell.bit())
+    }
+
+    /// Every cell moved one step in `dir`. Bits that leave the 64-bit range are dropped; bits
+    /// that land on guard cells are kept, so mask the result with the board where that matters.
+    #[inline]
+    pub const fn shift(self, dir: Direction) -> Bitboard {
+        if dir.0 >= 0 {
+            Bitboard(self.0 << dir.0)
+        } else {
+            Bitboard(self.0 >> (-dir.0))
+        }
+    }
+
+    /// The `n`-th lowest cell (0-based), if there are that many.
+    pub fn nth(self, n: usize) -> Option<Cell> {
+        let mut bits = self.0;
+        for _ in 0..n {
+            if bits == 0 {
+                return None;
+            }
+            bits &= bits - 1;
+        }
+        Bitboard(bits).first()
+    }
+}
+
+impl IntoIterator for Bitboard {
+    type Item = Cell;
+    type IntoIter = Cells;
+    #[inline]
+    fn into_iter(self) -> Cells {
+        Cells(self.0)
+    }
+}
+
+/// The cells of a [`Bitboard`], lowest first.
+#[derive(Clone, Debug)]
+pub struct Cells(u64);
+
+impl Iterator for Cells {
+    type Item = Cell;
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        if self.0 == 0 {
+            return None;
+        }
+        let index = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Cell::from_index(index)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Cells {}
+
+impl FromIterator<Cell> for Bitboard {
+    fn from_iter<I: IntoIterator<Item = Cell>>(iter: I) -> Bitboard {
+        iter.into_iter().fold(Bitboard::EMPTY, Bitboard::with)
+    }
+}
+
+macro_rules! bit_op {
+    ($tr:ident, $f:ident, $op:tt, $tra:ident, $fa:ident) => {
+        impl $tr for Bitboard {
+            type Output = Bitboard;
+            #[inline]
+            fn $f(self, rhs: Bitboard) -> Bitboard {
+                Bitboard(self.0 $op rhs.0)
+            }
+        }
+        impl $tra for Bitboard {
+            #[inline]
+            fn $fa(&mut self, rhs: Bitboard) {
+                self.0 = self.0 $op rhs.0;
+            }
+        }
+    };
+}
+
+bit_op!(BitAnd, bitand, &, BitAndAssign, bitand_assign);
+bit_op!(BitOr, bitor, |, BitOrAssign, bitor_assign);
+bit_op!(BitXor, bitxor, ^, BitXorAssign, bitxor_assign);
+
+impl Not for Bitboard {
+    type Output = Bitboard;
+    #[inline]
+    fn not(self) -> Bitboard {
+        Bitboard(!self.0)
+    }
+}
+
+impl fmt::Debug for Bitboard {
+    /// Draws the 7 x 7 grid, rank 7 at the top, `1` for a member cell.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Bitboard({:#x})", self.0)?;
+        for rank in (0..MAX_SIDE).rev() {
+            for file in 0..MAX_SIDE {
+                let cell = Cell::new(file, rank).expect("within 7 x 7");
+                f.write_str(if self.contains(cell) { "1" } else { "." })?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_masks() {
+        assert_eq!(Bitboard::board(6, 5).count(), 30);
+        assert_eq!(Bitboard::board(7, 7).count(), 49);
+        assert_eq!(Bitboard::board(3, 3).0, 0x07_0707);
+    }
+
+    #[test]
+    fn sideways_shifts_never_wrap_onto_the_next_rank() {
+        let board = Bitboard::board(7, 7);
+        let east_edge: Bitboard = (0..7).map(|r| Cell::new(6, r).unwrap()).collect();
+        assert!((east_edge.shift(Direction::EAST) & board).is_empty());
+        let west_edge: Bitboard = (0..7).map(|r| Cell::new(0, r).unwrap()).collect();
+        assert!((west_edge.shift(Direction::WEST) & board).is_empty());
+        assert!((west_edge.shift(Direction::SOUTH_WEST) & board).is_empty());
+        assert!((west_edge.shift(Direction::NORTH_WEST) & board).is_empty());
+        assert!((east_edge.shift(Direction::NORTH_EAST) & board).is_empty());
+        assert!((east_edge.shift(Direction::SOUTH_EAST) & board).is_empty());
+    }
+
+    #[test]
+    fn iterates_lowest_first() {
+        let bb: Bitboard = ["c3", "a1", "b5"].iter().map(|n| Cell::from_name(n).unwrap()).collect();
+        let names: Vec<String> = bb.into_iter().map(|c| c.to_string()).collect();
+        assert_eq!(names, ["a1", "c3", "b5"]);
+        assert_eq!(bb.nth(1), Cell::from_name("c3"));
+        assert_eq!(bb.nth(3), None);
+    }
+}

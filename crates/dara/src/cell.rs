@@ -1,0 +1,95 @@
+//! Cells of the board, named by file letter and rank number (`a1` is White's bottom-left corner).
+
+use core::fmt;
+
+/// The most files (columns) and ranks (rows) any ruleset allows.
+pub const MAX_SIDE: u8 = 7;
+
+/// One cell of a board of up to 7 x 7.
+///
+/// Cells are numbered `rank * 8 + file`: every rank has a spare eighth bit so that shifting a
+/// bitboard one file sideways can never carry a stone onto the next rank (see [`crate::Bitboard`]).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Cell(u8);
+
+impl Cell {
+    /// The cell at `file` (0 for `a`) and `rank` (0 for rank 1), if both are below [`MAX_SIDE`].
+    pub const fn new(file: u8, rank: u8) -> Option<Cell> {
+        if file < MAX_SIDE && rank < MAX_SIDE {
+            Some(Cell(rank * 8 + file))
+        } else {
+            None
+        }
+    }
+
+    /// The cell with this bit index, if it is one (`rank * 8 + file`).
+    pub const fn from_index(index: u8) -> Option<Cell> {
+        Cell::new(index % 8, index / 8)
+    }
+
+    /// The cell's bit index in a [`crate::Bitboard`].
+    #[inline]
+    pub const fn index(self) -> u8 {
+        self.0
+    }
+
+    /// File, 0 for `a`.
+    #[inline]
+    pub const fn file(self) -> u8 {
+        self.0 % 8
+    }
+
+    /// Rank, 0 for rank 1.
+    #[inline]
+    pub const fn rank(self) -> u8 {
+        self.0 / 8
+    }
+
+    /// The file letter.
+    pub const fn file_char(self) -> char {
+        (b'a' + self.file()) as char
+    }
+
+    /// This cell as a one-cell bitboard.
+    #[inline]
+    pub const fn bit(self) -> u64 {
+        1 << self.0
+    }
+
+    /// Reads a cell name such as `c3`, without checking it against any board size beyond 7 x 7.
+    pub fn from_name(name: &str) -> Option<Cell> {
+        let (file, rank) = crate::notation::parse_coord(name)?;
+        Cell::new(file, rank)
+    }
+}
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.file_char(), self.rank() + 1)
+    }
+}
+
+impl fmt::Debug for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for rank in 0..MAX_SIDE {
+            for file in 0..MAX_SIDE {
+                let cell = Cell::new(file, rank).unwrap();
+                assert_eq!(Cell::from_name(&cell.to_string()), Some(cell));
+            }
+        }
+        assert_eq!(Cell::from_name("a1").unwrap().index(), 0);
+        assert_eq!(Cell::from_name("f5").unwrap().index(), 4 * 8 + 5);
+        assert_eq!(Cell::from_name("h1"), None);
+        assert_eq!(Cell::from_name("a8"), None);
+    }
+}

@@ -1,0 +1,44 @@
+//! The rules of Dara, the alignment game of the Sahel: rulesets, positions, legal moves,
+//! notation, game records and perft.
+//!
+//! Everything follows the project's contract (`RULES.md` and `NOTATION.md`): a [`Ruleset`] is
+//! a preset with overrides, a [`Position`] is validated against it, and moves are generated with
+//! every distinct choice of captured stones as its own [`Move`].
+//!
+//! ```
+//! use dara::{Position, Ruleset, Status};
+//! let rules: Ruleset = "arcade".parse().unwrap();
+//! let mut pos = Position::start(rules);
+//! assert_eq!(pos.legal_moves().len(), 30);
+//! pos.play(pos.parse_move("c3").unwrap()).unwrap();
+//! assert_eq!(pos.to_string(), "6/6/2W3/6/6 b 11 12 0");
+//! assert_eq!(pos.status(), Status::Ongoing);
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod bitboard;
+mod cell;
+mod colour;
+pub mod lines;
+mod movegen;
+mod moves;
+mod notation;
+pub mod perft;
+mod position;
+pub mod record;
+mod ruleset;
+mod setup;
+mod status;
+mod zobrist;
+
+pub use bitboard::{Bitboard, Cells, Direction};
+pub use cell::{Cell, MAX_SIDE};
+pub use colour::{ByColour, Colour};
+pub use moves::{Move, MoveList};
+pub use notation::{Coord, IllegalMoveError, MoveError, MoveText, ParseMoveError};
+pub use position::Position;
+pub use ruleset::{Blocked, Captures, Long, Opening, Place, Preset, Ruleset, RulesetError};
+pub use setup::{Field, PositionError, Setup};
+pub use status::{DrawReason, Phase, Status, WinReason};

@@ -1,0 +1,321 @@
+//! Legal moves of both phases: placements (with the placement limit, the opening restriction and
+//! what a blocked placer does), and steps with every distinct set of stones they may capture.
+
+use crate::bitboard::{Bitboard, Direction};
+use crate::cell::Cell;
+use crate::colour::Colour;
+use crate::lines;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use crate::ruleset::{Blocked, Captures, Long, Opening, Place};
+use crate::status::{Phase, Status};
+
+impl Position {
+    /// The directions a stone may step in under this ruleset.
+    #[inline]
+    fn directions(&self) -> &'static [Direction] {
+        if self.rules().diagonal {
+            &Direction::ALL
+        } else {
+            &Direction::ORTHOGONAL
+        }
+    }
+
+    /// The cells where `colour` may place by the placement limit and the opening restriction
+    /// (empty if the hand is empty). What a blocked placer may do instead is not included.
+    pub fn placement_cells(&self, colour: Colour) -> Bitboard {
+        let rules = self.rules();
+        if self.hand(colour) == 0 {
+            return Bitboard::EMPTY;
+        }
+        let own = self.stones(colour);
+        let mut cells = self.empty();
+        match rules.place {
+            Place::Three => cells &= !lines::would_make_run(own, 3),
+            Place::Four => cells &= !lines::would_make_run(own, 4),
+            Place::Free => {}
+        }
+        match rules.opening {
+            Opening::Free => {}
+            Opening::Corner => {
+                let nothing_placed = self.hand(Colour::White) == rules.stones
+                    && self.hand(Colour::Black) == rules.stones;
+                if nothing_placed {
+                    cells &= corners(rules.cols, rules.rows);
+                }
+            }
+            Opening::Centre => {
+                if rules.stones - self.hand(colour) < 4 {
+                    cells &= !middle_files(rules.cols);
+                }
+            }
+        }
+        cells
+    }
+
+    /// The enemy stones that may be taken now from `enemy`: with `protect=yes`, those not in a
+    /// row, unless every one is in a row.
+    #[inline]
+    fn capturable(&self, enemy: Bitboard) -> Bitboard {
+        if self.rules().protect {
+            let free = enemy & !lines::in_rows(enemy);
+            if free.any() {
+                return free;
+            }
+        }
+        enemy
+    }
+
+    /// Every legal move, appended to `moves` (which is cleared first). Empty once the game is over.
+    pub fn legal_moves_into(&self, moves: &mut MoveList) {
+        moves.clear();
+        match self.phase() {
+            Phase::Placement => self.placements(moves),
+            Phase::Movement => {
+                if self.status() == Status::Ongoing {
+                    self.steps(moves);
+                }
+            }
+        }
+    }
+
+    /// Every legal move, in generation order.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::with_capacity(64);
+        self.legal_moves_into(&mut moves);
+        moves
+    }
+
+    fn placements(&self, moves: &mut MoveList) {
+        let side = self.side();
+        let mut cells = self.placement_cells(side);
+        if cells.is_empty() && self.hand(side) > 0 && self.rules().blocked == Blocked::Any {
+            cells = self.empty();
+        }
+        if cells.is_empty() {
+            moves.push(Move::Pass);
+        } else {
+            moves.extend(cells.into_iter().map(Move::Put));
+        }
+    }
+
+    /// Calls `f(from, to, rows)` for every legal step, where `rows` is the number of rows of
+    /// three the moved stone stands in afterwards (0, 1 or 2).
+    #[inline]
+    fn for_each_step(&self, mut f: impl FnMut(Cell, Cell, u8)) {
+        let own = self.stones(self.side());
+        let empty = self.empty();
+        let long_illegal = self.rules().long == Long::Illegal;
+        for &dir in self.directions() {
+            let back = Direction(-dir.0);
+            for to in own.shift(dir) & empty {
+                let from =
+                    Bitboard::from_cell(to).shift(back).first().expect("a step has an origin");
+                let after = own.without(from).with(to);
+                let across = lines::rank_run(after, to);
+                let up = lines::file_run(after, to);
+                if long_illegal && (across >= 4 || up >= 4) {
+                    continue;
+                }
+                f(from, to, (across == 3) as u8 + (up == 3) as u8);
+            }
+        }
+    }
+
+    /// How many stones a step that forms `rows` rows takes, given the enemy's count.
+    #[inline]
+    fn stones_taken(&self, rows: u8, enemy: Bitboard) -> u32 {
+        if rows == 0 {
+            return 0;
+        }
+        let wanted = match self.rules().captures {
+            Captures::One => 1,
+            Captures::PerRow => u32::from(rows),
+        };
+        // Capturing stops once the enemy is down to the losing count.
+        wanted.min(enemy.count().saturating_sub(u32::from(self.rules().lose_at)))
+    }
+
+    fn steps(&self, moves: &mut MoveList) {
+        let enemy = self.stones(!self.side());
+        self.for_each_step(|from, to, rows| match self.stones_taken(rows, enemy) {
+            0 => moves.push(Move::Step { from, to, captures: Bitboard::EMPTY }),
+            1 => moves.extend(self.capturable(enemy).into_iter().map(|c| Move::Step {
+                from,
+                to,
+                captures: Bitboard::from_cell(c),
+            })),
+            _ => self.push_capture_pairs(from, to, enemy, moves),
+        });
+    }
+
+    /// Two captures, re-judging protection after the first: each distinct pair once.
+    fn push_capture_pairs(&self, from: Cell, to: Cell, enemy: Bitboard, moves: &mut MoveList) {
+        let first_choices = self.capturable(enemy);
+        for a in first_choices {
+            for b in self.capturable(enemy.without(a)) {
+                // {a, b} may also be reachable as b-then-a; count it only once, from its lower cell.
+                let reached_from_b = b < a
+                    && first_choices.contains(b)
+                    && self.capturable(enemy.without(b)).contains(a);
+                if !reached_from_b {
+                    let captures = Bitboard::from_cell(a).with(b);
+                    moves.push(Move::Step { from, to, captures });
+                }
+            }
+        }
+    }
+
+    /// The number of legal moves, counted without listing them where that is cheaper.
+    pub fn count_moves(&self) -> usize {
+        match self.phase() {
+            Phase::Placement => {
+                let side = self.side();
+                let cells = self.placement_cells(side);
+                if cells.any() {
+                    cells.count() as usize
+                } else if self.hand(side) > 0 && self.rules().blocked == Blocked::Any {
+                    self.empty().count() as usize
+                } else {
+                    1
+                }
+            }
+            Phase::Movement => {
+                if self.status() != Status::Ongoing {
+                    return 0;
+                }
+                let enemy = self.stones(!self.side());
+                let single = self.capturable(enemy).count() as usize;
+                let mut pairs = None;
+                let mut n = 0;
+                self.for_each_step(|from, to, rows| {
+                    n += match self.stones_taken(rows, enemy) {
+                        0 => 1,
+                        1 => single,
+                        _ => *pairs.get_or_insert_with(|| {
+                            let mut list = MoveList::new();
+                            self.push_capture_pairs(from, to, enemy, &mut list);
+                            list.len()
+                        }),
+                    }
+                });
+                n
+            }
+        }
+    }
+
+    /// Whether the player to move has any legal step (movement phase).
+    pub(crate) fn has_step(&self) -> bool {
+        let own = self.stones(self.side());
+        let empty = self.empty();
+        if self.rules().long == Long::Allowed {
+            return self.directions().iter().any(|&dir| (own.shift(dir) & empty).any());
+        }
+        let mut any = false;
+        self.for_each_step(|_, _, _| any = true);
+        any
+    }
+
+    /// A sentence saying why `m` is not among `legal`, for error messages.
+    pub(crate) fn why_illegal(&self, m: Move, legal: &[Move]) -> String {
+        let side = self.side();
+        if let Status::Won { .. } | Status::Drawn(_) = self.status() {
+            return format!("the game is over ({})", self.status());
+        }
+        match (m, self.phase()) {
+            (Move::Pass, _) => "a pass is only allowed when a player cannot place".to_string(),
+            (Move::Put(_), Phase::Movement) => {
+                "stones are no longer placed: every stone is down, so step one (as in c3-c4)"
+                    .to_string()
+            }
+            (Move::Step { .. }, Phase::Placement) => {
+                format!("{side} is still placing stones (as in c3)")
+            }
+            (Move::Put(cell), Phase::Placement) => {
+                if !self.empty().contains(cell) {
+                    format!("{cell} is not empty")
+                } else if legal.contains(&Move::Pass) {
+                    format!("{side} has no stones that may be placed and must pass")
+                } else {
+                    let own = self.stones(side);
+                    let run = lines::longest_run(own.with(cell), cell);
+                    match self.rules().place {
+                        Place::Three if run >= 3 => {
+                            format!("a stone on {cell} would stand in a line of {run}; placements may not make three or more in a line")
+                        }
+                        Place::Four if run >= 4 => {
+                            format!("a stone on {cell} would stand in a line of {run}; placements may not make four or more in a line")
+                        }
+                        _ if self.rules().opening == Opening::Corner => {
+                            "the first stone of the game goes in a corner".to_string()
+                        }
+                        _ => "no stone on the two middle files during a player's first four placements".to_string(),
+                    }
+                }
+            }
+            (Move::Step { from, to, captures }, Phase::Movement) => {
+                let bare = Move::Step { from, to, captures: Bitboard::EMPTY };
+                let same_step: Vec<&Move> =
+                    legal.iter().filter(|l| l.without_captures() == bare).collect();
+                if !self.stones(side).contains(from) {
+                    format!("there is no {side} stone on {from}")
+                } else if !self.empty().contains(to) {
+                    format!("{to} is not empty")
+                } else if !self
+                    .directions()
+                    .iter()
+                    .any(|&d| Bitboard::from_cell(from).shift(d).contains(to))
+                {
+                    let how = if self.rules().diagonal {
+                        "one step in any direction"
+                    } else {
+                        "one step up, down, left or right"
+                    };
+                    format!("{from} to {to} is not a step: stones move {how}")
+                } else if same_step.is_empty() {
+                    format!(
+                        "{from}-{to} would make a line of four or more, which this ruleset forbids"
+                    )
+                } else if same_step.iter().all(|l| !l.is_capture()) {
+                    format!("{from}-{to} makes no row of three, so it captures nothing")
+                } else if captures.is_empty() {
+                    format!(
+                        "{from}-{to} makes a row of three: name the stone to capture, as in {}",
+                        same_step[0]
+                    )
+                } else {
+                    let enemy = self.stones(!side);
+                    if let Some(cell) = captures.into_iter().find(|&c| !enemy.contains(c)) {
+                        format!("there is no {} stone on {cell} to capture", !side)
+                    } else if same_step[0].captures().count() != captures.count() {
+                        format!(
+                            "{from}-{to} captures {} stone(s), not {}",
+                            same_step[0].captures().count(),
+                            captures.count()
+                        )
+                    } else {
+                        "that stone is in a row of three and protected while the enemy has stones outside rows".to_string()
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The four corners of a board.
+fn corners(cols: u8, rows: u8) -> Bitboard {
+    [(0, 0), (cols - 1, 0), (0, rows - 1), (cols - 1, rows - 1)]
+        .into_iter()
+        .filter_map(|(f, r)| Cell::new(f, r))
+        .collect()
+}
+
+/// The middle files closed by `opening=centre`: the two central files of an even width, the one
+/// central file of an odd width.
+fn middle_files(cols: u8) -> Bitboard {
+    if cols % 2 == 0 {
+        Bitboard::file(cols / 2 - 1) | Bitboard::file(cols / 2)
+    } else {
+        Bitboard::file(cols / 2)
+    }
+}

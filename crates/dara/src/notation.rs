@@ -1,0 +1,273 @@
+//! Move notation in two stages: [`MoveText`] reads the syntax alone (no position needed), then
+//! [`MoveText::to_move`] checks it against a position. The two stages fail with different errors.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::bitboard::Bitboard;
+use crate::cell::Cell;
+use crate::moves::Move;
+use crate::position::Position;
+
+/// Reads a cell name (`a1`, `c12`) as 0-based file and rank, without any board size in mind.
+pub(crate) fn parse_coord(text: &str) -> Option<(u8, u8)> {
+    let mut chars = text.chars();
+    let letter = chars.next()?;
+    if !letter.is_ascii_lowercase() {
+        return None;
+    }
+    let digits = chars.as_str();
+    if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if digits.starts_with('0') {
+        return None;
+    }
+    let rank: u8 = digits.parse().ok()?;
+    Some((letter as u8 - b'a', rank - 1))
+}
+
+/// A cell as written: file and rank, 0-based, not yet checked against a board.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Coord {
+    /// 0 for `a`.
+    pub file: u8,
+    /// 0 for rank 1.
+    pub rank: u8,
+}
+
+impl fmt::Display for Coord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file) as char, self.rank + 1)
+    }
+}
+
+/// A move as written, checked for syntax only.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveText {
+    /// `c3`
+    Put(Coord),
+    /// `pass`
+    Pass,
+    /// `c3-c4`, `c3-c4xe5`, `c3-c4xa5xb4`
+    Step {
+        /// Where the stone stands.
+        from: Coord,
+        /// Where it goes.
+        to: Coord,
+        /// Captured cells, in the order written.
+        captures: Vec<Coord>,
+    },
+}
+
+/// A move text that is not Dara notation at all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseMoveError {
+    text: String,
+    reason: &'static str,
+}
+
+impl fmt::Display for ParseMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?} is not a move: {}", self.text, self.reason)
+    }
+}
+
+impl std::error::Error for ParseMoveError {}
+
+/// A well-formed move that cannot be played in the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMoveError {
+    text: String,
+    reason: String,
+}
+
+impl IllegalMoveError {
+    pub(crate) fn new(text: impl Into<String>, reason: impl Into<String>) -> IllegalMoveError {
+        IllegalMoveError { text: text.into(), reason: reason.into() }
+    }
+
+    /// The move as it was written.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+impl fmt::Display for IllegalMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}: {}", self.text, self.reason)
+    }
+}
+
+impl std::error::Error for IllegalMoveError {}
+
+/// Either stage failing, for callers that go from text to a legal move in one call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// Not move notation.
+    Parse(ParseMoveError),
+    /// Not legal here.
+    Illegal(IllegalMoveError),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Parse(e) => e.fmt(f),
+            MoveError::Illegal(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+impl From<ParseMoveError> for MoveError {
+    fn from(e: ParseMoveError) -> MoveError {
+        MoveError::Parse(e)
+    }
+}
+
+impl From<IllegalMoveError> for MoveError {
+    fn from(e: IllegalMoveError) -> MoveError {
+        MoveError::Illegal(e)
+    }
+}
+
+impl FromStr for MoveText {
+    type Err = ParseMoveError;
+
+    fn from_str(text: &str) -> Result<MoveText, ParseMoveError> {
+        let err = |reason| ParseMoveError { text: text.to_string(), reason };
+        if text == "pass" {
+            return Ok(MoveText::Pass);
+        }
+        let coord = |part: &str, what| {
+            parse_coord(part).map(|(file, rank)| Coord { file, rank }).ok_or_else(|| err(what))
+        };
+        let Some((from, rest)) = text.split_once('-') else {
+            return coord(text, "expected a cell (c3), a step (c3-c4) or pass").map(MoveText::Put);
+        };
+        let from = coord(from, "a step starts with a cell, as in c3-c4")?;
+        let mut parts = rest.split('x');
+        let to = coord(parts.next().unwrap_or_default(), "a step ends with a cell, as in c3-c4")?;
+        let captures = parts
+            .map(|p| coord(p, "each capture is x and a cell, as in c3-c4xe5"))
+            .collect::<Result<Vec<_>, _>>()?;
+        if captures.len() > 2 {
+            return Err(err("a step takes at most two stones"));
+        }
+        Ok(MoveText::Step { from, to, captures })
+    }
+}
+
+impl fmt::Display for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveText::Put(c) => write!(f, "{c}"),
+            MoveText::Pass => f.write_str("pass"),
+            MoveText::Step { from, to, captures } => {
+                write!(f, "{from}-{to}")?;
+                for c in captures {
+                    write!(f, "x{c}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl MoveText {
+    /// The legal move of `pos` this text names.
+    ///
+    /// # Errors
+    /// Says why the move cannot be played: a cell off the board, not the phase for it, no stone
+    /// of the mover's there, a target that is occupied or not adjacent, a forbidden placement,
+    /// a missing or wrong capture.
+    pub fn to_move(&self, pos: &Position) -> Result<Move, IllegalMoveError> {
+        let text = self.to_string();
+        let illegal = |reason: String| IllegalMoveError::new(text.clone(), reason);
+        let rules = pos.rules();
+        let cell = |c: Coord| {
+            (c.file < rules.cols && c.rank < rules.rows)
+                .then(|| Cell::new(c.file, c.rank))
+                .flatten()
+                .ok_or_else(|| {
+                    IllegalMoveError::new(
+                        c.to_string(),
+                        format!("no such cell on {}x{}", rules.cols, rules.rows),
+                    )
+                })
+        };
+        let wanted = match self {
+            MoveText::Put(c) => Move::Put(cell(*c)?),
+            MoveText::Pass => Move::Pass,
+            MoveText::Step { from, to, captures } => {
+                let mut set = Bitboard::EMPTY;
+                for c in captures {
+                    let c = cell(*c)?;
+                    if set.contains(c) {
+                        return Err(illegal(format!("{c} is captured twice")));
+                    }
+                    set = set.with(c);
+                }
+                Move::Step { from: cell(*from)?, to: cell(*to)?, captures: set }
+            }
+        };
+        let legal = pos.legal_moves();
+        if legal.contains(&wanted) {
+            return Ok(wanted);
+        }
+        Err(illegal(pos.why_illegal(wanted, &legal)))
+    }
+}
+
+impl Position {
+    /// Reads a move in notation and checks that it is legal here.
+    ///
+    /// # Errors
+    /// [`MoveError::Parse`] for text that is not notation, [`MoveError::Illegal`] for a move
+    /// this position does not allow.
+    ///
+    /// # Examples
+    /// ```
+    /// use dara::{Position, Ruleset};
+    /// let pos = Position::start(Ruleset::default());
+    /// assert_eq!(pos.parse_move("c3").unwrap().to_string(), "c3");
+    /// assert!(pos.parse_move("c9").unwrap_err().to_string().contains("no such cell on 6x5"));
+    /// ```
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        Ok(text.parse::<MoveText>()?.to_move(self)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn syntax() {
+        assert_eq!("pass".parse::<MoveText>().unwrap(), MoveText::Pass);
+        assert!(matches!("c3".parse::<MoveText>().unwrap(), MoveText::Put(_)));
+        let step: MoveText = "c3-c4xb5xa5".parse().unwrap();
+        assert_eq!(step.to_string(), "c3-c4xb5xa5");
+        for bad in [
+            "",
+            "c",
+            "3c",
+            "c0",
+            "C3",
+            "c3-",
+            "-c4",
+            "c3-c4x",
+            "c3-c4xa1xa2xa3",
+            "c3c4",
+            "pas",
+            "c3--c4",
+            "c03",
+            "c3-c4-c5",
+            "c+3",
+        ] {
+            assert!(bad.parse::<MoveText>().is_err(), "{bad:?} should not parse");
+        }
+    }
+}

@@ -1,0 +1,321 @@
+//! A validated position: the stones, the hands, whose turn, and the quiet-plies counter, under
+//! one ruleset. Everything the rules accept; nothing they do not.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::bitboard::Bitboard;
+use crate::colour::{ByColour, Colour};
+use crate::moves::Move;
+use crate::notation::IllegalMoveError;
+use crate::ruleset::{Blocked, Ruleset};
+use crate::setup::{Field, PositionError, Setup};
+use crate::status::{Phase, Status};
+use crate::zobrist;
+
+/// A legal position of some ruleset.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    rules: Ruleset,
+    board: Bitboard,
+    stones: ByColour<Bitboard>,
+    hand: ByColour<u8>,
+    side: Colour,
+    quiet: u32,
+    phase: Phase,
+    hash: u64,
+}
+
+impl Position {
+    /// The empty board with full hands, White to place.
+    pub fn start(rules: Ruleset) -> Position {
+        let setup = Setup::empty(rules.cols, rules.rows, rules.stones);
+        Position::from_setup(&setup, rules).expect("the start position of a valid ruleset is valid")
+    }
+
+    /// Parses the five-field text and validates it against `rules`.
+    ///
+    /// # Errors
+    /// A [`PositionError`] naming the field at fault.
+    ///
+    /// # Examples
+    /// ```
+    /// use dara::{Position, Ruleset};
+    /// let pos = Position::from_text("4W1/5B/WWW1W1/4WB/1B2WB w 0 0 1", Ruleset::default()).unwrap();
+    /// assert_eq!(pos.to_string(), "4W1/5B/WWW1W1/4WB/1B2WB w 0 0 1");
+    /// ```
+    pub fn from_text(text: &str, rules: Ruleset) -> Result<Position, PositionError> {
+        Position::from_setup(&Setup::from_str(text)?, rules)
+    }
+
+    /// Checks a setup against the ruleset: board size, stone counts, and a side to move and
+    /// counter that the rules can reach.
+    ///
+    /// # Errors
+    /// A [`PositionError`] naming the field at fault.
+    pub fn from_setup(setup: &Setup, rules: Ruleset) -> Result<Position, PositionError> {
+        if (setup.cols, setup.rows) != (rules.cols, rules.rows) {
+            return Err(PositionError::new(
+                Field::Board,
+                format!(
+                    "the board is {}x{} but the ruleset {rules} plays on {}x{}",
+                    setup.cols, setup.rows, rules.cols, rules.rows
+                ),
+            ));
+        }
+        let mut pos = Position {
+            rules,
+            board: Bitboard::board(rules.cols, rules.rows),
+            stones: setup.stones,
+            hand: setup.hand,
+            side: setup.side,
+            quiet: setup.quiet,
+            phase: Phase::Placement,
+            hash: 0,
+        };
+        for (colour, field) in
+            [(Colour::White, Field::WhiteHand), (Colour::Black, Field::BlackHand)]
+        {
+            let on_board = pos.stones[colour].count() as u8;
+            let in_hand = pos.hand[colour];
+            if in_hand > rules.stones {
+                return Err(PositionError::new(
+                    field,
+                    format!(
+                        "{in_hand} stones in hand, but {rules} gives each player {}",
+                        rules.stones
+                    ),
+                ));
+            }
+            if on_board + in_hand > rules.stones {
+                return Err(PositionError::new(
+                    Field::Board,
+                    format!(
+                        "{colour} has {on_board} stones on the board and {in_hand} in hand, more than the {} of {rules}",
+                        rules.stones
+                    ),
+                ));
+            }
+        }
+        pos.phase = pos.compute_phase();
+        if pos.phase == Phase::Placement {
+            if pos.quiet != 0 {
+                return Err(PositionError::new(
+                    Field::Quiet,
+                    "must be 0 while stones are being placed (it counts movement plies)",
+                ));
+            }
+            if rules.blocked == Blocked::Any && pos.hand[pos.side] == 0 {
+                return Err(PositionError::new(
+                    Field::Side,
+                    format!(
+                        "{} is to place but has no stones in hand; under blocked=any the players place in turn",
+                        pos.side
+                    ),
+                ));
+            }
+        } else if let Some(limit) = rules.quiet {
+            if pos.quiet > limit {
+                return Err(PositionError::new(
+                    Field::Quiet,
+                    format!("{} is past the draw at {limit} quiet plies", pos.quiet),
+                ));
+            }
+        }
+        pos.hash = pos.compute_hash();
+        Ok(pos)
+    }
+
+    /// The position as an unchecked setup (for printing or editing).
+    pub fn to_setup(&self) -> Setup {
+        Setup {
+            cols: self.rules.cols,
+            rows: self.rules.rows,
+            stones: self.stones,
+            side: self.side,
+            hand: self.hand,
+            quiet: self.quiet,
+        }
+    }
+
+    /// The ruleset this position is played under.
+    #[inline]
+    pub fn rules(&self) -> &Ruleset {
+        &self.rules
+    }
+
+    /// Every cell of the board.
+    #[inline]
+    pub fn board(&self) -> Bitboard {
+        self.board
+    }
+
+    /// The stones of `colour`.
+    #[inline]
+    pub fn stones(&self, colour: Colour) -> Bitboard {
+        self.stones[colour]
+    }
+
+    /// Every stone on the board.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.stones.white | self.stones.black
+    }
+
+    /// The empty cells.
+    #[inline]
+    pub fn empty(&self) -> Bitboard {
+        self.board & !self.occupied()
+    }
+
+    /// Stones `colour` still has to place.
+    #[inline]
+    pub fn hand(&self, colour: Colour) -> u8 {
+        self.hand[colour]
+    }
+
+    /// The player to move.
+    #[inline]
+    pub fn side(&self) -> Colour {
+        self.side
+    }
+
+    /// Movement plies since the last capture.
+    #[inline]
+    pub fn quiet(&self) -> u32 {
+        self.quiet
+    }
+
+    /// Placement or movement.
+    #[inline]
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The Zobrist hash of the stones, hands and side to move (not of the quiet counter).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The hash computed from scratch; equal to [`Position::hash`] at all times.
+    pub fn compute_hash(&self) -> u64 {
+        let mut hash = 0;
+        for colour in Colour::ALL {
+            for cell in self.stones[colour] {
+                hash ^= zobrist::stone(colour, cell.index());
+            }
+            hash ^= zobrist::hand(colour, self.hand[colour]);
+        }
+        if self.side == Colour::Black {
+            hash ^= zobrist::side();
+        }
+        hash
+    }
+
+    /// Movement begins when both hands are empty or, under `blocked=pass`, when neither player
+    /// has a cell to place on. Under `blocked=any` a player with stones always has one.
+    fn compute_phase(&self) -> Phase {
+        let placing = match self.rules.blocked {
+            Blocked::Any => self.hand.white > 0 || self.hand.black > 0,
+            Blocked::Pass => Colour::ALL.into_iter().any(|c| self.placement_cells(c).any()),
+        };
+        if placing {
+            Phase::Placement
+        } else {
+            Phase::Movement
+        }
+    }
+
+    /// How the game stands for the player to move (RULES.md section 3, in its order).
+    pub fn status(&self) -> Status {
+        if self.phase == Phase::Placement {
+            return Status::Ongoing;
+        }
+        let side = self.side;
+        if self.stones[side].count() <= u32::from(self.rules.lose_at) {
+            return Status::Won { winner: !side, reason: crate::status::WinReason::FewStones };
+        }
+        if self.rules.quiet.is_some_and(|limit| self.quiet >= limit) {
+            return Status::Drawn(crate::status::DrawReason::QuietPlies);
+        }
+        if !self.has_step() {
+            return Status::Won { winner: !side, reason: crate::status::WinReason::NoMoves };
+        }
+        Status::Ongoing
+    }
+
+    /// Whether the game is over by the rules.
+    pub fn is_over(&self) -> bool {
+        self.status() != Status::Ongoing
+    }
+
+    /// Plays a move after checking that it is legal.
+    ///
+    /// # Errors
+    /// An [`IllegalMoveError`] saying why, and the position is unchanged.
+    pub fn play(&mut self, m: Move) -> Result<(), IllegalMoveError> {
+        let legal = self.legal_moves();
+        if !legal.contains(&m) {
+            return Err(IllegalMoveError::new(m.to_string(), self.why_illegal(m, &legal)));
+        }
+        self.play_unchecked(m);
+        Ok(())
+    }
+
+    /// Plays a move known to be legal here (one from [`Position::legal_moves`]). An illegal move
+    /// leaves a position the rules could not reach, but never panics or breaks memory safety.
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move) {
+        let side = self.side;
+        match m {
+            Move::Put(cell) => {
+                self.stones[side] = self.stones[side].with(cell);
+                self.hash ^= zobrist::stone(side, cell.index());
+                let left = self.hand[side];
+                self.hash ^=
+                    zobrist::hand(side, left) ^ zobrist::hand(side, left.saturating_sub(1));
+                self.hand[side] = left.saturating_sub(1);
+            }
+            Move::Pass => {}
+            Move::Step { from, to, captures } => {
+                self.stones[side] = self.stones[side].without(from).with(to);
+                self.hash ^= zobrist::stone(side, from.index()) ^ zobrist::stone(side, to.index());
+                if captures.any() {
+                    let enemy = !side;
+                    for cell in captures & self.stones[enemy] {
+                        self.hash ^= zobrist::stone(enemy, cell.index());
+                    }
+                    self.stones[enemy] &= !captures;
+                    self.quiet = 0;
+                } else {
+                    self.quiet = self.quiet.saturating_add(1);
+                }
+            }
+        }
+        self.side = !side;
+        self.hash ^= zobrist::side();
+        if self.phase == Phase::Placement {
+            self.phase = self.compute_phase();
+            if self.phase == Phase::Movement && self.side != Colour::White {
+                // White moves first in the movement phase, whoever placed last.
+                self.side = Colour::White;
+                self.hash ^= zobrist::side();
+            }
+        }
+    }
+
+    /// The position after `m`, which must be legal here.
+    pub fn after(&self, m: Move) -> Position {
+        let mut next = self.clone();
+        next.play_unchecked(m);
+        next
+    }
+}
+
+impl fmt::Display for Position {
+    /// The five-field notation.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.to_setup(), f)
+    }
+}

@@ -1,0 +1,455 @@
+//! Rulesets: one of the four presets plus overrides, as in `jaques,diagonal=yes`.
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::cell::MAX_SIDE;
+
+/// The four rulesets the sources describe.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Preset {
+    /// The Arcade's table rules (the default).
+    Arcade,
+    /// The Smalltalk Ninja board.
+    Ninja,
+    /// Jaques of London's rules.
+    Jaques,
+    /// The Wikipedia article.
+    Wikipedia,
+}
+
+impl Preset {
+    /// All presets, in the order of RULES.md.
+    pub const ALL: [Preset; 4] = [Preset::Arcade, Preset::Ninja, Preset::Jaques, Preset::Wikipedia];
+
+    /// The preset's name in ruleset notation.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Preset::Arcade => "arcade",
+            Preset::Ninja => "ninja",
+            Preset::Jaques => "jaques",
+            Preset::Wikipedia => "wikipedia",
+        }
+    }
+
+    /// The preset by name.
+    pub fn from_name(name: &str) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// The preset's rules, with none of its options overridden.
+    pub const fn ruleset(self) -> Ruleset {
+        let base = Ruleset {
+            preset: self,
+            rows: 5,
+            cols: 6,
+            stones: 12,
+            place: Place::Three,
+            blocked: Blocked::Any,
+            diagonal: false,
+            long: Long::Allowed,
+            captures: Captures::One,
+            protect: false,
+            lose_at: 2,
+            quiet: None,
+            opening: Opening::Free,
+        };
+        match self {
+            Preset::Arcade => Ruleset { quiet: Some(80), ..base },
+            // The Ninja board places freely, so `blocked` never comes into play; `any` is kept as
+            // the value that a `place` override would then use.
+            Preset::Ninja => Ruleset { place: Place::Free, protect: true, ..base },
+            Preset::Jaques => Ruleset { blocked: Blocked::Pass, ..base },
+            Preset::Wikipedia => Ruleset {
+                place: Place::Four,
+                blocked: Blocked::Pass,
+                long: Long::Illegal,
+                protect: true,
+                ..base
+            },
+        }
+    }
+}
+
+/// How long a run a placed stone may stand in (`place`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// A placement may not make a run of three or more.
+    Three,
+    /// A placement may not make a run of four or more.
+    Four,
+    /// Any empty cell.
+    Free,
+}
+
+/// What a placer with no legal cell does (`blocked`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Blocked {
+    /// Places on any empty cell.
+    Any,
+    /// Passes the turn.
+    Pass,
+}
+
+/// Whether a step may make a run of four or more (`long`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Long {
+    /// Legal, and it captures nothing.
+    Allowed,
+    /// Not a legal step.
+    Illegal,
+}
+
+/// Stones taken by a step that makes two rows at once (`captures`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Captures {
+    /// One stone, however many rows.
+    One,
+    /// One stone per row formed.
+    PerRow,
+}
+
+/// Restrictions on the first placements (`opening`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Opening {
+    /// None.
+    Free,
+    /// The first stone of the game goes in a corner.
+    Corner,
+    /// No stone in the middle files during each player's first four placements.
+    Centre,
+}
+
+/// A complete set of rules: board size, stones, and every option of RULES.md section 4.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Ruleset {
+    /// The preset this ruleset was written as; only options that differ from it are printed.
+    pub preset: Preset,
+    /// Ranks on the board (3..=7).
+    pub rows: u8,
+    /// Files on the board (3..=7).
+    pub cols: u8,
+    /// Stones per player (3 up to half the cells).
+    pub stones: u8,
+    /// Placement limit.
+    pub place: Place,
+    /// What a blocked placer does.
+    pub blocked: Blocked,
+    /// Whether steps may go diagonally.
+    pub diagonal: bool,
+    /// Whether steps may make runs of four or more.
+    pub long: Long,
+    /// Stones taken for two rows at once.
+    pub captures: Captures,
+    /// Whether stones in a row are protected from capture.
+    pub protect: bool,
+    /// A player with this many stones or fewer in the movement phase has lost (2 or 3).
+    pub lose_at: u8,
+    /// Movement plies without a capture that draw the game; `None` for no limit.
+    pub quiet: Option<u32>,
+    /// Opening restriction.
+    pub opening: Opening,
+}
+
+/// The largest `quiet` value accepted: far beyond any game, small enough for any counter.
+pub const MAX_QUIET: u32 = 100_000;
+
+impl Default for Ruleset {
+    fn default() -> Ruleset {
+        Preset::Arcade.ruleset()
+    }
+}
+
+/// Why a ruleset text was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesetError(String);
+
+impl fmt::Display for RulesetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid ruleset: {}", self.0)
+    }
+}
+
+impl std::error::Error for RulesetError {}
+
+/// The option names, in the order of RULES.md section 4 (which is also the printing order).
+const OPTION_NAMES: [&str; 12] = [
+    "rows", "cols", "stones", "place", "blocked", "diagonal", "long", "captures", "protect",
+    "lose-at", "quiet", "opening",
+];
+
+impl Ruleset {
+    /// The number of cells on the board.
+    pub const fn cells(&self) -> u8 {
+        self.rows * self.cols
+    }
+
+    /// Checks the ranges of RULES.md section 4.
+    ///
+    /// # Errors
+    /// Names the option that is out of range and why.
+    pub fn validate(&self) -> Result<(), RulesetError> {
+        for (name, value) in [("rows", self.rows), ("cols", self.cols)] {
+            if !(3..=MAX_SIDE).contains(&value) {
+                return Err(RulesetError(format!(
+                    "{name}={value}: boards are 3 to 7 cells a side"
+                )));
+            }
+        }
+        let most = self.cells() / 2;
+        if self.stones < 3 || self.stones > most {
+            return Err(RulesetError(format!(
+                "stones={}: each player has 3 to {most} stones on {}x{} (at most half of its {} cells)",
+                self.stones,
+                self.cols,
+                self.rows,
+                self.cells()
+            )));
+        }
+        if !(2..=3).contains(&self.lose_at) {
+            return Err(RulesetError(format!("lose-at={}: must be 2 or 3", self.lose_at)));
+        }
+        if self.lose_at >= self.stones {
+            return Err(RulesetError(format!(
+                "lose-at={} with stones={}: a player would have lost before the first move",
+                self.lose_at, self.stones
+            )));
+        }
+        if let Some(q) = self.quiet {
+            if q == 0 || q > MAX_QUIET {
+                return Err(RulesetError(format!("quiet={q}: must be 1 to {MAX_QUIET}, or none")));
+            }
+        }
+        Ok(())
+    }
+
+    fn option_value(&self, name: &str) -> String {
+        match name {
+            "rows" => self.rows.to_string(),
+            "cols" => self.cols.to_string(),
+            "stones" => self.stones.to_string(),
+            "place" => match self.place {
+                Place::Three => "3",
+                Place::Four => "4",
+                Place::Free => "free",
+            }
+            .to_string(),
+            "blocked" => match self.blocked {
+                Blocked::Any => "any",
+                Blocked::Pass => "pass",
+            }
+            .to_string(),
+            "diagonal" => if self.diagonal { "yes" } else { "no" }.to_string(),
+            "long" => match self.long {
+                Long::Allowed => "allowed",
+                Long::Illegal => "illegal",
+            }
+            .to_string(),
+            "captures" => match self.captures {
+                Captures::One => "one",
+                Captures::PerRow => "per-row",
+            }
+            .to_string(),
+            "protect" => if self.protect { "yes" } else { "no" }.to_string(),
+            "lose-at" => self.lose_at.to_string(),
+            "quiet" => self.quiet.map_or("none".to_string(), |q| q.to_string()),
+            "opening" => match self.opening {
+                Opening::Free => "free",
+                Opening::Corner => "corner",
+                Opening::Centre => "centre",
+            }
+            .to_string(),
+            _ => unreachable!("option names come from OPTION_NAMES"),
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), RulesetError> {
+        let bad =
+            |expected: &str| Err(RulesetError(format!("{name}={value}: expected {expected}")));
+        let number = |max: u32| -> Result<u32, RulesetError> {
+            match value.parse::<u32>() {
+                Ok(n) if n <= max && !value.starts_with('+') => Ok(n),
+                _ => Err(RulesetError(format!("{name}={value}: expected a number"))),
+            }
+        };
+        match name {
+            "rows" => self.rows = number(99)? as u8,
+            "cols" => self.cols = number(99)? as u8,
+            "stones" => self.stones = number(255)? as u8,
+            "lose-at" => self.lose_at = number(99)? as u8,
+            "place" => {
+                self.place = match value {
+                    "3" => Place::Three,
+                    "4" => Place::Four,
+                    "free" => Place::Free,
+                    _ => return bad("3, 4 or free"),
+                }
+            }
+            "blocked" => {
+                self.blocked = match value {
+                    "any" => Blocked::Any,
+                    "pass" => Blocked::Pass,
+                    _ => return bad("any or pass"),
+                }
+            }
+            "diagonal" | "protect" => {
+                let yes = match value {
+                    "yes" => true,
+                    "no" => false,
+                    _ => return bad("yes or no"),
+                };
+                if name == "diagonal" {
+                    self.diagonal = yes;
+                } else {
+                    self.protect = yes;
+                }
+            }
+            "long" => {
+                self.long = match value {
+                    "allowed" => Long::Allowed,
+                    "illegal" => Long::Illegal,
+                    _ => return bad("allowed or illegal"),
+                }
+            }
+            "captures" => {
+                self.captures = match value {
+                    "one" => Captures::One,
+                    "per-row" => Captures::PerRow,
+                    _ => return bad("one or per-row"),
+                }
+            }
+            "quiet" => {
+                self.quiet = if value == "none" {
+                    None
+                } else {
+                    match value.parse::<u32>() {
+                        Ok(n) if !value.starts_with('+') => Some(n),
+                        _ => return bad("a number or none"),
+                    }
+                }
+            }
+            "opening" => {
+                self.opening = match value {
+                    "free" => Opening::Free,
+                    "corner" => Opening::Corner,
+                    "centre" => Opening::Centre,
+                    _ => return bad("free, corner or centre"),
+                }
+            }
+            _ => {
+                return Err(RulesetError(format!(
+                    "unknown option {name:?} (options: {})",
+                    OPTION_NAMES.join(", ")
+                )))
+            }
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Ruleset {
+    type Err = RulesetError;
+
+    /// Parses `PRESET[,option=value]...` and checks the result's ranges.
+    fn from_str(text: &str) -> Result<Ruleset, RulesetError> {
+        let mut parts = text.split(',');
+        let preset_name = parts.next().unwrap_or_default();
+        let preset = Preset::from_name(preset_name).ok_or_else(|| {
+            RulesetError(format!(
+                "unknown preset {preset_name:?} (presets: arcade, ninja, jaques, wikipedia)"
+            ))
+        })?;
+        let mut rules = preset.ruleset();
+        let mut seen = Vec::new();
+        for part in parts {
+            let (name, value) = part
+                .split_once('=')
+                .ok_or_else(|| RulesetError(format!("{part:?} is not option=value")))?;
+            if seen.contains(&name) {
+                return Err(RulesetError(format!("option {name} is given twice")));
+            }
+            rules.set_option(name, value)?;
+            seen.push(name);
+        }
+        rules.validate()?;
+        Ok(rules)
+    }
+}
+
+impl fmt::Display for Ruleset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.preset.name())?;
+        let base = self.preset.ruleset();
+        for name in OPTION_NAMES {
+            let value = self.option_value(name);
+            if value != base.option_value(name) {
+                write!(f, ",{name}={value}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Ruleset {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Ruleset {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Ruleset, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_print_as_their_names() {
+        for preset in Preset::ALL {
+            assert_eq!(preset.ruleset().to_string(), preset.name());
+            assert_eq!(preset.name().parse::<Ruleset>().unwrap(), preset.ruleset());
+        }
+    }
+
+    #[test]
+    fn overrides_print_in_table_order() {
+        let rules: Ruleset = "jaques,stones=15,rows=6".parse().unwrap();
+        assert_eq!(rules.to_string(), "jaques,rows=6,stones=15");
+        let same: Ruleset = "arcade,quiet=80".parse().unwrap();
+        assert_eq!(same.to_string(), "arcade");
+        let wiki: Ruleset = "wikipedia,place=3".parse().unwrap();
+        assert_eq!(wiki.place, Place::Three);
+        assert_eq!(wiki.to_string(), "wikipedia,place=3");
+    }
+
+    #[test]
+    fn nonsense_is_rejected_with_a_reason() {
+        let err = "arcade,stones=40".parse::<Ruleset>().unwrap_err().to_string();
+        assert!(err.contains("stones=40") && err.contains("half"), "{err}");
+        for bad in [
+            "chess",
+            "",
+            "arcade,",
+            "arcade,rows=8",
+            "arcade,rows=2",
+            "arcade,cols=x",
+            "arcade,place=5",
+            "arcade,lose-at=4",
+            "arcade,quiet=0",
+            "arcade,quiet=-3",
+            "arcade,diagonal",
+            "arcade,colour=red",
+            "arcade,rows=6,rows=6",
+            "arcade,stones=2",
+            "arcade,rows=3,cols=3,stones=3,lose-at=3",
+        ] {
+            assert!(bad.parse::<Ruleset>().is_err(), "{bad} should be rejected");
+        }
+    }
+}

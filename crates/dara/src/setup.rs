@@ -1,0 +1,270 @@
+//! The five-field position text, read for syntax alone: what a parser produces before any
+//! ruleset has judged it (see [`crate::Position::from_setup`]).
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::bitboard::Bitboard;
+use crate::cell::{Cell, MAX_SIDE};
+use crate::colour::{ByColour, Colour};
+
+/// A position as written, unchecked against any ruleset.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Setup {
+    /// Files across the board field.
+    pub cols: u8,
+    /// Ranks in the board field.
+    pub rows: u8,
+    /// Each colour's stones.
+    pub stones: ByColour<Bitboard>,
+    /// The player to move.
+    pub side: Colour,
+    /// Stones each player still has to place.
+    pub hand: ByColour<u8>,
+    /// Movement plies since the last capture.
+    pub quiet: u32,
+}
+
+/// Which of the five fields a position error is about.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// The text does not have five fields.
+    Fields,
+    /// `<board>`
+    Board,
+    /// `<side>`
+    Side,
+    /// `<white in hand>`
+    WhiteHand,
+    /// `<black in hand>`
+    BlackHand,
+    /// `<quiet plies>`
+    Quiet,
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Field::Fields => "fields",
+            Field::Board => "board",
+            Field::Side => "side",
+            Field::WhiteHand => "white in hand",
+            Field::BlackHand => "black in hand",
+            Field::Quiet => "quiet plies",
+        })
+    }
+}
+
+/// A position text that was rejected, naming the field at fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionError {
+    /// The field at fault.
+    pub field: Field,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl PositionError {
+    pub(crate) fn new(field: Field, message: impl Into<String>) -> PositionError {
+        PositionError { field, message: message.into() }
+    }
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid position: {}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+impl Setup {
+    /// The empty board of a size, `side` to move, hands and counter as given.
+    pub fn empty(cols: u8, rows: u8, stones: u8) -> Setup {
+        Setup {
+            cols,
+            rows,
+            stones: ByColour::default(),
+            side: Colour::White,
+            hand: ByColour { white: stones, black: stones },
+            quiet: 0,
+        }
+    }
+
+    fn parse_board(text: &str) -> Result<(u8, u8, ByColour<Bitboard>), PositionError> {
+        let err = |m: String| PositionError::new(Field::Board, m);
+        let ranks: Vec<&str> = text.split('/').collect();
+        if ranks.len() > MAX_SIDE as usize || ranks.len() < 3 {
+            return Err(err(format!("{} ranks; boards have 3 to 7", ranks.len())));
+        }
+        let rows = ranks.len() as u8;
+        let mut stones = ByColour::<Bitboard>::default();
+        let mut width = None;
+        for (i, rank_text) in ranks.iter().enumerate() {
+            let rank = rows - 1 - i as u8;
+            let mut file = 0u8;
+            let mut last_digit = false;
+            for ch in rank_text.chars() {
+                if let Some(colour) = Colour::from_stone_char(ch) {
+                    if file >= MAX_SIDE {
+                        return Err(err(format!("rank {} is wider than 7 cells", rank + 1)));
+                    }
+                    let cell = Cell::new(file, rank).expect("file and rank checked");
+                    stones[colour] = stones[colour].with(cell);
+                    file += 1;
+                    last_digit = false;
+                } else if let Some(run) = ch.to_digit(10).filter(|d| (1..=7).contains(d)) {
+                    if last_digit {
+                        return Err(err(format!(
+                            "rank {}: two digits in a row; write one digit for a run of empty cells",
+                            rank + 1
+                        )));
+                    }
+                    file = file.saturating_add(run as u8);
+                    if file > MAX_SIDE {
+                        return Err(err(format!("rank {} is wider than 7 cells", rank + 1)));
+                    }
+                    last_digit = true;
+                } else {
+                    return Err(err(format!(
+                        "unknown letter {ch:?} in rank {} (W white stone, B black stone, 1-7 empty cells)",
+                        rank + 1
+                    )));
+                }
+            }
+            match width {
+                None if file < 3 => {
+                    return Err(err(format!(
+                        "rank {} is {file} cells wide; boards have 3 to 7",
+                        rank + 1
+                    )))
+                }
+                None => width = Some(file),
+                Some(w) if w != file => {
+                    return Err(err(format!(
+                        "rank {} is {file} cells wide but rank {} is {w}",
+                        rank + 1,
+                        rows
+                    )))
+                }
+                Some(_) => {}
+            }
+        }
+        Ok((width.unwrap_or(0), rows, stones))
+    }
+
+    /// The board field alone: ranks from the top, `/` between them.
+    pub fn board_text(&self) -> String {
+        let mut out = String::new();
+        for rank in (0..self.rows).rev() {
+            let mut empty = 0;
+            for file in 0..self.cols {
+                let cell = Cell::new(file, rank).expect("setup sizes are at most 7");
+                let stone = Colour::ALL.into_iter().find(|&c| self.stones[c].contains(cell));
+                match stone {
+                    Some(colour) => {
+                        if empty > 0 {
+                            out.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        out.push(colour.stone_char());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                out.push(char::from(b'0' + empty));
+            }
+            if rank > 0 {
+                out.push('/');
+            }
+        }
+        out
+    }
+}
+
+fn parse_count(text: &str, field: Field, max: u32) -> Result<u32, PositionError> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(PositionError::new(field, format!("{text:?} is not a number")));
+    }
+    match text.parse::<u32>() {
+        Ok(n) if n <= max => Ok(n),
+        _ => Err(PositionError::new(field, format!("{text} is too large (at most {max})"))),
+    }
+}
+
+impl FromStr for Setup {
+    type Err = PositionError;
+
+    /// Reads `<board> <side> <white in hand> <black in hand> <quiet plies>`.
+    fn from_str(text: &str) -> Result<Setup, PositionError> {
+        let fields: Vec<&str> = text.split(' ').collect();
+        if fields.len() != 5 {
+            return Err(PositionError::new(
+                Field::Fields,
+                format!(
+                    "expected 5 fields separated by single spaces (board side white-hand black-hand quiet), found {}",
+                    fields.len()
+                ),
+            ));
+        }
+        let (cols, rows, stones) = Setup::parse_board(fields[0])?;
+        let side = match fields[1] {
+            "w" => Colour::White,
+            "b" => Colour::Black,
+            other => {
+                return Err(PositionError::new(Field::Side, format!("{other:?}: expected w or b")))
+            }
+        };
+        let white = parse_count(fields[2], Field::WhiteHand, 24)? as u8;
+        let black = parse_count(fields[3], Field::BlackHand, 24)? as u8;
+        let quiet = parse_count(fields[4], Field::Quiet, crate::ruleset::MAX_QUIET)?;
+        Ok(Setup { cols, rows, stones, side, hand: ByColour { white, black }, quiet })
+    }
+}
+
+impl fmt::Display for Setup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {} {} {}",
+            self.board_text(),
+            self.side.side_char(),
+            self.hand.white,
+            self.hand.black,
+            self.quiet
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_and_prints_the_examples() {
+        for text in ["6/6/6/6/6 w 12 12 0", "4W1/5B/WWW1W1/4WB/1B2WB w 0 0 1"] {
+            let setup: Setup = text.parse().unwrap();
+            assert_eq!(setup.to_string(), text);
+        }
+        let setup: Setup = "4W1/5B/WWW1W1/4WB/1B2WB w 0 0 1".parse().unwrap();
+        assert_eq!((setup.cols, setup.rows), (6, 5));
+        assert!(setup.stones.white.contains(Cell::from_name("e5").unwrap()));
+        assert!(setup.stones.black.contains(Cell::from_name("b1").unwrap()));
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let field = |t: &str| t.parse::<Setup>().unwrap_err().field;
+        assert_eq!(field("6/6/6/6/6 w 12 12"), Field::Fields);
+        assert_eq!(field("6/6/6/6/6  w 12 12 0"), Field::Fields);
+        assert_eq!(field("6/6/6/6/5 w 12 12 0"), Field::Board);
+        assert_eq!(field("6/6/6/6/5X w 12 12 0"), Field::Board);
+        assert_eq!(field("6/6/6/6/33 w 12 12 0"), Field::Board);
+        assert_eq!(field("8/8/8 w 12 12 0"), Field::Board);
+        assert_eq!(field("6/6/6/6/6 x 12 12 0"), Field::Side);
+        assert_eq!(field("6/6/6/6/6 w -1 12 0"), Field::WhiteHand);
+        assert_eq!(field("6/6/6/6/6 w 12 +3 0"), Field::BlackHand);
+        assert_eq!(field("6/6/6/6/6 w 12 12 q"), Field::Quiet);
+    }
+}

@@ -1,0 +1,87 @@
+//! Where a game stands: its phase, and whether it is over, won by whom and why.
+
+use core::fmt;
+
+use crate::colour::Colour;
+
+/// The two phases of a game.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Stones go from the hands onto the board; nothing is captured.
+    Placement,
+    /// Stones step; rows of three capture.
+    Movement,
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Phase::Placement => "placement",
+            Phase::Movement => "movement",
+        })
+    }
+}
+
+/// Why a game was won by the rules.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum WinReason {
+    /// The loser is down to `lose-at` stones or fewer.
+    FewStones,
+    /// The loser, to move, has no legal step.
+    NoMoves,
+}
+
+/// Why a game was drawn by the rules.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DrawReason {
+    /// `quiet` movement plies passed without a capture.
+    QuietPlies,
+}
+
+/// The state of the game for the player to move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// The player to move has a move to make.
+    Ongoing,
+    /// The game is over and `winner` has won.
+    Won {
+        /// Who won.
+        winner: Colour,
+        /// Why.
+        reason: WinReason,
+    },
+    /// The game is over and drawn.
+    Drawn(DrawReason),
+}
+
+impl Status {
+    /// The result in record notation: `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub const fn result_text(self) -> &'static str {
+        match self {
+            Status::Ongoing => "*",
+            Status::Won { winner: Colour::White, .. } => "1-0",
+            Status::Won { winner: Colour::Black, .. } => "0-1",
+            Status::Drawn(_) => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Status::Ongoing => f.write_str("ongoing"),
+            Status::Won { winner, reason } => {
+                let loser = !*winner;
+                match reason {
+                    WinReason::FewStones => {
+                        write!(f, "{winner} wins: {loser} has too few stones to make a row")
+                    }
+                    WinReason::NoMoves => write!(f, "{winner} wins: {loser} has no legal move"),
+                }
+            }
+            Status::Drawn(DrawReason::QuietPlies) => {
+                f.write_str("drawn: too many movement plies without a capture")
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! Zobrist keys: a position's hash is the exclusive-or of one random key per stone, per hand
+//! size and for the side to move, so a move updates it with a few exclusive-ors.
+//!
+//! The quiet-plies counter is left out on purpose, as chess leaves out its fifty-move clock:
+//! positions that differ only in it are the same position for repetition and for a search's
+//! transposition table.
+
+use crate::colour::Colour;
+
+/// Most stones a hand can hold: half of a 7 x 7 board.
+const MAX_HAND: usize = 24;
+
+struct Keys {
+    stones: [[u64; 64]; 2],
+    hands: [[u64; MAX_HAND + 1]; 2],
+    black_to_move: u64,
+}
+
+const fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+const fn build_keys() -> Keys {
+    let mut state = 0x0D0A_4A4A_D1A1_u64;
+    let mut keys = Keys { stones: [[0; 64]; 2], hands: [[0; MAX_HAND + 1]; 2], black_to_move: 0 };
+    let mut colour = 0;
+    while colour < 2 {
+        let mut i = 0;
+        while i < 64 {
+            keys.stones[colour][i] = splitmix(&mut state);
+            i += 1;
+        }
+        let mut n = 0;
+        while n <= MAX_HAND {
+            keys.hands[colour][n] = splitmix(&mut state);
+            n += 1;
+        }
+        colour += 1;
+    }
+    keys.black_to_move = splitmix(&mut state);
+    keys
+}
+
+static KEYS: Keys = build_keys();
+
+/// The key of a stone of `colour` on the cell with bit index `index`.
+#[inline]
+pub(crate) fn stone(colour: Colour, index: u8) -> u64 {
+    KEYS.stones[colour.index()][index as usize]
+}
+
+/// The key of `colour` holding `count` stones in hand.
+#[inline]
+pub(crate) fn hand(colour: Colour, count: u8) -> u64 {
+    KEYS.hands[colour.index()][count as usize]
+}
+
+/// The key toggled when the side to move changes.
+#[inline]
+pub(crate) fn side() -> u64 {
+    KEYS.black_to_move
+}
