@@ -1,3 +1,49 @@
-//! The `dara` command.
+//! The `dara` command: the rules, the engine and the Arcade from one binary.
+
 #![forbid(unsafe_code)]
-fn main() {}
+
+mod commands;
+mod diagram;
+mod game_input;
+
+use clap::{Parser, Subcommand};
+
+/// Dara, the alignment game of the Sahel: rules, analysis and play.
+#[derive(Debug, Parser)]
+#[command(name = "dara", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Perft(commands::perft::Args),
+    Moves(commands::moves::Args),
+    Show(commands::show::Args),
+    Bench(commands::bench::Args),
+}
+
+fn main() {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => {
+            // One line that says what is wrong; `--help` has the rest.
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("error: invalid arguments");
+            eprintln!("{first} (see dara --help)");
+            std::process::exit(2);
+        }
+    };
+    let result = match cli.command {
+        Command::Perft(args) => commands::perft::run(args),
+        Command::Moves(args) => commands::moves::run(args),
+        Command::Show(args) => commands::show::run(args),
+        Command::Bench(args) => commands::bench::run(args),
+    };
+    if let Err(e) = result {
+        eprintln!("error: {e:#}");
+        std::process::exit(1);
+    }
+}
