@@ -5,6 +5,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod bench;
 pub mod eval;
 pub mod limits;
 pub mod rng;
