@@ -5,8 +5,10 @@
 
 #![forbid(unsafe_code)]
 
+pub mod baselines;
 pub mod bench;
 pub mod eval;
+pub mod level;
 pub mod limits;
 pub mod rng;
 pub mod score;

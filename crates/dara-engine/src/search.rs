@@ -179,7 +179,8 @@ impl Searcher {
 
     /// Searches `pos` within `limits`. `history` holds the hashes of the game's earlier
     /// positions, oldest first, so that repetitions are seen. `report` hears of every finished
-    /// iteration. The stop flag is cleared at the start.
+    /// iteration. A set stop flag ends it at once: whoever sets the flag clears it before the next
+    /// search (so that a `stop` arriving before the search starts is not lost).
     pub fn search(
         &mut self,
         pos: &Position,
@@ -189,7 +190,6 @@ impl Searcher {
         report: &mut dyn FnMut(&Iteration),
     ) -> Outcome {
         self.start = Instant::now();
-        self.stop.store(false, Ordering::Relaxed);
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
