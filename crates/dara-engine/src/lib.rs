@@ -10,6 +10,7 @@ pub mod bench;
 pub mod eval;
 pub mod level;
 pub mod limits;
+pub mod matches;
 pub mod protocol;
 pub mod rng;
 pub mod score;
