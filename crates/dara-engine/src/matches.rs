@@ -21,11 +21,12 @@ use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::search::Searcher;
 
-/// Who plays: `level:N`, `random`, `material4`, or `cmd:<command line>`.
+/// Who plays: `level:N` (or `level:N@MS`, with its own time per move), `random`, `material4`,
+/// or `cmd:<command line>`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
-    /// This engine at a level.
-    Level(Level),
+    /// This engine at a level, with its own milliseconds per move if given.
+    Level(Level, Option<u64>),
     /// A uniformly random legal move.
     Random,
     /// Depth-4 alpha-beta on material.
@@ -55,7 +56,11 @@ impl FromStr for PlayerSpec {
     fn from_str(s: &str) -> Result<PlayerSpec, PlayerSpecError> {
         let err = || PlayerSpecError(s.to_owned());
         if let Some(n) = s.strip_prefix("level:") {
-            return n.parse().map(PlayerSpec::Level).map_err(|_| err());
+            let (n, ms) = match n.split_once('@') {
+                Some((n, ms)) => (n, Some(ms.trim_end_matches("ms").parse().map_err(|_| err())?)),
+                None => (n, None),
+            };
+            return n.parse().map(|l| PlayerSpec::Level(l, ms)).map_err(|_| err());
         }
         if let Some(cmd) = s.strip_prefix("cmd:") {
             return if cmd.trim().is_empty() {
@@ -75,7 +80,8 @@ impl FromStr for PlayerSpec {
 impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PlayerSpec::Level(l) => write!(f, "level:{l}"),
+            PlayerSpec::Level(l, None) => write!(f, "level:{l}"),
+            PlayerSpec::Level(l, Some(ms)) => write!(f, "level:{l}@{ms}"),
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Material4 => f.write_str("material4"),
             PlayerSpec::Command(c) => write!(f, "cmd:{c}"),
@@ -110,6 +116,8 @@ trait Player {
 
 struct Internal {
     level: Level,
+    /// Overrides the match's time per move.
+    movetime: Option<u64>,
     searcher: Searcher,
     rng: Rng,
 }
@@ -128,7 +136,7 @@ impl Player for Internal {
         history: &[u64],
         movetime: Option<u64>,
     ) -> Result<String, PlayerError> {
-        let asked = movetime.map_or_else(Limits::default, Limits::movetime);
+        let asked = self.movetime.or(movetime).map_or_else(Limits::default, Limits::movetime);
         let (limits, style) = self.level.plan(&asked, &mut self.rng);
         let out = self.searcher.search(pos, history, &limits, &style, &mut |_| {});
         out.best.map(|m| m.to_string()).ok_or_else(|| PlayerError("no move".into()))
@@ -278,9 +286,12 @@ impl Drop for External {
 
 fn make_player(spec: &PlayerSpec) -> Result<Box<dyn Player>, PlayerError> {
     Ok(match spec {
-        PlayerSpec::Level(level) => {
-            Box::new(Internal { level: *level, searcher: Searcher::new(16), rng: Rng::new(0) })
-        }
+        PlayerSpec::Level(level, movetime) => Box::new(Internal {
+            level: *level,
+            movetime: *movetime,
+            searcher: Searcher::new(16),
+            rng: Rng::new(0),
+        }),
         PlayerSpec::Random => Box::new(Baseline { material: false, rng: Rng::new(0) }),
         PlayerSpec::Material4 => Box::new(Baseline { material: true, rng: Rng::new(0) }),
         PlayerSpec::Command(cmd) => Box::new(External::spawn(cmd)?),
@@ -468,18 +479,25 @@ impl Tally {
 
 impl fmt::Display for Tally {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (elo, margin) = self.elo();
         write!(
             f,
-            "games {} W {} D {} L {} score {:.1}% elo {:+.0} +/- {:.0}",
+            "games {} W {} D {} L {} score {:.1}% ",
             self.games(),
             self.wins,
             self.draws,
             self.losses,
             100.0 * self.score(),
-            elo,
-            margin
-        )
+        )?;
+        let n = f64::from(self.games().max(1));
+        if self.wins == self.games() || self.losses == self.games() {
+            // A clean sweep has no finite estimate; the rule of three bounds it at 95%.
+            let bound = elo_of((1.0 - 3.0 / n).max(0.5));
+            let sign = if self.wins > 0 { '+' } else { '-' };
+            write!(f, "elo {sign}inf ({sign}{bound:.0} at 95%)")
+        } else {
+            let (elo, margin) = self.elo();
+            write!(f, "elo {elo:+.0} +/- {margin:.0}")
+        }
     }
 }
 
@@ -635,7 +653,8 @@ mod tests {
 
     #[test]
     fn player_specs() {
-        assert_eq!("level:3".parse(), Ok(PlayerSpec::Level(Level::new(3).unwrap())));
+        assert_eq!("level:3".parse(), Ok(PlayerSpec::Level(Level::new(3).unwrap(), None)));
+        assert_eq!("level:8@200".parse(), Ok(PlayerSpec::Level(Level::MAX, Some(200))));
         assert_eq!("material4".parse(), Ok(PlayerSpec::Material4));
         assert_eq!("cmd:dara engine".parse(), Ok(PlayerSpec::Command("dara engine".into())));
         assert!("level:0".parse::<PlayerSpec>().is_err());
@@ -657,7 +676,7 @@ mod tests {
     fn a_small_match_counts_every_game() {
         let config = Config {
             rules: "arcade,rows=4,cols=4,stones=4".parse().unwrap(),
-            first: PlayerSpec::Level(Level::new(3).unwrap()),
+            first: PlayerSpec::Level(Level::new(3).unwrap(), None),
             second: PlayerSpec::Random,
             games: 6,
             movetime: None,
