@@ -1,45 +1,57 @@
-//! The `dara` command.
+//! The `dara` command: the rules, the engine and the Arcade from one binary.
+
 #![forbid(unsafe_code)]
+
+mod commands;
+mod diagram;
+mod game_input;
 
 use clap::{Parser, Subcommand};
 
-mod commands;
-
-/// Dara, the alignment game: rules tools, the engine, and matches.
-#[derive(Parser, Debug)]
-#[command(name = "dara", version)]
+/// Dara, the alignment game of the Sahel: rules, analysis and play.
+#[derive(Debug, Parser)]
+#[command(name = "dara", version, about)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
-#[derive(Subcommand, Debug)]
+#[derive(Debug, Subcommand)]
 enum Command {
-    /// Speak the engine protocol (ENGINE.md) on standard input and output.
+    Perft(commands::perft::Args),
+    Moves(commands::moves::Args),
+    Show(commands::show::Args),
+    Bench(commands::bench::Args),
     Engine(commands::engine::Args),
-    /// Search a position and print each iteration.
     Analyse(commands::analyse::Args),
-    /// Play against the engine in the terminal.
     Play(commands::play::Args),
-    /// Play two players against each other over many games.
     Match(commands::matches::Args),
-    /// Benchmarks.
-    #[command(subcommand)]
-    Bench(Bench),
 }
 
-#[derive(Subcommand, Debug)]
-enum Bench {
-    /// Search fixed positions to a fixed depth: a node-count signature and nodes/s.
-    Search(commands::bench_search::Args),
-}
-
-fn main() -> anyhow::Result<()> {
-    match Cli::parse().command {
+fn main() {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => {
+            // One line that says what is wrong; `--help` has the rest.
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("error: invalid arguments");
+            eprintln!("{first} (see dara --help)");
+            std::process::exit(2);
+        }
+    };
+    let result = match cli.command {
+        Command::Perft(args) => commands::perft::run(args),
+        Command::Moves(args) => commands::moves::run(args),
+        Command::Show(args) => commands::show::run(args),
+        Command::Bench(args) => commands::bench::run(args),
         Command::Engine(args) => commands::engine::run(args),
         Command::Analyse(args) => commands::analyse::run(args),
         Command::Play(args) => commands::play::run(args),
         Command::Match(args) => commands::matches::run(args),
-        Command::Bench(Bench::Search(args)) => commands::bench_search::run(args),
+    };
+    if let Err(e) = result {
+        eprintln!("error: {e:#}");
+        std::process::exit(1);
     }
 }

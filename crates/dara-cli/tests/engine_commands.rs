@@ -56,6 +56,19 @@ fn analyse_prints_iterations() {
 }
 
 #[test]
+fn analyse_a_record() {
+    let dir = std::env::temp_dir().join(format!("dara-analyse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.txt");
+    std::fs::write(&path, "[Rules \"jaques\"]\n\n1. c3 d4 2. a1 *\n").unwrap();
+    let text = stdout(dara().arg("analyse").arg("--record").arg(&path).args(["--depth", "2"]));
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(text.contains("rules jaques"), "{text}");
+    assert!(text.contains("3 moves"), "{text}");
+    assert!(text.contains("bestmove "), "{text}");
+}
+
+#[test]
 fn a_tiny_match_against_the_binary_itself() {
     let exe = assert_cmd::cargo::cargo_bin("dara");
     let cmd = format!("cmd:{} engine", exe.display());

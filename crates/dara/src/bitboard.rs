@@ -103,13 +103,26 @@ impl Bitboard {
         self.0.count_ones()
     }
 
+    /// Whether the set has more than `n` cells: cheaper than counting them all for small `n`
+    /// (a portable build has no population-count instruction).
+    #[inline]
+    pub const fn has_more_than(self, n: u8) -> bool {
+        let mut bits = self.0;
+        let mut i = 0;
+        while i < n && bits != 0 {
+            bits &= bits - 1;
+            i += 1;
+        }
+        bits != 0
+    }
+
     /// The lowest cell (lowest rank, then lowest file), if any.
     #[inline]
     pub fn first(self) -> Option<Cell> {
         if self.0 == 0 {
             None
         } else {
-            Cell::from_index(self.0.trailing_zeros() as u8)
+            Some(Cell::from_bit_index(self.0.trailing_zeros() as u8))
         }
     }
 
@@ -171,7 +184,7 @@ impl Iterator for Cells {
         }
         let index = self.0.trailing_zeros() as u8;
         self.0 &= self.0 - 1;
-        Cell::from_index(index)
+        Some(Cell::from_bit_index(index))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

@@ -27,6 +27,20 @@ impl Cell {
         Cell::new(index % 8, index / 8)
     }
 
+    /// The cell of a set bit of a [`crate::Bitboard`]. Bitboards built by the rules hold only
+    /// cells; a guard bit set by hand in a `Bitboard` comes out as a cell off every board.
+    #[inline]
+    pub(crate) const fn from_bit_index(index: u8) -> Cell {
+        Cell(index)
+    }
+
+    /// The cell one step in `dir` from this one. The caller knows that cell is on the board
+    /// (move generation steps only between masked cells).
+    #[inline]
+    pub(crate) const fn offset(self, dir: crate::bitboard::Direction) -> Cell {
+        Cell(self.0.wrapping_add_signed(dir.0))
+    }
+
     /// The cell's bit index in a [`crate::Bitboard`].
     #[inline]
     pub const fn index(self) -> u8 {

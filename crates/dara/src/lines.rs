@@ -1,7 +1,7 @@
 //! Runs and rows of three: how long a colour's unbroken line through a cell is, along the rank
 //! and along the file. Lines never count diagonally, in any ruleset.
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, Direction};
 use crate::cell::Cell;
 
 /// `RUNS[bits][i]`: the length of the unbroken run of set bits through bit `i` of `bits`
@@ -92,6 +92,94 @@ pub fn would_make_run(stones: Bitboard, limit: u8) -> Bitboard {
         }
     };
     Bitboard(long(1) | long(8))
+}
+
+/// Where stones of one colour would stand after a step, judged for every target cell at once.
+///
+/// A stepping stone's run along an axis is itself plus the unbroken own stones on either side of
+/// its new cell, except that the cell it came from is now empty: a step east leaves only the
+/// stones east of it on its rank. Counting the neighbours on each side once per position turns
+/// every step's row test into a few mask operations.
+#[derive(Clone, Debug)]
+pub struct Landings {
+    /// `sides[s][k]`: cells with at least `k + 1` own stones in a line on side `s` (north,
+    /// south, east, west).
+    sides: [[u64; 3]; 4],
+    across_rows: u64,
+    across_long: u64,
+    up_rows: u64,
+    up_long: u64,
+}
+
+const NORTH: usize = 0;
+const SOUTH: usize = 1;
+const EAST: usize = 2;
+const WEST: usize = 3;
+
+/// Exactly two own stones beyond the cell on one side: a run of exactly three with it.
+#[inline]
+const fn one_side_rows(a: [u64; 3]) -> u64 {
+    a[1] & !a[2]
+}
+
+/// Both sides together make two stones: a run of exactly three with the cell.
+#[inline]
+const fn two_side_rows(a: [u64; 3], b: [u64; 3]) -> u64 {
+    (a[1] & !a[2] & !b[0]) | (b[1] & !b[2] & !a[0]) | (a[0] & !a[1] & b[0] & !b[1])
+}
+
+/// Both sides together make three or more: a run of four or more with the cell.
+#[inline]
+const fn two_side_long(a: [u64; 3], b: [u64; 3]) -> u64 {
+    a[2] | b[2] | (a[1] & b[0]) | (a[0] & b[1])
+}
+
+impl Landings {
+    /// The neighbour counts of `stones`.
+    #[inline]
+    pub fn new(stones: Bitboard) -> Landings {
+        let b = stones.0;
+        // Towards higher indices (north, east) a neighbour at distance k is b >> (k * step);
+        // towards lower ones, b << (k * step). The guard file and rank end every chain.
+        let up = |step: u32| {
+            let n1 = b >> step;
+            let n2 = n1 & (b >> (2 * step));
+            [n1, n2, n2 & (b >> (3 * step))]
+        };
+        let down = |step: u32| {
+            let s1 = b << step;
+            let s2 = s1 & (b << (2 * step));
+            [s1, s2, s2 & (b << (3 * step))]
+        };
+        let sides = [up(8), down(8), up(1), down(1)];
+        Landings {
+            across_rows: two_side_rows(sides[EAST], sides[WEST]),
+            across_long: two_side_long(sides[EAST], sides[WEST]),
+            up_rows: two_side_rows(sides[NORTH], sides[SOUTH]),
+            up_long: two_side_long(sides[NORTH], sides[SOUTH]),
+            sides,
+        }
+    }
+
+    /// For a stone arriving by a step in `dir`: the target cells where it stands in a row along
+    /// its rank, in a row along its file, and in a run of four or more on either.
+    #[inline(always)]
+    pub fn after_step(&self, dir: Direction) -> (Bitboard, Bitboard, Bitboard) {
+        let one_side = |side: usize| (one_side_rows(self.sides[side]), self.sides[side][2]);
+        let (across, across_long, up, up_long) = match dir {
+            Direction::EAST | Direction::WEST => {
+                let (rows, long) = one_side(if dir == Direction::EAST { EAST } else { WEST });
+                (rows, long, self.up_rows, self.up_long)
+            }
+            Direction::NORTH | Direction::SOUTH => {
+                let (rows, long) = one_side(if dir == Direction::NORTH { NORTH } else { SOUTH });
+                (self.across_rows, self.across_long, rows, long)
+            }
+            // A diagonal step leaves neither the rank nor the file of its target.
+            _ => (self.across_rows, self.across_long, self.up_rows, self.up_long),
+        };
+        (Bitboard(across), Bitboard(up), Bitboard(across_long | up_long))
+    }
 }
 
 #[cfg(test)]

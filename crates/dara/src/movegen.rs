@@ -72,11 +72,20 @@ impl Position {
         match self.phase() {
             Phase::Placement => self.placements(moves),
             Phase::Movement => {
-                if self.status() == Status::Ongoing {
+                if !self.over_before_moves() {
                     self.steps(moves);
                 }
             }
         }
+    }
+
+    /// The end-of-game checks that come before "no legal move" (RULES.md section 3): too few
+    /// stones, then the quiet-plies draw. An empty step list then means the mover has lost.
+    #[inline]
+    pub(crate) fn over_before_moves(&self) -> bool {
+        let rules = self.rules();
+        !self.stones(self.side()).has_more_than(rules.lose_at)
+            || rules.quiet.is_some_and(|limit| self.quiet() >= limit)
     }
 
     /// Every legal move, in generation order.
@@ -86,12 +95,20 @@ impl Position {
         moves
     }
 
-    fn placements(&self, moves: &mut MoveList) {
+    /// The cells the side to move may place on now, including the whole empty board when
+    /// `blocked=any` frees a blocked placer. Empty means the move is a pass.
+    fn placement_choices(&self) -> Bitboard {
         let side = self.side();
-        let mut cells = self.placement_cells(side);
+        let cells = self.placement_cells(side);
         if cells.is_empty() && self.hand(side) > 0 && self.rules().blocked == Blocked::Any {
-            cells = self.empty();
+            self.empty()
+        } else {
+            cells
         }
+    }
+
+    fn placements(&self, moves: &mut MoveList) {
+        let cells = self.placement_choices();
         if cells.is_empty() {
             moves.push(Move::Pass);
         } else {
@@ -99,58 +116,83 @@ impl Position {
         }
     }
 
+    /// For each direction a stone may step in: the direction, the cells the side to move can
+    /// legally step onto that way, and among them those where the stone would then stand in a
+    /// row along its rank (`across`) and along its file (`up`).
+    #[inline]
+    fn step_targets(&self) -> impl Iterator<Item = (Direction, Bitboard, Bitboard, Bitboard)> + '_ {
+        let own = self.stones(self.side());
+        let empty = self.empty();
+        let long_illegal = self.rules().long == Long::Illegal;
+        let landings = lines::Landings::new(own);
+        self.directions().iter().map(move |&dir| {
+            let mut targets = own.shift(dir) & empty;
+            let (across, up, long) = landings.after_step(dir);
+            if long_illegal {
+                targets &= !long;
+            }
+            (dir, targets, across & targets, up & targets)
+        })
+    }
+
     /// Calls `f(from, to, rows)` for every legal step, where `rows` is the number of rows of
     /// three the moved stone stands in afterwards (0, 1 or 2).
     #[inline]
     fn for_each_step(&self, mut f: impl FnMut(Cell, Cell, u8)) {
-        let own = self.stones(self.side());
-        let empty = self.empty();
-        let long_illegal = self.rules().long == Long::Illegal;
-        for &dir in self.directions() {
+        for (dir, targets, across, up) in self.step_targets() {
             let back = Direction(-dir.0);
-            for to in own.shift(dir) & empty {
-                let from =
-                    Bitboard::from_cell(to).shift(back).first().expect("a step has an origin");
-                let after = own.without(from).with(to);
-                let across = lines::rank_run(after, to);
-                let up = lines::file_run(after, to);
-                if long_illegal && (across >= 4 || up >= 4) {
-                    continue;
-                }
-                f(from, to, (across == 3) as u8 + (up == 3) as u8);
+            for to in targets {
+                let rows = across.contains(to) as u8 + up.contains(to) as u8;
+                f(to.offset(back), to, rows);
             }
         }
     }
 
-    /// How many stones a step that forms `rows` rows takes, given the enemy's count.
+    /// How many stones a step that forms `rows` rows takes, given the enemy's stones.
     #[inline]
     fn stones_taken(&self, rows: u8, enemy: Bitboard) -> u32 {
-        if rows == 0 {
-            return 0;
-        }
-        let wanted = match self.rules().captures {
-            Captures::One => 1,
-            Captures::PerRow => u32::from(rows),
+        let wanted = match (rows, self.rules().captures) {
+            (0, _) => return 0,
+            (_, Captures::One) => 1,
+            (rows, Captures::PerRow) => rows,
         };
         // Capturing stops once the enemy is down to the losing count.
-        wanted.min(enemy.count().saturating_sub(u32::from(self.rules().lose_at)))
+        let lose_at = self.rules().lose_at;
+        if !enemy.has_more_than(lose_at) {
+            0
+        } else if wanted == 2 && enemy.has_more_than(lose_at + 1) {
+            2
+        } else {
+            1
+        }
     }
 
     fn steps(&self, moves: &mut MoveList) {
         let enemy = self.stones(!self.side());
+        // Which stones may be taken depends only on the enemy's stones: judge it once, when a
+        // step first forms a row.
+        let mut capturable = None;
         self.for_each_step(|from, to, rows| match self.stones_taken(rows, enemy) {
             0 => moves.push(Move::Step { from, to, captures: Bitboard::EMPTY }),
-            1 => moves.extend(self.capturable(enemy).into_iter().map(|c| Move::Step {
-                from,
-                to,
-                captures: Bitboard::from_cell(c),
-            })),
+            1 => {
+                let choices = *capturable.get_or_insert_with(|| self.capturable(enemy));
+                for c in choices {
+                    moves.push(Move::Step { from, to, captures: Bitboard::from_cell(c) });
+                }
+            }
             _ => self.push_capture_pairs(from, to, enemy, moves),
         });
     }
 
     /// Two captures, re-judging protection after the first: each distinct pair once.
     fn push_capture_pairs(&self, from: Cell, to: Cell, enemy: Bitboard, moves: &mut MoveList) {
+        self.for_each_capture_pair(enemy, |captures| {
+            moves.push(Move::Step { from, to, captures });
+        });
+    }
+
+    /// Calls `f` with each distinct pair of enemy stones that two captures in a row may take.
+    fn for_each_capture_pair(&self, enemy: Bitboard, mut f: impl FnMut(Bitboard)) {
         let first_choices = self.capturable(enemy);
         for a in first_choices {
             for b in self.capturable(enemy.without(a)) {
@@ -159,49 +201,167 @@ impl Position {
                     && first_choices.contains(b)
                     && self.capturable(enemy.without(b)).contains(a);
                 if !reached_from_b {
-                    let captures = Bitboard::from_cell(a).with(b);
-                    moves.push(Move::Step { from, to, captures });
+                    f(Bitboard::from_cell(a).with(b));
                 }
             }
         }
     }
 
-    /// The number of legal moves, counted without listing them where that is cheaper.
-    pub fn count_moves(&self) -> usize {
+    /// How many moves a step standing in 0, 1 or 2 new rows makes (one per choice of
+    /// captures), given the stones that may be taken first.
+    fn moves_per_step(&self, capturable: Bitboard) -> [usize; 3] {
+        let enemy = self.stones(!self.side());
+        let per = |rows: u8| match self.stones_taken(rows, enemy) {
+            0 => 1,
+            1 => capturable.count() as usize,
+            _ => {
+                let mut pairs = 0;
+                self.for_each_capture_pair(enemy, |_| pairs += 1);
+                pairs
+            }
+        };
+        [1, per(1), per(2)]
+    }
+
+    /// The legal moves of the side to move, counted but not listed: the steps of each
+    /// direction as masks, and how many moves (capture choices) a step forming 0, 1 or 2 rows
+    /// makes.
+    #[inline]
+    fn move_table(&self) -> MoveTable {
+        let mut table = MoveTable {
+            placements: Bitboard::EMPTY,
+            steps: [[Bitboard::EMPTY; 3]; 8],
+            counts: [0; 8],
+            capturable: Bitboard::EMPTY,
+            per_step: [1, 1, 1],
+            total: 0,
+        };
         match self.phase() {
             Phase::Placement => {
-                let side = self.side();
-                let cells = self.placement_cells(side);
-                if cells.any() {
-                    cells.count() as usize
-                } else if self.hand(side) > 0 && self.rules().blocked == Blocked::Any {
-                    self.empty().count() as usize
-                } else {
-                    1
-                }
+                table.placements = self.placement_choices();
+                // A placer with no cell passes: one move.
+                table.total = table.placements.count().max(1) as usize;
             }
             Phase::Movement => {
-                if self.status() != Status::Ongoing {
-                    return 0;
+                if self.over_before_moves() {
+                    return table;
                 }
-                let enemy = self.stones(!self.side());
-                let single = self.capturable(enemy).count() as usize;
-                let mut pairs = None;
-                let mut n = 0;
-                self.for_each_step(|from, to, rows| {
-                    n += match self.stones_taken(rows, enemy) {
-                        0 => 1,
-                        1 => single,
-                        _ => *pairs.get_or_insert_with(|| {
-                            let mut list = MoveList::new();
-                            self.push_capture_pairs(from, to, enemy, &mut list);
-                            list.len()
-                        }),
+                let own = self.stones(self.side());
+                let empty = self.empty();
+                let long_illegal = self.rules().long == Long::Illegal;
+                let landings = lines::Landings::new(own);
+                let (mut steps, mut row_steps, mut both) = (0, 0, 0);
+                // A plain loop over a constant array: unrolled, each direction's masks fold.
+                let mut fill = |i: usize, dir: Direction| {
+                    let mut targets = own.shift(dir) & empty;
+                    let (across, up, long) = landings.after_step(dir);
+                    if long_illegal {
+                        targets &= !long;
                     }
-                });
-                n
+                    let (across, up) = (across & targets, up & targets);
+                    table.steps[i] = [targets, across, up];
+                    table.counts[i] = targets.count() as u8;
+                    steps += table.counts[i] as usize;
+                    if (across | up).any() {
+                        row_steps += (across | up).count() as usize;
+                        both += (across & up).count() as usize;
+                    }
+                };
+                for (i, dir) in Direction::ORTHOGONAL.into_iter().enumerate() {
+                    fill(i, dir);
+                }
+                if self.rules().diagonal {
+                    for (i, dir) in Direction::ALL.into_iter().enumerate().skip(4) {
+                        fill(i, dir);
+                    }
+                }
+                table.total = steps;
+                if row_steps > 0 {
+                    table.capturable = self.capturable(self.stones(!self.side()));
+                    table.per_step = self.moves_per_step(table.capturable);
+                    let one = row_steps - both;
+                    table.total =
+                        steps - row_steps + one * table.per_step[1] + both * table.per_step[2];
+                }
             }
         }
+        table
+    }
+
+    /// The `n`-th move of the table, in the order of [`Position::legal_moves`].
+    #[inline]
+    fn decode(&self, table: &MoveTable, mut n: usize) -> Option<Move> {
+        if n >= table.total {
+            return None;
+        }
+        if self.phase() == Phase::Placement {
+            return if table.placements.is_empty() {
+                Some(Move::Pass)
+            } else {
+                table.placements.nth(n).map(Move::Put)
+            };
+        }
+        let per = table.per_step;
+        let steps = self.directions().iter().zip(&table.steps).zip(table.counts);
+        for ((&dir, &[targets, across, up]), count) in steps {
+            if (across | up).is_empty() && n >= count as usize {
+                n -= count as usize;
+                continue;
+            }
+            for to in targets {
+                let rows = across.contains(to) as usize + up.contains(to) as usize;
+                if n >= per[rows] {
+                    n -= per[rows];
+                    continue;
+                }
+                let from = to.offset(Direction(-dir.0));
+                let enemy = self.stones(!self.side());
+                let captures = match self.stones_taken(rows as u8, enemy) {
+                    0 => Bitboard::EMPTY,
+                    1 => Bitboard::from_cell(table.capturable.nth(n)?),
+                    _ => {
+                        let (mut found, mut i) = (None, 0);
+                        self.for_each_capture_pair(enemy, |pair| {
+                            if i == n {
+                                found = Some(pair);
+                            }
+                            i += 1;
+                        });
+                        found?
+                    }
+                };
+                return Some(Move::Step { from, to, captures });
+            }
+        }
+        None
+    }
+
+    /// The `n`-th move of [`Position::legal_moves`] (0-based), found without listing them all.
+    pub fn nth_legal_move(&self, n: usize) -> Option<Move> {
+        self.decode(&self.move_table(), n)
+    }
+
+    /// The number of legal moves, counted without listing them.
+    pub fn count_moves(&self) -> usize {
+        self.move_table().total
+    }
+
+    /// The move `choose(count)` of [`Position::legal_moves`], where `count` is how many there
+    /// are: a uniform random move in one pass, with `choose` drawing an index below `count`.
+    /// `None` once the game is over (`choose` is then not called).
+    ///
+    /// # Examples
+    /// ```
+    /// use dara::{Position, Ruleset};
+    /// let pos = Position::start(Ruleset::default());
+    /// assert_eq!(pos.pick_move(|count| count - 1), pos.legal_moves().last().copied());
+    /// ```
+    pub fn pick_move(&self, choose: impl FnOnce(usize) -> usize) -> Option<Move> {
+        let table = self.move_table();
+        if table.total == 0 {
+            return None;
+        }
+        self.decode(&table, choose(table.total))
     }
 
     /// Whether the player to move has any legal step (movement phase).
@@ -211,9 +371,7 @@ impl Position {
         if self.rules().long == Long::Allowed {
             return self.directions().iter().any(|&dir| (own.shift(dir) & empty).any());
         }
-        let mut any = false;
-        self.for_each_step(|_, _, _| any = true);
-        any
+        self.step_targets().any(|(_, targets, _, _)| targets.any())
     }
 
     /// A sentence saying why `m` is not among `legal`, for error messages.
@@ -317,5 +475,61 @@ fn middle_files(cols: u8) -> Bitboard {
         Bitboard::file(cols / 2 - 1) | Bitboard::file(cols / 2)
     } else {
         Bitboard::file(cols / 2)
+    }
+}
+
+/// The moves of a position, counted by kind (see [`Position::move_table`]).
+struct MoveTable {
+    placements: Bitboard,
+    /// Per direction of [`Position::directions`]: its targets, and those among them that
+    /// form a row across and up.
+    steps: [[Bitboard; 3]; 8],
+    /// How many targets each direction has.
+    counts: [u8; 8],
+    /// The stones a capture may take, when some step forms a row.
+    capturable: Bitboard,
+    per_step: [usize; 3],
+    total: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{perft, Position, Ruleset};
+
+    /// Every move of every position two plies from the perft vectors.
+    fn around_the_vectors(mut check: impl FnMut(&Position)) {
+        for line in include_str!("../tests/data/perft.txt").lines().filter(|l| !l.starts_with('#'))
+        {
+            let fields: Vec<&str> = line.split('|').collect();
+            let rules: Ruleset = fields[0].parse().unwrap();
+            let pos = Position::from_text(fields[1], rules).unwrap();
+            check(&pos);
+            for m in pos.legal_moves() {
+                let child = pos.after(m);
+                check(&child);
+                for m in child.legal_moves() {
+                    check(&child.after(m));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn nth_legal_move_follows_the_list() {
+        around_the_vectors(|pos| {
+            let moves = pos.legal_moves();
+            for (i, m) in moves.iter().enumerate() {
+                assert_eq!(pos.nth_legal_move(i), Some(*m), "{pos} move {i}");
+            }
+            assert_eq!(pos.nth_legal_move(moves.len()), None, "{pos}");
+        });
+    }
+
+    #[test]
+    fn counting_agrees_with_listing() {
+        around_the_vectors(|pos| {
+            assert_eq!(pos.count_moves(), pos.legal_moves().len(), "{pos}");
+            assert_eq!(perft::perft(pos, 1), pos.legal_moves().len() as u64, "{pos}");
+        });
     }
 }

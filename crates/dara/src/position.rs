@@ -218,7 +218,10 @@ impl Position {
     fn compute_phase(&self) -> Phase {
         let placing = match self.rules.blocked {
             Blocked::Any => self.hand.white > 0 || self.hand.black > 0,
-            Blocked::Pass => Colour::ALL.into_iter().any(|c| self.placement_cells(c).any()),
+            // The player to move is the likelier to have a cell: ask them first.
+            Blocked::Pass => {
+                self.placement_cells(self.side).any() || self.placement_cells(!self.side).any()
+            }
         };
         if placing {
             Phase::Placement

@@ -10,7 +10,7 @@ use dara_engine::{Limits, Searcher, Style};
 /// Search a position and print each iteration: depth, score, nodes, speed and line.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The ruleset, e.g. `arcade` or `jaques,diagonal=yes` (a record's Rules tag wins).
+    /// The ruleset, e.g. `arcade` or `jaques,diagonal=yes` (a record's own Rules tag wins).
     #[arg(long, default_value = "arcade")]
     rules: String,
     /// The position (five fields); default the start position.
@@ -35,12 +35,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let (pos, history) = match (&args.position, &args.record) {
         (Some(text), _) => (Position::from_text(text, rules).context("--position")?, Vec::new()),
         (None, Some(path)) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            let game = super::record::replay(&text, rules)?;
-            rules = *game.position.rules();
-            println!("record {}: {} moves", path.display(), game.moves.len());
-            (game.position, game.history)
+            let record = crate::game_input::load_record(path)?;
+            rules = *record.rules();
+            println!("record {}: {} moves", path.display(), record.moves().len());
+            let mut positions = record.positions();
+            let last = positions.pop().expect("a record has a start position");
+            (last, positions.iter().map(Position::hash).collect())
         }
         (None, None) => (Position::start(rules), Vec::new()),
     };

@@ -4,7 +4,8 @@
 use std::io::{BufRead, Write};
 
 use anyhow::Context;
-use dara::{Cell, Colour, Phase, Position, Ruleset, Status};
+use dara::record::{GameResult, Record};
+use dara::{Colour, Position, Ruleset, Status};
 use dara_engine::level::Level;
 use dara_engine::rng::Rng;
 use dara_engine::{Limits, Searcher};
@@ -27,43 +28,6 @@ pub struct Args {
     seed: u64,
 }
 
-/// The board as text, top rank first, with the hands and whose turn it is.
-pub fn draw(pos: &Position) -> String {
-    let rules = pos.rules();
-    let mut out = String::new();
-    for rank in (0..rules.rows).rev() {
-        out.push_str(&format!("{} ", rank + 1));
-        for file in 0..rules.cols {
-            let cell = Cell::new(file, rank).expect("the board fits");
-            let c = if pos.stones(Colour::White).contains(cell) {
-                'W'
-            } else if pos.stones(Colour::Black).contains(cell) {
-                'B'
-            } else {
-                '.'
-            };
-            out.push(' ');
-            out.push(c);
-        }
-        out.push('\n');
-    }
-    out.push_str("  ");
-    for file in 0..rules.cols {
-        out.push(' ');
-        out.push((b'a' + file) as char);
-    }
-    out.push('\n');
-    out.push_str(&format!(
-        "{} to {}; in hand: white {}, black {}; quiet plies {}\n",
-        pos.side(),
-        if pos.phase() == Phase::Placement { "place" } else { "move" },
-        pos.hand(Colour::White),
-        pos.hand(Colour::Black),
-        pos.quiet()
-    ));
-    out
-}
-
 pub fn run(args: Args) -> anyhow::Result<()> {
     let rules: Ruleset = args.rules.parse().context("--rules")?;
     let level: Level = args.level.to_string().parse().context("--level")?;
@@ -75,17 +39,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut searcher = Searcher::new(16);
     let mut rng = Rng::new(args.seed);
     let mut pos = Position::start(rules);
-    let mut moves = Vec::new();
+    let mut record = Record::new(pos.clone());
     let mut history = Vec::new();
+    let mut last = None;
     let stdin = std::io::stdin();
     let mut input = stdin.lock().lines();
     let mut stdout = std::io::stdout();
     println!("Dara, {rules}: you play {human}, the computer plays at level {level}.");
     println!("Type a move (c3, c3-c4, c3-c4xe5), `moves` for the legal moves, or `quit`.");
     let mut resigned = None;
+    let mut show = true;
     loop {
-        println!();
-        print!("{}", draw(&pos));
+        if std::mem::take(&mut show) {
+            println!();
+            print!("{}", crate::diagram::draw(&pos, last));
+        }
         if pos.status() != Status::Ongoing {
             break;
         }
@@ -118,7 +86,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     match pos.play(m) {
                         Ok(()) => {
                             history.push(before);
-                            moves.push(m);
+                            record.push(m)?;
+                            last = Some(m);
+                            show = true;
                         }
                         Err(e) => println!("not legal here: {e}"),
                     }
@@ -132,24 +102,29 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             println!("computer plays {m} ({})", out.score);
             history.push(pos.hash());
             pos.play_unchecked(m);
-            moves.push(m);
+            record.push(m)?;
+            last = Some(m);
+            show = true;
         }
     }
-    let result = match resigned {
-        Some(Colour::White) => "0-1",
-        Some(Colour::Black) => "1-0",
-        None => pos.status().result_text(),
-    };
     match resigned {
-        Some(_) => println!("You resigned."),
+        Some(colour) => {
+            record.result =
+                if colour == Colour::White { GameResult::BlackWins } else { GameResult::WhiteWins };
+            println!("You resigned.");
+        }
         None => println!("{}", pos.status()),
     }
+    let computer = format!("Computer level {level}");
     let (white, black) = if human == Colour::White {
-        ("You".to_owned(), format!("Computer level {level}"))
+        ("You", computer.as_str())
     } else {
-        (format!("Computer level {level}"), "You".to_owned())
+        (computer.as_str(), "You")
     };
+    record.set_tag("Event", "Casual game");
+    record.set_tag("White", white);
+    record.set_tag("Black", black);
     println!();
-    print!("{}", super::record::write(rules, &white, &black, &moves, result));
+    println!("{record}");
     Ok(())
 }
