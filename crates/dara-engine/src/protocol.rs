@@ -209,7 +209,11 @@ impl<W: Write + Send + 'static> Engine<W> {
 
     fn parse_position(&self, words: &[&str]) -> Result<(Position, Vec<u64>), String> {
         let moves_at = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
-        let (setup, moves) = words.split_at(moves_at);
+        let (mut setup, moves) = words.split_at(moves_at);
+        // `position fen <fields>` is accepted too, as drivers written for UCI tend to send it.
+        if setup.first() == Some(&"fen") {
+            setup = &setup[1..];
+        }
         let mut pos = match setup {
             ["start"] => Position::start(self.rules),
             [] => return Err("position: expected `start` or five position fields".into()),
@@ -420,6 +424,12 @@ mod tests {
         // Two stones placed: the third is White's, so a placement on an empty cell.
         let best = lines.iter().find_map(|l| l.strip_prefix("bestmove ")).unwrap();
         assert!(best != "c3" && best != "d4" && best.len() == 2, "{best}");
+    }
+
+    #[test]
+    fn position_fen_is_accepted() {
+        let lines = talk("position fen 6/6/6/5B/WW2BB w 0 0 0\ngo depth 2\nisready\n");
+        assert_eq!(lines, ["bestmove none", "readyok"]);
     }
 
     #[test]
