@@ -12,8 +12,9 @@ use clap::{Parser, Subcommand};
 #[derive(Debug, Parser)]
 #[command(name = "dara", version, about)]
 struct Cli {
+    /// With no subcommand, `dara` serves the Arcade (as `dara serve`).
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -22,6 +23,7 @@ enum Command {
     Moves(commands::moves::Args),
     Show(commands::show::Args),
     Bench(commands::bench::Args),
+    Serve(commands::serve::Args),
     Engine(commands::engine::Args),
     Analyse(commands::analyse::Args),
     Play(commands::play::Args),
@@ -40,7 +42,8 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let result = match cli.command {
+    let result = match cli.command.unwrap_or_else(|| Command::Serve(Default::default())) {
+        Command::Serve(args) => commands::serve::run(args),
         Command::Perft(args) => commands::perft::run(args),
         Command::Moves(args) => commands::moves::run(args),
         Command::Show(args) => commands::show::run(args),

@@ -8,4 +8,5 @@ pub mod matches;
 pub mod moves;
 pub mod perft;
 pub mod play;
+pub mod serve;
 pub mod show;

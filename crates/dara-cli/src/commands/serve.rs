@@ -1,0 +1,48 @@
+//! `dara serve` (also what `dara` alone does): the Arcade, on the web.
+
+use std::net::SocketAddr;
+
+use anyhow::Context;
+use clap::Parser;
+
+/// Serve the Arcade: play Dara in the browser against the computer, a friend or anyone.
+#[derive(Debug, Parser)]
+pub struct Args {
+    /// Address and port to listen on.
+    #[arg(long, env = "DARA_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+    /// Searches the computer opponent may run at once (default: the number of cores).
+    #[arg(long)]
+    pub engine_threads: Option<usize>,
+}
+
+impl Default for Args {
+    fn default() -> Args {
+        // `dara` with no subcommand: the same defaults, including `DARA_LISTEN`.
+        Args::parse_from(["serve"])
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .init();
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(args.listen)
+            .await
+            .with_context(|| format!("cannot listen on {}", args.listen))?;
+        let address = listener.local_addr()?;
+        println!("Dara is being served at http://{address}/ (Ctrl-C to stop)");
+        let mut config = dara_server::Config::default();
+        if let Some(n) = args.engine_threads {
+            config.engine_threads = n.max(1);
+        }
+        let shutdown = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        dara_server::run(listener, config, shutdown).await.context("serving")
+    })
+}

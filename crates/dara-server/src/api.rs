@@ -1,0 +1,122 @@
+//! The HTTP side of starting a game: create one (against a friend, the computer or at an open
+//! table), or ask to play anyone with the same rules and clock. Everything else happens over the
+//! game's WebSocket.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use dara::{ByColour, Colour};
+use serde::{Deserialize, Serialize};
+
+use crate::error::AppError;
+use crate::game::clock::{colour_name, TimeControl};
+use crate::game::setup::{Opponent, SetupRequest};
+use crate::game::{self, Seat};
+use crate::lobby::Table;
+use crate::seat::SeatToken;
+use crate::state::AppState;
+
+/// What the creator of a game gets back.
+#[derive(Debug, Serialize)]
+pub struct Created {
+    /// The game's id (its invite and spectator link is `/g/<id>`).
+    pub game: String,
+    /// The creator's seat token, if they took a seat.
+    pub seat: Option<String>,
+    /// The creator's colour.
+    pub colour: Option<&'static str>,
+    /// Where to go: the game page, with the seat token in the fragment.
+    pub url: String,
+}
+
+fn read<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, AppError> {
+    body.map(|Json(t)| t).map_err(|e| AppError::bad(e.body_text()))
+}
+
+/// `POST /api/games`: a new game with the creator in one seat.
+pub async fn create(
+    State(state): State<AppState>,
+    body: Result<Json<SetupRequest>, JsonRejection>,
+) -> Result<(StatusCode, Json<Created>), AppError> {
+    let setup = read(body)?.check()?;
+    let token = SeatToken::random();
+    let other = match setup.opponent {
+        Opponent::Computer(level) => Seat::Computer(level),
+        Opponent::Friend | Opponent::Open => Seat::Open,
+    };
+    let creator = setup.creator;
+    let seats = match creator {
+        Colour::White => ByColour { white: Seat::Human(token.clone()), black: other },
+        Colour::Black => ByColour { white: other, black: Seat::Human(token.clone()) },
+    };
+    let handle = game::spawn(&state, setup, seats)?;
+    Ok((StatusCode::CREATED, Json(created(handle.id.as_str(), Some(&token), Some(creator)))))
+}
+
+fn created(game: &str, token: Option<&SeatToken>, colour: Option<Colour>) -> Created {
+    let url = match token {
+        Some(t) => format!("/g/{game}#seat={}", t.as_str()),
+        None => format!("/g/{game}"),
+    };
+    Created {
+        game: game.to_owned(),
+        seat: token.map(|t| t.as_str().to_owned()),
+        colour: colour.map(colour_name),
+        url,
+    }
+}
+
+/// What "play anyone" asks for.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Seek {
+    /// The ruleset in notation.
+    #[serde(default)]
+    pub rules: Option<String>,
+    /// The clock, if any.
+    #[serde(default)]
+    pub clock: Option<TimeControl>,
+}
+
+/// `POST /api/seek`: sits the asker at a waiting table with the same rules and clock, or opens
+/// one for them to wait at.
+pub async fn seek(
+    State(state): State<AppState>,
+    body: Result<Json<Seek>, JsonRejection>,
+) -> Result<Json<Created>, AppError> {
+    let seek = read(body)?;
+    let request = SetupRequest {
+        opponent: "open".to_owned(),
+        rules: seek.rules,
+        first: Some("random".to_owned()),
+        level: None,
+        clock: seek.clock,
+    };
+    let setup = request.check()?;
+    // Compared as canonical notation, so `arcade` and `arcade,quiet=80` are the same table.
+    if let Some(id) = state.lobby.pair(&setup.rules.to_string(), setup.clock) {
+        return Ok(Json(created(id.as_str(), None, None)));
+    }
+    let (_, Json(created)) = create_open(&state, setup)?;
+    Ok(Json(created))
+}
+
+fn create_open(
+    state: &AppState,
+    setup: crate::game::setup::Setup,
+) -> Result<(StatusCode, Json<Created>), AppError> {
+    let token = SeatToken::random();
+    let creator = setup.creator;
+    let seats = match creator {
+        Colour::White => ByColour { white: Seat::Human(token.clone()), black: Seat::Open },
+        Colour::Black => ByColour { white: Seat::Open, black: Seat::Human(token.clone()) },
+    };
+    let handle = game::spawn(state, setup, seats)?;
+    Ok((StatusCode::CREATED, Json(created(handle.id.as_str(), Some(&token), Some(creator)))))
+}
+
+/// `GET /api/tables`: the open tables now.
+pub async fn tables(State(state): State<AppState>) -> Json<Vec<Table>> {
+    Json(state.lobby.tables())
+}

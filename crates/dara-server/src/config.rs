@@ -1,0 +1,45 @@
+//! The server's settings: how long games wait, how hard the computer may work, how much abuse a
+//! connection may commit. Plain values, filled in by the binary (the library reads no
+//! environment).
+
+use std::time::Duration;
+
+/// Everything the server can be tuned by.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// How long a player may be gone before the opponent may claim the game.
+    pub claim_after: Duration,
+    /// How long a finished game stays in memory (for the rematch, the record, late watchers).
+    pub finished_grace: Duration,
+    /// How long a game with nobody connected stays in memory before it is forgotten.
+    pub idle_timeout: Duration,
+    /// Searches the computer may run at once (the rest wait their turn).
+    pub engine_threads: usize,
+    /// Whether low levels wait a human-looking moment before moving (off in tests).
+    pub human_pause: bool,
+    /// Most games held at once; beyond it, new games are refused.
+    pub max_games: usize,
+    /// Largest WebSocket message accepted, in bytes.
+    pub max_message: usize,
+    /// Messages a connection may send in a burst, and per second after it.
+    pub burst: u32,
+    /// See `burst`.
+    pub per_second: u32,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Config {
+            claim_after: Duration::from_secs(30),
+            finished_grace: Duration::from_secs(10 * 60),
+            idle_timeout: Duration::from_secs(60 * 60),
+            engine_threads: cores.max(1),
+            human_pause: true,
+            max_games: 10_000,
+            max_message: 4096,
+            burst: 40,
+            per_second: 10,
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! Live games: one actor per game owns its state; everyone else holds a cheap [`GameHandle`]
+//! and talks to it through a channel.
+
+mod actor;
+pub mod clock;
+pub mod computer;
+pub mod setup;
+
+use std::sync::Arc;
+
+use dara::{Colour, Move};
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+use crate::protocol::ClientMessage;
+use crate::seat::GameId;
+
+pub use actor::{spawn, Seat};
+
+/// A request to a game's actor.
+#[derive(Debug)]
+pub enum Cmd {
+    /// A connection says who it is and what it last saw.
+    Hello {
+        /// The seat token offered, if any.
+        seat: Option<String>,
+        /// The last version the connection applied.
+        since: Option<u64>,
+        /// Where the welcome goes.
+        reply: oneshot::Sender<Welcome>,
+    },
+    /// A connection (holding `seat`, or watching) asks for something.
+    Act {
+        /// The seat the connection holds.
+        seat: Option<Colour>,
+        /// What it asks.
+        msg: ClientMessage,
+        /// Where the answer goes.
+        reply: oneshot::Sender<Reply>,
+    },
+    /// A connection closed.
+    Leave {
+        /// The seat it held.
+        seat: Option<Colour>,
+    },
+    /// The computer's search finished for the position after `ply` plies.
+    ComputerMoved {
+        /// The game's length when the search was asked for (stale after a takeback).
+        ply: usize,
+        /// The chosen move.
+        m: Move,
+    },
+}
+
+/// What a connection gets on saying hello.
+#[derive(Debug)]
+pub struct Welcome {
+    /// The seat its token holds, if the token was good.
+    pub seat: Option<Colour>,
+    /// What to send it first: a snapshot, or exactly the events it missed.
+    pub messages: Vec<Arc<str>>,
+    /// Every later event and presence change.
+    pub events: broadcast::Receiver<Arc<str>>,
+}
+
+/// The answer to one request.
+#[derive(Debug)]
+pub struct Reply {
+    /// The message for the asking connection.
+    pub text: Arc<str>,
+    /// The seat the connection holds from now on (a `join` changes it).
+    pub seat: Option<Colour>,
+}
+
+/// A cheap way to reach a game's actor.
+#[derive(Debug, Clone)]
+pub struct GameHandle {
+    /// The game's id.
+    pub id: GameId,
+    tx: mpsc::Sender<Cmd>,
+}
+
+impl GameHandle {
+    /// Says hello; `None` if the game has ended its life meanwhile.
+    pub async fn hello(&self, seat: Option<String>, since: Option<u64>) -> Option<Welcome> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Cmd::Hello { seat, since, reply }).await.ok()?;
+        rx.await.ok()
+    }
+
+    /// Asks for something; `None` if the game has gone.
+    pub async fn act(&self, seat: Option<Colour>, msg: ClientMessage) -> Option<Reply> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Cmd::Act { seat, msg, reply }).await.ok()?;
+        rx.await.ok()
+    }
+
+    /// Tells the game a connection closed (never waits: called as a socket winds down).
+    pub fn leave(&self, seat: Option<Colour>) {
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            let _ = tx.send(Cmd::Leave { seat }).await;
+        });
+    }
+
+    async fn computer_moved(&self, ply: usize, m: Move) {
+        let _ = self.tx.send(Cmd::ComputerMoved { ply, m }).await;
+    }
+}

@@ -1,0 +1,101 @@
+//! How a game is set up: the ruleset, who plays (a friend, the computer, whoever sits at an
+//! open table), who takes the pale stones, and the clock.
+
+use dara::{Colour, Ruleset};
+use dara_engine::level::Level;
+use rand::Rng;
+use serde::Deserialize;
+
+use crate::error::AppError;
+use crate::game::clock::TimeControl;
+
+/// Who sits opposite the creator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opponent {
+    /// Whoever opens the invite link first.
+    Friend,
+    /// The engine, at a level.
+    Computer(Level),
+    /// Whoever sits at the table from the lobby.
+    Open,
+}
+
+/// What the creator asked for, as the home page sends it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetupRequest {
+    /// `friend`, `computer` or `open`.
+    pub opponent: String,
+    /// A ruleset in notation; `arcade` when absent.
+    #[serde(default)]
+    pub rules: Option<String>,
+    /// Who takes the pale stones (and so places first): `me`, `them` or `random` (also
+    /// `white`/`pale`, `black`/`dark`).
+    #[serde(default)]
+    pub first: Option<String>,
+    /// Level 1..8 against the computer.
+    #[serde(default)]
+    pub level: Option<u8>,
+    /// A clock for games between people.
+    #[serde(default)]
+    pub clock: Option<TimeControl>,
+}
+
+/// A checked set-up.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    /// The rules played.
+    pub rules: Ruleset,
+    /// Who the creator plays.
+    pub opponent: Opponent,
+    /// The creator's colour.
+    pub creator: Colour,
+    /// The clock, for games between people.
+    pub clock: Option<TimeControl>,
+}
+
+impl SetupRequest {
+    /// Checks the request and decides the colours.
+    pub fn check(self) -> Result<Setup, AppError> {
+        let rules: Ruleset = match &self.rules {
+            Some(text) if text.len() > 200 => return Err(AppError::bad("the ruleset is too long")),
+            Some(text) => text.parse().map_err(|e| AppError::bad(format!("ruleset: {e}")))?,
+            None => Ruleset::default(),
+        };
+        let opponent = match self.opponent.as_str() {
+            "friend" => Opponent::Friend,
+            "open" => Opponent::Open,
+            "computer" => {
+                let n = self.level.unwrap_or(3);
+                Opponent::Computer(
+                    Level::new(n).ok_or_else(|| AppError::bad("the level goes from 1 to 8"))?,
+                )
+            }
+            _ => return Err(AppError::bad("opponent must be friend, computer or open")),
+        };
+        let creator = match self.first.as_deref().unwrap_or("random") {
+            "me" | "white" | "pale" => Colour::White,
+            "them" | "friend" | "computer" | "black" | "dark" => Colour::Black,
+            "random" => {
+                if rand::thread_rng().gen::<bool>() {
+                    Colour::White
+                } else {
+                    Colour::Black
+                }
+            }
+            _ => return Err(AppError::bad("first must be me, them or random")),
+        };
+        let clock = match (opponent, self.clock) {
+            // The computer does not play on a clock: takebacks and thinking pauses would make
+            // it meaningless.
+            (Opponent::Computer(_), _) => None,
+            (_, Some(c)) if !c.is_reasonable() => {
+                return Err(AppError::bad(
+                    "the clock must give 30 s to 60 min, and add at most 60 s a move",
+                ))
+            }
+            (_, c) => c,
+        };
+        Ok(Setup { rules, opponent, creator, clock })
+    }
+}

@@ -1,0 +1,60 @@
+//! The Arcade for Dara: a web server to play Dara in the browser against the computer, a friend
+//! by link, or whoever sits down at an open table. No account, nothing kept: games live in
+//! memory, one actor each, and are forgotten soon after they end.
+//!
+//! [`app`] builds the router (tests call it directly), [`run`] serves it until shutdown.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod api;
+pub mod config;
+pub mod error;
+pub mod flood;
+pub mod game;
+pub mod lobby;
+pub mod pages;
+pub mod protocol;
+pub mod seat;
+pub mod state;
+pub mod view;
+pub mod ws;
+
+use std::future::Future;
+
+use axum::routing::{get, post};
+use axum::Router;
+use tokio::net::TcpListener;
+
+pub use config::Config;
+pub use state::{AppState, Shared};
+
+/// Every route of the site.
+pub fn app(state: AppState) -> Router {
+    Router::new()
+        .route("/", get(pages::home))
+        .route("/g/{id}", get(pages::game))
+        .route("/rules", get(pages::rules))
+        .route("/privacy", get(pages::privacy))
+        .route("/assets/{name}", get(pages::asset))
+        .route("/api/games", post(api::create))
+        .route("/api/seek", post(api::seek))
+        .route("/api/tables", get(api::tables))
+        .route("/ws/game/{id}", get(ws::game_socket))
+        .route("/ws/lobby", get(ws::lobby_socket))
+        .fallback(pages::not_found)
+        .with_state(state)
+}
+
+/// Serves the site on `listener` until `shutdown` completes.
+///
+/// # Errors
+/// When the listener fails.
+pub async fn run(
+    listener: TcpListener,
+    config: Config,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let state = Shared::new(config);
+    axum::serve(listener, app(state)).with_graceful_shutdown(shutdown).await
+}

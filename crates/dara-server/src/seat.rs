@@ -1,0 +1,108 @@
+//! Who sits where: game ids and the unguessable seat tokens that stand in for accounts.
+//!
+//! A seat token is the only proof of holding a seat: 128 random bits from the operating
+//! system's generator, shown as 32 hex digits. It travels in the fragment of the seat's URL (so
+//! it never reaches a server log or a `Referer`) and in the browser's local storage.
+
+use core::fmt;
+
+use rand::rngs::OsRng;
+use rand::RngCore;
+
+/// A game's public name, in invite and spectator links: 64 random bits, so games cannot be
+/// found by counting, but holding it gives no seat.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GameId(String);
+
+impl GameId {
+    /// A fresh random id.
+    pub fn random() -> GameId {
+        GameId(hex(&random_bytes::<8>()))
+    }
+
+    /// Accepts only text that could be an id (so a path segment never reaches the registry
+    /// unchecked).
+    pub fn parse(text: &str) -> Option<GameId> {
+        (text.len() == 16 && text.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()))
+            .then(|| GameId(text.to_owned()))
+    }
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The secret that holds one seat of one game (or, after a rematch, the same player's seat in
+/// the next game).
+#[derive(Clone, PartialEq, Eq)]
+pub struct SeatToken(String);
+
+impl SeatToken {
+    /// A fresh token: 128 bits from the operating system.
+    pub fn random() -> SeatToken {
+        SeatToken(hex(&random_bytes::<16>()))
+    }
+
+    /// The token as text, for the one response that hands it to its holder.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether `text` is this token. Compares every byte whatever the first difference, so the
+    /// time taken says nothing about how much of a guess was right.
+    pub fn matches(&self, text: &str) -> bool {
+        let (a, b) = (self.0.as_bytes(), text.as_bytes());
+        if a.len() != b.len() {
+            return false;
+        }
+        a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    }
+}
+
+impl fmt::Debug for SeatToken {
+    // Tokens never appear in logs.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SeatToken(..)")
+    }
+}
+
+fn random_bytes<const N: usize>() -> [u8; N] {
+    let mut bytes = [0u8; N];
+    OsRng.fill_bytes(&mut bytes);
+    bytes
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_128_bits_and_distinct() {
+        let a = SeatToken::random();
+        let b = SeatToken::random();
+        assert_eq!(a.as_str().len(), 32);
+        assert_ne!(a, b);
+        assert!(a.matches(a.as_str()));
+        assert!(!a.matches(b.as_str()));
+        assert!(!a.matches(""));
+    }
+
+    #[test]
+    fn game_ids_parse_only_their_own_shape() {
+        let id = GameId::random();
+        assert_eq!(GameId::parse(id.as_str()), Some(id));
+        assert_eq!(GameId::parse("../../etc/passwd"), None);
+        assert_eq!(GameId::parse("ABCDEF0123456789"), None);
+    }
+}

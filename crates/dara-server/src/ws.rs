@@ -1,0 +1,240 @@
+//! The WebSocket endpoints: one per game (players and watchers) and one for the lobby. Each
+//! socket is split into a writer task, fed by a queue, and a reader loop that checks, parses
+//! and forwards what the browser sends.
+
+use std::sync::Arc;
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::response::Response;
+use dara::Colour;
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::{broadcast, mpsc};
+use tokio::time::Instant;
+
+use crate::error::AppError;
+use crate::flood::{Bucket, HELLO_TIMEOUT};
+use crate::game::GameHandle;
+use crate::protocol::{self, ClientMessage};
+use crate::seat::GameId;
+use crate::state::AppState;
+
+/// Close codes the browser can act on.
+mod close {
+    /// The connection sent too much: it is not welcome back at this rate.
+    pub const FLOOD: u16 = 1008;
+    /// The connection fell behind the game; reconnecting with the last version catches up.
+    pub const BEHIND: u16 = 4000;
+    /// The game has ended its life on the server.
+    pub const GONE: u16 = 4004;
+    /// No hello in time.
+    pub const SILENT: u16 = 4008;
+}
+
+enum Outgoing {
+    Text(Arc<str>),
+    Close(u16, &'static str),
+}
+
+/// `GET /ws/game/{id}`: a player's or a watcher's connection to a game.
+pub async fn game_socket(
+    ws: WebSocketUpgrade,
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, AppError> {
+    let id = GameId::parse(&id).ok_or(AppError::NotFound)?;
+    let handle = state.game(&id).ok_or(AppError::NotFound)?;
+    let max = state.config.max_message;
+    Ok(ws
+        .max_message_size(max)
+        .max_frame_size(max)
+        .on_upgrade(move |socket| serve_game(socket, handle, state)))
+}
+
+/// The writer half: sends what the queue holds, in order, and stops after a close.
+fn spawn_writer(
+    socket_sink: futures_util::stream::SplitSink<WebSocket, Message>,
+) -> (mpsc::Sender<Outgoing>, tokio::task::JoinHandle<()>) {
+    let (tx, mut rx) = mpsc::channel::<Outgoing>(256);
+    let mut sink = socket_sink;
+    let task = tokio::spawn(async move {
+        while let Some(out) = rx.recv().await {
+            let result = match out {
+                Outgoing::Text(text) => sink.send(Message::Text(text.as_ref().into())).await,
+                Outgoing::Close(code, reason) => {
+                    let _ = sink
+                        .send(Message::Close(Some(CloseFrame { code, reason: reason.into() })))
+                        .await;
+                    break;
+                }
+            };
+            if result.is_err() {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    (tx, task)
+}
+
+async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
+    let (sink, mut stream) = socket.split();
+    let (out, writer) = spawn_writer(sink);
+    let mut bucket = Bucket::new(state.config.burst, state.config.per_second);
+
+    // Nothing happens before hello: it says who this is and what they have already seen.
+    let deadline = Instant::now() + HELLO_TIMEOUT;
+    let welcome = loop {
+        let frame = match tokio::time::timeout_at(deadline, stream.next()).await {
+            Ok(Some(Ok(frame))) => frame,
+            Ok(_) => return finish(out, writer).await,
+            Err(_) => {
+                let _ = out.send(Outgoing::Close(close::SILENT, "say hello first")).await;
+                return finish(out, writer).await;
+            }
+        };
+        if !bucket.take(Instant::now()) {
+            let _ = out.send(Outgoing::Close(close::FLOOD, "too many messages")).await;
+            return finish(out, writer).await;
+        }
+        let Message::Text(text) = frame else {
+            if matches!(frame, Message::Close(_)) {
+                return finish(out, writer).await;
+            }
+            continue;
+        };
+        match ClientMessage::parse(text.as_str()) {
+            Ok(ClientMessage::Hello { seat, since }) => match handle.hello(seat, since).await {
+                Some(welcome) => break welcome,
+                None => {
+                    let _ = out
+                        .send(Outgoing::Close(
+                            close::GONE,
+                            "this game has finished and been forgotten",
+                        ))
+                        .await;
+                    return finish(out, writer).await;
+                }
+            },
+            Ok(_) => send(&out, protocol::error("say hello first")).await,
+            Err(reason) => send(&out, protocol::error(&reason)).await,
+        }
+    };
+
+    let mut seat: Option<Colour> = welcome.seat;
+    for message in welcome.messages {
+        send(&out, message).await;
+    }
+    let forwarder = tokio::spawn(forward_events(welcome.events, out.clone()));
+
+    while let Some(frame) = stream.next().await {
+        let Ok(frame) = frame else { break }; // includes an oversized frame: the socket is closed
+        if !bucket.take(Instant::now()) {
+            let _ = out.send(Outgoing::Close(close::FLOOD, "too many messages")).await;
+            break;
+        }
+        let text = match frame {
+            Message::Text(text) => text,
+            Message::Binary(_) => {
+                send(&out, protocol::error("messages are JSON text, not binary")).await;
+                continue;
+            }
+            Message::Close(_) => break,
+            Message::Ping(_) | Message::Pong(_) => continue,
+        };
+        let msg = match ClientMessage::parse(text.as_str()) {
+            Ok(msg) => msg,
+            Err(reason) => {
+                send(&out, protocol::error(&reason)).await;
+                continue;
+            }
+        };
+        match handle.act(seat, msg).await {
+            Some(reply) => {
+                seat = reply.seat;
+                send(&out, reply.text).await;
+            }
+            None => {
+                let _ = out
+                    .send(Outgoing::Close(close::GONE, "this game has finished and been forgotten"))
+                    .await;
+                break;
+            }
+        }
+    }
+    forwarder.abort();
+    handle.leave(seat);
+    finish(out, writer).await;
+}
+
+async fn send(out: &mpsc::Sender<Outgoing>, text: Arc<str>) {
+    let _ = out.send(Outgoing::Text(text)).await;
+}
+
+async fn finish(out: mpsc::Sender<Outgoing>, writer: tokio::task::JoinHandle<()>) {
+    drop(out);
+    let _ = writer.await;
+}
+
+/// Passes the game's events to one connection. One that falls too far behind is closed: it
+/// comes back with its last version and gets exactly what it missed.
+async fn forward_events(mut events: broadcast::Receiver<Arc<str>>, out: mpsc::Sender<Outgoing>) {
+    loop {
+        match events.recv().await {
+            Ok(text) => {
+                if out.send(Outgoing::Text(text)).await.is_err() {
+                    break;
+                }
+            }
+            Err(broadcast::error::RecvError::Lagged(_)) => {
+                let _ = out
+                    .send(Outgoing::Close(close::BEHIND, "fell behind: reconnect to catch up"))
+                    .await;
+                break;
+            }
+            Err(broadcast::error::RecvError::Closed) => {
+                let _ = out
+                    .send(Outgoing::Close(close::GONE, "this game has finished and been forgotten"))
+                    .await;
+                break;
+            }
+        }
+    }
+}
+
+/// `GET /ws/lobby`: the list of open tables, sent again whenever it changes.
+pub async fn lobby_socket(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
+    let max = state.config.max_message;
+    ws.max_message_size(max)
+        .max_frame_size(max)
+        .on_upgrade(move |socket| serve_lobby(socket, state))
+}
+
+async fn serve_lobby(socket: WebSocket, state: AppState) {
+    let (sink, mut stream) = socket.split();
+    let (out, writer) = spawn_writer(sink);
+    let mut listing = state.lobby.listing();
+    let mut bucket = Bucket::new(state.config.burst, state.config.per_second);
+    let first = listing.borrow_and_update().clone();
+    send(&out, first).await;
+    loop {
+        tokio::select! {
+            changed = listing.changed() => {
+                if changed.is_err() { break }
+                let text = listing.borrow_and_update().clone();
+                send(&out, text).await;
+            }
+            frame = stream.next() => match frame {
+                // The lobby needs nothing from the browser but keep-alives.
+                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                Some(Ok(_)) => {
+                    if !bucket.take(Instant::now()) {
+                        let _ = out.send(Outgoing::Close(close::FLOOD, "too many messages")).await;
+                        break;
+                    }
+                }
+            },
+        }
+    }
+    finish(out, writer).await;
+}

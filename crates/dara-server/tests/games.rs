@@ -1,0 +1,334 @@
+//! Whole games over real WebSockets on loopback: by link, against the computer, watched,
+//! resumed, and every kind of bad input.
+
+mod common;
+
+use common::{create, post, start, test_config, Client};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+/// Three stones each: the first capture wins, so a whole game is seven plies.
+const SHORT: &str = "arcade,stones=3";
+const WIN: [&str; 7] = ["a1", "f5", "b1", "f3", "d1", "d5", "d1-c1xf5"];
+
+/// The friend takes the open seat from the invite link (no token) and gets their own.
+async fn join(addr: std::net::SocketAddr, game: &str) -> (Client, String) {
+    let (mut friend, snapshot) = Client::hello(addr, game, None, None).await;
+    assert_eq!(snapshot["t"], "snapshot");
+    assert_eq!(snapshot["d"]["you"], Value::Null);
+    friend.send(json!({ "t": "join" })).await;
+    let joined = friend.next_of("joined").await;
+    let token = joined["d"]["seat"].as_str().unwrap().to_owned();
+    assert_eq!(token.len(), 32);
+    (friend, token)
+}
+
+#[tokio::test]
+async fn a_game_by_link_from_creation_to_a_win() {
+    let addr = start(test_config()).await;
+    let (game, seat, colour) =
+        create(addr, json!({ "opponent": "friend", "rules": SHORT, "first": "me" })).await;
+    assert_eq!(colour, "white");
+    let (mut pale, snapshot) = Client::hello(addr, &game, Some(&seat), None).await;
+    assert_eq!(snapshot["d"]["you"], "white");
+    assert_eq!(snapshot["d"]["rules"], SHORT);
+    assert_eq!(snapshot["d"]["seats"]["black"]["kind"], "open");
+    assert_eq!(snapshot["d"]["pos"]["legal"].as_array().unwrap().len(), 30);
+    let (mut dark, _) = join(addr, &game).await;
+    assert_eq!(pale.next_of("seated").await["d"]["colour"], "black");
+
+    // A later visitor only watches: no seat is left to take.
+    let (mut watcher, _) = Client::hello(addr, &game, None, None).await;
+    watcher.send(json!({ "t": "join" })).await;
+    assert_eq!(
+        watcher.next_of("error").await["d"]["reason"],
+        "both seats are taken; you are watching"
+    );
+
+    for (i, m) in WIN.iter().enumerate() {
+        let mover = if i % 2 == 0 { &mut pale } else { &mut dark };
+        let answer = mover.turn(i as u64, m).await;
+        assert_eq!(answer["t"], "accepted", "{m}: {answer}");
+        let event = watcher.next_of("move").await;
+        assert_eq!(event["d"]["m"], *m);
+        assert_eq!(event["d"]["ply"], i + 1);
+    }
+    let end = watcher.next_of("end").await;
+    assert_eq!(end["d"]["result"], "1-0");
+    assert_eq!(end["d"]["winner"], "white");
+    assert_eq!(end["d"]["reason"], "Dark has too few stones left to make a row of three");
+    let record = end["d"]["record"].as_str().unwrap();
+    assert!(record.contains("[Rules \"arcade,stones=3\"]"), "{record}");
+    assert!(record.contains("4. d1-c1xf5 1-0"), "{record}");
+    assert_eq!(dark.next_of("end").await["d"]["result"], "1-0");
+
+    // Rematch with colours swapped: each keeps their token, now in the other colour.
+    dark.send(json!({ "t": "rematch" })).await;
+    assert_eq!(pale.next_of("rematch-offer").await["d"]["by"], "black");
+    pale.send(json!({ "t": "rematch" })).await;
+    let next = pale.next_of("rematch").await["d"]["game"].as_str().unwrap().to_owned();
+    let (_, snapshot) = Client::hello(addr, &next, Some(&seat), None).await;
+    assert_eq!(snapshot["d"]["you"], "black");
+}
+
+#[tokio::test]
+async fn a_game_against_the_computer_with_a_takeback() {
+    let addr = start(test_config()).await;
+    let (game, seat, _) =
+        create(addr, json!({ "opponent": "computer", "level": 2, "first": "me" })).await;
+    let (mut me, snapshot) = Client::hello(addr, &game, Some(&seat), None).await;
+    assert_eq!(snapshot["d"]["seats"]["black"], json!({ "kind": "computer", "level": 2 }));
+    let mut legal: Vec<String> = snapshot["d"]["pos"]["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_owned())
+        .collect();
+    // Ten placements each (still placing, so nothing can end the game yet): play the first
+    // legal move, the computer answers.
+    for id in 0..10 {
+        let answer = me.turn(id, &legal[0]).await;
+        assert_eq!(answer["t"], "accepted", "{answer}");
+        let mine = me.next_of("move").await;
+        if mine["d"]["pos"]["legal"].as_array().unwrap().is_empty() {
+            break;
+        }
+        let reply = me.next_of("move").await;
+        assert_eq!(reply["d"]["ply"], mine["d"]["ply"].as_u64().unwrap() + 1);
+        legal = reply["d"]["pos"]["legal"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_owned())
+            .collect();
+        if legal.is_empty() {
+            break;
+        }
+    }
+    let before: u64 = me.v;
+    me.send(json!({ "t": "takeback" })).await;
+    let takeback = me.next_of("takeback").await;
+    assert_eq!(takeback["v"], before + 1);
+    assert_eq!(takeback["d"]["plies"], 2);
+    assert_eq!(takeback["d"]["pos"]["side"], "white");
+    // The computer does not take draws.
+    me.send(json!({ "t": "draw-offer" })).await;
+    assert_eq!(me.next_of("error").await["d"]["reason"], "the computer plays every game out");
+}
+
+#[tokio::test]
+async fn the_computer_opens_when_it_has_the_pale_stones() {
+    let addr = start(test_config()).await;
+    let (game, seat, colour) =
+        create(addr, json!({ "opponent": "computer", "level": 8, "first": "computer" })).await;
+    assert_eq!(colour, "black");
+    let (mut me, _) = Client::hello(addr, &game, Some(&seat), Some(0)).await;
+    let first = me.next_of("move").await;
+    assert_eq!(first["v"], 1);
+    assert_eq!(first["d"]["pos"]["side"], "black");
+}
+
+#[tokio::test]
+async fn a_spectator_sees_every_move_and_cannot_play() {
+    let addr = start(test_config()).await;
+    let (game, seat, _) = create(addr, json!({ "opponent": "friend", "first": "me" })).await;
+    let (mut pale, _) = Client::hello(addr, &game, Some(&seat), None).await;
+    let (mut dark, _) = join(addr, &game).await;
+    let (mut watcher, snapshot) = Client::hello(addr, &game, None, None).await;
+    assert_eq!(snapshot["d"]["you"], Value::Null);
+    assert_eq!(pale.turn(1, "c3").await["t"], "accepted");
+    assert_eq!(watcher.next_of("move").await["d"]["m"], "c3");
+    let answer = watcher.turn(1, "d4").await;
+    assert_eq!(answer["d"]["reason"], "you are watching this game, not playing in it");
+    assert_eq!(dark.turn(1, "d4").await["t"], "accepted");
+    assert_eq!(watcher.next_of("move").await["d"]["m"], "d4");
+}
+
+#[tokio::test]
+async fn a_reconnect_gets_exactly_the_missed_events() {
+    let addr = start(test_config()).await;
+    let (game, seat, _) = create(addr, json!({ "opponent": "friend", "first": "me" })).await;
+    let (mut pale, _) = Client::hello(addr, &game, Some(&seat), None).await;
+    let (mut dark, dark_seat) = join(addr, &game).await;
+    assert_eq!(pale.turn(1, "a1").await["t"], "accepted");
+    let seen = pale.next_of("move").await["v"].as_u64().unwrap();
+    drop(pale);
+    // While pale is away: dark's opponent is marked as gone, dark moves and offers a draw.
+    while dark.next_of("presence").await["d"]["white"]["online"] != false {}
+    assert_eq!(dark.turn(1, "f5").await["t"], "accepted");
+    dark.send(json!({ "t": "draw-offer" })).await;
+    dark.next_of("draw-offer").await;
+
+    let (mut pale, first) = Client::hello(addr, &game, Some(&seat), Some(seen)).await;
+    assert_eq!(first["t"], "move");
+    assert_eq!(first["v"], seen + 1);
+    assert_eq!(first["d"]["m"], "f5");
+    let second = pale.next().await;
+    assert_eq!(second["t"], "draw-offer");
+    assert_eq!(second["v"], seen + 2);
+    // Then only presence: nothing else was missed.
+    assert_eq!(pale.next().await["t"], "presence");
+    // Accepting the offer ends the game by agreement.
+    pale.send(json!({ "t": "draw-offer" })).await;
+    let end = pale.next_of("end").await;
+    assert_eq!(end["d"]["result"], "1/2-1/2");
+    assert_eq!(end["d"]["reason"], "drawn by agreement");
+    let _ = dark_seat;
+}
+
+#[tokio::test]
+async fn an_abandoned_game_can_be_claimed_after_the_stated_time() {
+    let addr = start(test_config()).await;
+    let (game, seat, _) = create(addr, json!({ "opponent": "friend", "first": "me" })).await;
+    let (mut pale, _) = Client::hello(addr, &game, Some(&seat), None).await;
+    let (dark, _) = join(addr, &game).await;
+    drop(dark);
+    let presence = loop {
+        let presence = pale.next_of("presence").await;
+        if presence["d"]["black"]["claimInMs"].is_u64() {
+            break presence;
+        }
+    };
+    assert!(presence["d"]["black"]["claimInMs"].as_u64().unwrap() <= 300);
+    pale.send(json!({ "t": "claim" })).await;
+    let early = pale.next_of("error").await;
+    assert!(early["d"]["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("your opponent may still come back"));
+    tokio::time::sleep(std::time::Duration::from_millis(350)).await;
+    pale.send(json!({ "t": "claim" })).await;
+    let end = pale.next_of("end").await;
+    assert_eq!(end["d"]["result"], "1-0");
+    assert_eq!(end["d"]["reason"], "Dark left the game");
+}
+
+/// The game's state as a fresh watcher sees it, without the parts that change by themselves.
+async fn state(addr: std::net::SocketAddr, game: &str) -> (Value, Value, Value) {
+    let (_, snapshot) = Client::hello(addr, game, None, None).await;
+    (snapshot["v"].clone(), snapshot["d"]["pos"].clone(), snapshot["d"]["moves"].clone())
+}
+
+#[tokio::test]
+async fn bad_input_never_changes_a_game() {
+    let addr = start(test_config()).await;
+    let (game, seat, _) = create(addr, json!({ "opponent": "friend", "first": "me" })).await;
+    let (mut pale, _) = Client::hello(addr, &game, Some(&seat), None).await;
+    let (mut dark, _) = join(addr, &game).await;
+    assert_eq!(pale.turn(1, "c3").await["t"], "accepted");
+    let before = state(addr, &game).await;
+
+    let reason = |msg: &Value| msg["d"]["reason"].as_str().unwrap_or_default().to_owned();
+    pale.send_raw(Message::Text("{not json".into())).await;
+    assert!(reason(&pale.next_of("error").await).starts_with("not a message"));
+    pale.send(json!({ "t": "teleport", "d": {} })).await;
+    assert_eq!(reason(&pale.next_of("error").await), "unknown message type \"teleport\"");
+    pale.send(json!({ "t": "move", "d": { "m": "c4" } })).await;
+    assert!(reason(&pale.next_of("error").await).contains("missing field `id`"));
+    pale.send_raw(Message::Binary(vec![1, 2, 3].into())).await;
+    assert_eq!(reason(&pale.next_of("error").await), "messages are JSON text, not binary");
+    // Out of turn, and an illegal move.
+    assert_eq!(reason(&pale.turn(2, "c4").await), "it is not your turn");
+    assert_eq!(dark.turn(2, "c3").await["t"], "rejected");
+    let illegal = dark.turn(3, "z9").await;
+    assert_eq!(illegal["t"], "rejected");
+    assert!(!reason(&illegal).is_empty());
+    // A wrong token watches; a missing hello gets told.
+    let (mut stranger, first) =
+        Client::hello(addr, &game, Some("0123456789abcdef0123456789abcdef"), None).await;
+    assert_eq!(reason(&first), "that seat link does not belong to this game; you are watching");
+    assert_eq!(
+        stranger.turn(1, "d4").await["d"]["reason"],
+        "you are watching this game, not playing in it"
+    );
+    let mut rude = Client::connect(addr, &game).await;
+    rude.send(json!({ "t": "move", "d": { "id": 1, "m": "d4" } })).await;
+    assert_eq!(reason(&rude.next().await), "say hello first");
+    // Offers that make no sense now.
+    dark.send(json!({ "t": "draw-decline" })).await;
+    assert_eq!(reason(&dark.next_of("error").await), "there is no draw on offer to you");
+    dark.send(json!({ "t": "takeback" })).await;
+    assert_eq!(
+        reason(&dark.next_of("error").await),
+        "takebacks are only for games against the computer"
+    );
+    dark.send(json!({ "t": "rematch" })).await;
+    assert_eq!(reason(&dark.next_of("error").await), "finish this game first");
+    dark.send(json!({ "t": "claim" })).await;
+    assert_eq!(reason(&dark.next_of("error").await), "your opponent is still here");
+
+    // An oversized frame and a flood each close the offending connection.
+    let (mut big, _) = Client::hello(addr, &game, None, None).await;
+    big.send_raw(Message::Text("x".repeat(100_000).into())).await;
+    assert_ne!(big.closed().await, Some(1000));
+    let (mut flood, _) = Client::hello(addr, &game, None, None).await;
+    for _ in 0..200 {
+        flood.send_raw(Message::Text(r#"{"t":"ping"}"#.into())).await;
+    }
+    assert_eq!(flood.closed().await, Some(1008));
+
+    assert_eq!(state(addr, &game).await, before);
+    // And the game goes on.
+    assert_eq!(dark.turn(4, "d4").await["t"], "accepted");
+}
+
+#[tokio::test]
+async fn bad_requests_get_a_reason() {
+    let addr = start(test_config()).await;
+    let (status, body) =
+        post(addr, "/api/games", json!({ "opponent": "friend", "rules": "chess" })).await;
+    assert_eq!(status, 400);
+    assert!(body["error"].as_str().unwrap().starts_with("ruleset:"), "{body}");
+    let (status, body) =
+        post(addr, "/api/games", json!({ "opponent": "computer", "level": 9 })).await;
+    assert_eq!((status, body["error"].as_str().unwrap()), (400, "the level goes from 1 to 8"));
+    let (status, _) = post(
+        addr,
+        "/api/games",
+        json!({ "opponent": "friend", "clock": { "initial": 1, "increment": 0 } }),
+    )
+    .await;
+    assert_eq!(status, 400);
+    let missing = reqwest::get(format!("http://{addr}/g/0123456789abcdef")).await.unwrap();
+    assert_eq!(missing.status().as_u16(), 404);
+}
+
+async fn lobby_next(
+    lobby: &mut tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+) -> Value {
+    use futures_util::StreamExt;
+    loop {
+        if let Some(Ok(Message::Text(t))) = lobby.next().await {
+            return serde_json::from_str::<Value>(t.as_str()).unwrap();
+        }
+    }
+}
+
+#[tokio::test]
+async fn open_tables_are_listed_live_and_play_anyone_pairs() {
+    let addr = start(test_config()).await;
+    let (mut lobby, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/ws/lobby")).await.unwrap();
+    assert_eq!(lobby_next(&mut lobby).await["d"], json!([]));
+    let clock = json!({ "initial": 300, "increment": 3 });
+    let (status, first) =
+        post(addr, "/api/seek", json!({ "rules": "jaques", "clock": clock })).await;
+    assert_eq!(status, 200);
+    let listed = lobby_next(&mut lobby).await;
+    assert_eq!(listed["d"][0]["rules"], "jaques");
+    assert_eq!(listed["d"][0]["clock"], clock);
+    // Another ruleset does not pair with it.
+    let (_, other) = post(addr, "/api/seek", json!({ "rules": "ninja", "clock": clock })).await;
+    assert_ne!(other["game"], first["game"]);
+    assert_eq!(lobby_next(&mut lobby).await["d"].as_array().unwrap().len(), 2);
+    // The same rules and clock do, and the table leaves the list.
+    let (_, second) = post(addr, "/api/seek", json!({ "rules": "jaques", "clock": clock })).await;
+    assert_eq!(second["game"], first["game"]);
+    assert_eq!(second["seat"], Value::Null);
+    assert_eq!(lobby_next(&mut lobby).await["d"].as_array().unwrap().len(), 1);
+    let (mut sitter, _) = join(addr, first["game"].as_str().unwrap()).await;
+    sitter.send(json!({ "t": "ping", "d": { "lag": 20 } })).await;
+    assert_eq!(sitter.next_of("pong").await["t"], "pong");
+}
