@@ -1,0 +1,252 @@
+// The board: draws the position the server sent, and turns taps, drags and keys into one whole
+// turn (placement, or step plus the captures chosen). Which moves exist comes only from the
+// server's list of legal moves.
+import { parsePosition, parseMove, cellName, parseCell, stoneWord } from './notation.js';
+
+const NS = 'http://www.w3.org/2000/svg';
+const SIZE = 100;
+const PAD = 44;
+
+function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+export class Board {
+  // onTurn(moveText) sends a turn; say(text) announces to screen readers and the status line.
+  constructor(host, { onTurn, say }) {
+    this.host = host;
+    this.onTurn = onTurn;
+    this.say = say;
+    this.selected = null;      // the stone chosen to step
+    this.pending = null;       // { from, to, moves, chosen } while picking captures
+    this.cursor = null;        // keyboard focus cell
+    this.flipped = false;
+    this.svg = el('svg', { class: 'board', role: 'grid', 'aria-label': 'Dara board' });
+    host.appendChild(this.svg);
+    // The focus ring shows only for keyboard use, not after every tap.
+    this.svg.addEventListener('keydown', (e) => { this.svg.classList.add('keyboard'); this.key(e); });
+    this.svg.addEventListener('pointerdown', (e) => { this.svg.classList.remove('keyboard'); this.pointerDown(e); });
+    this.svg.addEventListener('pointerup', (e) => this.pointerUp(e));
+  }
+
+  // state: { fen, legal, forbidden, mine (bool: may I move now), lastMove, you }
+  show(state) {
+    const samePosition = this.state && this.state.fen === state.fen && this.state.mine === state.mine;
+    this.state = state;
+    this.pos = parsePosition(state.fen);
+    this.moves = state.mine ? state.legal.map((text) => ({ text, ...parseMove(text) })) : [];
+    if (!samePosition) { this.selected = null; this.pending = null; }
+    this.flipped = state.you === 'black';
+    this.draw();
+  }
+
+  xy(name) {
+    const { file, rank } = parseCell(name);
+    const col = this.flipped ? this.pos.cols - 1 - file : file;
+    const row = this.flipped ? rank : this.pos.rows - 1 - rank;
+    return [PAD + col * SIZE + SIZE / 2, PAD + row * SIZE + SIZE / 2];
+  }
+
+  // Where a tap on `name` would lead now: 'put', 'select', 'target', 'capture' or null.
+  targetsFrom(from) { return this.moves.filter((m) => m.kind === 'step' && m.from === from); }
+
+  role(name) {
+    if (this.pending) {
+      return this.captureChoices().includes(name) ? 'capture' : null;
+    }
+    if (this.moves.some((m) => m.kind === 'put' && m.to === name)) return 'put';
+    if (this.selected && this.targetsFrom(this.selected).some((m) => m.to === name)) return 'target';
+    if (this.targetsFrom(name).length) return 'select';
+    return null;
+  }
+
+  captureChoices() {
+    const { moves, chosen } = this.pending;
+    const left = moves.filter((m) => chosen.every((c) => m.captures.includes(c)));
+    return [...new Set(left.flatMap((m) => m.captures).filter((c) => !chosen.includes(c)))];
+  }
+
+  describe(name) {
+    const stone = this.pos.stones.get(name);
+    const parts = [name, stone ? `${stoneWord[stone]} stone` : 'empty'];
+    const role = this.role(name);
+    if (role === 'put') parts.push('you can place here');
+    if (role === 'select') parts.push('can step');
+    if (role === 'target') parts.push(`step here from ${this.selected}`);
+    if (role === 'capture') parts.push('you can take this stone');
+    if (this.selected === name) parts.push('selected');
+    if (this.state.forbidden[name] && this.state.mine) parts.push(`closed: ${this.state.forbidden[name]}`);
+    if (this.state.lastMove && this.lastCells().includes(name)) parts.push('last move');
+    return parts.join(', ');
+  }
+
+  lastCells() {
+    if (!this.state.lastMove) return [];
+    const m = parseMove(this.state.lastMove);
+    return m.kind === 'pass' ? [] : [m.from, m.to].filter(Boolean);
+  }
+
+  draw() {
+    const { rows, cols } = this.pos;
+    const svg = this.svg;
+    const hadFocus = svg.contains(document.activeElement);
+    svg.replaceChildren();
+    svg.setAttribute('viewBox', `0 0 ${cols * SIZE + PAD * 2} ${rows * SIZE + PAD * 2}`);
+    el('rect', { x: PAD - 14, y: PAD - 14, width: cols * SIZE + 28, height: rows * SIZE + 28, rx: 18, class: 'wood' }, svg);
+    const last = this.lastCells();
+    const captured = this.state.lastMove ? parseMove(this.state.lastMove).captures || [] : [];
+    if (!this.cursor || !parseCell(this.cursor) || parseCell(this.cursor).file >= cols || parseCell(this.cursor).rank >= rows) {
+      this.cursor = cellName(0, 0);
+    }
+    for (let r = 0; r < rows; r++) {
+      const rankIndex = this.flipped ? r : rows - 1 - r;
+      const row = el('g', { role: 'row' }, svg);
+      for (let c = 0; c < cols; c++) {
+        const fileIndex = this.flipped ? cols - 1 - c : c;
+        const name = cellName(fileIndex, rankIndex);
+        const [x, y] = this.xy(name);
+        const role = this.role(name);
+        const g = el('g', {
+          role: 'gridcell', 'data-cell': name, tabindex: name === this.cursor ? '0' : '-1',
+          'aria-label': this.describe(name), class: `cell ${role || ''}`,
+        }, row);
+        el('rect', { x: x - SIZE / 2, y: y - SIZE / 2, width: SIZE, height: SIZE, class: 'hit' }, g);
+        el('circle', { cx: x, cy: y, r: 30, class: 'hole' }, g);
+        if (this.state.mine && this.state.forbidden[name]) {
+          el('path', { d: `M${x - 12} ${y - 12}L${x + 12} ${y + 12}M${x + 12} ${y - 12}L${x - 12} ${y + 12}`, class: 'forbidden' }, g);
+          el('title', {}, g).textContent = this.state.forbidden[name];
+        }
+        if (last.includes(name)) el('circle', { cx: x, cy: y, r: 42, class: 'last' }, g);
+        if (captured.includes(name)) el('circle', { cx: x, cy: y, r: 20, class: 'taken' }, g);
+        const stone = this.pos.stones.get(name);
+        if (stone) el('circle', { cx: x, cy: y, r: 34, class: `stone ${stone === 'W' ? 'pale' : 'dark'}` }, g);
+        if (role === 'put' || role === 'target') el('circle', { cx: x, cy: y, r: role === 'put' ? 8 : 13, class: 'dot' }, g);
+        if (role === 'select') el('circle', { cx: x, cy: y, r: 40, class: 'movable' }, g);
+        if (role === 'capture') el('circle', { cx: x, cy: y, r: 42, class: 'capturable' }, g);
+        if (this.selected === name) el('circle', { cx: x, cy: y, r: 42, class: 'selected' }, g);
+        if (this.pending && this.pending.to === name) el('circle', { cx: x, cy: y, r: 42, class: 'selected' }, g);
+      }
+    }
+    for (let c = 0; c < cols; c++) {
+      const file = this.flipped ? cols - 1 - c : c;
+      const t = el('text', { x: PAD + c * SIZE + SIZE / 2, y: rows * SIZE + PAD * 2 - 10, class: 'coord', 'aria-hidden': 'true' }, svg);
+      t.textContent = String.fromCharCode(97 + file);
+    }
+    for (let r = 0; r < rows; r++) {
+      const rank = this.flipped ? r : rows - 1 - r;
+      const t = el('text', { x: 16, y: PAD + r * SIZE + SIZE / 2 + 8, class: 'coord', 'aria-hidden': 'true' }, svg);
+      t.textContent = String(rank + 1);
+    }
+    if (hadFocus) this.focusCursor();
+  }
+
+  focusCursor() {
+    const g = this.svg.querySelector(`[data-cell="${this.cursor}"]`);
+    if (g) g.focus();
+  }
+
+  // A tap, click, drop or Enter on a cell.
+  activate(name) {
+    if (!this.state.mine) {
+      this.say(this.state.forbidden[name] ? `${name} is closed: ${this.state.forbidden[name]}` : 'It is not your turn.');
+      return;
+    }
+    const role = this.role(name);
+    if (this.pending) {
+      if (role !== 'capture') { this.say('Choose one of the marked stones to take.'); return; }
+      this.pending.chosen.push(name);
+      const left = this.pending.moves.filter((m) => this.pending.chosen.every((c) => m.captures.includes(c)));
+      const exact = left.find((m) => m.captures.length === this.pending.chosen.length);
+      if (exact && this.captureChoices().length === 0) return this.send(exact.text);
+      if (exact && left.length === 1) return this.send(exact.text);
+      this.say(`Taking ${name}. Choose another stone to take.`);
+      this.draw();
+      return;
+    }
+    if (role === 'put') return this.send(this.moves.find((m) => m.kind === 'put' && m.to === name).text);
+    if (role === 'target') {
+      const moves = this.targetsFrom(this.selected).filter((m) => m.to === name);
+      if (moves.length === 1 && moves[0].captures.length === 0) return this.send(moves[0].text);
+      // The step makes a row: the player picks which stone to take, then the turn goes.
+      this.pending = { from: this.selected, to: name, moves, chosen: [] };
+      this.selected = null;
+      this.draw();
+      this.say(`${this.pending.from} to ${name} makes a row of three. Choose a stone to take: ${this.captureChoices().join(', ')}.`);
+      return;
+    }
+    if (role === 'select') {
+      this.selected = this.selected === name ? null : name;
+      this.draw();
+      if (this.selected) this.say(`${name} selected. It can step to ${this.targetsFrom(name).map((m) => m.to).filter((v, i, a) => a.indexOf(v) === i).join(', ')}.`);
+      return;
+    }
+    if (this.state.forbidden[name]) { this.say(`You cannot place on ${name}: ${this.state.forbidden[name]}.`); return; }
+    if (this.moves.length === 1 && this.moves[0].kind === 'pass') { this.say('You have no cell to place on: pass.'); return; }
+    if (this.selected) { this.selected = null; this.draw(); }
+  }
+
+  send(text) {
+    this.selected = null;
+    this.pending = null;
+    this.onTurn(text);
+  }
+
+  cancel() {
+    if (this.selected || this.pending) {
+      this.selected = null;
+      this.pending = null;
+      this.draw();
+      this.say('Cancelled.');
+    }
+  }
+
+  key(e) {
+    const cell = parseCell(this.cursor);
+    if (!cell) return;
+    let { file, rank } = cell;
+    const dir = this.flipped ? -1 : 1;
+    switch (e.key) {
+      case 'ArrowLeft': file -= dir; break;
+      case 'ArrowRight': file += dir; break;
+      case 'ArrowUp': rank += dir; break;
+      case 'ArrowDown': rank -= dir; break;
+      case 'Enter': case ' ': e.preventDefault(); this.activate(this.cursor); return;
+      case 'Escape': this.cancel(); return;
+      default: return;
+    }
+    e.preventDefault();
+    file = Math.max(0, Math.min(this.pos.cols - 1, file));
+    rank = Math.max(0, Math.min(this.pos.rows - 1, rank));
+    const old = this.svg.querySelector(`[data-cell="${this.cursor}"]`);
+    if (old) old.setAttribute('tabindex', '-1');
+    this.cursor = cellName(file, rank);
+    const g = this.svg.querySelector(`[data-cell="${this.cursor}"]`);
+    g.setAttribute('tabindex', '0');
+    g.focus();
+  }
+
+  cellAt(e) {
+    const target = document.elementFromPoint(e.clientX, e.clientY);
+    const g = target && target.closest('[data-cell]');
+    return g ? g.dataset.cell : null;
+  }
+
+  pointerDown(e) {
+    const name = this.cellAt(e);
+    if (!name) return;
+    this.dragFrom = name;
+    this.cursor = name;
+    this.activate(name);
+  }
+
+  // Dragging a selected stone onto a cell it can step to plays that step.
+  pointerUp(e) {
+    const name = this.cellAt(e);
+    const from = this.dragFrom;
+    this.dragFrom = null;
+    if (name && from && name !== from && this.selected === from && this.role(name) === 'target') this.activate(name);
+  }
+}

@@ -1,0 +1,293 @@
+// The game page: one game, for its players and its watchers. State comes from the server as a
+// snapshot, then numbered events; this file only keeps it and shows it.
+import { Board } from './board.js';
+import { Connection } from './connection.js';
+import { parsePosition, parseMove, colourWord } from './notation.js';
+
+const gameId = location.pathname.split('/')[2];
+const $ = (id) => document.getElementById(id);
+const storeKey = (id) => `dara.seat.${id}`;
+
+// The seat token: from the seat's link (then remembered), or remembered from before.
+function seatToken() {
+  const fromLink = new URLSearchParams(location.hash.slice(1)).get('seat');
+  if (fromLink) localStorage.setItem(storeKey(gameId), fromLink);
+  return fromLink || localStorage.getItem(storeKey(gameId));
+}
+
+let token = seatToken();
+if (token && !location.hash) history.replaceState(null, '', `#seat=${token}`);
+let game = null;          // the snapshot, kept up to date by events
+let presence = null;
+let turnId = Date.now() % 1e9;
+let clockBase = null;     // { white, black, running, at }
+let joinAsked = false;
+
+function say(text) {
+  $('announce').textContent = text;
+  $('status-note').textContent = text;
+}
+
+const board = new Board($('board'), {
+  onTurn: (m) => playTurn(m),
+  say,
+});
+
+const conn = new Connection(gameId, {
+  seat: token,
+  onMessage: (msg) => receive(msg),
+  onState: (s) => {
+    const text = { connected: '', reconnecting: 'Connection lost: reconnecting…', gone: 'This game has finished and been forgotten.', refused: 'The server closed this connection: too many messages.' }[s];
+    $('connection').textContent = text;
+    $('connection').hidden = !text;
+  },
+});
+
+function playTurn(m) {
+  turnId += 1;
+  conn.send('move', { id: turnId, m });
+}
+
+function receive(msg) {
+  const d = msg.d;
+  switch (msg.t) {
+    case 'snapshot':
+      game = d;
+      game.lastMove = d.moves.length ? d.moves[d.moves.length - 1] : null;
+      setClock(d.clock);
+      if (!game.you && !token && !joinAsked && (d.seats.white.kind === 'open' || d.seats.black.kind === 'open')) {
+        // The invite link: the first to open it takes the free seat.
+        joinAsked = true;
+        conn.send('join');
+      }
+      break;
+    case 'joined':
+      token = d.seat;
+      localStorage.setItem(storeKey(gameId), token);
+      history.replaceState(null, '', `#seat=${token}`);
+      conn.setSeat(token);
+      game.you = d.colour;
+      say(`You have the ${colourWord[d.colour]} stones.`);
+      break;
+    case 'seated':
+      game.seats[d.colour] = { kind: 'human' };
+      setClock(d.clock);
+      say(`${cap(colourWord[d.colour])} has sat down. The game begins.`);
+      break;
+    case 'move': {
+      game.moves.push(d.m);
+      game.pos = d.pos;
+      game.lastMove = d.m;
+      game.drawOffer = null;
+      setClock(d.clock);
+      say(`${describeMove(d.m)}. ${turnText()}`);
+      break;
+    }
+    case 'takeback':
+      game.moves.splice(game.moves.length - d.plies, d.plies);
+      game.pos = d.pos;
+      game.end = null;
+      game.lastMove = game.moves[game.moves.length - 1] || null;
+      say(`Took back ${d.plies} ${d.plies === 1 ? 'move' : 'moves'}. ${turnText()}`);
+      break;
+    case 'draw-offer':
+      game.drawOffer = d.by;
+      say(d.by === game.you ? 'You offered a draw.' : `${cap(colourWord[d.by])} offers a draw.`);
+      break;
+    case 'draw-decline':
+      game.drawOffer = null;
+      say('The draw offer was declined.');
+      break;
+    case 'end':
+      game.end = d;
+      setClock(d.clock);
+      say(`Game over: ${resultText(d)}.`);
+      break;
+    case 'rematch-offer':
+      game.rematchOffer = d.by;
+      say(d.by === game.you ? 'You asked for a rematch.' : 'Your opponent asks for a rematch.');
+      break;
+    case 'rematch':
+      game.rematch = d.game;
+      if (token && game.you) {
+        // Same person, same token, other colour: take the seat in the next game.
+        localStorage.setItem(storeKey(d.game), token);
+        location.href = `/g/${d.game}#seat=${token}`;
+      }
+      break;
+    case 'presence':
+      presence = { ...d, at: performance.now() };
+      break;
+    case 'accepted':
+      break;
+    case 'rejected':
+      say(`Move not played: ${d.reason}.`);
+      break;
+    case 'error':
+      say(d.reason);
+      break;
+    default:
+      return;
+  }
+  render();
+}
+
+const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function describeMove(text) {
+  const m = parseMove(text);
+  if (m.kind === 'pass') return 'Pass';
+  if (m.kind === 'put') return `Placed on ${m.to}`;
+  const taken = m.captures.length ? `, taking ${m.captures.join(' and ')}` : '';
+  return `${m.from} to ${m.to}${taken}`;
+}
+
+function turnText() {
+  if (!game || game.end) return '';
+  const side = game.pos.side;
+  const who = side === game.you ? 'Your turn' : `${cap(colourWord[side])} to play`;
+  return `${who}: ${game.pos.phase === 'placement' ? 'place a stone' : 'step a stone'}.`;
+}
+
+function resultText(end) {
+  const head = end.winner ? `${cap(colourWord[end.winner])} wins` : 'Draw';
+  return `${head} (${end.result}): ${end.reason}`;
+}
+
+function setClock(view) {
+  clockBase = view ? { ...view, at: performance.now() } : null;
+}
+
+function clockMs(colour) {
+  if (!clockBase) return null;
+  let ms = clockBase[colour];
+  if (clockBase.running === colour && !game.end) ms -= performance.now() - clockBase.at;
+  return Math.max(0, ms);
+}
+
+function formatMs(ms) {
+  const s = Math.ceil(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+function playerName(colour) {
+  const seat = game.seats[colour];
+  if (seat.kind === 'computer') return `Computer, level ${seat.level}`;
+  if (seat.kind === 'open') return 'Waiting for a player';
+  return colour === game.you ? 'You' : (game.you ? 'Your opponent' : 'Player');
+}
+
+function presenceText(colour) {
+  if (!presence || game.seats[colour].kind !== 'human' || game.end) return '';
+  const p = presence[colour];
+  if (p.online) return '';
+  const since = presence.at || 0;
+  const gone = (p.awayMs || 0) + (performance.now() - since);
+  const text = `reconnecting (${Math.round(gone / 1000)} s)`;
+  if (colour === game.you || !game.you) return text;
+  const wait = Math.max(0, Math.ceil(((game.claimAfterMs || 0) - gone) / 1000));
+  return wait > 0 ? `${text}: you may claim the win if they are not back in ${wait} s` : `${text}: you may claim the win`;
+}
+
+function render() {
+  if (!game) return;
+  document.title = `Dara — ${game.rules}`;
+  $('rules').textContent = game.rules;
+  const pos = parsePosition(game.pos.fen);
+  for (const colour of ['white', 'black']) {
+    const panel = $(`player-${colour}`);
+    panel.querySelector('.name').textContent = playerName(colour);
+    panel.querySelector('.hand').textContent = `${game.pos.hand[colour]} in hand`;
+    panel.querySelector('.on-board').textContent = `${[...pos.stones.values()].filter((s) => s === (colour === 'white' ? 'W' : 'B')).length} on the board`;
+    panel.querySelector('.away').textContent = presenceText(colour);
+    panel.classList.toggle('to-move', !game.end && game.pos.side === colour);
+    const clock = panel.querySelector('.clock');
+    clock.hidden = !clockBase;
+    if (clockBase) clock.textContent = formatMs(clockMs(colour));
+  }
+  // The player's own panel goes nearest the board's bottom edge.
+  $('players').classList.toggle('flipped', game.you === 'black');
+  const mine = !game.end && !!game.you && game.pos.side === game.you && bothSeated();
+  $('turn').textContent = game.end ? `Game over: ${resultText(game.end)}.` : !bothSeated() ? 'Waiting for your opponent to sit down.' : turnText();
+  $('phase').textContent = `${cap(game.pos.phase)} phase`;
+  const quiet = $('quiet');
+  quiet.hidden = game.pos.quiet_limit === null || game.pos.phase !== 'movement';
+  quiet.textContent = `Quiet plies: ${game.pos.quiet} of ${game.pos.quiet_limit}`;
+  board.show({ fen: game.pos.fen, legal: game.pos.legal, forbidden: game.pos.forbidden, mine, lastMove: game.lastMove, you: game.you });
+  renderMoves();
+  renderControls(mine);
+}
+
+function bothSeated() {
+  return game.seats.white.kind !== 'open' && game.seats.black.kind !== 'open';
+}
+
+function renderMoves() {
+  const list = $('moves');
+  list.replaceChildren();
+  for (let i = 0; i < game.moves.length; i += 2) {
+    const li = document.createElement('li');
+    li.textContent = game.moves.slice(i, i + 2).join(' ');
+    list.appendChild(li);
+  }
+  list.scrollTop = list.scrollHeight;
+}
+
+function renderControls(mine) {
+  const playing = !!game.you && !game.end;
+  const vsComputer = game.opponent === 'computer';
+  const opponent = game.you === 'white' ? 'black' : 'white';
+  $('invite').hidden = !(game.you && !bothSeated() && game.opponent !== 'computer');
+  $('invite-link').value = `${location.origin}/g/${gameId}`;
+  $('watch-note').hidden = !!game.you;
+  $('resign').hidden = !playing || !bothSeated();
+  $('draw').hidden = !playing || vsComputer || !bothSeated() || game.drawOffer === game.you;
+  $('draw').textContent = game.drawOffer === opponent ? 'Accept draw' : 'Offer draw';
+  $('decline').hidden = !playing || game.drawOffer !== opponent;
+  $('takeback').hidden = !game.you || !vsComputer || game.moves.length === 0;
+  const away = presence && presence[opponent] && presence[opponent].online === false && game.seats[opponent].kind === 'human';
+  $('claim').hidden = !playing || !away;
+  $('typed').hidden = !game.you || !!game.end;
+  $('typed-input').disabled = !mine;
+  // The end of the game: result, reason, the record to copy, and a rematch.
+  $('end').hidden = !game.end;
+  if (game.end) {
+    $('result').textContent = resultText(game.end);
+    $('record').value = game.end.record;
+    $('rematch').hidden = !game.you || !!game.rematch;
+    $('rematch').textContent = game.rematchOffer && game.rematchOffer !== game.you ? 'Accept rematch' : game.rematchOffer === game.you ? 'Rematch asked…' : 'Rematch (colours swapped)';
+    $('rematch').disabled = game.rematchOffer === game.you;
+    $('watch-next').hidden = !(game.rematch && !game.you);
+    if (game.rematch) $('watch-next').href = `/g/${game.rematch}`;
+  }
+}
+
+$('resign').addEventListener('click', () => { if (confirm('Resign this game?')) conn.send('resign'); });
+$('draw').addEventListener('click', () => conn.send('draw-offer'));
+$('decline').addEventListener('click', () => conn.send('draw-decline'));
+$('takeback').addEventListener('click', () => conn.send('takeback'));
+$('claim').addEventListener('click', () => conn.send('claim'));
+$('rematch').addEventListener('click', () => conn.send('rematch'));
+$('copy-link').addEventListener('click', () => copy($('invite-link').value, 'Link copied.'));
+$('copy-record').addEventListener('click', () => copy($('record').value, 'Record copied.'));
+$('typed').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const text = $('typed-input').value.trim();
+  if (!text) return;
+  playTurn(text);
+  $('typed-input').value = '';
+});
+
+function copy(text, done) {
+  navigator.clipboard.writeText(text).then(() => say(done), () => say('Select the text and copy it.'));
+}
+
+// Clocks and the "reconnecting (n s)" counters tick between messages.
+setInterval(() => {
+  if (!game) return;
+  for (const colour of ['white', 'black']) {
+    const panel = $(`player-${colour}`);
+    if (clockBase) panel.querySelector('.clock').textContent = formatMs(clockMs(colour));
+    panel.querySelector('.away').textContent = presenceText(colour);
+  }
+}, 250);

@@ -1,0 +1,90 @@
+// The home page: pick the rules and the clock, then one of the three ways to play.
+import { chosenRules, chosenClock, watchRulesForm } from './rules-form.js';
+
+const $ = (id) => document.getElementById(id);
+
+function showError(text) {
+  $('home-error').textContent = text;
+  $('home-error').hidden = !text;
+}
+
+async function post(path, body) {
+  const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || 'the server said no');
+  return data;
+}
+
+// A seat taken: remember its token, then go to the game.
+function go(created) {
+  if (created.seat) localStorage.setItem(`dara.seat.${created.game}`, created.seat);
+  location.href = created.url;
+}
+
+async function start(body) {
+  showError('');
+  try {
+    go(await post('/api/games', body));
+  } catch (e) {
+    showError(`Could not start the game: ${e.message}.`);
+  }
+}
+
+watchRulesForm(() => {
+  $('rules-text').textContent = chosenRules();
+  const clock = chosenClock();
+  $('clock-note').textContent = clock ? '' : 'No clock.';
+});
+
+$('play-computer').addEventListener('submit', (e) => {
+  e.preventDefault();
+  start({ opponent: 'computer', rules: chosenRules(), level: Number($('level').value), first: $('computer-colour').value });
+});
+
+$('play-friend').addEventListener('submit', (e) => {
+  e.preventDefault();
+  start({ opponent: 'friend', rules: chosenRules(), first: $('friend-first').value, clock: chosenClock() });
+});
+
+$('open-table').addEventListener('click', () => {
+  start({ opponent: 'open', rules: chosenRules(), first: 'random', clock: chosenClock() });
+});
+
+$('play-anyone').addEventListener('click', async () => {
+  showError('');
+  try {
+    go(await post('/api/seek', { rules: chosenRules(), clock: chosenClock() }));
+  } catch (e) {
+    showError(`Could not find a table: ${e.message}.`);
+  }
+});
+
+function clockLabel(clock) {
+  return clock ? `${clock.initial / 60}+${clock.increment}` : 'no clock';
+}
+
+// The open tables, live.
+function listen() {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const ws = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
+  ws.onmessage = (e) => {
+    const msg = JSON.parse(e.data);
+    if (msg.t !== 'tables') return;
+    const list = $('tables');
+    list.replaceChildren();
+    $('no-tables').hidden = msg.d.length > 0;
+    for (const table of msg.d) {
+      const li = document.createElement('li');
+      const text = document.createElement('span');
+      text.textContent = `${table.rules}, ${clockLabel(table.clock)}, you would play ${table.seat === 'white' ? 'pale (first)' : 'dark'}`;
+      const sit = document.createElement('a');
+      sit.href = `/g/${table.game}`;
+      sit.className = 'button';
+      sit.textContent = 'Sit down';
+      li.append(text, sit);
+      list.appendChild(li);
+    }
+  };
+  ws.onclose = () => setTimeout(listen, 2000);
+}
+listen();

@@ -1,0 +1,47 @@
+// Starts the real `dara` server on a free loopback port and a real headless Chromium.
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const BINARY = process.env.DARA_BIN || join(here, '..', 'target', 'release', 'dara');
+export const FAILURES = join(here, 'failures');
+
+// Flags for Chromium on a machine with no outside network (see the README).
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export async function startServer() {
+  const child = spawn(BINARY, ['serve', '--listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const m = /http:\/\/[0-9.]+:\d+\//.exec(out);
+      if (m) resolve(m[0].replace(/\/$/, ''));
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: is ${BINARY} built?`)));
+  });
+  return { url, stop: () => child.kill('SIGINT') };
+}
+
+export async function startBrowser() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: FLAGS, headless: true });
+}
+
+// Runs `body(page)`; on failure keeps a screenshot of every open page under failures/.
+export async function keepScreenshotsOnFailure(name, pages, body) {
+  try {
+    await body();
+  } catch (error) {
+    mkdirSync(FAILURES, { recursive: true });
+    let i = 0;
+    for (const page of pages()) {
+      i += 1;
+      await page.screenshot({ path: join(FAILURES, `${name}-${i}.png`), fullPage: true }).catch(() => {});
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,44 @@
+// Screenshots of every page at phone-portrait and desktop sizes, for looking at by eye:
+// `node screenshots.js [out-dir]`.
+import { mkdirSync } from 'node:fs';
+import { startServer, startBrowser } from './harness.js';
+
+const out = process.argv[2] || 'screenshots';
+mkdirSync(out, { recursive: true });
+const sizes = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 860 } };
+const server = await startServer();
+const browser = await startBrowser();
+try {
+  for (const [label, viewport] of Object.entries(sizes)) {
+    const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    page.on('console', (m) => { if (m.type() === 'error') console.log(`console: ${m.text()}`); });
+    page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
+    for (const path of ['/', '/rules', '/privacy', '/g/0000000000000000']) {
+      await page.goto(server.url + path);
+      await page.waitForTimeout(300);
+      const name = path === '/' ? 'home' : path.split('/')[1];
+      await page.screenshot({ path: `${out}/${label}-${name}.png`, fullPage: true });
+    }
+    // A game against the computer, a few placements in.
+    await page.goto(server.url + '/');
+    await page.selectOption('#level', '1');
+    await page.click('#play-computer button[type=submit]');
+    await page.waitForSelector('[data-cell].put');
+    for (const cell of ['a1', 'c3', 'f5']) {
+      await page.waitForSelector(`[data-cell="${cell}"].put`);
+      await page.click(`[data-cell="${cell}"]`);
+      await page.waitForTimeout(2200);
+    }
+    await page.screenshot({ path: `${out}/${label}-game.png`, fullPage: true });
+    // A friend game waiting for the friend (the invite box).
+    await page.goto(server.url + '/');
+    await page.click('#play-friend button[type=submit]');
+    await page.waitForSelector('#invite:not([hidden])');
+    await page.screenshot({ path: `${out}/${label}-invite.png`, fullPage: true });
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  server.stop();
+}
