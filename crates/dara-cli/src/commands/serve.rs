@@ -14,6 +14,10 @@ pub struct Args {
     /// Searches the computer opponent may run at once (default: the number of cores).
     #[arg(long)]
     pub engine_threads: Option<usize>,
+    /// The computer answers at once, without the short human-looking pause of the low levels
+    /// (for tests and demonstrations).
+    #[arg(long)]
+    pub instant_computer: bool,
 }
 
 impl Default for Args {
@@ -40,6 +44,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if let Some(n) = args.engine_threads {
             config.engine_threads = n.max(1);
         }
+        config.human_pause = !args.instant_computer;
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };

@@ -1,0 +1,185 @@
+// The Arcade in real Chromium: games played by clicking, by keyboard, across two browsers,
+// and across a reload.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, startBrowser, keepScreenshotsOnFailure } from '../harness.js';
+
+let server;
+let browser;
+const open = [];
+
+before(async () => {
+  server = await startServer(['--instant-computer']);
+  browser = await startBrowser();
+});
+
+after(async () => {
+  await browser.close();
+  server.stop();
+});
+
+async function newPage(viewport = { width: 1280, height: 860 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
+  open.push(page);
+  return page;
+}
+
+const pages = () => open.filter((p) => !p.isClosed());
+const movesText = (page) => page.locator('#moves').innerText();
+const moveCount = async (page) => (await movesText(page)).split(/\s+/).filter(Boolean).length;
+
+// Starts a game from the home page's forms.
+async function startFromHome(page, form) {
+  await page.goto(server.url + '/');
+  await page.click(`#${form} button[type=submit]`);
+  await page.waitForURL(/\/g\/[0-9a-f]{16}#seat=[0-9a-f]{32}$/);
+}
+
+// One whole turn by clicking: a placement, or a step (and a capture when the step makes a row).
+async function clickTurn(page) {
+  const put = page.locator('[data-cell].put');
+  if (await put.count()) {
+    await put.first().click();
+    return;
+  }
+  const stones = page.locator('[data-cell].select');
+  const n = await stones.count();
+  assert.ok(n > 0, 'a stone that can step');
+  await stones.nth(Math.floor(Math.random() * n)).click();
+  const targets = page.locator('[data-cell].target');
+  await targets.first().waitFor();
+  await targets.nth(Math.floor(Math.random() * (await targets.count()))).click();
+  const capture = page.locator('[data-cell].capture');
+  if (await capture.count()) await capture.first().click();
+}
+
+async function myTurnOrEnd(page) {
+  await page.waitForFunction(() => !document.querySelector('#end').hidden
+    || document.querySelector('#turn').textContent.startsWith('Your turn'), null, { timeout: 30000 });
+  return !(await page.locator('#end').isHidden());
+}
+
+test('a complete game against the computer, played by clicking', { timeout: 240000 }, async () => {
+  await keepScreenshotsOnFailure('computer', pages, async () => {
+    const page = await newPage();
+    await page.goto(server.url + '/');
+    await page.selectOption('#preset', 'wikipedia');
+    await page.selectOption('#level', '1');
+    await page.selectOption('#computer-colour', 'pale');
+    await page.click('#play-computer button[type=submit]');
+    await page.waitForURL(/\/g\//);
+    assert.equal(await page.locator('#rules').innerText(), 'wikipedia');
+    let turns = 0;
+    while (!(await myTurnOrEnd(page))) {
+      const before = await moveCount(page);
+      await clickTurn(page);
+      await page.waitForFunction((n) => document.querySelectorAll('#moves li').length > 0
+        && document.querySelector('#moves').innerText.split(/\s+/).filter(Boolean).length > n, before);
+      turns += 1;
+      assert.ok(turns < 400, 'the game ends');
+    }
+    const result = await page.locator('#result').innerText();
+    assert.match(result, /(Pale wins|Dark wins|Draw) \((1-0|0-1|1\/2-1\/2)\): /);
+    const record = await page.locator('#record').inputValue();
+    assert.match(record, /\[Rules "wikipedia"\]/);
+    assert.match(record, /\[Black "Computer level 1"\]/);
+  });
+});
+
+test('two browsers play each other through the invite link, then rematch', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('friend', pages, async () => {
+    const host = await newPage();
+    await host.goto(server.url + '/');
+    await host.selectOption('#friend-first', 'me');
+    await host.selectOption('#clock', '10+5');
+    await host.click('#play-friend button[type=submit]');
+    await host.waitForSelector('#invite:not([hidden])');
+    const link = await host.locator('#invite-link').inputValue();
+    assert.match(link, /\/g\/[0-9a-f]{16}$/);
+
+    const friend = await newPage({ width: 390, height: 844 });
+    await friend.goto(link);
+    await friend.waitForURL(/#seat=/);
+    await host.waitForSelector('#invite', { state: 'hidden' });
+    await host.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
+    // Alternate placements, each seen by the other side.
+    for (const [page, other, cell] of [[host, friend, 'c3'], [friend, host, 'd4'], [host, friend, 'a1'], [friend, host, 'f5']]) {
+      await page.click(`[data-cell="${cell}"].put`);
+      await other.waitForFunction((c) => document.querySelector('#moves').innerText.includes(c), cell);
+    }
+    assert.equal(await movesText(host), 'c3 d4\na1 f5');
+    assert.match(await friend.locator('[data-cell="c3"]').getAttribute('aria-label'), /^c3, pale stone/);
+    // The clock runs for the side to move.
+    assert.match(await host.locator('#player-white .clock').innerText(), /^\d+:\d\d$/);
+
+    friend.once('dialog', (d) => d.accept());
+    await friend.click('#resign');
+    await host.waitForSelector('#end:not([hidden])');
+    assert.match(await host.locator('#result').innerText(), /^Pale wins \(1-0\): Dark resigned/);
+    await host.click('#rematch');
+    await friend.waitForFunction(() => document.querySelector('#rematch').textContent === 'Accept rematch');
+    const oldUrl = friend.url();
+    await friend.click('#rematch');
+    await friend.waitForURL((u) => u.toString() !== oldUrl && /#seat=/.test(u.toString()));
+    await host.waitForURL((u) => !u.toString().startsWith(oldUrl.split('#')[0]));
+    // Colours swapped: the friend now has the pale stones and places first.
+    await friend.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
+    await friend.click('[data-cell="b2"].put');
+    await host.waitForFunction(() => document.querySelector('#moves').innerText.includes('b2'));
+  });
+});
+
+test('a reload in the middle of a game resumes the seat', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('reload', pages, async () => {
+    const page = await newPage();
+    await startFromHome(page, 'play-computer');
+    const url = page.url();
+    for (let i = 0; i < 2; i++) {
+      await myTurnOrEnd(page);
+      await page.waitForFunction((n) => document.querySelectorAll('#moves li').length === n, i);
+      await clickTurn(page);
+    }
+    await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 2
+      && document.querySelector('#turn').textContent.startsWith('Your turn'));
+    const before = await movesText(page);
+    await page.reload();
+    await page.waitForFunction((t) => document.querySelector('#moves').innerText === t, before);
+    assert.equal(page.url(), url);
+    // The bare link (no token in it) also finds the seat, remembered by the browser.
+    await page.goto(url.split('#')[0]);
+    await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
+    assert.equal(await movesText(page), before);
+    await clickTurn(page);
+    await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 3);
+  });
+});
+
+test('a placement made by keyboard alone', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('keyboard', pages, async () => {
+    const page = await newPage();
+    await startFromHome(page, 'play-friend');
+    // Tab into the board.
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab');
+      if (await page.evaluate(() => !!document.activeElement.dataset?.cell)) break;
+    }
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.cell), 'a1');
+    // The friend has not sat down: the board says so rather than playing.
+    await page.keyboard.press('Enter');
+    assert.equal(await page.locator('#moves li').count(), 0);
+
+    const friend = await newPage();
+    await friend.goto(await page.locator('#invite-link').inputValue());
+    await page.waitForSelector('#invite', { state: 'hidden' });
+    await page.locator('[data-cell="a1"]').focus();
+    for (const key of ['ArrowRight', 'ArrowRight', 'ArrowUp', 'ArrowUp']) await page.keyboard.press(key);
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.cell), 'c3');
+    assert.match(await page.evaluate(() => document.activeElement.getAttribute('aria-label')), /^c3, empty, you can place here/);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('#moves').innerText.includes('c3'));
+    assert.match(await page.locator('[data-cell="c3"]').getAttribute('aria-label'), /^c3, pale stone/);
+    assert.match(await page.locator('#announce').innerText(), /Placed on c3/);
+  });
+});
