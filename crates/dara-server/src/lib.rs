@@ -55,6 +55,12 @@ pub async fn run(
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    use axum::serve::ListenerExt;
     let state = Shared::new(config);
+    // Moves are small messages that must leave at once: without this, Nagle's algorithm holds
+    // a move event back until the previous message is acknowledged (tens of milliseconds).
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, app(state)).with_graceful_shutdown(shutdown).await
 }

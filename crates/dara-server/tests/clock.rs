@@ -1,0 +1,60 @@
+//! The server's clock decides: a player who does not move in time loses. Run on tokio's paused
+//! clock, so five minutes pass in no time.
+
+use std::time::Duration;
+
+use dara::ByColour;
+use dara_server::game::clock::TimeControl;
+use dara_server::game::setup::SetupRequest;
+use dara_server::game::{self, Seat};
+use dara_server::protocol::ClientMessage;
+use dara_server::seat::SeatToken;
+use dara_server::{Config, Shared};
+use serde_json::{json, Value};
+
+fn parse(text: &str) -> Value {
+    serde_json::from_str(text).unwrap()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_flag_falls_and_the_player_out_of_time_loses() {
+    let state = Shared::new(Config::default());
+    let request: SetupRequest = serde_json::from_value(json!({
+        "opponent": "friend", "first": "me", "clock": { "initial": 60, "increment": 2 }
+    }))
+    .unwrap();
+    let setup = request.check().unwrap();
+    assert_eq!(setup.clock, Some(TimeControl { initial: 60, increment: 2 }));
+    let (pale, dark) = (SeatToken::random(), SeatToken::random());
+    let seats = ByColour { white: Seat::Human(pale.clone()), black: Seat::Human(dark.clone()) };
+    let handle = game::spawn(&state, setup, seats).unwrap();
+
+    let welcome = handle.hello(Some(pale.as_str().to_owned()), None).await.unwrap();
+    let mut events = welcome.events;
+    let snapshot = parse(&welcome.messages[0]);
+    assert_eq!(snapshot["d"]["clock"]["running"], "white");
+
+    // Pale moves after 10 s: 50 s left, plus 2.
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    let move_c3 = ClientMessage::Move { id: 1, text: "c3".into() };
+    let reply = handle.act(Some(dara::Colour::White), move_c3).await.unwrap();
+    assert_eq!(parse(&reply.text)["t"], "accepted");
+    let moved = parse(&events.recv().await.unwrap());
+    assert_eq!(moved["d"]["clock"]["white"], 52_000);
+    assert_eq!(moved["d"]["clock"]["running"], "black");
+
+    // Dark never answers: after a minute (and the lag allowance), dark has lost on time.
+    let end = loop {
+        let msg = parse(&events.recv().await.unwrap());
+        if msg["t"] == "end" {
+            break msg;
+        }
+    };
+    assert_eq!(end["d"]["result"], "1-0");
+    assert_eq!(end["d"]["reason"], "Dark ran out of time");
+    assert_eq!(end["d"]["clock"]["black"], 0);
+    // A move after the flag is refused.
+    let late = ClientMessage::Move { id: 1, text: "d4".into() };
+    let reply = handle.act(Some(dara::Colour::Black), late).await.unwrap();
+    assert_eq!(parse(&reply.text)["d"]["reason"], "the game is over");
+}
