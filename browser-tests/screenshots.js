@@ -36,6 +36,35 @@ try {
     await page.click('#play-friend button[type=submit]');
     await page.waitForSelector('#invite:not([hidden])');
     await page.screenshot({ path: `${out}/${label}-invite.png`, fullPage: true });
+    // A short game between two people: a closed placement cell, the choice of a capture, the end.
+    const created = await page.evaluate(async () => {
+      const r = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ opponent: 'friend', rules: 'arcade,stones=3', first: 'me', clock: { initial: 300, increment: 3 } }) });
+      return r.json();
+    });
+    await page.goto(server.url + created.url);
+    const other = await (await browser.newContext({ viewport })).newPage();
+    await other.goto(`${server.url}/g/${created.game}`);
+    await page.waitForSelector('#invite', { state: 'hidden' });
+    const play = async (p, m) => {
+      await p.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
+      await p.fill('#typed-input', m);
+      await p.press('#typed-input', 'Enter');
+    };
+    for (const [i, m] of ['a1', 'f5', 'b1', 'f3'].entries()) await play(i % 2 ? other : page, m);
+    await page.waitForFunction(() => document.querySelector('[data-cell="c1"] .forbidden'));
+    await page.screenshot({ path: `${out}/${label}-closed-cell.png`, fullPage: true });
+    await play(page, 'd1');
+    await play(other, 'd5');
+    await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
+    await page.click('[data-cell="d1"]');
+    await page.click('[data-cell="c1"]');
+    await page.waitForSelector('[data-cell].capture');
+    await page.screenshot({ path: `${out}/${label}-capture-choice.png`, fullPage: true });
+    await page.click('[data-cell="f5"]');
+    await other.waitForSelector('#end:not([hidden])');
+    await other.screenshot({ path: `${out}/${label}-end.png`, fullPage: true });
+    await other.context().close();
     await context.close();
   }
 } finally {

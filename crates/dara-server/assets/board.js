@@ -121,8 +121,12 @@ export class Board {
         }
         if (last.includes(name)) el('circle', { cx: x, cy: y, r: 42, class: 'last' }, g);
         if (captured.includes(name)) el('circle', { cx: x, cy: y, r: 20, class: 'taken' }, g);
-        const stone = this.pos.stones.get(name);
-        if (stone) el('circle', { cx: x, cy: y, r: 34, class: `stone ${stone === 'W' ? 'pale' : 'dark'}` }, g);
+        // While the player picks a capture, the stepping stone is shown where it is going.
+        let stone = this.pos.stones.get(name);
+        let ghost = '';
+        if (this.pending && name === this.pending.from) { stone = null; }
+        if (this.pending && name === this.pending.to) { stone = this.pos.stones.get(this.pending.from); ghost = ' arriving'; }
+        if (stone) el('circle', { cx: x, cy: y, r: 34, class: `stone ${stone === 'W' ? 'pale' : 'dark'}${ghost}` }, g);
         if (role === 'put' || role === 'target') el('circle', { cx: x, cy: y, r: role === 'put' ? 8 : 13, class: 'dot' }, g);
         if (role === 'select') el('circle', { cx: x, cy: y, r: 40, class: 'movable' }, g);
         if (role === 'capture') el('circle', { cx: x, cy: y, r: 42, class: 'capturable' }, g);

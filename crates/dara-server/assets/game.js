@@ -212,8 +212,9 @@ function render() {
   $('phase').textContent = `${cap(game.pos.phase)} phase`;
   const quiet = $('quiet');
   quiet.hidden = game.pos.quiet_limit === null || game.pos.phase !== 'movement';
-  quiet.textContent = `Quiet plies: ${game.pos.quiet} of ${game.pos.quiet_limit}`;
+  quiet.textContent = ` · quiet plies: ${game.pos.quiet} of ${game.pos.quiet_limit}`;
   board.show({ fen: game.pos.fen, legal: game.pos.legal, forbidden: game.pos.forbidden, mine, lastMove: game.lastMove, you: game.you });
+  $('status-note').hidden = !!game.end;
   renderMoves();
   renderControls(mine);
 }

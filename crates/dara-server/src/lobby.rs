@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::json;
@@ -31,12 +32,21 @@ pub struct Table {
 pub struct Lobby {
     // A std mutex: held only to edit the map and render it, never across an await.
     tables: Mutex<BTreeMap<GameId, Table>>,
+    /// Tables just handed to a "play anyone" seeker, kept off the list while they come to sit.
+    reserved: Mutex<BTreeMap<GameId, Instant>>,
     listing: watch::Sender<Arc<str>>,
 }
 
+/// How long a paired table stays off the list waiting for its seeker to sit down.
+const RESERVATION: Duration = Duration::from_secs(30);
+
 impl Default for Lobby {
     fn default() -> Lobby {
-        Lobby { tables: Mutex::default(), listing: watch::Sender::new(render(&BTreeMap::new())) }
+        Lobby {
+            tables: Mutex::default(),
+            reserved: Mutex::default(),
+            listing: watch::Sender::new(render(&BTreeMap::new())),
+        }
     }
 }
 
@@ -46,9 +56,19 @@ fn render(tables: &BTreeMap<GameId, Table>) -> Arc<str> {
 }
 
 impl Lobby {
-    /// Lists a table.
+    /// Lists a table (unless it was just handed to a seeker).
     pub fn open(&self, id: GameId, table: Table) {
+        {
+            let mut reserved = self.reserved.lock().expect("lobby lock");
+            reserved.retain(|_, at| at.elapsed() < RESERVATION);
+            if reserved.contains_key(&id) {
+                return;
+            }
+        }
         let mut tables = self.tables.lock().expect("lobby lock");
+        if tables.get(&id).is_some_and(|t| t.game == table.game) {
+            return;
+        }
         tables.insert(id, table);
         self.listing.send_replace(render(&tables));
     }
@@ -71,6 +91,7 @@ impl Lobby {
             .map(|(id, _)| id.clone())?;
         tables.remove(&id);
         self.listing.send_replace(render(&tables));
+        self.reserved.lock().expect("lobby lock").insert(id.clone(), Instant::now());
         Some(id)
     }
 

@@ -316,12 +316,17 @@ async fn open_tables_are_listed_live_and_play_anyone_pairs() {
     let (status, first) =
         post(addr, "/api/seek", json!({ "rules": "jaques", "clock": clock })).await;
     assert_eq!(status, 200);
+    // Listed once the person waiting is at the table.
+    let (waiting, _) =
+        Client::hello(addr, first["game"].as_str().unwrap(), first["seat"].as_str(), None).await;
     let listed = lobby_next(&mut lobby).await;
     assert_eq!(listed["d"][0]["rules"], "jaques");
     assert_eq!(listed["d"][0]["clock"], clock);
     // Another ruleset does not pair with it.
     let (_, other) = post(addr, "/api/seek", json!({ "rules": "ninja", "clock": clock })).await;
     assert_ne!(other["game"], first["game"]);
+    let (other_waiting, _) =
+        Client::hello(addr, other["game"].as_str().unwrap(), other["seat"].as_str(), None).await;
     assert_eq!(lobby_next(&mut lobby).await["d"].as_array().unwrap().len(), 2);
     // The same rules and clock do, and the table leaves the list.
     let (_, second) = post(addr, "/api/seek", json!({ "rules": "jaques", "clock": clock })).await;
@@ -331,4 +336,8 @@ async fn open_tables_are_listed_live_and_play_anyone_pairs() {
     let (mut sitter, _) = join(addr, first["game"].as_str().unwrap()).await;
     sitter.send(json!({ "t": "ping", "d": { "lag": 20 } })).await;
     assert_eq!(sitter.next_of("pong").await["t"], "pong");
+    // A table whose waiting player leaves comes off the list.
+    drop(other_waiting);
+    assert_eq!(lobby_next(&mut lobby).await["d"], json!([]));
+    drop(waiting);
 }

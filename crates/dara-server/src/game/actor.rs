@@ -69,8 +69,8 @@ struct Game {
     thinking_at: Option<usize>,
 }
 
-/// Starts the actor of a new game with these seats, registers it and lists it in the lobby if
-/// it is an open table.
+/// Starts the actor of a new game with these seats and registers it (an open table is listed
+/// in the lobby once the person waiting at it is connected).
 pub fn spawn(
     state: &AppState,
     setup: Setup,
@@ -81,21 +81,6 @@ pub fn spawn(
     let handle = GameHandle { id: id.clone(), tx };
     if !state.register(handle.clone()) {
         return Err(AppError::Full);
-    }
-    if setup.opponent == Opponent::Open {
-        if let Some(open) =
-            [Colour::White, Colour::Black].into_iter().find(|c| matches!(seats[*c], Seat::Open))
-        {
-            state.lobby.open(
-                id.clone(),
-                Table {
-                    game: id.to_string(),
-                    rules: setup.rules.to_string(),
-                    clock: setup.clock,
-                    seat: colour_name(open),
-                },
-            );
-        }
     }
     let start = Position::start(setup.rules);
     let game = Game {
@@ -249,6 +234,7 @@ impl Game {
             }
             None => self.spectators += 1,
         }
+        self.relist();
     }
 
     fn leave(&mut self, seat: Option<Colour>) {
@@ -265,6 +251,31 @@ impl Game {
         }
         if self.online.white + self.online.black + self.spectators == 0 {
             self.empty_since = Some(now);
+        }
+        self.relist();
+    }
+
+    /// An open table is listed while it has a free seat and the person waiting at it is
+    /// connected: nobody should sit down opposite an empty chair.
+    fn relist(&self) {
+        let Some(shared) = self.shared.upgrade() else { return };
+        if self.setup.opponent != Opponent::Open {
+            return;
+        }
+        let open = [Colour::White, Colour::Black]
+            .into_iter()
+            .find(|c| matches!(self.seats[*c], Seat::Open));
+        match open {
+            Some(free) if self.ending.is_none() && self.online[!free] > 0 => shared.lobby.open(
+                self.id.clone(),
+                Table {
+                    game: self.id.to_string(),
+                    rules: self.setup.rules.to_string(),
+                    clock: self.setup.clock,
+                    seat: colour_name(free),
+                },
+            ),
+            _ => shared.lobby.close(&self.id),
         }
     }
 
