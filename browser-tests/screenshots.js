@@ -65,6 +65,29 @@ try {
     await other.waitForSelector('#end:not([hidden])');
     await other.screenshot({ path: `${out}/${label}-end.png`, fullPage: true });
     await other.context().close();
+    // The lobby: a table opened in one browser, listed live on another's home page.
+    const host = await (await browser.newContext({ viewport })).newPage();
+    await page.goto(server.url + '/');
+    await host.goto(server.url + '/');
+    await host.selectOption('#preset', 'jaques');
+    await host.click('#open-table');
+    await host.waitForURL(/#seat=/);
+    await page.waitForSelector('#tables li');
+    await page.screenshot({ path: `${out}/${label}-lobby.png`, fullPage: true });
+    // A watcher, and the host seeing its opponent's connection drop.
+    await page.click('#tables li a');
+    await page.waitForURL(/\/g\//);
+    await host.waitForSelector('#invite', { state: 'hidden' });
+    const watcher = await (await browser.newContext({ viewport })).newPage();
+    await watcher.goto(host.url().split('#')[0]);
+    await watcher.waitForSelector('#watch-note:not([hidden])');
+    await watcher.screenshot({ path: `${out}/${label}-watcher.png`, fullPage: true });
+    await page.goto('about:blank');
+    await host.waitForFunction(() => /reconnecting/.test(document.body.innerText));
+    await host.waitForTimeout(1500);
+    await host.screenshot({ path: `${out}/${label}-opponent-away.png`, fullPage: true });
+    await watcher.context().close();
+    await host.context().close();
     await context.close();
   }
 } finally {

@@ -174,7 +174,7 @@ function playerName(colour) {
   const seat = game.seats[colour];
   if (seat.kind === 'computer') return `Computer, level ${seat.level}`;
   if (seat.kind === 'open') return 'Waiting for a player';
-  return colour === game.you ? 'You' : (game.you ? 'Your opponent' : 'Player');
+  return colour === game.you ? 'You' : (game.you ? 'Your opponent' : `${cap(colourWord[colour])} player`);
 }
 
 function presenceText(colour) {
