@@ -614,8 +614,14 @@ impl Searcher {
         if let Some(v) = Self::terminal(pos, ply) {
             return v;
         }
-        let stand_pat = eval::evaluate(pos);
-        if !self.quiescence || pos.phase() == Phase::Placement || ply >= MAX_PLY {
+        let detail = eval::evaluate_detail(pos);
+        let stand_pat = detail.value;
+        // No step that makes a row: no capture to search.
+        if !self.quiescence
+            || pos.phase() == Phase::Placement
+            || ply >= MAX_PLY
+            || detail.ours.threats == 0
+        {
             return stand_pat;
         }
         if stand_pat >= beta {
