@@ -471,7 +471,7 @@ impl Searcher {
                 value = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, pv_node);
             } else {
                 let reduction = if depth >= 3 && i >= 3 && quiet && scores[i] < KILLER_SCORE - 1 {
-                    1 + i32::from(depth >= 6 && i >= 10)
+                    late_move_reduction(depth, i).min(depth - 2)
                 } else {
                     0
                 };
@@ -666,6 +666,14 @@ impl Searcher {
         self.orders[ply] = scores;
         best
     }
+}
+
+/// How much a late quiet move is reduced: more the deeper the node and the later the move
+/// (the logarithmic rule of modern chess engines), at least one ply.
+#[inline]
+fn late_move_reduction(depth: i32, index: usize) -> i32 {
+    let r = 0.75 + f64::from(depth).ln() * (index as f64).ln() / 2.25;
+    (r as i32).max(1)
 }
 
 const TT_SCORE: i32 = 1 << 30;
