@@ -83,7 +83,7 @@ struct Weights {
 const PLACEMENT: Weights =
     Weights { stone: 100, step: 2, threat: 14, pending: 0, remake: 6, stuck: -3 };
 const MOVEMENT: Weights =
-    Weights { stone: 100, step: 4, threat: 22, pending: 30, remake: 12, stuck: -4 };
+    Weights { stone: 100, step: 4, threat: 35, pending: 50, remake: 12, stuck: -4 };
 
 /// An evaluation with what was learned on the way: the search reuses the prospects (no
 /// row-making step for the side to move means no capture to look at).
