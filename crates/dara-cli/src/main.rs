@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 
 /// Dara, the alignment game of the Sahel: rules, analysis and play.
 #[derive(Debug, Parser)]
-#[command(name = "dara", version, about)]
+#[command(name = "dara", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
