@@ -22,6 +22,10 @@ enum Command {
     Moves(commands::moves::Args),
     Show(commands::show::Args),
     Bench(commands::bench::Args),
+    Engine(commands::engine::Args),
+    Analyse(commands::analyse::Args),
+    Play(commands::play::Args),
+    Match(commands::matches::Args),
 }
 
 fn main() {
@@ -42,6 +46,10 @@ fn main() {
         Command::Moves(args) => commands::moves::run(args),
         Command::Show(args) => commands::show::run(args),
         Command::Bench(args) => commands::bench::run(args),
+        Command::Engine(args) => commands::engine::run(args),
+        Command::Analyse(args) => commands::analyse::run(args),
+        Command::Play(args) => commands::play::run(args),
+        Command::Match(args) => commands::matches::run(args),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

@@ -19,6 +19,8 @@ enum What {
     /// Random games from the start position on one thread; the last line is
     /// `playouts_per_second N`.
     Playouts(PlayoutArgs),
+    /// Search fixed positions to a fixed depth: a node-count signature and nodes/s.
+    Search(super::bench_search::Args),
 }
 
 #[derive(Debug, clap::Args)]
@@ -47,6 +49,7 @@ enum Policy {
 pub fn run(args: Args) -> Result<()> {
     match args.what {
         What::Playouts(args) => playouts(args),
+        What::Search(args) => super::bench_search::run(args),
     }
 }
 

@@ -1,6 +1,11 @@
 //! One file per subcommand: each parses its options with clap and calls the libraries.
 
+pub mod analyse;
 pub mod bench;
+pub mod bench_search;
+pub mod engine;
+pub mod matches;
 pub mod moves;
 pub mod perft;
+pub mod play;
 pub mod show;

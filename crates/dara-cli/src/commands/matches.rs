@@ -1,0 +1,120 @@
+//! `dara match`: two players over many games; W/D/L, Elo and an SPRT verdict.
+
+use anyhow::{bail, Context};
+use dara::Ruleset;
+use dara_engine::matches::{self, Config, Ending, PlayerSpec, Sprt};
+
+/// Play two players against each other in colour-swapped pairs from random placement openings.
+/// Players: `level:N` (1..8; `level:N@MS` with its own ms per move), `random`, `material4`,
+/// `cmd:<command speaking ENGINE.md>`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The first player (results are from its side).
+    first: String,
+    /// The second player.
+    second: String,
+    /// The ruleset of every game.
+    #[arg(long, default_value = "arcade")]
+    rules: String,
+    /// Games to play (rounded up to an even number).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Milliseconds per move for the engines (default: each level's own budget).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Nodes per move for the engines (load-independent and repeatable).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Games played at once (one thread each).
+    #[arg(long, default_value_t = 2)]
+    concurrency: usize,
+    /// Seed of the openings and the players' dice.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Random placements that open each pair of games.
+    #[arg(long, default_value_t = 4)]
+    opening_plies: usize,
+    /// Games longer than this many plies are scored as draws.
+    #[arg(long, default_value_t = 400)]
+    max_plies: usize,
+    /// Sequential test, e.g. `--sprt elo0=0 elo1=5`; stops once decided.
+    #[arg(long, num_args = 2, value_names = ["elo0=E0", "elo1=E1"])]
+    sprt: Vec<String>,
+    /// Print every game's result, not just every tenth.
+    #[arg(long)]
+    verbose: bool,
+}
+
+fn parse_sprt(words: &[String]) -> anyhow::Result<Option<Sprt>> {
+    if words.is_empty() {
+        return Ok(None);
+    }
+    let mut sprt = Sprt { elo0: 0.0, elo1: 5.0 };
+    for word in words {
+        let (name, value) = word.split_once('=').context("--sprt wants elo0=E0 elo1=E1")?;
+        let value: f64 = value.parse().with_context(|| format!("--sprt {word}"))?;
+        match name {
+            "elo0" => sprt.elo0 = value,
+            "elo1" => sprt.elo1 = value,
+            _ => bail!("--sprt: unknown {name}, expected elo0 or elo1"),
+        }
+    }
+    Ok(Some(sprt))
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let config = Config {
+        rules: args.rules.parse::<Ruleset>().context("--rules")?,
+        first: args.first.parse::<PlayerSpec>()?,
+        second: args.second.parse::<PlayerSpec>()?,
+        games: args.games,
+        movetime: args.movetime,
+        nodes: args.nodes,
+        concurrency: args.concurrency,
+        seed: args.seed,
+        opening_plies: args.opening_plies,
+        max_plies: args.max_plies,
+        sprt: parse_sprt(&args.sprt)?,
+    };
+    println!(
+        "match {} vs {}, rules {}, {} games, movetime {}, nodes {}, concurrency {}, seed {}",
+        config.first,
+        config.second,
+        config.rules,
+        config.games.div_ceil(2) * 2,
+        config.movetime.map_or("level".to_owned(), |ms| format!("{ms} ms")),
+        config.nodes.map_or("level".to_owned(), |n| n.to_string()),
+        config.concurrency,
+        config.seed
+    );
+    let tally = matches::run(&config, |game, tally| {
+        if let Ending::Illegal { colour, what } = &game.ending {
+            println!("game {}: illegal move by {colour}: {what}", game.index + 1);
+        }
+        if args.verbose || tally.games() % 10 == 0 {
+            let ending = match &game.ending {
+                Ending::Rules(status) => status.to_string(),
+                Ending::Illegal { colour, .. } => format!("{colour} lost by an illegal move"),
+                Ending::Adjudicated => "drawn by the ply limit".to_owned(),
+            };
+            println!(
+                "game {} ({} plies, first player {}): {ending}; {tally}",
+                game.index + 1,
+                game.moves.len(),
+                if game.first_is_white { "white" } else { "black" },
+            );
+        }
+    })?;
+    println!("final: {tally}");
+    println!("illegal moves: first {}, second {}", tally.first_illegal, tally.second_illegal);
+    if let Some(sprt) = config.sprt {
+        let (llr, lower, upper) = tally.llr(sprt);
+        println!(
+            "sprt elo0={} elo1={}: llr {llr:.2} ({lower:.2}, {upper:.2}) {}",
+            sprt.elo0,
+            sprt.elo1,
+            tally.verdict(sprt)
+        );
+    }
+    Ok(())
+}

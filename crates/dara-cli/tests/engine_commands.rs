@@ -1,0 +1,96 @@
+//! The engine's subcommands through the real binary: the protocol over pipes, a game of `play`
+//! fed from standard input, `analyse`, a tiny `match`, and `bench search`.
+
+use assert_cmd::Command;
+
+fn dara() -> Command {
+    Command::cargo_bin("dara").unwrap()
+}
+
+fn stdout(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn engine_protocol_over_pipes() {
+    let text = stdout(dara().arg("engine").write_stdin(
+        "dep\nrules jaques\nposition start moves c3\ngo nodes 2000\nisready\nbogus\nquit\n",
+    ));
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.contains(&"depok"));
+    let best = lines.iter().find_map(|l| l.strip_prefix("bestmove ")).unwrap();
+    assert!(best.len() == 2 && best != "c3", "{best}");
+    assert_eq!(lines.last(), Some(&"error unknown command: bogus"));
+}
+
+#[test]
+fn play_a_few_moves_then_resign() {
+    let text = stdout(
+        dara()
+            .args(["play", "--rules", "arcade", "--level", "1", "--colour", "white"])
+            .write_stdin("c3\nzz9\nc3\nmoves\nquit\n"),
+    );
+    assert!(text.contains("computer plays"), "{text}");
+    assert!(text.contains("no: \"zz9\" is not a move"), "{text}");
+    assert!(text.contains("no: \"c3\": c3 is not empty"), "{text}");
+    assert!(text.contains("legal moves: "), "{text}");
+    assert!(text.contains("[Result \"0-1\"]"), "{text}");
+    assert!(text.contains("1. c3 "), "{text}");
+}
+
+#[test]
+fn analyse_prints_iterations() {
+    let text = stdout(dara().args([
+        "analyse",
+        "--rules",
+        "arcade",
+        "--position",
+        "4W1/5B/WWW1W1/4WB/1B2WB w 0 0 1",
+        "--depth",
+        "4",
+    ]));
+    assert!(text.contains("depth  4"), "{text}");
+    assert!(text.contains("bestmove "), "{text}");
+}
+
+#[test]
+fn analyse_a_record() {
+    let dir = std::env::temp_dir().join(format!("dara-analyse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("game.txt");
+    std::fs::write(&path, "[Rules \"jaques\"]\n\n1. c3 d4 2. a1 *\n").unwrap();
+    let text = stdout(dara().arg("analyse").arg("--record").arg(&path).args(["--depth", "2"]));
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(text.contains("rules jaques"), "{text}");
+    assert!(text.contains("3 moves"), "{text}");
+    assert!(text.contains("bestmove "), "{text}");
+}
+
+#[test]
+fn a_tiny_match_against_the_binary_itself() {
+    let exe = assert_cmd::cargo::cargo_bin("dara");
+    let cmd = format!("cmd:{} engine", exe.display());
+    let text = stdout(dara().args([
+        "match",
+        "level:2",
+        &cmd,
+        "--rules",
+        "arcade,rows=4,cols=4,stones=4",
+        "--games",
+        "2",
+        "--movetime",
+        "20",
+        "--verbose",
+    ]));
+    assert!(text.contains("final: games 2"), "{text}");
+    assert!(text.contains("illegal moves: first 0, second 0"), "{text}");
+}
+
+#[test]
+fn bench_search_prints_a_signature() {
+    let text = stdout(dara().args(["bench", "search", "--depth", "3"]));
+    let last = text.lines().last().unwrap();
+    assert!(last.ends_with(" nps") && last.contains(" nodes "), "{last}");
+}

@@ -1,0 +1,185 @@
+//! Playing levels 1 to 8: how deep, how long and how carefully the engine looks. Low levels
+//! search shallowly, misjudge moves by a random amount, sometimes look only one ply ahead
+//! (walking into a capture), and sometimes do not see a capture they could make: the mistakes a
+//! beginner makes, rather than random moves. Level 8 is full strength within one second.
+//!
+//! | level | depth cap | node cap | time (no limit given) | noise (cp) | one-ply blunder | overlooked capture |
+//! | --- | --- | --- | --- | --- | --- | --- |
+//! | 1 | 2 | 2 000 | - | 150 | 35% | 30% |
+//! | 2 | 2 | 5 000 | - | 90 | 20% | 15% |
+//! | 3 | 3 | 20 000 | - | 60 | 10% | 5% |
+//! | 4 | 4 | 50 000 | - | 35 | 5% | 0 |
+//! | 5 | - | 60 000 | - | 10 | 0 | 0 |
+//! | 6 | - | 150 000 | - | 0 | 0 | 0 |
+//! | 7 | - | - | 300 ms | 0 | 0 | 0 |
+//! | 8 | - | - | 1000 ms | 0 | 0 | 0 |
+//!
+//! Caps apply to every search at that level; a `go` with its own limits adds them. On one idle
+//! core the search makes about 1.5-2 million nodes a second, so level 6 takes about 0.1 s a move;
+//! level 7's 300 ms stays ahead of it even when the core is shared.
+
+use core::fmt;
+use core::str::FromStr;
+use std::time::Duration;
+
+use crate::limits::Limits;
+use crate::rng::Rng;
+use crate::score::Value;
+use crate::search::Style;
+
+/// A playing level, 1 (beginner) to 8 (full strength).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Level(u8);
+
+/// What a level does.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Budget {
+    /// Deepest iteration.
+    pub depth: Option<u32>,
+    /// Most nodes per move.
+    pub nodes: Option<u64>,
+    /// Time per move when the driver gives no limit.
+    pub movetime_ms: Option<u64>,
+    /// Random misjudgement of each root move, in centi-stones.
+    pub noise: Value,
+    /// Chance of a move chosen one ply deep without looking at captures.
+    pub blunder: f64,
+    /// Chance of not seeing the captures available.
+    pub overlook: f64,
+}
+
+const BUDGETS: [Budget; 8] = [
+    budget(Some(2), Some(2_000), None, 150, 0.35, 0.30),
+    budget(Some(2), Some(5_000), None, 90, 0.20, 0.15),
+    budget(Some(3), Some(20_000), None, 60, 0.10, 0.05),
+    budget(Some(4), Some(50_000), None, 35, 0.05, 0.0),
+    budget(None, Some(60_000), None, 10, 0.0, 0.0),
+    budget(None, Some(150_000), None, 0, 0.0, 0.0),
+    budget(None, None, Some(300), 0, 0.0, 0.0),
+    budget(None, None, Some(1000), 0, 0.0, 0.0),
+];
+
+const fn budget(
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    movetime_ms: Option<u64>,
+    noise: Value,
+    blunder: f64,
+    overlook: f64,
+) -> Budget {
+    Budget { depth, nodes, movetime_ms, noise, blunder, overlook }
+}
+
+impl Level {
+    /// The weakest level.
+    pub const MIN: Level = Level(1);
+    /// Full strength.
+    pub const MAX: Level = Level(8);
+
+    /// The level `n`, if 1..=8.
+    pub const fn new(n: u8) -> Option<Level> {
+        if n >= 1 && n <= 8 {
+            Some(Level(n))
+        } else {
+            None
+        }
+    }
+
+    /// The level's number.
+    pub const fn get(self) -> u8 {
+        self.0
+    }
+
+    /// The level's budget and habits.
+    pub const fn budget(self) -> Budget {
+        BUDGETS[self.0 as usize - 1]
+    }
+
+    /// The limits of one search at this level, given what the driver asked for.
+    pub fn limits(self, requested: &Limits) -> Limits {
+        let b = self.budget();
+        let mut limits = requested.clone();
+        if limits.is_unbounded() {
+            limits.movetime = b.movetime_ms.map(Duration::from_millis);
+        }
+        let min = |a: Option<u64>, b: Option<u64>| match (a, b) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        limits.nodes = min(limits.nodes, b.nodes);
+        limits.depth = min(limits.depth.map(u64::from), b.depth.map(u64::from)).map(|d| d as u32);
+        limits
+    }
+
+    /// How this level searches one move; draws its dice from `rng`.
+    pub fn style(self, rng: &mut Rng) -> (Style, bool) {
+        let b = self.budget();
+        let blunder = b.blunder > 0.0 && rng.chance(b.blunder);
+        let style = Style {
+            noise: b.noise,
+            seed: rng.next_u64(),
+            overlook_captures: b.overlook > 0.0 && rng.chance(b.overlook),
+            quiescence: !blunder,
+        };
+        (style, blunder)
+    }
+
+    /// The limits and style of one move at this level: a blunder searches one ply only.
+    pub fn plan(self, requested: &Limits, rng: &mut Rng) -> (Limits, Style) {
+        let mut limits = self.limits(requested);
+        let (style, blunder) = self.style(rng);
+        if blunder {
+            limits.depth = Some(1);
+        }
+        (limits, style)
+    }
+}
+
+impl Default for Level {
+    fn default() -> Level {
+        Level::MAX
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A level outside 1..=8, or not a number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LevelError(String);
+
+impl fmt::Display for LevelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "level must be a number from 1 to 8, not {:?}", self.0)
+    }
+}
+
+impl std::error::Error for LevelError {}
+
+impl FromStr for Level {
+    type Err = LevelError;
+    fn from_str(s: &str) -> Result<Level, LevelError> {
+        s.parse::<u8>().ok().and_then(Level::new).ok_or_else(|| LevelError(s.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_parse_and_cap() {
+        assert_eq!("3".parse::<Level>().unwrap().get(), 3);
+        assert!("9".parse::<Level>().is_err());
+        assert!("x".parse::<Level>().is_err());
+        let l1 = Level::new(1).unwrap().limits(&Limits::movetime(500));
+        assert_eq!((l1.depth, l1.nodes), (Some(2), Some(2_000)));
+        let l8 = Level::MAX.limits(&Limits::default());
+        assert_eq!(l8.movetime, Some(Duration::from_millis(1000)));
+        let l8 = Level::MAX.limits(&Limits::depth(5));
+        assert_eq!((l8.depth, l8.movetime), (Some(5), None));
+    }
+}
