@@ -211,16 +211,21 @@ impl Position {
     /// captures), given the stones that may be taken first.
     fn moves_per_step(&self, capturable: Bitboard) -> [usize; 3] {
         let enemy = self.stones(!self.side());
-        let per = |rows: u8| match self.stones_taken(rows, enemy) {
+        let singles = capturable.count() as usize;
+        let one_row = match self.stones_taken(1, enemy) {
             0 => 1,
-            1 => capturable.count() as usize,
+            _ => singles,
+        };
+        let two_rows = match self.stones_taken(2, enemy) {
+            0 => 1,
+            1 => singles,
             _ => {
                 let mut pairs = 0;
                 self.for_each_capture_pair(enemy, |_| pairs += 1);
                 pairs
             }
         };
-        [1, per(1), per(2)]
+        [1, one_row, two_rows]
     }
 
     /// The legal moves of the side to move, counted but not listed: the steps of each

@@ -98,6 +98,11 @@ impl Position {
             }
         }
         pos.phase = pos.compute_phase();
+        // Stones still in hand when placement ends are out of the game: a movement position
+        // always has empty hands, so that its phase reads back the same after any step.
+        if pos.phase == Phase::Movement {
+            pos.hand = ByColour::default();
+        }
         if pos.phase == Phase::Placement {
             if pos.quiet != 0 {
                 return Err(PositionError::new(
@@ -105,11 +110,18 @@ impl Position {
                     "must be 0 while stones are being placed (it counts movement plies)",
                 ));
             }
-            if rules.blocked == Blocked::Any && pos.hand[pos.side] == 0 {
+            // Under blocked=any nobody ever passes: White places first and the players take
+            // turns, so Black holds one stone more exactly when Black is to place.
+            let (white, black) = (pos.hand[Colour::White], pos.hand[Colour::Black]);
+            let in_turn = match pos.side {
+                Colour::White => white == black,
+                Colour::Black => black == white + 1,
+            };
+            if rules.blocked == Blocked::Any && !in_turn {
                 return Err(PositionError::new(
                     Field::Side,
                     format!(
-                        "{} is to place but has no stones in hand; under blocked=any the players place in turn",
+                        "{} to place with {white} white and {black} black stones in hand: under blocked=any the players place in turn, White first",
                         pos.side
                     ),
                 ));
@@ -300,11 +312,23 @@ impl Position {
         self.hash ^= zobrist::side();
         if self.phase == Phase::Placement {
             self.phase = self.compute_phase();
-            if self.phase == Phase::Movement && self.side != Colour::White {
-                // White moves first in the movement phase, whoever placed last.
-                self.side = Colour::White;
-                self.hash ^= zobrist::side();
+            if self.phase == Phase::Movement {
+                self.begin_movement();
             }
+        }
+    }
+
+    /// Placement is over: White moves first, whoever placed last, and stones still in hand
+    /// (under `blocked=pass`, when neither player could place) are out of the game.
+    #[cold]
+    fn begin_movement(&mut self) {
+        if self.side != Colour::White {
+            self.side = Colour::White;
+            self.hash ^= zobrist::side();
+        }
+        for colour in Colour::ALL {
+            self.hash ^= zobrist::hand(colour, self.hand[colour]) ^ zobrist::hand(colour, 0);
+            self.hand[colour] = 0;
         }
     }
 
