@@ -454,15 +454,7 @@ impl Searcher {
         let mut best_move = PackedMove::NONE;
         self.path.push(pos.hash());
         for i in 0..moves.len() {
-            // Selection sort: most nodes cut off after a move or two.
-            let mut j = i;
-            for k in i + 1..moves.len() {
-                if scores[k] > scores[j] {
-                    j = k;
-                }
-            }
-            moves.swap(i, j);
-            scores.swap(i, j);
+            bring_best_forward(&mut moves, &mut scores, i);
             let m = moves[i];
             let quiet = !m.is_capture();
             let child = pos.after(m);
@@ -639,14 +631,7 @@ impl Searcher {
         }
         // Which stone to take multiplies the captures; the few best-ordered choices suffice here.
         for i in 0..moves.len().min(QUIESCENCE_WIDTH) {
-            let mut j = i;
-            for k in i + 1..moves.len() {
-                if scores[k] > scores[j] {
-                    j = k;
-                }
-            }
-            moves.swap(i, j);
-            scores.swap(i, j);
+            bring_best_forward(&mut moves, &mut scores, i);
             let child = pos.after(moves[i]);
             let value = -self.quiescence(&child, -beta, -alpha, ply + 1);
             if self.stopped {
@@ -684,6 +669,19 @@ const QUIESCENCE_WIDTH: usize = 6;
 /// Whether a value proves a win for the side to move.
 pub fn is_win(v: Value) -> bool {
     v >= WIN_BOUND
+}
+
+/// One step of a selection sort: the best-scored move from `i` on is swapped to `i`. Sorting
+/// lazily pays, as most nodes cut off after a move or two.
+fn bring_best_forward(moves: &mut [Move], scores: &mut [i32], i: usize) {
+    let mut best = i;
+    for k in i + 1..moves.len() {
+        if scores[k] > scores[best] {
+            best = k;
+        }
+    }
+    moves.swap(i, best);
+    scores.swap(i, best);
 }
 
 #[cfg(test)]
