@@ -409,10 +409,15 @@ impl Position {
                         Place::Four if run >= 4 => {
                             format!("a stone on {cell} would stand in a line of {run}; placements may not make four or more in a line")
                         }
-                        _ if self.rules().opening == Opening::Corner => {
-                            "the first stone of the game goes in a corner".to_string()
-                        }
-                        _ => "no stone on the two middle files during a player's first four placements".to_string(),
+                        _ => match self.rules().opening {
+                            Opening::Corner => {
+                                "the first stone of the game goes in a corner".to_string()
+                            }
+                            Opening::Centre => {
+                                "no stone on the middle files during a player's first four placements".to_string()
+                            }
+                            Opening::Free => format!("{cell} is not a legal placement"),
+                        },
                     }
                 }
             }
