@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 
 /// Dara, the alignment game of the Sahel: rules, analysis and play.
 #[derive(Debug, Parser)]
-#[command(name = "dara", version, about)]
+#[command(name = "dara", version)]
 struct Cli {
     /// With no subcommand, `dara` serves the Arcade (as `dara serve`).
     #[command(subcommand)]
@@ -37,8 +37,9 @@ fn main() {
         Err(e) => {
             // One line that says what is wrong; `--help` has the rest.
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("error: invalid arguments");
-            eprintln!("{first} (see dara --help)");
+            let first: Vec<&str> =
+                text.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).collect();
+            eprintln!("{} (see dara --help)", first.join(" "));
             std::process::exit(2);
         }
     };

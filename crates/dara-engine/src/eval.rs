@@ -83,10 +83,27 @@ struct Weights {
 const PLACEMENT: Weights =
     Weights { stone: 100, step: 2, threat: 14, pending: 0, remake: 6, stuck: -3 };
 const MOVEMENT: Weights =
-    Weights { stone: 100, step: 4, threat: 22, pending: 30, remake: 12, stuck: -4 };
+    Weights { stone: 100, step: 4, threat: 35, pending: 50, remake: 12, stuck: -4 };
+
+/// An evaluation with what was learned on the way: the search reuses the prospects (no
+/// row-making step for the side to move means no capture to look at).
+#[derive(Copy, Clone, Debug)]
+pub struct Detail {
+    /// The evaluation for the side to move.
+    pub value: Value,
+    /// The side to move's prospects.
+    pub ours: Prospects,
+    /// The other side's prospects.
+    pub theirs: Prospects,
+}
 
 /// The evaluation of `pos` for the side to move.
 pub fn evaluate(pos: &Position) -> Value {
+    evaluate_detail(pos).value
+}
+
+/// The evaluation of `pos` for the side to move, with both sides' prospects.
+pub fn evaluate_detail(pos: &Position) -> Detail {
     let us = pos.side();
     let them = !us;
     let w = if pos.phase() == Phase::Placement { PLACEMENT } else { MOVEMENT };
@@ -101,7 +118,7 @@ pub fn evaluate(pos: &Position) -> Value {
     }
     v += w.remake * (remakeable(pos, us) as Value - remakeable(pos, them) as Value);
     v += w.stuck * (ours.stuck as Value - theirs.stuck as Value);
-    v
+    Detail { value: v, ours, theirs }
 }
 
 /// Stones on the board and in hand only: the `material4` baseline's view of the game.

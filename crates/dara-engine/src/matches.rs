@@ -110,8 +110,17 @@ trait Player {
         pos: &Position,
         moves: &[Move],
         history: &[u64],
-        movetime: Option<u64>,
+        budget: Budget,
     ) -> Result<String, PlayerError>;
+}
+
+/// What the match gives each engine per move.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Milliseconds per move.
+    pub movetime: Option<u64>,
+    /// Nodes per move (deterministic, and independent of the machine's load).
+    pub nodes: Option<u64>,
 }
 
 struct Internal {
@@ -134,9 +143,11 @@ impl Player for Internal {
         pos: &Position,
         _: &[Move],
         history: &[u64],
-        movetime: Option<u64>,
+        budget: Budget,
     ) -> Result<String, PlayerError> {
-        let asked = self.movetime.or(movetime).map_or_else(Limits::default, Limits::movetime);
+        let mut asked =
+            self.movetime.or(budget.movetime).map_or_else(Limits::default, Limits::movetime);
+        asked.nodes = budget.nodes;
         let (limits, style) = self.level.plan(&asked, &mut self.rng);
         let out = self.searcher.search(pos, history, &limits, &style, &mut |_| {});
         out.best.map(|m| m.to_string()).ok_or_else(|| PlayerError("no move".into()))
@@ -159,7 +170,7 @@ impl Player for Baseline {
         pos: &Position,
         _: &[Move],
         _: &[u64],
-        _: Option<u64>,
+        _: Budget,
     ) -> Result<String, PlayerError> {
         let m = if self.material {
             baselines::material_move(pos, 4, &mut self.rng)
@@ -247,7 +258,7 @@ impl Player for External {
         _: &Position,
         moves: &[Move],
         _: &[u64],
-        movetime: Option<u64>,
+        budget: Budget,
     ) -> Result<String, PlayerError> {
         let mut position = String::from("position start");
         if !moves.is_empty() {
@@ -258,15 +269,17 @@ impl Player for External {
             }
         }
         self.send(&position)?;
-        let timeout = match movetime {
-            Some(ms) => {
-                self.send(&format!("go movetime {ms}"))?;
-                Duration::from_millis(ms * 3 + 2000)
-            }
-            None => {
-                self.send("go")?;
-                Duration::from_secs(30)
-            }
+        let mut go = String::from("go");
+        if let Some(ms) = budget.movetime {
+            go.push_str(&format!(" movetime {ms}"));
+        }
+        if let Some(n) = budget.nodes {
+            go.push_str(&format!(" nodes {n}"));
+        }
+        self.send(&go)?;
+        let timeout = match budget.movetime {
+            Some(ms) => Duration::from_millis(ms * 3 + 2000),
+            None => Duration::from_secs(30),
         };
         let line = self.wait_for(|l| l.starts_with("bestmove"), timeout)?;
         Ok(line.trim_start_matches("bestmove").trim().to_owned())
@@ -311,6 +324,8 @@ pub struct Config {
     pub games: usize,
     /// Time per move in milliseconds for engines; `None`: their level decides.
     pub movetime: Option<u64>,
+    /// Nodes per move for engines.
+    pub nodes: Option<u64>,
     /// Games played at once.
     pub concurrency: usize,
     /// Seed of the openings and the players' randomness.
@@ -560,7 +575,12 @@ fn play_game(
             return finish(Ending::Adjudicated, moves);
         }
         let side = pos.side();
-        let reply = players[player_of(side)].choose(&pos, &moves, &history, config.movetime);
+        let reply = players[player_of(side)].choose(
+            &pos,
+            &moves,
+            &history,
+            Budget { movetime: config.movetime, nodes: config.nodes },
+        );
         let checked = reply.and_then(|text| {
             let m = pos
                 .parse_move(&text)
@@ -680,6 +700,7 @@ mod tests {
             second: PlayerSpec::Random,
             games: 6,
             movetime: None,
+            nodes: None,
             concurrency: 2,
             seed: 5,
             opening_plies: 2,

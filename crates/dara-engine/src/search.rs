@@ -454,15 +454,7 @@ impl Searcher {
         let mut best_move = PackedMove::NONE;
         self.path.push(pos.hash());
         for i in 0..moves.len() {
-            // Selection sort: most nodes cut off after a move or two.
-            let mut j = i;
-            for k in i + 1..moves.len() {
-                if scores[k] > scores[j] {
-                    j = k;
-                }
-            }
-            moves.swap(i, j);
-            scores.swap(i, j);
+            bring_best_forward(&mut moves, &mut scores, i);
             let m = moves[i];
             let quiet = !m.is_capture();
             let child = pos.after(m);
@@ -471,7 +463,7 @@ impl Searcher {
                 value = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, pv_node);
             } else {
                 let reduction = if depth >= 3 && i >= 3 && quiet && scores[i] < KILLER_SCORE - 1 {
-                    1 + i32::from(depth >= 6 && i >= 10)
+                    late_move_reduction(depth, i).min(depth - 2)
                 } else {
                     0
                 };
@@ -614,8 +606,14 @@ impl Searcher {
         if let Some(v) = Self::terminal(pos, ply) {
             return v;
         }
-        let stand_pat = eval::evaluate(pos);
-        if !self.quiescence || pos.phase() == Phase::Placement || ply >= MAX_PLY {
+        let detail = eval::evaluate_detail(pos);
+        let stand_pat = detail.value;
+        // No step that makes a row: no capture to search.
+        if !self.quiescence
+            || pos.phase() == Phase::Placement
+            || ply >= MAX_PLY
+            || detail.ours.threats == 0
+        {
             return stand_pat;
         }
         if stand_pat >= beta {
@@ -633,14 +631,7 @@ impl Searcher {
         }
         // Which stone to take multiplies the captures; the few best-ordered choices suffice here.
         for i in 0..moves.len().min(QUIESCENCE_WIDTH) {
-            let mut j = i;
-            for k in i + 1..moves.len() {
-                if scores[k] > scores[j] {
-                    j = k;
-                }
-            }
-            moves.swap(i, j);
-            scores.swap(i, j);
+            bring_best_forward(&mut moves, &mut scores, i);
             let child = pos.after(moves[i]);
             let value = -self.quiescence(&child, -beta, -alpha, ply + 1);
             if self.stopped {
@@ -662,6 +653,14 @@ impl Searcher {
     }
 }
 
+/// How much a late quiet move is reduced: more the deeper the node and the later the move
+/// (the logarithmic rule of modern chess engines), at least one ply.
+#[inline]
+fn late_move_reduction(depth: i32, index: usize) -> i32 {
+    let r = 0.75 + f64::from(depth).ln() * (index as f64).ln() / 2.25;
+    (r as i32).max(1)
+}
+
 const TT_SCORE: i32 = 1 << 30;
 const CAPTURE_SCORE: i32 = 1 << 28;
 const KILLER_SCORE: i32 = 1 << 27;
@@ -670,6 +669,19 @@ const QUIESCENCE_WIDTH: usize = 6;
 /// Whether a value proves a win for the side to move.
 pub fn is_win(v: Value) -> bool {
     v >= WIN_BOUND
+}
+
+/// One step of a selection sort: the best-scored move from `i` on is swapped to `i`. Sorting
+/// lazily pays, as most nodes cut off after a move or two.
+fn bring_best_forward(moves: &mut [Move], scores: &mut [i32], i: usize) {
+    let mut best = i;
+    for k in i + 1..moves.len() {
+        if scores[k] > scores[best] {
+            best = k;
+        }
+    }
+    moves.swap(i, best);
+    scores.swap(i, best);
 }
 
 #[cfg(test)]

@@ -94,6 +94,7 @@ pub struct Entry {
 }
 
 // Four entries to a 64-byte cache line.
+const _: () = assert!(core::mem::size_of::<PackedMove>() == 4);
 const _: () = assert!(core::mem::size_of::<Entry>() == 16);
 
 const EMPTY: Entry = Entry { key: 0, best: PackedMove::NONE, value: 0, depth: 0, bound_age: 0 };

@@ -211,16 +211,21 @@ impl Position {
     /// captures), given the stones that may be taken first.
     fn moves_per_step(&self, capturable: Bitboard) -> [usize; 3] {
         let enemy = self.stones(!self.side());
-        let per = |rows: u8| match self.stones_taken(rows, enemy) {
+        let singles = capturable.count() as usize;
+        let one_row = match self.stones_taken(1, enemy) {
             0 => 1,
-            1 => capturable.count() as usize,
+            _ => singles,
+        };
+        let two_rows = match self.stones_taken(2, enemy) {
+            0 => 1,
+            1 => singles,
             _ => {
                 let mut pairs = 0;
                 self.for_each_capture_pair(enemy, |_| pairs += 1);
                 pairs
             }
         };
-        [1, per(1), per(2)]
+        [1, one_row, two_rows]
     }
 
     /// The legal moves of the side to move, counted but not listed: the steps of each
@@ -404,10 +409,15 @@ impl Position {
                         Place::Four if run >= 4 => {
                             format!("a stone on {cell} would stand in a line of {run}; placements may not make four or more in a line")
                         }
-                        _ if self.rules().opening == Opening::Corner => {
-                            "the first stone of the game goes in a corner".to_string()
-                        }
-                        _ => "no stone on the two middle files during a player's first four placements".to_string(),
+                        _ => match self.rules().opening {
+                            Opening::Corner => {
+                                "the first stone of the game goes in a corner".to_string()
+                            }
+                            Opening::Centre => {
+                                "no stone on the middle files during a player's first four placements".to_string()
+                            }
+                            Opening::Free => format!("{cell} is not a legal placement"),
+                        },
                     }
                 }
             }

@@ -237,6 +237,21 @@ impl fmt::Display for Setup {
     }
 }
 
+#[cfg(feature = "serde")]
+impl serde::Serialize for Setup {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Setup {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Setup, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,5 +281,21 @@ mod tests {
         assert_eq!(field("6/6/6/6/6 w -1 12 0"), Field::WhiteHand);
         assert_eq!(field("6/6/6/6/6 w 12 +3 0"), Field::BlackHand);
         assert_eq!(field("6/6/6/6/6 w 12 12 q"), Field::Quiet);
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn serde_goes_through_the_notation() {
+        let setup: Setup = "4W1/5B/WWW1W1/4WB/1B2WB w 0 0 1".parse().unwrap();
+        let json = serde_json::to_string(&setup).unwrap();
+        assert_eq!(json, "\"4W1/5B/WWW1W1/4WB/1B2WB w 0 0 1\"");
+        assert_eq!(serde_json::from_str::<Setup>(&json).unwrap(), setup);
+        assert!(serde_json::from_str::<Setup>("\"6/6 w 0 0 0\"").is_err());
+        let rules: crate::Ruleset = "jaques,diagonal=yes".parse().unwrap();
+        assert_eq!(serde_json::to_string(&rules).unwrap(), "\"jaques,diagonal=yes\"");
+        assert_eq!(
+            serde_json::from_str::<crate::Ruleset>("\"jaques,diagonal=yes\"").unwrap(),
+            rules
+        );
     }
 }

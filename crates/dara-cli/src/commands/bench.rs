@@ -80,7 +80,11 @@ fn playouts(args: PlayoutArgs) -> Result<()> {
         }
     }
     let secs = began.elapsed().as_secs_f64();
-    println!("rules {rules}, policy {:?}, seed {}", args.policy, args.seed);
+    let policy = match args.policy {
+        Policy::Uniform => "uniform",
+        Policy::TwoStage => "two-stage",
+    };
+    println!("rules {rules}, policy {policy}, seed {}", args.seed);
     println!("games {games}, plies {plies}, {secs:.2} s");
     println!(
         "white wins {}, black wins {}, draws or unfinished {}",

@@ -22,6 +22,9 @@ pub struct Args {
     /// Milliseconds per move for the engines (default: each level's own budget).
     #[arg(long)]
     movetime: Option<u64>,
+    /// Nodes per move for the engines (load-independent and repeatable).
+    #[arg(long)]
+    nodes: Option<u64>,
     /// Games played at once (one thread each).
     #[arg(long, default_value_t = 2)]
     concurrency: usize,
@@ -66,6 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         second: args.second.parse::<PlayerSpec>()?,
         games: args.games,
         movetime: args.movetime,
+        nodes: args.nodes,
         concurrency: args.concurrency,
         seed: args.seed,
         opening_plies: args.opening_plies,
@@ -73,12 +77,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         sprt: parse_sprt(&args.sprt)?,
     };
     println!(
-        "match {} vs {}, rules {}, {} games, movetime {}, concurrency {}, seed {}",
+        "match {} vs {}, rules {}, {} games, movetime {}, nodes {}, concurrency {}, seed {}",
         config.first,
         config.second,
         config.rules,
         config.games.div_ceil(2) * 2,
         config.movetime.map_or("level".to_owned(), |ms| format!("{ms} ms")),
+        config.nodes.map_or("level".to_owned(), |n| n.to_string()),
         config.concurrency,
         config.seed
     );
