@@ -9,7 +9,7 @@ let browser;
 const open = [];
 
 before(async () => {
-  server = await startServer(['--instant-computer']);
+  server = await startServer(['--instant-computer', '--claim-after', '2']);
   browser = await startBrowser();
 });
 
@@ -181,5 +181,21 @@ test('a placement made by keyboard alone', { timeout: 60000 }, async () => {
     await page.waitForFunction(() => document.querySelector('#moves').innerText.includes('c3'));
     assert.match(await page.locator('[data-cell="c3"]').getAttribute('aria-label'), /^c3, pale stone/);
     assert.match(await page.locator('#announce').innerText(), /Placed on c3/);
+  });
+});
+
+test('a player who leaves is shown reconnecting, and the game can be claimed', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('abandon', pages, async () => {
+    const host = await newPage();
+    await startFromHome(host, 'play-friend');
+    const friend = await newPage();
+    await friend.goto(await host.locator('#invite-link').inputValue());
+    await host.waitForSelector('#invite', { state: 'hidden' });
+    await friend.close();
+    await host.waitForFunction(() => /reconnecting \(\d+ s\)/.test(document.querySelector('#player-black .away').textContent));
+    await host.waitForSelector('#claim:not([hidden]):not([disabled])', { timeout: 10000 });
+    await host.click('#claim');
+    await host.waitForSelector('#end:not([hidden])');
+    assert.match(await host.locator('#result').innerText(), /^Pale wins \(1-0\): Dark left the game/);
   });
 });

@@ -189,6 +189,23 @@ function presenceText(colour) {
   return wait > 0 ? `${text}: you may claim the win if they are not back in ${wait} s` : `${text}: you may claim the win`;
 }
 
+// Seconds until the absent opponent's game may be claimed (0: now), or null if they are here.
+function claimWait() {
+  if (!presence || !game.you || game.end) return null;
+  const opponent = game.you === 'white' ? 'black' : 'white';
+  const p = presence[opponent];
+  if (!p || p.online || game.seats[opponent].kind !== 'human') return null;
+  const gone = (p.awayMs || 0) + (performance.now() - (presence.at || 0));
+  return Math.max(0, Math.ceil(((game.claimAfterMs || 0) - gone) / 1000));
+}
+
+function renderClaim() {
+  const wait = claimWait();
+  $('claim').hidden = wait === null;
+  $('claim').disabled = wait !== null && wait > 0;
+  $('claim').textContent = wait ? `Claim the win (in ${wait} s)` : 'Claim the win';
+}
+
 function render() {
   if (!game) return;
   document.title = `Dara — ${game.rules}`;
@@ -246,8 +263,7 @@ function renderControls(mine) {
   $('draw').textContent = game.drawOffer === opponent ? 'Accept draw' : 'Offer draw';
   $('decline').hidden = !playing || game.drawOffer !== opponent;
   $('takeback').hidden = !game.you || !vsComputer || game.moves.length === 0;
-  const away = presence && presence[opponent] && presence[opponent].online === false && game.seats[opponent].kind === 'human';
-  $('claim').hidden = !playing || !away;
+  renderClaim();
   $('typed').hidden = !game.you || !!game.end;
   $('typed-input').disabled = !mine;
   // The end of the game: result, reason, the record to copy, and a rematch.
@@ -291,4 +307,5 @@ setInterval(() => {
     if (clockBase) panel.querySelector('.clock').textContent = formatMs(clockMs(colour));
     panel.querySelector('.away').textContent = presenceText(colour);
   }
+  renderClaim();
 }, 250);

@@ -18,6 +18,9 @@ pub struct Args {
     /// (for tests and demonstrations).
     #[arg(long)]
     pub instant_computer: bool,
+    /// Seconds a player may be gone before the opponent may claim the game.
+    #[arg(long, default_value_t = 30)]
+    pub claim_after: u64,
 }
 
 impl Default for Args {
@@ -45,6 +48,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             config.engine_threads = n.max(1);
         }
         config.human_pause = !args.instant_computer;
+        config.claim_after = std::time::Duration::from_secs(args.claim_after);
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };
