@@ -341,3 +341,32 @@ async fn open_tables_are_listed_live_and_play_anyone_pairs() {
     assert_eq!(lobby_next(&mut lobby).await["d"], json!([]));
     drop(waiting);
 }
+
+#[tokio::test]
+async fn a_takeback_while_the_computer_thinks_discards_its_stale_answer() {
+    // One search at a time, each a full second: the first search is still running when the
+    // player takes back and moves again, and its answer arrives for a position that is gone.
+    let addr = start(test_config()).await;
+    let (game, seat, _) =
+        create(addr, json!({ "opponent": "computer", "level": 8, "first": "me" })).await;
+    let (mut me, _) = Client::hello(addr, &game, Some(&seat), None).await;
+    assert_eq!(me.turn(1, "a1").await["t"], "accepted");
+    me.send(json!({ "t": "takeback" })).await;
+    assert_eq!(me.next_of("takeback").await["d"]["plies"], 1);
+    assert_eq!(me.turn(2, "f5").await["t"], "accepted");
+    let mine = loop {
+        let event = me.next_of("move").await;
+        if event["d"]["m"] == "f5" {
+            break event;
+        }
+    };
+    let legal = mine["d"]["pos"]["legal"].clone();
+    let reply = me.next_of("move").await;
+    assert_eq!(reply["d"]["ply"], 2);
+    assert!(legal.as_array().unwrap().contains(&reply["d"]["m"]), "{reply}");
+    assert_eq!(reply["d"]["pos"]["side"], "white");
+    // Exactly one answer: the next thing is the player's own turn, not a second computer move.
+    let next = reply["d"]["pos"]["legal"][0].as_str().unwrap().to_owned();
+    assert_eq!(me.turn(3, &next).await["t"], "accepted");
+    assert_eq!(me.next_of("move").await["d"]["ply"], 3);
+}

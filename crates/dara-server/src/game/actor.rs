@@ -66,7 +66,10 @@ struct Game {
     empty_since: Option<Instant>,
     last_turn_id: ByColour<Option<u64>>,
     lag: ByColour<std::time::Duration>,
-    thinking_at: Option<usize>,
+    /// The search the computer is running for this position, if any.
+    thinking: Option<u64>,
+    /// Numbers every search asked for, so that an answer to an older one is recognised.
+    tickets: u64,
 }
 
 /// Starts the actor of a new game with these seats and registers it (an open table is listed
@@ -106,7 +109,8 @@ pub fn spawn(
         empty_since: Some(Instant::now()),
         last_turn_id: ByColour::default(),
         lag: ByColour::default(),
-        thinking_at: None,
+        thinking: None,
+        tickets: 0,
     };
     tokio::spawn(game.run(rx));
     Ok(handle)
@@ -180,11 +184,11 @@ impl Game {
                 let _ = reply.send(Reply { text, seat });
             }
             Cmd::Leave { seat } => self.leave(seat),
-            Cmd::ComputerMoved { ply, m } => {
-                // A takeback while the engine thought makes its answer stale.
-                if self.thinking_at == Some(ply) && self.moves.len() == ply && self.ending.is_none()
-                {
-                    self.thinking_at = None;
+            Cmd::ComputerMoved { ticket, m } => {
+                // A takeback while the engine thought makes its answer stale, even if the
+                // game has since come back to the same length.
+                if self.thinking == Some(ticket) && self.ending.is_none() {
+                    self.thinking = None;
                     let side = self.pos.side();
                     if let Err(e) = self.play(side, m) {
                         tracing::error!(game = %self.id, "the engine chose an illegal move {m}: {e}");
@@ -522,18 +526,19 @@ impl Game {
     }
 
     fn ask_computer(&mut self) {
-        if self.ending.is_some() || self.thinking_at.is_some() {
+        if self.ending.is_some() || self.thinking.is_some() {
             return;
         }
         let Seat::Computer(level) = self.seats[self.pos.side()] else { return };
         let Some(shared) = self.shared.upgrade() else { return };
-        let ply = self.moves.len();
-        self.thinking_at = Some(ply);
+        self.tickets += 1;
+        let ticket = self.tickets;
+        self.thinking = Some(ticket);
         let (pos, history, handle) = (self.pos.clone(), self.hashes.clone(), self.handle.clone());
         let computer = shared.computer.clone();
         tokio::spawn(async move {
             if let Some(m) = computer.choose(pos, history, level).await {
-                handle.computer_moved(ply, m).await;
+                handle.computer_moved(ticket, m).await;
             }
         });
     }
@@ -676,7 +681,7 @@ impl Game {
             pos.play_unchecked(*m);
         }
         self.pos = pos;
-        self.thinking_at = None;
+        self.thinking = None;
         self.ending = None;
         self.publish(
             "takeback",

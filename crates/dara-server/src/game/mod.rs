@@ -42,10 +42,10 @@ pub enum Cmd {
         /// The seat it held.
         seat: Option<Colour>,
     },
-    /// The computer's search finished for the position after `ply` plies.
+    /// The computer's search finished.
     ComputerMoved {
-        /// The game's length when the search was asked for (stale after a takeback).
-        ply: usize,
+        /// Which search this answers: a takeback makes every earlier search stale.
+        ticket: u64,
         /// The chosen move.
         m: Move,
     },
@@ -102,7 +102,7 @@ impl GameHandle {
         });
     }
 
-    async fn computer_moved(&self, ply: usize, m: Move) {
-        let _ = self.tx.send(Cmd::ComputerMoved { ply, m }).await;
+    async fn computer_moved(&self, ticket: u64, m: Move) {
+        let _ = self.tx.send(Cmd::ComputerMoved { ticket, m }).await;
     }
 }
