@@ -49,7 +49,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         config.human_pause = !args.instant_computer;
         config.claim_after = std::time::Duration::from_secs(args.claim_after);
+        // Ctrl-C at a terminal, SIGTERM from a service manager.
         let shutdown = async {
+            #[cfg(unix)]
+            {
+                use tokio::signal::unix::{signal, SignalKind};
+                match signal(SignalKind::terminate()) {
+                    Ok(mut term) => {
+                        tokio::select! {
+                            _ = tokio::signal::ctrl_c() => {}
+                            _ = term.recv() => {}
+                        }
+                    }
+                    Err(_) => {
+                        let _ = tokio::signal::ctrl_c().await;
+                    }
+                }
+            }
+            #[cfg(not(unix))]
             let _ = tokio::signal::ctrl_c().await;
         };
         dara_server::run(listener, config, shutdown).await.context("serving")
