@@ -25,9 +25,10 @@ try {
     await page.selectOption('#level', '1');
     await page.click('#play-computer button[type=submit]');
     await page.waitForSelector('[data-cell].put');
-    for (const cell of ['a1', 'c3', 'f5']) {
-      await page.waitForSelector(`[data-cell="${cell}"].put`);
-      await page.click(`[data-cell="${cell}"]`);
+    // Whichever cells are free when it is our turn: the computer may have taken any of them.
+    for (let i = 0; i < 3; i++) {
+      await page.waitForSelector('[data-cell].put');
+      await page.locator('[data-cell].put').first().click();
       await page.waitForTimeout(2200);
     }
     await page.screenshot({ path: `${out}/${label}-game.png`, fullPage: true });
