@@ -3,7 +3,9 @@
 //! 1. The round trip of a move on loopback: from a player sending a turn to that player's
 //!    `accepted`, and to the opponent receiving the `move` event. 40 games by link of 24
 //!    placements each, over real WebSockets.
-//! 2. The memory an idle game holds: resident memory before and after creating 5 000 games
+//! 2. The same round trip while 100 games against the computer at level 8 keep the engine's
+//!    pool busy (their players answer every computer move at once).
+//! 3. The memory an idle game holds: resident memory before and after creating 5 000 games
 //!    waiting for their second player.
 //!
 //!     cargo run --release -p dara-server --example bench
@@ -57,6 +59,46 @@ async fn main() {
     tokio::spawn(dara_server::run(listener, Config::default(), std::future::pending()));
     let http = reqwest::Client::new();
 
+    round_trips(addr, &http, "quiet server").await;
+    let answers = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let load: Vec<_> = (0..100)
+        .map(|_| tokio::spawn(computer_game(addr, http.clone(), answers.clone())))
+        .collect();
+    // Let every load game get its first search going.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    round_trips(addr, &http, "100 games against level 8 thinking").await;
+    // Level 8 thinks for a second a move, two searches at a time on two cores: the pool is full
+    // throughout, and the moves made show it was really working.
+    let made = answers.load(std::sync::atomic::Ordering::Relaxed);
+    println!("  (the computer made {made} moves in those games since they started)");
+    for game in load {
+        game.abort();
+    }
+
+    // Idle games, created straight through the library so nothing else allocates meanwhile.
+    let state = Shared::new(Config::default());
+    let games = 5_000;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let before = resident_bytes();
+    for _ in 0..games {
+        let request: SetupRequest =
+            serde_json::from_value(json!({ "opponent": "friend", "first": "me" })).unwrap();
+        let setup = request.check().unwrap();
+        let seats = ByColour { white: Seat::Human(SeatToken::random()), black: Seat::Open };
+        game::spawn(&state, setup, seats).unwrap();
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let after = resident_bytes();
+    assert_eq!(state.live_games(), games);
+    println!(
+        "idle game waiting for its second player: {:.1} KiB resident each ({games} games, {:.1} MiB in all)",
+        (after - before) as f64 / games as f64 / 1024.0,
+        (after - before) as f64 / 1048576.0
+    );
+}
+
+/// Games by link between two clients on this process, timing each turn.
+async fn round_trips(addr: std::net::SocketAddr, http: &reqwest::Client, label: &str) {
     let mut accepted = Vec::new();
     let mut delivered = Vec::new();
     for _ in 0..40 {
@@ -109,7 +151,7 @@ async fn main() {
         }
     }
     let n = accepted.len();
-    println!("move round trip on loopback, {n} moves:");
+    println!("move round trip on loopback, {n} moves, {label}:");
     for (name, samples) in
         [("sender's accepted", &mut accepted), ("opponent's move event", &mut delivered)]
     {
@@ -119,25 +161,43 @@ async fn main() {
             percentile(samples, 0.99).as_secs_f64() * 1e6
         );
     }
+}
 
-    // Idle games, created straight through the library so nothing else allocates meanwhile.
-    let state = Shared::new(Config::default());
-    let games = 5_000;
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let before = resident_bytes();
-    for _ in 0..games {
-        let request: SetupRequest =
-            serde_json::from_value(json!({ "opponent": "friend", "first": "me" })).unwrap();
-        let setup = request.check().unwrap();
-        let seats = ByColour { white: Seat::Human(SeatToken::random()), black: Seat::Open };
-        game::spawn(&state, setup, seats).unwrap();
+/// A game against the computer at level 8 whose player answers at once, for ever: it keeps one
+/// engine search queued or running at all times.
+async fn computer_game(
+    addr: std::net::SocketAddr,
+    http: reqwest::Client,
+    answers: std::sync::Arc<std::sync::atomic::AtomicU64>,
+) {
+    let created: Value = http
+        .post(format!("http://{addr}/api/games"))
+        .json(&json!({ "opponent": "computer", "first": "them", "level": 8 }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = created["game"].as_str().unwrap();
+    let me = created["colour"].as_str().unwrap().to_owned();
+    let url = format!("ws://{addr}/ws/game/{id}");
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(&url, None, true).await.unwrap();
+    let hello = json!({ "t": "hello", "d": { "seat": created["seat"] } }).to_string();
+    ws.send(Message::Text(hello.into())).await.unwrap();
+    let mut id = 0u64;
+    loop {
+        let msg = recv(&mut ws).await;
+        let pos = &msg["d"]["pos"];
+        if msg["t"] == "move" && pos["side"].as_str() == Some(me.as_str()) {
+            answers.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        if pos["side"].as_str() == Some(me.as_str()) {
+            if let Some(m) = pos["legal"].get(0).and_then(Value::as_str) {
+                id += 1;
+                let turn = json!({ "t": "move", "d": { "id": id, "m": m } }).to_string();
+                ws.send(Message::Text(turn.into())).await.unwrap();
+            }
+        }
     }
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let after = resident_bytes();
-    assert_eq!(state.live_games(), games);
-    println!(
-        "idle game waiting for its second player: {:.1} KiB resident each ({games} games, {:.1} MiB in all)",
-        (after - before) as f64 / games as f64 / 1024.0,
-        (after - before) as f64 / 1048576.0
-    );
 }
