@@ -102,15 +102,7 @@ async fn round_trips(addr: std::net::SocketAddr, http: &reqwest::Client, label: 
     let mut accepted = Vec::new();
     let mut delivered = Vec::new();
     for _ in 0..40 {
-        let created: Value = http
-            .post(format!("http://{addr}/api/games"))
-            .json(&json!({ "opponent": "friend", "first": "me" }))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let created = create_game(addr, http, json!({ "opponent": "friend", "first": "me" })).await;
         let id = created["game"].as_str().unwrap();
         let url = format!("ws://{addr}/ws/game/{id}");
         let (mut pale, _) =
@@ -170,15 +162,8 @@ async fn computer_game(
     http: reqwest::Client,
     answers: std::sync::Arc<std::sync::atomic::AtomicU64>,
 ) {
-    let created: Value = http
-        .post(format!("http://{addr}/api/games"))
-        .json(&json!({ "opponent": "computer", "first": "them", "level": 8 }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let setup = json!({ "opponent": "computer", "first": "them", "level": 8 });
+    let created = create_game(addr, &http, setup).await;
     let id = created["game"].as_str().unwrap();
     let me = created["colour"].as_str().unwrap().to_owned();
     let url = format!("ws://{addr}/ws/game/{id}");
@@ -200,4 +185,10 @@ async fn computer_game(
             }
         }
     }
+}
+
+/// Creates a game through the HTTP API: its id, the creator's seat token and colour.
+async fn create_game(addr: std::net::SocketAddr, http: &reqwest::Client, setup: Value) -> Value {
+    let response = http.post(format!("http://{addr}/api/games")).json(&setup).send().await;
+    response.unwrap().json().await.unwrap()
 }
