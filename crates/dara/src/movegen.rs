@@ -121,18 +121,23 @@ impl Position {
     /// row along its rank (`across`) and along its file (`up`).
     #[inline]
     fn step_targets(&self) -> impl Iterator<Item = (Direction, Bitboard, Bitboard, Bitboard)> + '_ {
-        let own = self.stones(self.side());
-        let empty = self.empty();
-        let long_illegal = self.rules().long == Long::Illegal;
-        let landings = lines::Landings::new(own);
+        let judge = self.step_judge();
         self.directions().iter().map(move |&dir| {
-            let mut targets = own.shift(dir) & empty;
-            let (across, up, long) = landings.after_step(dir);
-            if long_illegal {
-                targets &= !long;
-            }
-            (dir, targets, across & targets, up & targets)
+            let [targets, across, up] = judge.steps(dir);
+            (dir, targets, across, up)
         })
+    }
+
+    /// What the side to move's steps depend on, judged once for all directions.
+    #[inline]
+    fn step_judge(&self) -> StepJudge {
+        let own = self.stones(self.side());
+        StepJudge {
+            own,
+            empty: self.empty(),
+            long_illegal: self.rules().long == Long::Illegal,
+            landings: lines::Landings::new(own),
+        }
     }
 
     /// Calls `f(from, to, rows)` for every legal step, where `rows` is the number of rows of
@@ -251,19 +256,11 @@ impl Position {
                 if self.over_before_moves() {
                     return table;
                 }
-                let own = self.stones(self.side());
-                let empty = self.empty();
-                let long_illegal = self.rules().long == Long::Illegal;
-                let landings = lines::Landings::new(own);
+                let judge = self.step_judge();
                 let (mut steps, mut row_steps, mut both) = (0, 0, 0);
                 // A plain loop over a constant array: unrolled, each direction's masks fold.
                 let mut fill = |i: usize, dir: Direction| {
-                    let mut targets = own.shift(dir) & empty;
-                    let (across, up, long) = landings.after_step(dir);
-                    if long_illegal {
-                        targets &= !long;
-                    }
-                    let (across, up) = (across & targets, up & targets);
+                    let [targets, across, up] = judge.steps(dir);
                     table.steps[i] = [targets, across, up];
                     table.counts[i] = targets.count() as u8;
                     steps += table.counts[i] as usize;
@@ -485,6 +482,29 @@ fn middle_files(cols: u8) -> Bitboard {
         Bitboard::file(cols / 2 - 1) | Bitboard::file(cols / 2)
     } else {
         Bitboard::file(cols / 2)
+    }
+}
+
+/// The side to move's stones, the empty cells and where a step would land in a row, shared by
+/// every direction's steps.
+struct StepJudge {
+    own: Bitboard,
+    empty: Bitboard,
+    long_illegal: bool,
+    landings: lines::Landings,
+}
+
+impl StepJudge {
+    /// The cells a stone can legally step onto in `dir`, and among them those where it would
+    /// stand in a row along its rank and along its file.
+    #[inline(always)]
+    fn steps(&self, dir: Direction) -> [Bitboard; 3] {
+        let mut targets = self.own.shift(dir) & self.empty;
+        let (across, up, long) = self.landings.after_step(dir);
+        if self.long_illegal {
+            targets &= !long;
+        }
+        [targets, across & targets, up & targets]
     }
 }
 
