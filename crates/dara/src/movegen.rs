@@ -213,127 +213,143 @@ impl Position {
     }
 
     /// How many moves a step standing in 0, 1 or 2 new rows makes (one per choice of
-    /// captures), given the stones that may be taken first.
+    /// captures), given the stones that may be taken first. The same cases as
+    /// [`Position::stones_taken`], judged once for every step.
+    #[inline]
     fn moves_per_step(&self, capturable: Bitboard) -> [usize; 3] {
         let enemy = self.stones(!self.side());
+        let rules = self.rules();
+        if !enemy.has_more_than(rules.lose_at) {
+            // Capturing has stopped: a row is only a step.
+            return [1, 1, 1];
+        }
         let singles = capturable.count() as usize;
-        let one_row = match self.stones_taken(1, enemy) {
-            0 => 1,
-            _ => singles,
-        };
-        let two_rows = match self.stones_taken(2, enemy) {
-            0 => 1,
-            1 => singles,
-            _ => {
+        let two_rows =
+            if rules.captures == Captures::PerRow && enemy.has_more_than(rules.lose_at + 1) {
                 let mut pairs = 0;
                 self.for_each_capture_pair(enemy, |_| pairs += 1);
                 pairs
-            }
-        };
-        [1, one_row, two_rows]
+            } else {
+                singles
+            };
+        [1, singles, two_rows]
     }
 
-    /// The legal moves of the side to move, counted but not listed: the steps of each
-    /// direction as masks, and how many moves (capture choices) a step forming 0, 1 or 2 rows
-    /// makes.
+    /// The legal moves of the side to move, counted but not listed.
     #[inline]
     fn move_table(&self) -> MoveTable {
-        let mut table = MoveTable {
-            placements: Bitboard::EMPTY,
-            steps: [[Bitboard::EMPTY; 3]; 8],
-            counts: [0; 8],
+        match self.phase() {
+            Phase::Placement => {
+                let cells = self.placement_choices();
+                // A placer with no cell passes: one move.
+                MoveTable::Placement { cells, total: cells.count().max(1) as usize }
+            }
+            Phase::Movement if self.over_before_moves() => MoveTable::Over,
+            // A constant number of directions lets every loop below unroll and keeps the
+            // masks in registers.
+            Phase::Movement if self.rules().diagonal => {
+                MoveTable::Diagonal(self.step_table(Direction::ALL))
+            }
+            Phase::Movement => MoveTable::Orthogonal(self.step_table(Direction::ORTHOGONAL)),
+        }
+    }
+
+    /// The steps of each direction as masks, and how many moves (capture choices) each
+    /// direction makes.
+    #[inline(always)]
+    fn step_table<const N: usize>(&self, directions: [Direction; N]) -> StepTable<N> {
+        let judge = self.step_judge();
+        let mut table = StepTable {
+            directions,
+            targets: [Bitboard::EMPTY; N],
+            rows: [Bitboard::EMPTY; N],
+            both: [Bitboard::EMPTY; N],
+            moves: [0; N],
             capturable: Bitboard::EMPTY,
             per_step: [1, 1, 1],
             total: 0,
         };
-        match self.phase() {
-            Phase::Placement => {
-                table.placements = self.placement_choices();
-                // A placer with no cell passes: one move.
-                table.total = table.placements.count().max(1) as usize;
-            }
-            Phase::Movement => {
-                if self.over_before_moves() {
-                    return table;
-                }
-                let judge = self.step_judge();
-                let (mut steps, mut row_steps, mut both) = (0, 0, 0);
-                // A plain loop over a constant array: unrolled, each direction's masks fold.
-                let mut fill = |i: usize, dir: Direction| {
-                    let [targets, across, up] = judge.steps(dir);
-                    table.steps[i] = [targets, across, up];
-                    table.counts[i] = targets.count() as u8;
-                    steps += table.counts[i] as usize;
-                    if (across | up).any() {
-                        row_steps += (across | up).count() as usize;
-                        both += (across & up).count() as usize;
-                    }
-                };
-                for (i, dir) in Direction::ORTHOGONAL.into_iter().enumerate() {
-                    fill(i, dir);
-                }
-                if self.rules().diagonal {
-                    for (i, dir) in Direction::ALL.into_iter().enumerate().skip(4) {
-                        fill(i, dir);
-                    }
-                }
-                table.total = steps;
-                if row_steps > 0 {
-                    table.capturable = self.capturable(self.stones(!self.side()));
-                    table.per_step = self.moves_per_step(table.capturable);
-                    let one = row_steps - both;
-                    table.total =
-                        steps - row_steps + one * table.per_step[1] + both * table.per_step[2];
+        let mut any_rows = Bitboard::EMPTY;
+        for (i, dir) in directions.into_iter().enumerate() {
+            let [targets, across, up] = judge.steps(dir);
+            table.targets[i] = targets;
+            table.rows[i] = across | up;
+            table.both[i] = across & up;
+            table.moves[i] = targets.count() as usize;
+            any_rows |= across | up;
+        }
+        if any_rows.any() {
+            // Rarer: some step forms a row, and each of its capture choices is a move.
+            table.capturable = self.capturable(self.stones(!self.side()));
+            table.per_step = self.moves_per_step(table.capturable);
+            let [_, one, two] = table.per_step;
+            for i in 0..N {
+                if table.rows[i].any() {
+                    let rows = table.rows[i].count() as usize;
+                    let both = if table.both[i].any() { table.both[i].count() as usize } else { 0 };
+                    table.moves[i] = table.moves[i] - rows + (rows - both) * one + both * two;
                 }
             }
         }
+        table.total = table.moves.iter().sum();
         table
     }
 
     /// The `n`-th move of the table, in the order of [`Position::legal_moves`].
     #[inline]
-    fn decode(&self, table: &MoveTable, mut n: usize) -> Option<Move> {
-        if n >= table.total {
-            return None;
+    fn decode(&self, table: &MoveTable, n: usize) -> Option<Move> {
+        match table {
+            MoveTable::Placement { cells, total } => match n < *total {
+                false => None,
+                true if cells.is_empty() => Some(Move::Pass),
+                true => cells.nth(n).map(Move::Put),
+            },
+            MoveTable::Over => None,
+            MoveTable::Orthogonal(steps) => self.decode_step(steps, n),
+            MoveTable::Diagonal(steps) => self.decode_step(steps, n),
         }
-        if self.phase() == Phase::Placement {
-            return if table.placements.is_empty() {
-                Some(Move::Pass)
-            } else {
-                table.placements.nth(n).map(Move::Put)
-            };
+    }
+
+    #[inline(always)]
+    fn decode_step<const N: usize>(&self, table: &StepTable<N>, mut n: usize) -> Option<Move> {
+        let i = (0..N).find(|&i| {
+            let inside = n < table.moves[i];
+            if !inside {
+                n -= table.moves[i];
+            }
+            inside
+        })?;
+        let back = Direction(-table.directions[i].0);
+        let (targets, rows, both) = (table.targets[i], table.rows[i], table.both[i]);
+        if rows.is_empty() {
+            // Every step this way is one move.
+            let to = targets.nth(n)?;
+            return Some(Move::Step { from: to.offset(back), to, captures: Bitboard::EMPTY });
         }
-        let per = table.per_step;
-        let steps = self.directions().iter().zip(&table.steps).zip(table.counts);
-        for ((&dir, &[targets, across, up]), count) in steps {
-            if (across | up).is_empty() && n >= count as usize {
-                n -= count as usize;
+        for to in targets {
+            let formed = rows.contains(to) as usize + both.contains(to) as usize;
+            let moves = table.per_step[formed];
+            if n >= moves {
+                n -= moves;
                 continue;
             }
-            for to in targets {
-                let rows = across.contains(to) as usize + up.contains(to) as usize;
-                if n >= per[rows] {
-                    n -= per[rows];
-                    continue;
+            let from = to.offset(back);
+            let enemy = self.stones(!self.side());
+            let captures = match self.stones_taken(formed as u8, enemy) {
+                0 => Bitboard::EMPTY,
+                1 => Bitboard::from_cell(table.capturable.nth(n)?),
+                _ => {
+                    let (mut found, mut i) = (None, 0);
+                    self.for_each_capture_pair(enemy, |pair| {
+                        if i == n {
+                            found = Some(pair);
+                        }
+                        i += 1;
+                    });
+                    found?
                 }
-                let from = to.offset(Direction(-dir.0));
-                let enemy = self.stones(!self.side());
-                let captures = match self.stones_taken(rows as u8, enemy) {
-                    0 => Bitboard::EMPTY,
-                    1 => Bitboard::from_cell(table.capturable.nth(n)?),
-                    _ => {
-                        let (mut found, mut i) = (None, 0);
-                        self.for_each_capture_pair(enemy, |pair| {
-                            if i == n {
-                                found = Some(pair);
-                            }
-                            i += 1;
-                        });
-                        found?
-                    }
-                };
-                return Some(Move::Step { from, to, captures });
-            }
+            };
+            return Some(Move::Step { from, to, captures });
         }
         None
     }
@@ -345,7 +361,7 @@ impl Position {
 
     /// The number of legal moves, counted without listing them.
     pub fn count_moves(&self) -> usize {
-        self.move_table().total
+        self.move_table().total()
     }
 
     /// The move `choose(count)` of [`Position::legal_moves`], where `count` is how many there
@@ -360,10 +376,10 @@ impl Position {
     /// ```
     pub fn pick_move(&self, choose: impl FnOnce(usize) -> usize) -> Option<Move> {
         let table = self.move_table();
-        if table.total == 0 {
-            return None;
+        match table.total() {
+            0 => None,
+            total => self.decode(&table, choose(total)),
         }
-        self.decode(&table, choose(table.total))
     }
 
     /// Whether the player to move has any legal step (movement phase).
@@ -509,15 +525,43 @@ impl StepJudge {
 }
 
 /// The moves of a position, counted by kind (see [`Position::move_table`]).
-struct MoveTable {
-    placements: Bitboard,
-    /// Per direction of [`Position::directions`]: its targets, and those among them that
-    /// form a row across and up.
-    steps: [[Bitboard; 3]; 8],
-    /// How many targets each direction has.
-    counts: [u8; 8],
+enum MoveTable {
+    /// The cells the side to move may place on; none means a pass.
+    Placement {
+        cells: Bitboard,
+        total: usize,
+    },
+    /// The game is over: no moves.
+    Over,
+    Orthogonal(StepTable<4>),
+    Diagonal(StepTable<8>),
+}
+
+impl MoveTable {
+    #[inline]
+    fn total(&self) -> usize {
+        match self {
+            MoveTable::Placement { total, .. } => *total,
+            MoveTable::Over => 0,
+            MoveTable::Orthogonal(steps) => steps.total,
+            MoveTable::Diagonal(steps) => steps.total,
+        }
+    }
+}
+
+/// The steps of a position in `N` directions, counted by how many rows each forms.
+struct StepTable<const N: usize> {
+    directions: [Direction; N],
+    /// Per direction: the cells a stone can step onto that way, those among them where it
+    /// then stands in at least one row, and those where it stands in two.
+    targets: [Bitboard; N],
+    rows: [Bitboard; N],
+    both: [Bitboard; N],
+    /// Per direction: its moves, one per step and capture choice.
+    moves: [usize; N],
     /// The stones a capture may take, when some step forms a row.
     capturable: Bitboard,
+    /// The moves of one step forming 0, 1 or 2 rows.
     per_step: [usize; 3],
     total: usize,
 }
