@@ -2,13 +2,16 @@
 //! table), or ask to play anyone with the same rules and clock. Everything else happens over the
 //! game's WebSocket.
 
+use std::net::SocketAddr;
+
 use axum::extract::rejection::JsonRejection;
-use axum::extract::State;
+use axum::extract::{ConnectInfo, State};
 use axum::http::StatusCode;
 use axum::Json;
 use dara::{ByColour, Colour};
 use serde::{Deserialize, Serialize};
 
+use crate::address::requester;
 use crate::error::AppError;
 use crate::game::clock::{colour_name, TimeControl};
 use crate::game::setup::{Opponent, SetupRequest};
@@ -37,6 +40,7 @@ fn read<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, AppError> {
 /// `POST /api/games`: a new game with the creator in one seat.
 pub async fn create(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     body: Result<Json<SetupRequest>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Created>), AppError> {
     let setup = read(body)?.check()?;
@@ -50,7 +54,7 @@ pub async fn create(
         Colour::White => ByColour { white: Seat::Human(token.clone()), black: other },
         Colour::Black => ByColour { white: other, black: Seat::Human(token.clone()) },
     };
-    let handle = game::spawn(&state, setup, seats)?;
+    let handle = game::spawn(&state, setup, seats, Some(requester(peer.ip())))?;
     Ok((StatusCode::CREATED, Json(created(handle.id.as_str(), Some(&token), Some(creator)))))
 }
 
@@ -83,6 +87,7 @@ pub struct Seek {
 /// one for them to wait at.
 pub async fn seek(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     body: Result<Json<Seek>, JsonRejection>,
 ) -> Result<Json<Created>, AppError> {
     let seek = read(body)?;
@@ -98,13 +103,14 @@ pub async fn seek(
     if let Some(id) = state.lobby.pair(&setup.rules.to_string(), setup.clock) {
         return Ok(Json(created(id.as_str(), None, None)));
     }
-    let (_, Json(created)) = create_open(&state, setup)?;
+    let (_, Json(created)) = create_open(&state, setup, peer)?;
     Ok(Json(created))
 }
 
 fn create_open(
     state: &AppState,
     setup: crate::game::setup::Setup,
+    peer: SocketAddr,
 ) -> Result<(StatusCode, Json<Created>), AppError> {
     let token = SeatToken::random();
     let creator = setup.creator;
@@ -112,7 +118,7 @@ fn create_open(
         Colour::White => ByColour { white: Seat::Human(token.clone()), black: Seat::Open },
         Colour::Black => ByColour { white: Seat::Open, black: Seat::Human(token.clone()) },
     };
-    let handle = game::spawn(state, setup, seats)?;
+    let handle = game::spawn(state, setup, seats, Some(requester(peer.ip())))?;
     Ok((StatusCode::CREATED, Json(created(handle.id.as_str(), Some(&token), Some(creator)))))
 }
 

@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod address;
 pub mod api;
 pub mod config;
 pub mod error;
@@ -21,6 +22,7 @@ pub mod view;
 pub mod ws;
 
 use std::future::Future;
+use std::net::SocketAddr;
 
 use axum::routing::{get, post};
 use axum::Router;
@@ -55,12 +57,26 @@ pub async fn run(
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    serve(listener, Shared::new(config), shutdown).await
+}
+
+/// Serves the site with state made beforehand, so that a test can also reach the games
+/// through the library (say, one on a clock shorter than the site offers).
+///
+/// # Errors
+/// When the listener fails.
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     use axum::serve::ListenerExt;
-    let state = Shared::new(config);
     // Moves are small messages that must leave at once: without this, Nagle's algorithm holds
     // a move event back until the previous message is acknowledged (tens of milliseconds).
     let listener = listener.tap_io(|tcp| {
         let _ = tcp.set_nodelay(true);
     });
-    axum::serve(listener, app(state)).with_graceful_shutdown(shutdown).await
+    // The peer's address counts the games each client holds (see `address`).
+    let service = app(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, service).with_graceful_shutdown(shutdown).await
 }

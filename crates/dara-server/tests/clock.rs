@@ -27,7 +27,7 @@ async fn a_flag_falls_and_the_player_out_of_time_loses() {
     assert_eq!(setup.clock, Some(TimeControl { initial: 60, increment: 2 }));
     let (pale, dark) = (SeatToken::random(), SeatToken::random());
     let seats = ByColour { white: Seat::Human(pale.clone()), black: Seat::Human(dark.clone()) };
-    let handle = game::spawn(&state, setup, seats).unwrap();
+    let handle = game::spawn(&state, setup, seats, None).unwrap();
 
     let welcome = handle.hello(Some(pale.as_str().to_owned()), None).await.unwrap();
     let mut events = welcome.events;

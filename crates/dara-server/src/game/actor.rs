@@ -2,6 +2,7 @@
 //! of everything that happened, fed one request at a time through its channel. Because only this
 //! loop touches the game, nothing in it needs a lock.
 
+use std::net::IpAddr;
 use std::sync::{Arc, Weak};
 
 use dara::record::{GameResult, Record};
@@ -44,6 +45,8 @@ struct Game {
     id: GameId,
     shared: Weak<Shared>,
     handle: GameHandle,
+    /// The client address this game counts against, which its rematch counts against too.
+    asked_from: Option<IpAddr>,
     setup: Setup,
     seats: ByColour<Seat>,
     start: Position,
@@ -73,23 +76,27 @@ struct Game {
 }
 
 /// Starts the actor of a new game with these seats and registers it (an open table is listed
-/// in the lobby once the person waiting at it is connected).
+/// in the lobby once the person waiting at it is connected). `asked_from` is the client
+/// address the game counts against (see `address::requester`), if any.
+///
+/// # Errors
+/// When the server, or that address's share of it, is full.
 pub fn spawn(
     state: &AppState,
     setup: Setup,
     seats: ByColour<Seat>,
+    asked_from: Option<IpAddr>,
 ) -> Result<GameHandle, AppError> {
     let id = GameId::random();
     let (tx, rx) = mpsc::channel(64);
     let handle = GameHandle { id: id.clone(), tx };
-    if !state.register(handle.clone()) {
-        return Err(AppError::Full);
-    }
+    state.register(handle.clone(), asked_from)?;
     let start = Position::start(setup.rules);
     let game = Game {
         id,
         shared: Arc::downgrade(state),
         handle: handle.clone(),
+        asked_from,
         clock: setup.clock.map(Clock::new),
         setup,
         seats,
@@ -723,8 +730,7 @@ impl Game {
             setup.opponent = Opponent::Friend;
         }
         setup.creator = !setup.creator;
-        let handle = spawn(&shared, setup, seats)
-            .map_err(|_| "the tables are full; try again in a minute".to_owned())?;
+        let handle = spawn(&shared, setup, seats, self.asked_from).map_err(|e| e.reason())?;
         self.rematch = Some(handle.id.clone());
         self.rematch_offer = None;
         self.publish("rematch", json!({ "game": handle.id.as_str() }));
