@@ -59,6 +59,18 @@ $('play-anyone').addEventListener('click', async () => {
   }
 });
 
+// The seat is asked for here, not on the game's page: the list may be a moment old, and if
+// someone else sat down first the person should hear it while still looking at the list,
+// rather than arrive at the table to watch.
+async function sitDown(game) {
+  showError('');
+  try {
+    go(await post(`/api/tables/${game}/sit`, {}));
+  } catch (e) {
+    showError(`Could not sit down: ${e.message}.`);
+  }
+}
+
 function clockLabel(clock) {
   return clock ? `${clock.initial / 60}+${clock.increment}` : 'no clock';
 }
@@ -81,6 +93,7 @@ function listen() {
       sit.href = `/g/${table.game}`;
       sit.className = 'button';
       sit.textContent = 'Sit down';
+      sit.addEventListener('click', (e) => { e.preventDefault(); sitDown(table.game); });
       li.append(text, sit);
       list.appendChild(li);
     }

@@ -5,7 +5,7 @@
 use std::net::SocketAddr;
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{ConnectInfo, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use dara::{ByColour, Colour};
@@ -15,9 +15,9 @@ use crate::address::requester;
 use crate::error::AppError;
 use crate::game::clock::{colour_name, TimeControl};
 use crate::game::setup::{Opponent, SetupRequest};
-use crate::game::{self, Seat};
+use crate::game::{self, Seat, SitRefused};
 use crate::lobby::Table;
-use crate::seat::SeatToken;
+use crate::seat::{GameId, SeatToken};
 use crate::state::AppState;
 
 /// What the creator of a game gets back.
@@ -83,8 +83,13 @@ pub struct Seek {
     pub clock: Option<TimeControl>,
 }
 
+/// How many listed tables "play anyone" tries before opening a new one. A table it takes off
+/// the list may still be taken first by someone who pressed "Sit down" on an older listing;
+/// then the next one is tried.
+const PAIRING_TRIES: usize = 8;
+
 /// `POST /api/seek`: sits the asker at a waiting table with the same rules and clock, or opens
-/// one for them to wait at.
+/// one for them to wait at. Either way they hold a seat when the answer comes.
 pub async fn seek(
     State(state): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -100,11 +105,36 @@ pub async fn seek(
     };
     let setup = request.check()?;
     // Compared as canonical notation, so `arcade` and `arcade,quiet=80` are the same table.
-    if let Some(id) = state.lobby.pair(&setup.rules.to_string(), setup.clock) {
-        return Ok(Json(created(id.as_str(), None, None)));
+    let rules = setup.rules.to_string();
+    for _ in 0..PAIRING_TRIES {
+        let Some(id) = state.lobby.pair(&rules, setup.clock) else { break };
+        if let Ok(seated) = sit_at(&state, &id).await {
+            return Ok(Json(seated));
+        }
     }
     let (_, Json(created)) = create_open(&state, setup, peer)?;
     Ok(Json(created))
+}
+
+/// `POST /api/tables/{id}/sit`: the lobby's "Sit down". Answers with the seat, or why there is
+/// none (the table was taken or has closed) while the person is still looking at the list.
+pub async fn sit(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Created>, AppError> {
+    let id = GameId::parse(&id).ok_or(AppError::TableClosed)?;
+    Ok(Json(sit_at(&state, &id).await?))
+}
+
+/// Asks the table's game for its free seat.
+async fn sit_at(state: &AppState, id: &GameId) -> Result<Created, AppError> {
+    let handle = state.game(id).ok_or(AppError::TableClosed)?;
+    let token = SeatToken::random();
+    match handle.sit(token.clone()).await {
+        Some(Ok(colour)) => Ok(created(id.as_str(), Some(&token), Some(colour))),
+        Some(Err(SitRefused::Taken)) => Err(AppError::TableTaken),
+        Some(Err(SitRefused::Closed)) | None => Err(AppError::TableClosed),
+    }
 }
 
 fn create_open(

@@ -17,6 +17,10 @@ pub enum AppError {
     /// The client's address already has as many games as one may; the text says how many
     /// and when they go.
     TooManyGames(String),
+    /// Someone else sat down at the open table first.
+    TableTaken,
+    /// The table is no longer open: the person waiting left, or the game has gone.
+    TableClosed,
 }
 
 impl AppError {
@@ -32,6 +36,8 @@ impl AppError {
             AppError::NotFound => StatusCode::NOT_FOUND,
             AppError::Full => StatusCode::SERVICE_UNAVAILABLE,
             AppError::TooManyGames(_) => StatusCode::TOO_MANY_REQUESTS,
+            AppError::TableTaken => StatusCode::CONFLICT,
+            AppError::TableClosed => StatusCode::NOT_FOUND,
         }
     }
 
@@ -43,6 +49,12 @@ impl AppError {
                 "no such game: it may have finished and been forgotten".to_owned()
             }
             AppError::Full => "the tables are full; try again in a minute".to_owned(),
+            AppError::TableTaken => "someone else sat down at that table first: choose another, \
+                                     or press Play anyone"
+                .to_owned(),
+            AppError::TableClosed => {
+                "that table has closed: the person waiting there has left".to_owned()
+            }
         }
     }
 }

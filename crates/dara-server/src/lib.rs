@@ -42,6 +42,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games", post(api::create))
         .route("/api/seek", post(api::seek))
         .route("/api/tables", get(api::tables))
+        .route("/api/tables/{id}/sit", post(api::sit))
         .route("/ws/game/{id}", get(ws::game_socket))
         .route("/ws/lobby", get(ws::lobby_socket))
         .fallback(pages::not_found)

@@ -293,55 +293,6 @@ async fn bad_requests_get_a_reason() {
     assert_eq!(missing.status().as_u16(), 404);
 }
 
-async fn lobby_next(
-    lobby: &mut tokio_tungstenite::WebSocketStream<
-        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
-    >,
-) -> Value {
-    use futures_util::StreamExt;
-    loop {
-        if let Some(Ok(Message::Text(t))) = lobby.next().await {
-            return serde_json::from_str::<Value>(t.as_str()).unwrap();
-        }
-    }
-}
-
-#[tokio::test]
-async fn open_tables_are_listed_live_and_play_anyone_pairs() {
-    let addr = start(test_config()).await;
-    let (mut lobby, _) =
-        tokio_tungstenite::connect_async(format!("ws://{addr}/ws/lobby")).await.unwrap();
-    assert_eq!(lobby_next(&mut lobby).await["d"], json!([]));
-    let clock = json!({ "initial": 300, "increment": 3 });
-    let (status, first) =
-        post(addr, "/api/seek", json!({ "rules": "jaques", "clock": clock })).await;
-    assert_eq!(status, 200);
-    // Listed once the person waiting is at the table.
-    let (waiting, _) =
-        Client::hello(addr, first["game"].as_str().unwrap(), first["seat"].as_str(), None).await;
-    let listed = lobby_next(&mut lobby).await;
-    assert_eq!(listed["d"][0]["rules"], "jaques");
-    assert_eq!(listed["d"][0]["clock"], clock);
-    // Another ruleset does not pair with it.
-    let (_, other) = post(addr, "/api/seek", json!({ "rules": "ninja", "clock": clock })).await;
-    assert_ne!(other["game"], first["game"]);
-    let (other_waiting, _) =
-        Client::hello(addr, other["game"].as_str().unwrap(), other["seat"].as_str(), None).await;
-    assert_eq!(lobby_next(&mut lobby).await["d"].as_array().unwrap().len(), 2);
-    // The same rules and clock do, and the table leaves the list.
-    let (_, second) = post(addr, "/api/seek", json!({ "rules": "jaques", "clock": clock })).await;
-    assert_eq!(second["game"], first["game"]);
-    assert_eq!(second["seat"], Value::Null);
-    assert_eq!(lobby_next(&mut lobby).await["d"].as_array().unwrap().len(), 1);
-    let (mut sitter, _) = join(addr, first["game"].as_str().unwrap()).await;
-    sitter.send(json!({ "t": "ping", "d": { "lag": 20 } })).await;
-    assert_eq!(sitter.next_of("pong").await["t"], "pong");
-    // A table whose waiting player leaves comes off the list.
-    drop(other_waiting);
-    assert_eq!(lobby_next(&mut lobby).await["d"], json!([]));
-    drop(waiting);
-}
-
 #[tokio::test]
 async fn a_takeback_while_the_computer_thinks_discards_its_stale_answer() {
     // One search at a time, each a full second: the first search is still running when the
