@@ -10,6 +10,7 @@
 pub mod address;
 pub mod api;
 pub mod config;
+pub mod date;
 pub mod error;
 pub mod flood;
 pub mod game;

@@ -4,6 +4,7 @@
 mod common;
 
 use common::{create, post, start, test_config, Client};
+use dara::record::{GameResult, Record};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -69,6 +70,33 @@ async fn a_game_by_link_from_creation_to_a_win() {
     let next = pale.next_of("rematch").await["d"]["game"].as_str().unwrap().to_owned();
     let (_, snapshot) = Client::hello(addr, &next, Some(&seat), None).await;
     assert_eq!(snapshot["d"]["you"], "black");
+}
+
+#[tokio::test]
+async fn the_record_to_copy_carries_its_date_and_imports_again() {
+    let addr = start(test_config()).await;
+    let today = || dara_server::date::record_date(std::time::SystemTime::now());
+    let began = today();
+    let (game, seat, _) =
+        create(addr, json!({ "opponent": "friend", "rules": SHORT, "first": "me" })).await;
+    let (mut pale, _) = Client::hello(addr, &game, Some(&seat), None).await;
+    let (mut dark, _) = join(addr, &game).await;
+    for (i, m) in WIN.iter().enumerate() {
+        let mover = if i % 2 == 0 { &mut pale } else { &mut dark };
+        assert_eq!(mover.turn(i as u64, m).await["t"], "accepted");
+    }
+    let text = pale.next_of("end").await["d"]["record"].as_str().unwrap().to_owned();
+    // NOTATION.md "Games": the Date tag comes after Event, as `YYYY.MM.DD`.
+    let tags: Vec<&str> = text.lines().take(3).collect();
+    assert_eq!(tags[0], "[Event \"Casual game\"]");
+    assert!(tags[1].starts_with("[Date \"") && tags[1].len() == "[Date \"2026.11.29\"]".len());
+    // The rules crate's importer reads it back: same moves, same result, the date kept.
+    let record: Record = text.parse().unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_eq!(record.moves().iter().map(ToString::to_string).collect::<Vec<_>>(), WIN);
+    assert_eq!(record.result, GameResult::WhiteWins);
+    let date = record.tag("Date").unwrap();
+    assert!(date == began || date == today(), "{date}");
+    assert_eq!(record.to_string(), text);
 }
 
 #[tokio::test]

@@ -4,6 +4,7 @@
 
 use std::net::IpAddr;
 use std::sync::{Arc, Weak};
+use std::time::SystemTime;
 
 use dara::record::{GameResult, Record};
 use dara::{ByColour, Colour, DrawReason, Move, Position, Status, WinReason};
@@ -15,6 +16,7 @@ use tokio::time::{sleep_until, Instant};
 use super::clock::{colour_name, Clock};
 use super::setup::{Opponent, Setup};
 use super::{Cmd, GameHandle, Reply, SitRefused, Welcome};
+use crate::date::record_date;
 use crate::error::AppError;
 use crate::lobby::Table;
 use crate::protocol::{self, ClientMessage};
@@ -47,6 +49,8 @@ struct Game {
     handle: GameHandle,
     /// The client address this game counts against, which its rematch counts against too.
     asked_from: Option<IpAddr>,
+    /// The day the game began, for its record.
+    date: String,
     setup: Setup,
     seats: ByColour<Seat>,
     start: Position,
@@ -97,6 +101,7 @@ pub fn spawn(
         shared: Arc::downgrade(state),
         handle: handle.clone(),
         asked_from,
+        date: record_date(SystemTime::now()),
         clock: setup.clock.map(Clock::new),
         setup,
         seats,
@@ -618,6 +623,7 @@ impl Game {
             _ => "Anonymous".to_owned(),
         };
         record.set_tag("Event", "Casual game");
+        record.set_tag("Date", &self.date);
         record.set_tag("White", &name(Colour::White));
         record.set_tag("Black", &name(Colour::Black));
         record.set_tag("Rules", &self.setup.rules.to_string());
