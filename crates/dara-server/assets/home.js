@@ -32,8 +32,10 @@ async function start(body) {
 
 watchRulesForm(() => {
   $('rules-text').textContent = chosenRules();
+  $('summary-rules').textContent = chosenRules();
   const clock = chosenClock();
   $('clock-note').textContent = clock ? '' : 'No clock.';
+  $('summary-clock').textContent = clock ? $('clock').selectedOptions[0].textContent : 'no clock';
 });
 
 $('play-computer').addEventListener('submit', (e) => {
