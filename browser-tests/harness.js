@@ -45,3 +45,26 @@ export async function keepScreenshotsOnFailure(name, pages, body) {
     throw error;
   }
 }
+
+// Pages, each in a fresh browser context (its own local storage: its own person), remembered
+// so that a failing test can keep a screenshot of every one still open.
+export function pageMaker(browser) {
+  const open = [];
+  const newPage = async (viewport = { width: 1280, height: 860 }) => {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
+    open.push(page);
+    return page;
+  };
+  return { newPage, pages: () => open.filter((p) => !p.isClosed()) };
+}
+
+// Creates a game through the HTTP API (as the home page would); returns the server's answer.
+export async function createGame(server, body) {
+  const response = await fetch(`${server.url}/api/games`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`creating a game: ${response.status} ${await response.text()}`);
+  return response.json();
+}

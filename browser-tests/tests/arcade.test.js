@@ -1,32 +1,24 @@
-// The Arcade in real Chromium: games played by clicking, by keyboard, across two browsers,
-// and across a reload.
+// The Arcade in real Chromium: games played by clicking, by dragging, by keyboard, across two
+// browsers, and across a reload.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, startBrowser, keepScreenshotsOnFailure } from '../harness.js';
+import { startServer, startBrowser, keepScreenshotsOnFailure, pageMaker, createGame } from '../harness.js';
 
 let server;
 let browser;
-const open = [];
+let newPage;
+let pages;
 
 before(async () => {
   server = await startServer(['--instant-computer', '--claim-after', '2']);
   browser = await startBrowser();
+  ({ newPage, pages } = pageMaker(browser));
 });
 
 after(async () => {
   await browser.close();
   server.stop();
 });
-
-async function newPage(viewport = { width: 1280, height: 860 }) {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  page.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
-  open.push(page);
-  return page;
-}
-
-const pages = () => open.filter((p) => !p.isClosed());
 const movesText = (page) => page.locator('#moves').innerText();
 const moveCount = async (page) => (await movesText(page)).split(/\s+/).filter(Boolean).length;
 
@@ -197,5 +189,84 @@ test('a player who leaves is shown reconnecting, and the game can be claimed', {
     await host.click('#claim');
     await host.waitForSelector('#end:not([hidden])');
     assert.match(await host.locator('#result').innerText(), /^Pale wins \(1-0\): Dark left the game/);
+  });
+});
+
+// Presses on one cell's centre, moves the mouse to another's and lets go there.
+async function drag(page, from, to) {
+  const centre = async (cell) => {
+    const box = await page.locator(`[data-cell="${cell}"] .hit`).boundingBox();
+    return [box.x + box.width / 2, box.y + box.height / 2];
+  };
+  const [x1, y1] = await centre(from);
+  const [x2, y2] = await centre(to);
+  await page.mouse.move(x1, y1);
+  await page.mouse.down();
+  await page.mouse.move(x2, y2, { steps: 10 });
+  await page.mouse.up();
+}
+
+test('a step made by dragging a stone, also one picked up by a tap first', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('drag', pages, async () => {
+    // Three stones each: six placements, then the movement phase.
+    const created = await createGame(server, { opponent: 'friend', rules: 'arcade,stones=3', first: 'me' });
+    const host = await newPage();
+    await host.goto(server.url + created.url);
+    const friend = await newPage();
+    await friend.goto(`${server.url}/g/${created.game}`);
+    await host.waitForSelector('#invite', { state: 'hidden' });
+    for (const [page, other, cell] of [[host, friend, 'a1'], [friend, host, 'f5'], [host, friend, 'c1'],
+      [friend, host, 'f3'], [host, friend, 'e1'], [friend, host, 'd5']]) {
+      await page.click(`[data-cell="${cell}"].put`);
+      await other.waitForFunction((c) => document.querySelector('#moves').innerText.includes(c), cell);
+    }
+    await host.waitForFunction(() => document.querySelector('#turn').textContent === 'Your turn: step a stone.');
+
+    // Pale drags a1 up to a2: one press, one release, no click on either cell.
+    await drag(host, 'a1', 'a2');
+    for (const page of [host, friend]) {
+      await page.waitForFunction(() => document.querySelector('#moves').innerText.includes('a1-a2'));
+    }
+    assert.equal(await movesText(host), 'a1 f5\nc1 f3\ne1 d5\na1-a2');
+    assert.match(await host.locator('[data-cell="a2"]').getAttribute('aria-label'), /^a2, pale stone/);
+
+    // Dark (on a board turned round) taps f5 to see where it can go, then drags it to f4.
+    await friend.waitForFunction(() => document.querySelector('#turn').textContent === 'Your turn: step a stone.');
+    await friend.click('[data-cell="f5"]');
+    await friend.waitForSelector('[data-cell="f4"].target');
+    await drag(friend, 'f5', 'f4');
+    for (const page of [host, friend]) {
+      await page.waitForFunction(() => document.querySelector('#moves').innerText.includes('f5-f4'));
+    }
+    assert.match(await friend.locator('[data-cell="f4"]').getAttribute('aria-label'), /^f4, dark stone/);
+  });
+});
+
+test('on a phone the three ways to play come first, on the first screen; on a desktop the rules do', { timeout: 30000 }, async () => {
+  await keepScreenshotsOnFailure('home-layout', pages, async () => {
+    const buttons = ['#play-computer button[type=submit]', '#play-friend button[type=submit]', '#play-anyone', '#open-table'];
+    const phone = await newPage({ width: 390, height: 844 });
+    await phone.goto(server.url + '/');
+    const setupTop = (await phone.locator('#setup').boundingBox()).y;
+    for (const button of buttons) {
+      const box = await phone.locator(button).boundingBox();
+      assert.ok(box.y + box.height <= 844, `${button} is on the first screen (bottom at ${box.y + box.height})`);
+      assert.ok(box.y < setupTop, `${button} comes before the rules form`);
+    }
+    // Which rules and clock those buttons use is said above them, with a way to change it.
+    assert.equal(await phone.locator('#rules-summary').innerText(), 'Rules arcade, 5 min + 3 s for games between people. Change');
+    await phone.selectOption('#clock', 'none');
+    await phone.selectOption('#preset', 'jaques');
+    assert.match(await phone.locator('#rules-summary').innerText(), /^Rules jaques, no clock for games/);
+
+    const desktop = await newPage();
+    await desktop.goto(server.url + '/');
+    assert.ok(await desktop.locator('#rules-summary').isHidden());
+    const rulesBottom = await desktop.locator('#setup').boundingBox();
+    for (const button of buttons) {
+      const box = await desktop.locator(button).boundingBox();
+      assert.ok(box.y > rulesBottom.y + rulesBottom.height, `${button} comes after the rules form`);
+      assert.ok(box.y + box.height <= 860, `${button} is on the first screen`);
+    }
   });
 });

@@ -23,6 +23,8 @@ export class Board {
     this.selected = null;      // the stone chosen to step
     this.pending = null;       // { from, to, moves, chosen } while picking captures
     this.cursor = null;        // keyboard focus cell
+    this.dragFrom = null;      // where the pointer went down
+    this.pressedSelected = false; // whether it went down on the stone already picked up
     this.flipped = false;
     this.svg = el('svg', { class: 'board', role: 'grid', 'aria-label': 'Dara board' });
     host.appendChild(this.svg);
@@ -243,6 +245,10 @@ export class Board {
     if (!name) return;
     this.dragFrom = name;
     this.cursor = name;
+    // Pressing the stone already picked up may begin a drag of it: letting go of it waits
+    // until the press ends on the same cell, or the drag would drop the stone it carries.
+    this.pressedSelected = name === this.selected && !this.pending;
+    if (this.pressedSelected) return;
     this.activate(name);
   }
 
@@ -250,7 +256,15 @@ export class Board {
   pointerUp(e) {
     const name = this.cellAt(e);
     const from = this.dragFrom;
+    const pressedSelected = this.pressedSelected;
     this.dragFrom = null;
-    if (name && from && name !== from && this.selected === from && this.role(name) === 'target') this.activate(name);
+    this.pressedSelected = false;
+    if (!name || !from || this.selected !== from) return;
+    if (name !== from) {
+      if (this.role(name) === 'target') this.activate(name);
+    } else if (pressedSelected) {
+      // A tap on the stone already picked up lets go of it.
+      this.activate(name);
+    }
   }
 }

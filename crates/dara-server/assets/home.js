@@ -32,8 +32,10 @@ async function start(body) {
 
 watchRulesForm(() => {
   $('rules-text').textContent = chosenRules();
+  $('summary-rules').textContent = chosenRules();
   const clock = chosenClock();
   $('clock-note').textContent = clock ? '' : 'No clock.';
+  $('summary-clock').textContent = clock ? $('clock').selectedOptions[0].textContent : 'no clock';
 });
 
 $('play-computer').addEventListener('submit', (e) => {
@@ -59,6 +61,18 @@ $('play-anyone').addEventListener('click', async () => {
   }
 });
 
+// The seat is asked for here, not on the game's page: the list may be a moment old, and if
+// someone else sat down first the person should hear it while still looking at the list,
+// rather than arrive at the table to watch.
+async function sitDown(game) {
+  showError('');
+  try {
+    go(await post(`/api/tables/${game}/sit`, {}));
+  } catch (e) {
+    showError(`Could not sit down: ${e.message}.`);
+  }
+}
+
 function clockLabel(clock) {
   return clock ? `${clock.initial / 60}+${clock.increment}` : 'no clock';
 }
@@ -81,6 +95,7 @@ function listen() {
       sit.href = `/g/${table.game}`;
       sit.className = 'button';
       sit.textContent = 'Sit down';
+      sit.addEventListener('click', (e) => { e.preventDefault(); sitDown(table.game); });
       li.append(text, sit);
       list.appendChild(li);
     }

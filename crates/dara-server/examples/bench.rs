@@ -56,7 +56,9 @@ fn percentile(samples: &mut [Duration], p: f64) -> Duration {
 async fn main() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(dara_server::run(listener, Config::default(), std::future::pending()));
+    // Every game here comes from this one loopback address.
+    let config = Config { games_per_address: usize::MAX, ..Config::default() };
+    tokio::spawn(dara_server::run(listener, config, std::future::pending()));
     let http = reqwest::Client::new();
 
     round_trips(addr, &http, "quiet server").await;
@@ -85,7 +87,7 @@ async fn main() {
             serde_json::from_value(json!({ "opponent": "friend", "first": "me" })).unwrap();
         let setup = request.check().unwrap();
         let seats = ByColour { white: Seat::Human(SeatToken::random()), black: Seat::Open };
-        game::spawn(&state, setup, seats).unwrap();
+        game::spawn(&state, setup, seats, None).unwrap();
     }
     tokio::time::sleep(Duration::from_millis(500)).await;
     let after = resident_bytes();

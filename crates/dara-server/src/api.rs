@@ -2,19 +2,22 @@
 //! table), or ask to play anyone with the same rules and clock. Everything else happens over the
 //! game's WebSocket.
 
+use std::net::SocketAddr;
+
 use axum::extract::rejection::JsonRejection;
-use axum::extract::State;
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use dara::{ByColour, Colour};
 use serde::{Deserialize, Serialize};
 
+use crate::address::requester;
 use crate::error::AppError;
 use crate::game::clock::{colour_name, TimeControl};
 use crate::game::setup::{Opponent, SetupRequest};
-use crate::game::{self, Seat};
+use crate::game::{self, Seat, SitRefused};
 use crate::lobby::Table;
-use crate::seat::SeatToken;
+use crate::seat::{GameId, SeatToken};
 use crate::state::AppState;
 
 /// What the creator of a game gets back.
@@ -37,6 +40,7 @@ fn read<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, AppError> {
 /// `POST /api/games`: a new game with the creator in one seat.
 pub async fn create(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     body: Result<Json<SetupRequest>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Created>), AppError> {
     let setup = read(body)?.check()?;
@@ -50,7 +54,7 @@ pub async fn create(
         Colour::White => ByColour { white: Seat::Human(token.clone()), black: other },
         Colour::Black => ByColour { white: other, black: Seat::Human(token.clone()) },
     };
-    let handle = game::spawn(&state, setup, seats)?;
+    let handle = game::spawn(&state, setup, seats, Some(requester(peer.ip())))?;
     Ok((StatusCode::CREATED, Json(created(handle.id.as_str(), Some(&token), Some(creator)))))
 }
 
@@ -79,10 +83,16 @@ pub struct Seek {
     pub clock: Option<TimeControl>,
 }
 
+/// How many listed tables "play anyone" tries before opening a new one. A table it takes off
+/// the list may still be taken first by someone who pressed "Sit down" on an older listing;
+/// then the next one is tried.
+const PAIRING_TRIES: usize = 8;
+
 /// `POST /api/seek`: sits the asker at a waiting table with the same rules and clock, or opens
-/// one for them to wait at.
+/// one for them to wait at. Either way they hold a seat when the answer comes.
 pub async fn seek(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     body: Result<Json<Seek>, JsonRejection>,
 ) -> Result<Json<Created>, AppError> {
     let seek = read(body)?;
@@ -95,16 +105,42 @@ pub async fn seek(
     };
     let setup = request.check()?;
     // Compared as canonical notation, so `arcade` and `arcade,quiet=80` are the same table.
-    if let Some(id) = state.lobby.pair(&setup.rules.to_string(), setup.clock) {
-        return Ok(Json(created(id.as_str(), None, None)));
+    let rules = setup.rules.to_string();
+    for _ in 0..PAIRING_TRIES {
+        let Some(id) = state.lobby.pair(&rules, setup.clock) else { break };
+        if let Ok(seated) = sit_at(&state, &id).await {
+            return Ok(Json(seated));
+        }
     }
-    let (_, Json(created)) = create_open(&state, setup)?;
+    let (_, Json(created)) = create_open(&state, setup, peer)?;
     Ok(Json(created))
+}
+
+/// `POST /api/tables/{id}/sit`: the lobby's "Sit down". Answers with the seat, or why there is
+/// none (the table was taken or has closed) while the person is still looking at the list.
+pub async fn sit(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<Created>, AppError> {
+    let id = GameId::parse(&id).ok_or(AppError::TableClosed)?;
+    Ok(Json(sit_at(&state, &id).await?))
+}
+
+/// Asks the table's game for its free seat.
+async fn sit_at(state: &AppState, id: &GameId) -> Result<Created, AppError> {
+    let handle = state.game(id).ok_or(AppError::TableClosed)?;
+    let token = SeatToken::random();
+    match handle.sit(token.clone()).await {
+        Some(Ok(colour)) => Ok(created(id.as_str(), Some(&token), Some(colour))),
+        Some(Err(SitRefused::Taken)) => Err(AppError::TableTaken),
+        Some(Err(SitRefused::Closed)) | None => Err(AppError::TableClosed),
+    }
 }
 
 fn create_open(
     state: &AppState,
     setup: crate::game::setup::Setup,
+    peer: SocketAddr,
 ) -> Result<(StatusCode, Json<Created>), AppError> {
     let token = SeatToken::random();
     let creator = setup.creator;
@@ -112,7 +148,7 @@ fn create_open(
         Colour::White => ByColour { white: Seat::Human(token.clone()), black: Seat::Open },
         Colour::Black => ByColour { white: Seat::Open, black: Seat::Human(token.clone()) },
     };
-    let handle = game::spawn(state, setup, seats)?;
+    let handle = game::spawn(state, setup, seats, Some(requester(peer.ip())))?;
     Ok((StatusCode::CREATED, Json(created(handle.id.as_str(), Some(&token), Some(creator)))))
 }
 

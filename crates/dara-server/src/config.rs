@@ -19,6 +19,11 @@ pub struct Config {
     pub human_pause: bool,
     /// Most games held at once; beyond it, new games are refused.
     pub max_games: usize,
+    /// Most games held at once that one client address asked for (see `address`: an IPv6 /64
+    /// is one client); beyond it, that client's new games are refused. A game counts until it
+    /// is forgotten, as it holds memory until then. Behind a proxy every game seems to come
+    /// from the proxy: raise this there.
+    pub games_per_address: usize,
     /// Largest WebSocket message accepted, in bytes.
     pub max_message: usize,
     /// Messages a connection may send in a burst, and per second after it.
@@ -37,6 +42,9 @@ impl Default for Config {
             engine_threads: cores.max(1),
             human_pause: true,
             max_games: 10_000,
+            // Far more than one person plays at once (games a person finishes count for
+            // `finished_grace` more), far fewer than would fill the server.
+            games_per_address: 20,
             max_message: 4096,
             burst: 40,
             per_second: 10,

@@ -14,6 +14,13 @@ pub enum AppError {
     NotFound,
     /// The server holds as many games as it will.
     Full,
+    /// The client's address already has as many games as one may; the text says how many
+    /// and when they go.
+    TooManyGames(String),
+    /// Someone else sat down at the open table first.
+    TableTaken,
+    /// The table is no longer open: the person waiting left, or the game has gone.
+    TableClosed,
 }
 
 impl AppError {
@@ -21,21 +28,39 @@ impl AppError {
     pub fn bad(reason: impl Into<String>) -> AppError {
         AppError::BadRequest(reason.into())
     }
+
+    /// The status it is answered with.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            AppError::NotFound => StatusCode::NOT_FOUND,
+            AppError::Full => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::TooManyGames(_) => StatusCode::TOO_MANY_REQUESTS,
+            AppError::TableTaken => StatusCode::CONFLICT,
+            AppError::TableClosed => StatusCode::NOT_FOUND,
+        }
+    }
+
+    /// What a person is told (also over a game's socket, when a rematch cannot start).
+    pub fn reason(&self) -> String {
+        match self {
+            AppError::BadRequest(reason) | AppError::TooManyGames(reason) => reason.clone(),
+            AppError::NotFound => {
+                "no such game: it may have finished and been forgotten".to_owned()
+            }
+            AppError::Full => "the tables are full; try again in a minute".to_owned(),
+            AppError::TableTaken => "someone else sat down at that table first: choose another, \
+                                     or press Play anyone"
+                .to_owned(),
+            AppError::TableClosed => {
+                "that table has closed: the person waiting there has left".to_owned()
+            }
+        }
+    }
 }
 
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        let (status, reason) = match self {
-            AppError::BadRequest(reason) => (StatusCode::BAD_REQUEST, reason),
-            AppError::NotFound => (
-                StatusCode::NOT_FOUND,
-                "no such game: it may have finished and been forgotten".to_owned(),
-            ),
-            AppError::Full => (
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the tables are full; try again in a minute".to_owned(),
-            ),
-        };
-        (status, Json(json!({ "error": reason }))).into_response()
+        (self.status(), Json(json!({ "error": self.reason() }))).into_response()
     }
 }

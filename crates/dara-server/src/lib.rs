@@ -7,8 +7,10 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod address;
 pub mod api;
 pub mod config;
+pub mod date;
 pub mod error;
 pub mod flood;
 pub mod game;
@@ -21,6 +23,7 @@ pub mod view;
 pub mod ws;
 
 use std::future::Future;
+use std::net::SocketAddr;
 
 use axum::routing::{get, post};
 use axum::Router;
@@ -40,6 +43,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games", post(api::create))
         .route("/api/seek", post(api::seek))
         .route("/api/tables", get(api::tables))
+        .route("/api/tables/{id}/sit", post(api::sit))
         .route("/ws/game/{id}", get(ws::game_socket))
         .route("/ws/lobby", get(ws::lobby_socket))
         .fallback(pages::not_found)
@@ -55,12 +59,26 @@ pub async fn run(
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    serve(listener, Shared::new(config), shutdown).await
+}
+
+/// Serves the site with state made beforehand, so that a test can also reach the games
+/// through the library (say, one on a clock shorter than the site offers).
+///
+/// # Errors
+/// When the listener fails.
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     use axum::serve::ListenerExt;
-    let state = Shared::new(config);
     // Moves are small messages that must leave at once: without this, Nagle's algorithm holds
     // a move event back until the previous message is acknowledged (tens of milliseconds).
     let listener = listener.tap_io(|tcp| {
         let _ = tcp.set_nodelay(true);
     });
-    axum::serve(listener, app(state)).with_graceful_shutdown(shutdown).await
+    // The peer's address counts the games each client holds (see `address`).
+    let service = app(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, service).with_graceful_shutdown(shutdown).await
 }

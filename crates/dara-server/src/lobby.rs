@@ -1,10 +1,12 @@
 //! The open tables: games waiting for anyone to sit down, listed live for every visitor of the
 //! home page, and the "play anyone" pairing that seats two people who asked for the same
 //! ruleset and clock at one table.
+//!
+//! The list is only an offer: the seat itself is given by the game (`GameHandle::sit`), which
+//! alone knows whether it is still free. So a listing a moment old does no harm.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::json;
@@ -32,21 +34,12 @@ pub struct Table {
 pub struct Lobby {
     // A std mutex: held only to edit the map and render it, never across an await.
     tables: Mutex<BTreeMap<GameId, Table>>,
-    /// Tables just handed to a "play anyone" seeker, kept off the list while they come to sit.
-    reserved: Mutex<BTreeMap<GameId, Instant>>,
     listing: watch::Sender<Arc<str>>,
 }
 
-/// How long a paired table stays off the list waiting for its seeker to sit down.
-const RESERVATION: Duration = Duration::from_secs(30);
-
 impl Default for Lobby {
     fn default() -> Lobby {
-        Lobby {
-            tables: Mutex::default(),
-            reserved: Mutex::default(),
-            listing: watch::Sender::new(render(&BTreeMap::new())),
-        }
+        Lobby { tables: Mutex::default(), listing: watch::Sender::new(render(&BTreeMap::new())) }
     }
 }
 
@@ -56,15 +49,8 @@ fn render(tables: &BTreeMap<GameId, Table>) -> Arc<str> {
 }
 
 impl Lobby {
-    /// Lists a table (unless it was just handed to a seeker).
+    /// Lists a table.
     pub fn open(&self, id: GameId, table: Table) {
-        {
-            let mut reserved = self.reserved.lock().expect("lobby lock");
-            reserved.retain(|_, at| at.elapsed() < RESERVATION);
-            if reserved.contains_key(&id) {
-                return;
-            }
-        }
         let mut tables = self.tables.lock().expect("lobby lock");
         if tables.get(&id).is_some_and(|t| t.game == table.game) {
             return;
@@ -81,8 +67,8 @@ impl Lobby {
         }
     }
 
-    /// Takes a listed table with these rules and clock off the list, for a "play
-    /// anyone" pairing: removing it at once means two seekers never get the same table.
+    /// Takes a listed table with these rules and clock off the list, for a "play anyone"
+    /// seeker to sit at: removing it at once keeps the next seeker from trying it too.
     pub fn pair(&self, rules: &str, clock: Option<TimeControl>) -> Option<GameId> {
         let mut tables = self.tables.lock().expect("lobby lock");
         let id = tables
@@ -91,7 +77,6 @@ impl Lobby {
             .map(|(id, _)| id.clone())?;
         tables.remove(&id);
         self.listing.send_replace(render(&tables));
-        self.reserved.lock().expect("lobby lock").insert(id.clone(), Instant::now());
         Some(id)
     }
 

@@ -1,11 +1,16 @@
-//! The server's clock decides: a player who does not move in time loses. Run on tokio's paused
-//! clock, so five minutes pass in no time.
+//! The server's clock decides: a player who does not move in time loses (RULES.md: "the
+//! player whose clock ran out loses"). Once on tokio's paused clock, so a minute passes in no
+//! time; once in real time over real sockets, on a clock shorter than the site offers.
 
-use std::time::Duration;
+mod common;
 
-use dara::ByColour;
+use std::time::{Duration, Instant};
+
+use common::{start_with_state, test_config, Client};
+use dara::record::{GameResult, Record};
+use dara::{ByColour, Colour, Ruleset};
 use dara_server::game::clock::TimeControl;
-use dara_server::game::setup::SetupRequest;
+use dara_server::game::setup::{Opponent, Setup, SetupRequest};
 use dara_server::game::{self, Seat};
 use dara_server::protocol::ClientMessage;
 use dara_server::seat::SeatToken;
@@ -27,7 +32,7 @@ async fn a_flag_falls_and_the_player_out_of_time_loses() {
     assert_eq!(setup.clock, Some(TimeControl { initial: 60, increment: 2 }));
     let (pale, dark) = (SeatToken::random(), SeatToken::random());
     let seats = ByColour { white: Seat::Human(pale.clone()), black: Seat::Human(dark.clone()) };
-    let handle = game::spawn(&state, setup, seats).unwrap();
+    let handle = game::spawn(&state, setup, seats, None).unwrap();
 
     let welcome = handle.hello(Some(pale.as_str().to_owned()), None).await.unwrap();
     let mut events = welcome.events;
@@ -57,4 +62,43 @@ async fn a_flag_falls_and_the_player_out_of_time_loses() {
     let late = ClientMessage::Move { id: 1, text: "d4".into() };
     let reply = handle.act(Some(dara::Colour::Black), late).await.unwrap();
     assert_eq!(parse(&reply.text)["d"]["reason"], "the game is over");
+}
+
+#[tokio::test]
+async fn over_real_sockets_both_seats_see_the_flag_fall() {
+    let (addr, state) = start_with_state(test_config()).await;
+    // The site offers 30 s at the least; through the library a game can have 2 s.
+    let setup = Setup {
+        rules: Ruleset::default(),
+        opponent: Opponent::Friend,
+        creator: Colour::White,
+        clock: Some(TimeControl { initial: 2, increment: 0 }),
+    };
+    let (pale, dark) = (SeatToken::random(), SeatToken::random());
+    let seats = ByColour { white: Seat::Human(pale.clone()), black: Seat::Human(dark.clone()) };
+    let game = game::spawn(&state, setup, seats, None).unwrap().id.to_string();
+    let (mut white, snapshot) = Client::hello(addr, &game, Some(pale.as_str()), None).await;
+    assert_eq!(snapshot["d"]["clock"]["running"], "white");
+    let (mut black, _) = Client::hello(addr, &game, Some(dark.as_str()), None).await;
+    assert_eq!(white.turn(1, "c3").await["t"], "accepted");
+    let moved = Instant::now();
+
+    // Dark never answers: two seconds (and the lag allowance) later, both seats are told.
+    let mut ends = Vec::new();
+    for seat in [&mut white, &mut black] {
+        let end = seat.next_of("end").await;
+        assert_eq!(end["d"]["result"], "1-0");
+        assert_eq!(end["d"]["winner"], "white");
+        assert_eq!(end["d"]["reason"], "Dark ran out of time");
+        assert_eq!(end["d"]["clock"]["black"], 0);
+        assert_eq!(end["d"]["clock"]["running"], Value::Null);
+        ends.push(end);
+    }
+    assert!(moved.elapsed() >= Duration::from_secs(2), "flagged after {:?}", moved.elapsed());
+    assert_eq!(ends[0], ends[1]);
+    assert_eq!(black.turn(1, "d4").await["d"]["reason"], "the game is over");
+    // The record says who won, though the position itself was still open.
+    let record: Record = ends[0]["d"]["record"].as_str().unwrap().parse().unwrap();
+    assert_eq!(record.result, GameResult::WhiteWins);
+    assert_eq!(record.moves().len(), 1);
 }

@@ -4,6 +4,7 @@
 mod common;
 
 use common::{create, post, start, test_config, Client};
+use dara::record::{GameResult, Record};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -69,6 +70,33 @@ async fn a_game_by_link_from_creation_to_a_win() {
     let next = pale.next_of("rematch").await["d"]["game"].as_str().unwrap().to_owned();
     let (_, snapshot) = Client::hello(addr, &next, Some(&seat), None).await;
     assert_eq!(snapshot["d"]["you"], "black");
+}
+
+#[tokio::test]
+async fn the_record_to_copy_carries_its_date_and_imports_again() {
+    let addr = start(test_config()).await;
+    let today = || dara_server::date::record_date(std::time::SystemTime::now());
+    let began = today();
+    let (game, seat, _) =
+        create(addr, json!({ "opponent": "friend", "rules": SHORT, "first": "me" })).await;
+    let (mut pale, _) = Client::hello(addr, &game, Some(&seat), None).await;
+    let (mut dark, _) = join(addr, &game).await;
+    for (i, m) in WIN.iter().enumerate() {
+        let mover = if i % 2 == 0 { &mut pale } else { &mut dark };
+        assert_eq!(mover.turn(i as u64, m).await["t"], "accepted");
+    }
+    let text = pale.next_of("end").await["d"]["record"].as_str().unwrap().to_owned();
+    // NOTATION.md "Games": the Date tag comes after Event, as `YYYY.MM.DD`.
+    let tags: Vec<&str> = text.lines().take(3).collect();
+    assert_eq!(tags[0], "[Event \"Casual game\"]");
+    assert!(tags[1].starts_with("[Date \"") && tags[1].len() == "[Date \"2026.11.29\"]".len());
+    // The rules crate's importer reads it back: same moves, same result, the date kept.
+    let record: Record = text.parse().unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert_eq!(record.moves().iter().map(ToString::to_string).collect::<Vec<_>>(), WIN);
+    assert_eq!(record.result, GameResult::WhiteWins);
+    let date = record.tag("Date").unwrap();
+    assert!(date == began || date == today(), "{date}");
+    assert_eq!(record.to_string(), text);
 }
 
 #[tokio::test]
@@ -291,55 +319,6 @@ async fn bad_requests_get_a_reason() {
     assert_eq!(status, 400);
     let missing = reqwest::get(format!("http://{addr}/g/0123456789abcdef")).await.unwrap();
     assert_eq!(missing.status().as_u16(), 404);
-}
-
-async fn lobby_next(
-    lobby: &mut tokio_tungstenite::WebSocketStream<
-        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
-    >,
-) -> Value {
-    use futures_util::StreamExt;
-    loop {
-        if let Some(Ok(Message::Text(t))) = lobby.next().await {
-            return serde_json::from_str::<Value>(t.as_str()).unwrap();
-        }
-    }
-}
-
-#[tokio::test]
-async fn open_tables_are_listed_live_and_play_anyone_pairs() {
-    let addr = start(test_config()).await;
-    let (mut lobby, _) =
-        tokio_tungstenite::connect_async(format!("ws://{addr}/ws/lobby")).await.unwrap();
-    assert_eq!(lobby_next(&mut lobby).await["d"], json!([]));
-    let clock = json!({ "initial": 300, "increment": 3 });
-    let (status, first) =
-        post(addr, "/api/seek", json!({ "rules": "jaques", "clock": clock })).await;
-    assert_eq!(status, 200);
-    // Listed once the person waiting is at the table.
-    let (waiting, _) =
-        Client::hello(addr, first["game"].as_str().unwrap(), first["seat"].as_str(), None).await;
-    let listed = lobby_next(&mut lobby).await;
-    assert_eq!(listed["d"][0]["rules"], "jaques");
-    assert_eq!(listed["d"][0]["clock"], clock);
-    // Another ruleset does not pair with it.
-    let (_, other) = post(addr, "/api/seek", json!({ "rules": "ninja", "clock": clock })).await;
-    assert_ne!(other["game"], first["game"]);
-    let (other_waiting, _) =
-        Client::hello(addr, other["game"].as_str().unwrap(), other["seat"].as_str(), None).await;
-    assert_eq!(lobby_next(&mut lobby).await["d"].as_array().unwrap().len(), 2);
-    // The same rules and clock do, and the table leaves the list.
-    let (_, second) = post(addr, "/api/seek", json!({ "rules": "jaques", "clock": clock })).await;
-    assert_eq!(second["game"], first["game"]);
-    assert_eq!(second["seat"], Value::Null);
-    assert_eq!(lobby_next(&mut lobby).await["d"].as_array().unwrap().len(), 1);
-    let (mut sitter, _) = join(addr, first["game"].as_str().unwrap()).await;
-    sitter.send(json!({ "t": "ping", "d": { "lag": 20 } })).await;
-    assert_eq!(sitter.next_of("pong").await["t"], "pong");
-    // A table whose waiting player leaves comes off the list.
-    drop(other_waiting);
-    assert_eq!(lobby_next(&mut lobby).await["d"], json!([]));
-    drop(waiting);
 }
 
 #[tokio::test]

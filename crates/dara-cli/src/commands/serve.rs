@@ -21,6 +21,10 @@ pub struct Args {
     /// Seconds a player may be gone before the opponent may claim the game.
     #[arg(long, default_value_t = 30)]
     pub claim_after: u64,
+    /// Most games one client address may hold at once (games it started, until they are
+    /// forgotten). Behind a reverse proxy every client has the proxy's address: raise it there.
+    #[arg(long, default_value_t = 20)]
+    pub games_per_address: usize,
 }
 
 impl Default for Args {
@@ -49,6 +53,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         config.human_pause = !args.instant_computer;
         config.claim_after = std::time::Duration::from_secs(args.claim_after);
+        config.games_per_address = args.games_per_address;
         // Ctrl-C at a terminal, SIGTERM from a service manager.
         let shutdown = async {
             #[cfg(unix)]

@@ -2,7 +2,9 @@
 //! of everything that happened, fed one request at a time through its channel. Because only this
 //! loop touches the game, nothing in it needs a lock.
 
+use std::net::IpAddr;
 use std::sync::{Arc, Weak};
+use std::time::SystemTime;
 
 use dara::record::{GameResult, Record};
 use dara::{ByColour, Colour, DrawReason, Move, Position, Status, WinReason};
@@ -13,7 +15,8 @@ use tokio::time::{sleep_until, Instant};
 
 use super::clock::{colour_name, Clock};
 use super::setup::{Opponent, Setup};
-use super::{Cmd, GameHandle, Reply, Welcome};
+use super::{Cmd, GameHandle, Reply, SitRefused, Welcome};
+use crate::date::record_date;
 use crate::error::AppError;
 use crate::lobby::Table;
 use crate::protocol::{self, ClientMessage};
@@ -44,6 +47,10 @@ struct Game {
     id: GameId,
     shared: Weak<Shared>,
     handle: GameHandle,
+    /// The client address this game counts against, which its rematch counts against too.
+    asked_from: Option<IpAddr>,
+    /// The day the game began, for its record.
+    date: String,
     setup: Setup,
     seats: ByColour<Seat>,
     start: Position,
@@ -73,23 +80,28 @@ struct Game {
 }
 
 /// Starts the actor of a new game with these seats and registers it (an open table is listed
-/// in the lobby once the person waiting at it is connected).
+/// in the lobby once the person waiting at it is connected). `asked_from` is the client
+/// address the game counts against (see `address::requester`), if any.
+///
+/// # Errors
+/// When the server, or that address's share of it, is full.
 pub fn spawn(
     state: &AppState,
     setup: Setup,
     seats: ByColour<Seat>,
+    asked_from: Option<IpAddr>,
 ) -> Result<GameHandle, AppError> {
     let id = GameId::random();
     let (tx, rx) = mpsc::channel(64);
     let handle = GameHandle { id: id.clone(), tx };
-    if !state.register(handle.clone()) {
-        return Err(AppError::Full);
-    }
+    state.register(handle.clone(), asked_from)?;
     let start = Position::start(setup.rules);
     let game = Game {
         id,
         shared: Arc::downgrade(state),
         handle: handle.clone(),
+        asked_from,
+        date: record_date(SystemTime::now()),
         clock: setup.clock.map(Clock::new),
         setup,
         seats,
@@ -183,6 +195,9 @@ impl Game {
                 let (text, seat) = self.act(seat, msg);
                 let _ = reply.send(Reply { text, seat });
             }
+            Cmd::Sit { token, reply } => {
+                let _ = reply.send(self.sit(token));
+            }
             Cmd::Leave { seat } => self.leave(seat),
             Cmd::ComputerMoved { ticket, m } => {
                 // A takeback while the engine thought makes its answer stale, even if the
@@ -266,10 +281,7 @@ impl Game {
         if self.setup.opponent != Opponent::Open {
             return;
         }
-        let open = [Colour::White, Colour::Black]
-            .into_iter()
-            .find(|c| matches!(self.seats[*c], Seat::Open));
-        match open {
+        match self.free_seat() {
             Some(free) if self.ending.is_none() && self.online[!free] > 0 => shared.lobby.open(
                 self.id.clone(),
                 Table {
@@ -407,29 +419,28 @@ impl Game {
         }
     }
 
+    fn free_seat(&self) -> Option<Colour> {
+        [Colour::White, Colour::Black].into_iter().find(|c| matches!(self.seats[*c], Seat::Open))
+    }
+
+    /// A connection takes the free seat: the invite link, or a watcher of a table.
     fn join(&mut self, seat: Option<Colour>) -> (Arc<str>, Option<Colour>) {
         if seat.is_some() {
             return (protocol::error("you already hold a seat in this game"), seat);
         }
-        let Some(colour) = [Colour::White, Colour::Black]
-            .into_iter()
-            .find(|c| matches!(self.seats[*c], Seat::Open))
-        else {
-            return (protocol::error("both seats are taken; you are watching"), None);
+        let Some(colour) = self.free_seat() else {
+            let reason = if self.setup.opponent == Opponent::Open {
+                "someone else sat down at this table first; you are watching"
+            } else {
+                "both seats are taken; you are watching"
+            };
+            return (protocol::error(reason), None);
         };
         let token = SeatToken::random();
-        self.seats[colour] = Seat::Human(token.clone());
-        if let Some(shared) = self.shared.upgrade() {
-            shared.lobby.close(&self.id);
-        }
         // The connection stops counting as a watcher and starts counting as the player.
         self.spectators = self.spectators.saturating_sub(1);
-        self.arrive(Some(colour));
-        let now = Instant::now();
-        self.start_if_ready(now);
-        let clock = self.clock.as_ref().map(|c| c.view(now));
-        self.publish("seated", json!({ "colour": colour_name(colour), "clock": clock }));
-        self.announce_presence();
+        self.online[colour] += 1;
+        self.seat_person(colour, token.clone(), Instant::now());
         (
             protocol::message(
                 "joined",
@@ -437,6 +448,38 @@ impl Game {
             ),
             Some(colour),
         )
+    }
+
+    /// Someone sits down at this open table before their page has connected ("play anyone"
+    /// handed it to them, or they pressed "Sit down"). The seat is theirs from this moment:
+    /// had they been sent to the page to ask for it, someone following an older listing of the
+    /// lobby could take it in between, and they would arrive to watch instead of play.
+    fn sit(&mut self, token: SeatToken) -> Result<Colour, SitRefused> {
+        if self.setup.opponent != Opponent::Open || self.ending.is_some() {
+            return Err(SitRefused::Closed);
+        }
+        let free = self.free_seat().ok_or(SitRefused::Taken)?;
+        // Nobody should sit down opposite an empty chair (the lobby lists no such table).
+        if self.online[!free] == 0 {
+            return Err(SitRefused::Closed);
+        }
+        let now = Instant::now();
+        // Away until their page connects, so that if it never does the opponent may claim.
+        self.away_since[free] = Some(now);
+        self.seat_person(free, token, now);
+        Ok(free)
+    }
+
+    /// Fills the free seat `colour`: off the lobby, the clock starts, everyone is told.
+    fn seat_person(&mut self, colour: Colour, token: SeatToken, now: Instant) {
+        self.seats[colour] = Seat::Human(token);
+        if let Some(shared) = self.shared.upgrade() {
+            shared.lobby.close(&self.id);
+        }
+        self.start_if_ready(now);
+        let clock = self.clock.as_ref().map(|c| c.view(now));
+        self.publish("seated", json!({ "colour": colour_name(colour), "clock": clock }));
+        self.announce_presence();
     }
 
     fn turn(&mut self, seat: Option<Colour>, id: u64, text: &str) -> Arc<str> {
@@ -580,6 +623,7 @@ impl Game {
             _ => "Anonymous".to_owned(),
         };
         record.set_tag("Event", "Casual game");
+        record.set_tag("Date", &self.date);
         record.set_tag("White", &name(Colour::White));
         record.set_tag("Black", &name(Colour::Black));
         record.set_tag("Rules", &self.setup.rules.to_string());
@@ -723,8 +767,7 @@ impl Game {
             setup.opponent = Opponent::Friend;
         }
         setup.creator = !setup.creator;
-        let handle = spawn(&shared, setup, seats)
-            .map_err(|_| "the tables are full; try again in a minute".to_owned())?;
+        let handle = spawn(&shared, setup, seats, self.asked_from).map_err(|e| e.reason())?;
         self.rematch = Some(handle.id.clone());
         self.rematch_offer = None;
         self.publish("rematch", json!({ "game": handle.id.as_str() }));

@@ -12,7 +12,7 @@ use dara::{Colour, Move};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::protocol::ClientMessage;
-use crate::seat::GameId;
+use crate::seat::{GameId, SeatToken};
 
 pub use actor::{spawn, Seat};
 
@@ -37,6 +37,14 @@ pub enum Cmd {
         /// Where the answer goes.
         reply: oneshot::Sender<Reply>,
     },
+    /// Someone not yet connected sits down at an open table ("play anyone" handed it to
+    /// them, or they pressed "Sit down").
+    Sit {
+        /// The token that will hold the seat.
+        token: SeatToken,
+        /// The colour they play, or why they cannot sit.
+        reply: oneshot::Sender<Result<Colour, SitRefused>>,
+    },
     /// A connection closed.
     Leave {
         /// The seat it held.
@@ -49,6 +57,16 @@ pub enum Cmd {
         /// The chosen move.
         m: Move,
     },
+}
+
+/// Why nobody can sit down at a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SitRefused {
+    /// Someone else sat down first.
+    Taken,
+    /// It is no longer an open table: the person waiting left, or the game is over (or it was
+    /// never an open table but a game by link or against the computer).
+    Closed,
 }
 
 /// What a connection gets on saying hello.
@@ -91,6 +109,13 @@ impl GameHandle {
     pub async fn act(&self, seat: Option<Colour>, msg: ClientMessage) -> Option<Reply> {
         let (reply, rx) = oneshot::channel();
         self.tx.send(Cmd::Act { seat, msg, reply }).await.ok()?;
+        rx.await.ok()
+    }
+
+    /// Gives the free seat of an open table to `token`; `None` if the game has gone.
+    pub async fn sit(&self, token: SeatToken) -> Option<Result<Colour, SitRefused>> {
+        let (reply, rx) = oneshot::channel();
+        self.tx.send(Cmd::Sit { token, reply }).await.ok()?;
         rx.await.ok()
     }
 

@@ -22,19 +22,32 @@ pub fn test_config() -> dara_server::Config {
 }
 
 pub async fn start(config: dara_server::Config) -> SocketAddr {
+    start_with_state(config).await.0
+}
+
+/// A server, and its state for reaching its games through the library as well.
+pub async fn start_with_state(config: dara_server::Config) -> (SocketAddr, dara_server::AppState) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(dara_server::run(listener, config, std::future::pending()));
-    addr
+    let state = dara_server::Shared::new(config);
+    tokio::spawn(dara_server::serve(listener, state.clone(), std::future::pending()));
+    (addr, state)
 }
 
 pub async fn post(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
-    let response = reqwest::Client::new()
-        .post(format!("http://{addr}{path}"))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
+    post_from(addr, path, body, None).await
+}
+
+/// A POST from a chosen loopback address (any of 127.0.0.0/8 reaches the server), so that one
+/// test can be several clients.
+pub async fn post_from(
+    addr: SocketAddr,
+    path: &str,
+    body: Value,
+    from: Option<std::net::IpAddr>,
+) -> (u16, Value) {
+    let client = reqwest::Client::builder().local_address(from).build().unwrap();
+    let response = client.post(format!("http://{addr}{path}")).json(&body).send().await.unwrap();
     let status = response.status().as_u16();
     (status, response.json().await.unwrap())
 }

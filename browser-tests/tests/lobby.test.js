@@ -1,0 +1,71 @@
+// The lobby in real Chromium: "Sit down" from the home page's live list, and what a person sees
+// when their list was a moment old and someone else took the table first.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, startBrowser, keepScreenshotsOnFailure, pageMaker } from '../harness.js';
+
+let server;
+let browser;
+let newPage;
+let pages;
+
+before(async () => {
+  server = await startServer();
+  browser = await startBrowser();
+  ({ newPage, pages } = pageMaker(browser));
+});
+
+after(async () => {
+  await browser.close();
+  server.stop();
+});
+
+async function openTable(page, preset) {
+  await page.goto(server.url + '/');
+  await page.selectOption('#preset', preset);
+  await page.click('#open-table');
+  await page.waitForURL(/#seat=/);
+}
+
+test('Sit down on a table just taken says so on the home page; on an open one it seats you', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('lobby', pages, async () => {
+    const host = await newPage();
+    await openTable(host, 'ninja');
+    // This visitor's list can be held still, to be a moment out of date at will.
+    const late = await newPage();
+    let frozen = false;
+    await late.routeWebSocket(/\/ws\/lobby$/, (ws) => {
+      const lobby = ws.connectToServer();
+      lobby.onMessage((message) => { if (!frozen) ws.send(message); });
+    });
+    await late.goto(server.url + '/');
+    await late.waitForSelector('#tables li a');
+    frozen = true;
+
+    // Someone else presses "Play anyone" with the same rules and clock, and sits down.
+    const seeker = await newPage();
+    await seeker.goto(server.url + '/');
+    await seeker.selectOption('#preset', 'ninja');
+    await seeker.click('#play-anyone');
+    await seeker.waitForURL(/#seat=/);
+    await host.waitForSelector('#invite', { state: 'hidden' });
+
+    // The late visitor still sees the table, presses Sit down, and is told, staying put.
+    await late.click('#tables li a');
+    await late.waitForSelector('#home-error:not([hidden])');
+    assert.equal(await late.locator('#home-error').innerText(),
+      'Could not sit down: someone else sat down at that table first: choose another, or press Play anyone.');
+    assert.equal(new URL(late.url()).pathname, '/');
+
+    // A table opened now reaches the list, and Sit down takes its seat.
+    frozen = false;
+    const other = await newPage();
+    await openTable(other, 'ninja');
+    await late.waitForFunction(() => document.querySelectorAll('#tables li a').length === 1);
+    await late.click('#tables li a');
+    await late.waitForURL(/\/g\/[0-9a-f]{16}#seat=[0-9a-f]{32}$/);
+    await other.waitForSelector('#invite', { state: 'hidden' });
+    await late.waitForFunction(() => /^(Your turn|Pale to play)/.test(document.querySelector('#turn').textContent));
+    assert.equal(await late.locator('#watch-note').isHidden(), true);
+  });
+});

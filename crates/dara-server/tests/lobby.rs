@@ -1,0 +1,168 @@
+//! The lobby over real sockets: open tables listed live, "play anyone" pairing, and "Sit down".
+//! Whoever is handed a table holds its seat at once, so a person following an older listing
+//! can never take it from them in between.
+
+mod common;
+
+use std::net::SocketAddr;
+
+use common::{create, post, start, start_with_state, test_config, Client};
+use dara_server::seat::GameId;
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+type Lobby = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+async fn lobby(addr: SocketAddr) -> Lobby {
+    tokio_tungstenite::connect_async(format!("ws://{addr}/ws/lobby")).await.unwrap().0
+}
+
+/// The next list of tables.
+async fn listing(lobby: &mut Lobby) -> Value {
+    loop {
+        if let Some(Ok(Message::Text(t))) = lobby.next().await {
+            return serde_json::from_str::<Value>(t.as_str()).unwrap()["d"].clone();
+        }
+    }
+}
+
+fn other(colour: &Value) -> &'static str {
+    if colour == "white" {
+        "black"
+    } else {
+        "white"
+    }
+}
+
+/// A "play anyone" answer: a seat, always.
+fn seated(answer: &Value) -> (String, String, String) {
+    let text = |k: &str| answer[k].as_str().unwrap_or_else(|| panic!("{k} in {answer}")).to_owned();
+    (text("game"), text("seat"), text("colour"))
+}
+
+#[tokio::test]
+async fn open_tables_are_listed_live_and_play_anyone_pairs() {
+    let addr = start(test_config()).await;
+    let mut lobby = lobby(addr).await;
+    assert_eq!(listing(&mut lobby).await, json!([]));
+    let clock = json!({ "initial": 300, "increment": 3 });
+    let (status, first) =
+        post(addr, "/api/seek", json!({ "rules": "jaques", "clock": clock })).await;
+    assert_eq!(status, 200);
+    let (table, seat, colour) = seated(&first);
+    // Listed once the person waiting is at the table.
+    let (mut waiting, _) = Client::hello(addr, &table, Some(&seat), None).await;
+    let listed = listing(&mut lobby).await;
+    assert_eq!(listed[0]["rules"], "jaques");
+    assert_eq!(listed[0]["clock"], clock);
+    assert_eq!(listed[0]["seat"], other(&json!(colour)));
+    // Another ruleset does not pair with it.
+    let (_, another) = post(addr, "/api/seek", json!({ "rules": "ninja", "clock": clock })).await;
+    let (other_table, other_seat, _) = seated(&another);
+    assert_ne!(other_table, table);
+    let (other_waiting, _) = Client::hello(addr, &other_table, Some(&other_seat), None).await;
+    assert_eq!(listing(&mut lobby).await.as_array().unwrap().len(), 2);
+    // The same rules and clock do: the seeker holds the other seat, and the table leaves the
+    // list.
+    let (_, second) = post(addr, "/api/seek", json!({ "rules": "jaques", "clock": clock })).await;
+    let (paired, paired_seat, paired_colour) = seated(&second);
+    assert_eq!(paired, table);
+    assert_eq!(paired_colour, other(&json!(colour)));
+    assert_eq!(listing(&mut lobby).await.as_array().unwrap().len(), 1);
+    assert_eq!(waiting.next_of("seated").await["d"]["colour"], paired_colour);
+    let (mut sitter, snapshot) = Client::hello(addr, &table, Some(&paired_seat), None).await;
+    assert_eq!(snapshot["d"]["you"], paired_colour);
+    sitter.send(json!({ "t": "ping", "d": { "lag": 20 } })).await;
+    assert_eq!(sitter.next_of("pong").await["t"], "pong");
+    // A table whose waiting player leaves comes off the list.
+    drop(other_waiting);
+    assert_eq!(listing(&mut lobby).await, json!([]));
+}
+
+#[tokio::test]
+async fn play_anyone_holds_its_seat_before_a_stale_sit_down_can_take_it() {
+    let addr = start(test_config()).await;
+    let (_, first) = post(addr, "/api/seek", json!({ "rules": "jaques" })).await;
+    let (table, seat, colour) = seated(&first);
+    let (mut waiting, _) = Client::hello(addr, &table, Some(&seat), None).await;
+    // A third person opened the table from a listing a moment old, and has not sat yet.
+    let (mut late, snapshot) = Client::hello(addr, &table, None, None).await;
+    assert_eq!(snapshot["d"]["seats"][other(&json!(colour))]["kind"], "open");
+
+    // The seeker is handed the table and holds its seat in the same moment...
+    let (_, second) = post(addr, "/api/seek", json!({ "rules": "jaques" })).await;
+    let (paired, paired_seat, paired_colour) = seated(&second);
+    assert_eq!(paired, table);
+    assert_eq!(waiting.next_of("seated").await["d"]["colour"], paired_colour);
+    // ...so the late one is told plainly, whether asking from the page or from the lobby.
+    late.send(json!({ "t": "join" })).await;
+    assert_eq!(
+        late.next_of("error").await["d"]["reason"],
+        "someone else sat down at this table first; you are watching"
+    );
+    let (status, body) = post(addr, &format!("/api/tables/{table}/sit"), json!({})).await;
+    assert_eq!(status, 409);
+    assert_eq!(
+        body["error"],
+        "someone else sat down at that table first: choose another, or press Play anyone"
+    );
+    // And the seeker plays.
+    let (mut seeker, snapshot) = Client::hello(addr, &table, Some(&paired_seat), None).await;
+    assert_eq!(snapshot["d"]["you"], paired_colour);
+    let pale = if colour == "white" { &mut waiting } else { &mut seeker };
+    assert_eq!(pale.turn(1, "c3").await["t"], "accepted");
+}
+
+#[tokio::test]
+async fn play_anyone_moves_on_when_its_table_was_taken_first() {
+    let (addr, state) = start_with_state(test_config()).await;
+    let (_, first) = post(addr, "/api/seek", json!({ "rules": "jaques" })).await;
+    let (table, seat, _) = seated(&first);
+    let (_waiting, _) = Client::hello(addr, &table, Some(&seat), None).await;
+    let listed = state.lobby.tables().pop().expect("the table is listed");
+    // Someone takes the seat from the table's page; the listing still offers it, as it did a
+    // moment before they sat down.
+    let (mut sitter, _) = Client::hello(addr, &table, None, None).await;
+    sitter.send(json!({ "t": "join" })).await;
+    sitter.next_of("joined").await;
+    state.lobby.open(GameId::parse(&table).unwrap(), listed);
+
+    // The seeker is handed that table, finds it taken, and gets a table of their own.
+    let (status, answer) = post(addr, "/api/seek", json!({ "rules": "jaques" })).await;
+    assert_eq!(status, 200);
+    let (own, own_seat, own_colour) = seated(&answer);
+    assert_ne!(own, table);
+    let (_seeker, snapshot) = Client::hello(addr, &own, Some(&own_seat), None).await;
+    assert_eq!(snapshot["d"]["you"], own_colour);
+    assert_eq!(snapshot["d"]["seats"][other(&json!(own_colour))]["kind"], "open");
+    let listed: Vec<String> = state.lobby.tables().into_iter().map(|t| t.game).collect();
+    assert_eq!(listed, [own]);
+}
+
+#[tokio::test]
+async fn sit_down_at_a_table_that_is_not_open_says_why() {
+    let addr = start(test_config()).await;
+    let closed = "that table has closed: the person waiting there has left";
+    let sit = |game: String| async move {
+        let (status, body) = post(addr, &format!("/api/tables/{game}/sit"), json!({})).await;
+        (status, body["error"].as_str().unwrap_or_default().to_owned())
+    };
+    assert_eq!(sit("0123456789abcdef".into()).await, (404, closed.to_owned()));
+    assert_eq!(sit("nonsense".into()).await, (404, closed.to_owned()));
+    // A game by link is not a table.
+    let (friend_game, _, _) = create(addr, json!({ "opponent": "friend" })).await;
+    assert_eq!(sit(friend_game).await, (404, closed.to_owned()));
+    // Nobody sits opposite an empty chair: the person who opened the table has not arrived.
+    let (_, first) = post(addr, "/api/seek", json!({ "rules": "ninja" })).await;
+    let (table, seat, colour) = seated(&first);
+    assert_eq!(sit(table.clone()).await, (404, closed.to_owned()));
+    // Once they are there, "Sit down" gives the seat.
+    let (_waiting, _) = Client::hello(addr, &table, Some(&seat), None).await;
+    let (status, body) = post(addr, &format!("/api/tables/{table}/sit"), json!({})).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["colour"], other(&json!(colour)));
+    assert_eq!(body["url"], format!("/g/{table}#seat={}", body["seat"].as_str().unwrap()));
+}
