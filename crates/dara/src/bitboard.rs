@@ -107,15 +107,22 @@ impl Bitboard {
     /// (a portable build has no population-count instruction).
     #[inline]
     pub const fn has_more_than(self, n: u8) -> bool {
-        // Clears the lowest cell n times; no early exit, as clearing an empty set is harmless
-        // and the loop stays free of branches the processor would mispredict.
-        let mut bits = self.0;
-        let mut i = 0;
-        while i < n {
-            bits &= bits.wrapping_sub(1);
-            i += 1;
+        // Clearing the lowest cell n times leaves something only if there were more than n.
+        // The small counts the rules ask about (losing at 2 or 3 stones, and one more) are
+        // written out: a loop would cost a counter and a branch per cell.
+        let b = self.0;
+        let b1 = b & b.wrapping_sub(1);
+        let b2 = b1 & b1.wrapping_sub(1);
+        let b3 = b2 & b2.wrapping_sub(1);
+        let b4 = b3 & b3.wrapping_sub(1);
+        match n {
+            0 => b != 0,
+            1 => b1 != 0,
+            2 => b2 != 0,
+            3 => b3 != 0,
+            4 => b4 != 0,
+            _ => self.count() > n as u32,
         }
-        bits != 0
     }
 
     /// The lowest cell (lowest rank, then lowest file), if any.
@@ -317,6 +324,16 @@ mod tests {
         assert_eq!(names, ["a1", "c3", "b5"]);
         assert_eq!(bb.nth(1), Cell::from_name("c3"));
         assert_eq!(bb.nth(3), None);
+    }
+
+    #[test]
+    fn more_than_agrees_with_counting() {
+        for bits in [0u64, 1, 0b11, 0b1011, 0x0f0f, 0x007f_7f7f_7f7f_7f7f, u64::MAX] {
+            let bb = Bitboard(bits);
+            for n in 0..=70u8 {
+                assert_eq!(bb.has_more_than(n), bb.count() > u32::from(n), "{bits:#x} {n}");
+            }
+        }
     }
 
     #[test]

@@ -102,9 +102,10 @@ pub fn would_make_run(stones: Bitboard, limit: u8) -> Bitboard {
 /// every step's row test into a few mask operations.
 #[derive(Clone, Debug)]
 pub struct Landings {
-    /// `sides[s][k]`: cells with at least `k + 1` own stones in a line on side `s` (north,
-    /// south, east, west).
-    sides: [[u64; 3]; 4],
+    /// Per side (north, south, east, west): the cells with exactly two own stones in a line
+    /// beyond them on that side, and those with three or more.
+    two_beyond: [u64; 4],
+    three_beyond: [u64; 4],
     across_rows: u64,
     across_long: u64,
     up_rows: u64,
@@ -116,22 +117,50 @@ const SOUTH: usize = 1;
 const EAST: usize = 2;
 const WEST: usize = 3;
 
-/// Exactly two own stones beyond the cell on one side: a run of exactly three with it.
-#[inline]
-const fn one_side_rows(a: [u64; 3]) -> u64 {
-    a[1] & !a[2]
+/// The cells with at least one, two and three own stones in a line beyond them on one side.
+#[derive(Copy, Clone)]
+struct Chain {
+    one: u64,
+    two: u64,
+    three: u64,
 }
 
-/// Both sides together make two stones: a run of exactly three with the cell.
-#[inline]
-const fn two_side_rows(a: [u64; 3], b: [u64; 3]) -> u64 {
-    (a[1] & !a[2] & !b[0]) | (b[1] & !b[2] & !a[0]) | (a[0] & !a[1] & b[0] & !b[1])
-}
+impl Chain {
+    /// Towards higher indices (north, east) a neighbour at distance k is `b >> (k * step)`.
+    #[inline(always)]
+    fn towards_higher(b: u64, step: u32) -> Chain {
+        let one = b >> step;
+        let two = one & (b >> (2 * step));
+        Chain { one, two, three: two & (b >> (3 * step)) }
+    }
 
-/// Both sides together make three or more: a run of four or more with the cell.
-#[inline]
-const fn two_side_long(a: [u64; 3], b: [u64; 3]) -> u64 {
-    a[2] | b[2] | (a[1] & b[0]) | (a[0] & b[1])
+    /// Towards lower indices (south, west) it is `b << (k * step)`.
+    #[inline(always)]
+    fn towards_lower(b: u64, step: u32) -> Chain {
+        let one = b << step;
+        let two = one & (b << (2 * step));
+        Chain { one, two, three: two & (b << (3 * step)) }
+    }
+
+    /// Exactly two beyond: a run of exactly three with the cell, from this side alone.
+    #[inline(always)]
+    fn exactly_two(self) -> u64 {
+        self.two & !self.three
+    }
+
+    /// Both sides together make two stones: a run of exactly three with the cell.
+    #[inline(always)]
+    fn rows_with(self, other: Chain) -> u64 {
+        (self.exactly_two() & !other.one)
+            | (other.exactly_two() & !self.one)
+            | (self.one & !self.two & other.one & !other.two)
+    }
+
+    /// Both sides together make three or more: a run of four or more with the cell.
+    #[inline(always)]
+    fn long_with(self, other: Chain) -> u64 {
+        self.three | other.three | (self.two & other.one) | (self.one & other.two)
+    }
 }
 
 impl Landings {
@@ -139,25 +168,23 @@ impl Landings {
     #[inline]
     pub fn new(stones: Bitboard) -> Landings {
         let b = stones.0;
-        // Towards higher indices (north, east) a neighbour at distance k is b >> (k * step);
-        // towards lower ones, b << (k * step). The guard file and rank end every chain.
-        let up = |step: u32| {
-            let n1 = b >> step;
-            let n2 = n1 & (b >> (2 * step));
-            [n1, n2, n2 & (b >> (3 * step))]
-        };
-        let down = |step: u32| {
-            let s1 = b << step;
-            let s2 = s1 & (b << (2 * step));
-            [s1, s2, s2 & (b << (3 * step))]
-        };
-        let sides = [up(8), down(8), up(1), down(1)];
+        // The guard file and rank end every chain.
+        let north = Chain::towards_higher(b, 8);
+        let south = Chain::towards_lower(b, 8);
+        let east = Chain::towards_higher(b, 1);
+        let west = Chain::towards_lower(b, 1);
         Landings {
-            across_rows: two_side_rows(sides[EAST], sides[WEST]),
-            across_long: two_side_long(sides[EAST], sides[WEST]),
-            up_rows: two_side_rows(sides[NORTH], sides[SOUTH]),
-            up_long: two_side_long(sides[NORTH], sides[SOUTH]),
-            sides,
+            two_beyond: [
+                north.exactly_two(),
+                south.exactly_two(),
+                east.exactly_two(),
+                west.exactly_two(),
+            ],
+            three_beyond: [north.three, south.three, east.three, west.three],
+            across_rows: east.rows_with(west),
+            across_long: east.long_with(west),
+            up_rows: north.rows_with(south),
+            up_long: north.long_with(south),
         }
     }
 
@@ -165,14 +192,15 @@ impl Landings {
     /// its rank, in a row along its file, and in a run of four or more on either.
     #[inline(always)]
     pub fn after_step(&self, dir: Direction) -> (Bitboard, Bitboard, Bitboard) {
-        let one_side = |side: usize| (one_side_rows(self.sides[side]), self.sides[side][2]);
+        // A step along an axis leaves the cell behind empty: only the side ahead counts there.
+        let ahead = |side: usize| (self.two_beyond[side], self.three_beyond[side]);
         let (across, across_long, up, up_long) = match dir {
             Direction::EAST | Direction::WEST => {
-                let (rows, long) = one_side(if dir == Direction::EAST { EAST } else { WEST });
+                let (rows, long) = ahead(if dir == Direction::EAST { EAST } else { WEST });
                 (rows, long, self.up_rows, self.up_long)
             }
             Direction::NORTH | Direction::SOUTH => {
-                let (rows, long) = one_side(if dir == Direction::NORTH { NORTH } else { SOUTH });
+                let (rows, long) = ahead(if dir == Direction::NORTH { NORTH } else { SOUTH });
                 (self.across_rows, self.across_long, rows, long)
             }
             // A diagonal step leaves neither the rank nor the file of its target.
