@@ -235,22 +235,40 @@ impl Position {
         [1, singles, two_rows]
     }
 
-    /// The legal moves of the side to move, counted but not listed.
-    #[inline]
-    fn move_table(&self) -> MoveTable {
+    /// Counts the legal moves, asks `choose` for an index below the count (it is not asked
+    /// when there are none), and returns the move of that index in the order of
+    /// [`Position::legal_moves`]: all without listing the moves.
+    #[inline(always)]
+    fn count_then_decode(&self, choose: impl FnOnce(usize) -> Option<usize>) -> Option<Move> {
         match self.phase() {
             Phase::Placement => {
                 let cells = self.placement_choices();
                 // A placer with no cell passes: one move.
-                MoveTable::Placement { cells, total: cells.count().max(1) as usize }
+                let n = choose(cells.count().max(1) as usize)?;
+                match cells.is_empty() {
+                    true => (n == 0).then_some(Move::Pass),
+                    false => cells.nth(n).map(Move::Put),
+                }
             }
-            Phase::Movement if self.over_before_moves() => MoveTable::Over,
+            Phase::Movement if self.over_before_moves() => None,
             // A constant number of directions lets every loop below unroll and keeps the
             // masks in registers.
             Phase::Movement if self.rules().diagonal => {
-                MoveTable::Diagonal(self.step_table(Direction::ALL))
+                self.choose_step(&self.step_table(Direction::ALL), choose)
             }
-            Phase::Movement => MoveTable::Orthogonal(self.step_table(Direction::ORTHOGONAL)),
+            Phase::Movement => self.choose_step(&self.step_table(Direction::ORTHOGONAL), choose),
+        }
+    }
+
+    #[inline(always)]
+    fn choose_step<const N: usize>(
+        &self,
+        table: &StepTable<N>,
+        choose: impl FnOnce(usize) -> Option<usize>,
+    ) -> Option<Move> {
+        match table.total {
+            0 => None,
+            total => self.decode_step(table, choose(total)?),
         }
     }
 
@@ -293,21 +311,6 @@ impl Position {
         }
         table.total = table.moves.iter().sum();
         table
-    }
-
-    /// The `n`-th move of the table, in the order of [`Position::legal_moves`].
-    #[inline]
-    fn decode(&self, table: &MoveTable, n: usize) -> Option<Move> {
-        match table {
-            MoveTable::Placement { cells, total } => match n < *total {
-                false => None,
-                true if cells.is_empty() => Some(Move::Pass),
-                true => cells.nth(n).map(Move::Put),
-            },
-            MoveTable::Over => None,
-            MoveTable::Orthogonal(steps) => self.decode_step(steps, n),
-            MoveTable::Diagonal(steps) => self.decode_step(steps, n),
-        }
     }
 
     #[inline(always)]
@@ -356,12 +359,17 @@ impl Position {
 
     /// The `n`-th move of [`Position::legal_moves`] (0-based), found without listing them all.
     pub fn nth_legal_move(&self, n: usize) -> Option<Move> {
-        self.decode(&self.move_table(), n)
+        self.count_then_decode(|_| Some(n))
     }
 
     /// The number of legal moves, counted without listing them.
     pub fn count_moves(&self) -> usize {
-        self.move_table().total()
+        let mut count = 0;
+        self.count_then_decode(|total| {
+            count = total;
+            None
+        });
+        count
     }
 
     /// The move `choose(count)` of [`Position::legal_moves`], where `count` is how many there
@@ -375,11 +383,7 @@ impl Position {
     /// assert_eq!(pos.pick_move(|count| count - 1), pos.legal_moves().last().copied());
     /// ```
     pub fn pick_move(&self, choose: impl FnOnce(usize) -> usize) -> Option<Move> {
-        let table = self.move_table();
-        match table.total() {
-            0 => None,
-            total => self.decode(&table, choose(total)),
-        }
+        self.count_then_decode(|total| Some(choose(total)))
     }
 
     /// Whether the player to move has any legal step (movement phase).
@@ -521,31 +525,6 @@ impl StepJudge {
             targets &= !long;
         }
         [targets, across & targets, up & targets]
-    }
-}
-
-/// The moves of a position, counted by kind (see [`Position::move_table`]).
-enum MoveTable {
-    /// The cells the side to move may place on; none means a pass.
-    Placement {
-        cells: Bitboard,
-        total: usize,
-    },
-    /// The game is over: no moves.
-    Over,
-    Orthogonal(StepTable<4>),
-    Diagonal(StepTable<8>),
-}
-
-impl MoveTable {
-    #[inline]
-    fn total(&self) -> usize {
-        match self {
-            MoveTable::Placement { total, .. } => *total,
-            MoveTable::Over => 0,
-            MoveTable::Orthogonal(steps) => steps.total,
-            MoveTable::Diagonal(steps) => steps.total,
-        }
     }
 }
 
