@@ -60,6 +60,18 @@ export function pageMaker(browser) {
   return { newPage, pages: () => open.filter((p) => !p.isClosed()) };
 }
 
+// A server (started with `extra` arguments) and a browser for one test file, with its pages.
+export async function startArcade(extra = []) {
+  const server = await startServer(extra);
+  const browser = await startBrowser();
+  return { server, browser, ...pageMaker(browser) };
+}
+
+export async function stopArcade({ server, browser }) {
+  await browser.close();
+  server.stop();
+}
+
 // Creates a game through the HTTP API (as the home page would); returns the server's answer.
 export async function createGame(server, body) {
   const response = await fetch(`${server.url}/api/games`, {

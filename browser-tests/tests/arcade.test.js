@@ -2,23 +2,16 @@
 // browsers, and across a reload.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, startBrowser, keepScreenshotsOnFailure, pageMaker, createGame } from '../harness.js';
+import { startArcade, stopArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
 
 let server;
 let browser;
 let newPage;
 let pages;
 
-before(async () => {
-  server = await startServer(['--instant-computer', '--claim-after', '2']);
-  browser = await startBrowser();
-  ({ newPage, pages } = pageMaker(browser));
-});
+before(async () => ({ server, browser, newPage, pages } = await startArcade(['--instant-computer', '--claim-after', '2'])));
+after(() => stopArcade({ server, browser }));
 
-after(async () => {
-  await browser.close();
-  server.stop();
-});
 const movesText = (page) => page.locator('#moves').innerText();
 const moveCount = async (page) => (await movesText(page)).split(/\s+/).filter(Boolean).length;
 

@@ -1,23 +1,15 @@
 // The clock in real Chromium: the server's flag falls and both players' pages show the result.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, startBrowser, keepScreenshotsOnFailure, pageMaker, createGame } from '../harness.js';
+import { startArcade, stopArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
 
 let server;
 let browser;
 let newPage;
 let pages;
 
-before(async () => {
-  server = await startServer();
-  browser = await startBrowser();
-  ({ newPage, pages } = pageMaker(browser));
-});
-
-after(async () => {
-  await browser.close();
-  server.stop();
-});
+before(async () => ({ server, browser, newPage, pages } = await startArcade()));
+after(() => stopArcade({ server, browser }));
 
 // The shortest clock the site offers is 30 s, so this test waits that long: it is the real
 // protocol, with no setting a visitor could not use.

@@ -2,23 +2,15 @@
 // when their list was a moment old and someone else took the table first.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, startBrowser, keepScreenshotsOnFailure, pageMaker } from '../harness.js';
+import { startArcade, stopArcade, keepScreenshotsOnFailure } from '../harness.js';
 
 let server;
 let browser;
 let newPage;
 let pages;
 
-before(async () => {
-  server = await startServer();
-  browser = await startBrowser();
-  ({ newPage, pages } = pageMaker(browser));
-});
-
-after(async () => {
-  await browser.close();
-  server.stop();
-});
+before(async () => ({ server, browser, newPage, pages } = await startArcade()));
+after(() => stopArcade({ server, browser }));
 
 async function openTable(page, preset) {
   await page.goto(server.url + '/');
