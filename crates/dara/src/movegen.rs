@@ -99,7 +99,7 @@ impl Position {
     /// `blocked=any` frees a blocked placer. Empty means the move is a pass.
     fn placement_choices(&self) -> Bitboard {
         let side = self.side();
-        let cells = self.placement_cells(side);
+        let cells = self.placeable();
         if cells.is_empty() && self.hand(side) > 0 && self.rules().blocked == Blocked::Any {
             self.empty()
         } else {

@@ -23,6 +23,10 @@ pub struct Position {
     side: Colour,
     quiet: u32,
     phase: Phase,
+    /// While placing: the cells the side to move may place on by the placement rules
+    /// ([`Position::placement_cells`]). Judging the phase after a placement needs them, and
+    /// the next move generation would otherwise compute them again.
+    placeable: Bitboard,
     hash: u64,
 }
 
@@ -71,6 +75,7 @@ impl Position {
             side: setup.side,
             quiet: setup.quiet,
             phase: Phase::Placement,
+            placeable: Bitboard::EMPTY,
             hash: 0,
         };
         for (colour, field) in
@@ -97,7 +102,7 @@ impl Position {
                 ));
             }
         }
-        pos.phase = pos.compute_phase();
+        pos.update_phase();
         // Stones still in hand when placement ends are out of the game: a movement position
         // always has empty hands, so that its phase reads back the same after any step.
         if pos.phase == Phase::Movement {
@@ -225,21 +230,26 @@ impl Position {
         hash
     }
 
-    /// Movement begins when both hands are empty or, under `blocked=pass`, when neither player
-    /// has a cell to place on. Under `blocked=any` a player with stones always has one.
-    fn compute_phase(&self) -> Phase {
+    /// Judges the phase after the stones or hands changed while placing, and remembers the
+    /// cells the side to move may place on. Movement begins when both hands are empty or,
+    /// under `blocked=pass`, when neither player has a cell to place on. Under `blocked=any` a
+    /// player with stones always has one.
+    fn update_phase(&mut self) {
+        self.placeable = self.placement_cells(self.side);
         let placing = match self.rules.blocked {
             Blocked::Any => self.hand.white > 0 || self.hand.black > 0,
-            // The player to move is the likelier to have a cell: ask them first.
-            Blocked::Pass => {
-                self.placement_cells(self.side).any() || self.placement_cells(!self.side).any()
-            }
+            Blocked::Pass => self.placeable.any() || self.placement_cells(!self.side).any(),
         };
-        if placing {
-            Phase::Placement
-        } else {
-            Phase::Movement
+        if !placing {
+            self.phase = Phase::Movement;
+            self.placeable = Bitboard::EMPTY;
         }
+    }
+
+    /// The cells the side to move may place on by the placement rules (empty once moving).
+    #[inline]
+    pub(crate) fn placeable(&self) -> Bitboard {
+        self.placeable
     }
 
     /// How the game stands for the player to move (RULES.md section 3, in its order).
@@ -311,7 +321,7 @@ impl Position {
         self.side = !side;
         self.hash ^= zobrist::side();
         if self.phase == Phase::Placement {
-            self.phase = self.compute_phase();
+            self.update_phase();
             if self.phase == Phase::Movement {
                 self.begin_movement();
             }
