@@ -84,7 +84,7 @@ impl Position {
     #[inline]
     pub(crate) fn over_before_moves(&self) -> bool {
         let rules = self.rules();
-        !self.stones(self.side()).has_more_than(rules.lose_at)
+        self.stones_on_board(self.side()) <= rules.lose_at
             || rules.quiet.is_some_and(|limit| self.quiet() >= limit)
     }
 
@@ -153,19 +153,19 @@ impl Position {
         }
     }
 
-    /// How many stones a step that forms `rows` rows takes, given the enemy's stones.
+    /// How many stones a step that forms `rows` rows takes.
     #[inline]
-    fn stones_taken(&self, rows: u8, enemy: Bitboard) -> u32 {
+    fn stones_taken(&self, rows: u8) -> u32 {
         let wanted = match (rows, self.rules().captures) {
             (0, _) => return 0,
             (_, Captures::One) => 1,
             (rows, Captures::PerRow) => rows,
         };
         // Capturing stops once the enemy is down to the losing count.
-        let lose_at = self.rules().lose_at;
-        if !enemy.has_more_than(lose_at) {
+        let (lose_at, left) = (self.rules().lose_at, self.stones_on_board(!self.side()));
+        if left <= lose_at {
             0
-        } else if wanted == 2 && enemy.has_more_than(lose_at + 1) {
+        } else if wanted == 2 && left > lose_at + 1 {
             2
         } else {
             1
@@ -177,7 +177,7 @@ impl Position {
         // Which stones may be taken depends only on the enemy's stones: judge it once, when a
         // step first forms a row.
         let mut capturable = None;
-        self.for_each_step(|from, to, rows| match self.stones_taken(rows, enemy) {
+        self.for_each_step(|from, to, rows| match self.stones_taken(rows) {
             0 => moves.push(Move::Step { from, to, captures: Bitboard::EMPTY }),
             1 => {
                 let choices = *capturable.get_or_insert_with(|| self.capturable(enemy));
@@ -219,19 +219,19 @@ impl Position {
     fn moves_per_step(&self, capturable: Bitboard) -> [usize; 3] {
         let enemy = self.stones(!self.side());
         let rules = self.rules();
-        if !enemy.has_more_than(rules.lose_at) {
+        let left = self.stones_on_board(!self.side());
+        if left <= rules.lose_at {
             // Capturing has stopped: a row is only a step.
             return [1, 1, 1];
         }
         let singles = capturable.count() as usize;
-        let two_rows =
-            if rules.captures == Captures::PerRow && enemy.has_more_than(rules.lose_at + 1) {
-                let mut pairs = 0;
-                self.for_each_capture_pair(enemy, |_| pairs += 1);
-                pairs
-            } else {
-                singles
-            };
+        let two_rows = if rules.captures == Captures::PerRow && left > rules.lose_at + 1 {
+            let mut pairs = 0;
+            self.for_each_capture_pair(enemy, |_| pairs += 1);
+            pairs
+        } else {
+            singles
+        };
         [1, singles, two_rows]
     }
 
@@ -338,7 +338,7 @@ impl Position {
             }
             let from = to.offset(back);
             let enemy = self.stones(!self.side());
-            let captures = match self.stones_taken(formed as u8, enemy) {
+            let captures = match self.stones_taken(formed as u8) {
                 0 => Bitboard::EMPTY,
                 1 => Bitboard::from_cell(table.capturable.nth(n)?),
                 _ => {

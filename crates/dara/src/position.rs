@@ -19,6 +19,9 @@ pub struct Position {
     rules: Ruleset,
     board: Bitboard,
     stones: ByColour<Bitboard>,
+    /// How many stones each colour has on the board, kept as they change: the losing count
+    /// and the captures' limit are checked every ply.
+    on_board: ByColour<u8>,
     hand: ByColour<u8>,
     side: Colour,
     quiet: u32,
@@ -71,6 +74,7 @@ impl Position {
             rules,
             board: Bitboard::board(rules.cols, rules.rows),
             stones: setup.stones,
+            on_board: ByColour::new_with(|colour| setup.stones[colour].count() as u8),
             hand: setup.hand,
             side: setup.side,
             quiet: setup.quiet,
@@ -185,6 +189,12 @@ impl Position {
         self.board & !self.occupied()
     }
 
+    /// How many stones `colour` has on the board.
+    #[inline]
+    pub fn stones_on_board(&self, colour: Colour) -> u8 {
+        self.on_board[colour]
+    }
+
     /// Stones `colour` still has to place.
     #[inline]
     pub fn hand(&self, colour: Colour) -> u8 {
@@ -258,7 +268,7 @@ impl Position {
             return Status::Ongoing;
         }
         let side = self.side;
-        if self.stones[side].count() <= u32::from(self.rules.lose_at) {
+        if self.on_board[side] <= self.rules.lose_at {
             return Status::Won { winner: !side, reason: crate::status::WinReason::FewStones };
         }
         if self.rules.quiet.is_some_and(|limit| self.quiet >= limit) {
@@ -295,6 +305,7 @@ impl Position {
         let side = self.side;
         match m {
             Move::Put(cell) => {
+                self.on_board[side] += u8::from(!self.stones[side].contains(cell));
                 self.stones[side] = self.stones[side].with(cell);
                 self.hash ^= zobrist::stone(side, cell.index());
                 let left = self.hand[side];
@@ -310,6 +321,7 @@ impl Position {
                     let enemy = !side;
                     for cell in captures & self.stones[enemy] {
                         self.hash ^= zobrist::stone(enemy, cell.index());
+                        self.on_board[enemy] -= 1;
                     }
                     self.stones[enemy] &= !captures;
                     self.quiet = 0;
