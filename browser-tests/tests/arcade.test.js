@@ -24,6 +24,9 @@ async function startFromHome(page, form) {
 
 // One whole turn by clicking: a placement, or a step (and a capture when the step makes a row).
 async function clickTurn(page) {
+  // The turn line can still read "Your turn" for a moment after our last move was sent; the
+  // board marks cells to place on, or stones that can step, only once it really is our turn.
+  await page.waitForSelector('[data-cell].put, [data-cell].select');
   const put = page.locator('[data-cell].put');
   if (await put.count()) {
     await put.first().click();
