@@ -251,8 +251,7 @@ impl Position {
                 }
             }
             Phase::Movement if self.over_before_moves() => None,
-            // A constant number of directions lets every loop below unroll and keeps the
-            // masks in registers.
+            // A constant number of directions lets every per-direction loop below unroll.
             Phase::Movement if self.rules().diagonal => {
                 self.choose_step(&self.step_table(Direction::ALL), choose)
             }
@@ -260,6 +259,7 @@ impl Position {
         }
     }
 
+    /// Asks `choose` for an index among the table's moves, and decodes it.
     #[inline(always)]
     fn choose_step<const N: usize>(
         &self,
@@ -297,7 +297,8 @@ impl Position {
             any_rows |= across | up;
         }
         if any_rows.any() {
-            // Rarer: some step forms a row, and each of its capture choices is a move.
+            // Some step forms a row (about half the plies of a random game): each of its
+            // capture choices is a move.
             table.capturable = self.capturable(self.stones(!self.side()));
             table.per_step = self.moves_per_step(table.capturable);
             let [_, one, two] = table.per_step;
@@ -313,6 +314,7 @@ impl Position {
         table
     }
 
+    /// The `n`-th move of `table`, in the order of [`Position::legal_moves`].
     #[inline(always)]
     fn decode_step<const N: usize>(&self, table: &StepTable<N>, mut n: usize) -> Option<Move> {
         let i = (0..N).find(|&i| {

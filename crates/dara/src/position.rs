@@ -305,7 +305,8 @@ impl Position {
         let side = self.side;
         match m {
             Move::Put(cell) => {
-                self.on_board[side] += u8::from(!self.stones[side].contains(cell));
+                let added = u8::from(!self.stones[side].contains(cell));
+                self.on_board[side] = self.on_board[side].saturating_add(added);
                 self.stones[side] = self.stones[side].with(cell);
                 self.hash ^= zobrist::stone(side, cell.index());
                 let left = self.hand[side];
@@ -321,7 +322,8 @@ impl Position {
                     let enemy = !side;
                     for cell in captures & self.stones[enemy] {
                         self.hash ^= zobrist::stone(enemy, cell.index());
-                        self.on_board[enemy] -= 1;
+                        // Saturating: an illegal move may have left the count behind.
+                        self.on_board[enemy] = self.on_board[enemy].saturating_sub(1);
                     }
                     self.stones[enemy] &= !captures;
                     self.quiet = 0;

@@ -417,4 +417,37 @@ proptest! {
         let record = record.unwrap();
         prop_assert_eq!(record.final_position(), &pos);
     }
+
+    #[test]
+    fn unchecked_play_of_any_move_never_panics(
+        seed in any::<u64>(),
+        preset in 0usize..4,
+        moves in proptest::collection::vec((0u8..4, 0u8..49, 0u8..49, any::<u64>()), 1..60),
+    ) {
+        // `play_unchecked` promises no panic even for moves that are not legal: whatever the
+        // position becomes, asking about it must answer.
+        let rules: Ruleset = PRESETS[preset].parse().unwrap();
+        let mut pos = Position::start(rules);
+        let mut rng = seed;
+        let cell = |i: u8| dara::Cell::new(i % 7, i / 7).unwrap();
+        for (kind, a, b, captures) in moves {
+            let m = match kind {
+                0 => Move::Put(cell(a)),
+                1 => Move::Pass,
+                2 => Move::Step {
+                    from: cell(a),
+                    to: cell(b),
+                    captures: dara::Bitboard(captures & dara::Bitboard::board(7, 7).0),
+                },
+                // Now and then a legal move, so the game goes on into the movement phase.
+                _ => match pos.legal_moves().as_slice() {
+                    [] => Move::Pass,
+                    legal => legal[below(&mut rng, legal.len())],
+                },
+            };
+            pos.play_unchecked(m);
+            let _ = (pos.status(), pos.count_moves(), pos.legal_moves(), pos.to_string());
+            let _ = pos.pick_move(|n| below(&mut rng, n));
+        }
+    }
 }
