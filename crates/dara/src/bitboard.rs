@@ -107,22 +107,13 @@ impl Bitboard {
     /// (a portable build has no population-count instruction).
     #[inline]
     pub const fn has_more_than(self, n: u8) -> bool {
-        // Clearing the lowest cell n times leaves something only if there were more than n.
-        // The small counts the rules ask about (losing at 2 or 3 stones, and one more) are
-        // written out: a loop would cost a counter and a branch per cell.
-        let b = self.0;
-        let b1 = b & b.wrapping_sub(1);
-        let b2 = b1 & b1.wrapping_sub(1);
-        let b3 = b2 & b2.wrapping_sub(1);
-        let b4 = b3 & b3.wrapping_sub(1);
-        match n {
-            0 => b != 0,
-            1 => b1 != 0,
-            2 => b2 != 0,
-            3 => b3 != 0,
-            4 => b4 != 0,
-            _ => self.count() > n as u32,
+        let mut bits = self.0;
+        let mut i = 0;
+        while i < n && bits != 0 {
+            bits &= bits - 1;
+            i += 1;
         }
+        bits != 0
     }
 
     /// The lowest cell (lowest rank, then lowest file), if any.

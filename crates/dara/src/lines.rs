@@ -78,17 +78,11 @@ pub fn in_rows(stones: Bitboard) -> Bitboard {
 pub fn would_make_run(stones: Bitboard, limit: u8) -> Bitboard {
     let b = stones.0;
     let long = |step: u32| {
-        // w1: own stone one step back; w2: one and two steps back; likewise e forwards.
-        let w1 = b << step;
-        let w2 = w1 & (b << (2 * step));
-        let e1 = b >> step;
-        let e2 = e1 & (b >> (2 * step));
+        let (ahead, behind) = (Chain::towards_higher(b, step), Chain::towards_lower(b, step));
         if limit <= 3 {
-            w2 | e2 | (w1 & e1)
+            ahead.three_or_more_with(behind)
         } else {
-            let w3 = w2 & (b << (3 * step));
-            let e3 = e2 & (b >> (3 * step));
-            w3 | e3 | (w2 & e1) | (w1 & e2)
+            ahead.long_with(behind)
         }
     };
     Bitboard(long(1) | long(8))
@@ -154,6 +148,12 @@ impl Chain {
         (self.exactly_two() & !other.one)
             | (other.exactly_two() & !self.one)
             | (self.one & !self.two & other.one & !other.two)
+    }
+
+    /// Both sides together make two or more: a run of three or more with the cell.
+    #[inline(always)]
+    fn three_or_more_with(self, other: Chain) -> u64 {
+        self.two | other.two | (self.one & other.one)
     }
 
     /// Both sides together make three or more: a run of four or more with the cell.

@@ -213,26 +213,24 @@ impl Position {
     }
 
     /// How many moves a step standing in 0, 1 or 2 new rows makes (one per choice of
-    /// captures), given the stones that may be taken first. The same cases as
-    /// [`Position::stones_taken`], judged once for every step.
+    /// captures), given the stones that may be taken first.
     #[inline]
     fn moves_per_step(&self, capturable: Bitboard) -> [usize; 3] {
-        let enemy = self.stones(!self.side());
-        let rules = self.rules();
-        let left = self.stones_on_board(!self.side());
-        if left <= rules.lose_at {
-            // Capturing has stopped: a row is only a step.
-            return [1, 1, 1];
-        }
         let singles = capturable.count() as usize;
-        let two_rows = if rules.captures == Captures::PerRow && left > rules.lose_at + 1 {
-            let mut pairs = 0;
-            self.for_each_capture_pair(enemy, |_| pairs += 1);
-            pairs
-        } else {
-            singles
+        let one_row = match self.stones_taken(1) {
+            0 => 1,
+            _ => singles,
         };
-        [1, singles, two_rows]
+        let two_rows = match self.stones_taken(2) {
+            0 => 1,
+            1 => singles,
+            _ => {
+                let mut pairs = 0;
+                self.for_each_capture_pair(self.stones(!self.side()), |_| pairs += 1);
+                pairs
+            }
+        };
+        [1, one_row, two_rows]
     }
 
     /// Counts the legal moves, asks `choose` for an index below the count (it is not asked
