@@ -44,6 +44,15 @@ pub async fn create(
     body: Result<Json<SetupRequest>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Created>), AppError> {
     let setup = read(body)?.check()?;
+    Ok((StatusCode::CREATED, Json(create_game(&state, setup, peer)?)))
+}
+
+/// Starts the game of `setup` with its creator in their seat, counted against `peer`.
+fn create_game(
+    state: &AppState,
+    setup: crate::game::setup::Setup,
+    peer: SocketAddr,
+) -> Result<Created, AppError> {
     let token = SeatToken::random();
     let other = match setup.opponent {
         Opponent::Computer(level) => Seat::Computer(level),
@@ -54,8 +63,8 @@ pub async fn create(
         Colour::White => ByColour { white: Seat::Human(token.clone()), black: other },
         Colour::Black => ByColour { white: other, black: Seat::Human(token.clone()) },
     };
-    let handle = game::spawn(&state, setup, seats, Some(requester(peer.ip())))?;
-    Ok((StatusCode::CREATED, Json(created(handle.id.as_str(), Some(&token), Some(creator)))))
+    let handle = game::spawn(state, setup, seats, Some(requester(peer.ip())))?;
+    Ok(created(handle.id.as_str(), Some(&token), Some(creator)))
 }
 
 fn created(game: &str, token: Option<&SeatToken>, colour: Option<Colour>) -> Created {
@@ -112,8 +121,8 @@ pub async fn seek(
             return Ok(Json(seated));
         }
     }
-    let (_, Json(created)) = create_open(&state, setup, peer)?;
-    Ok(Json(created))
+    // Nobody is waiting: open a table of their own (the request's opponent is "open").
+    Ok(Json(create_game(&state, setup, peer)?))
 }
 
 /// `POST /api/tables/{id}/sit`: the lobby's "Sit down". Answers with the seat, or why there is
@@ -135,21 +144,6 @@ async fn sit_at(state: &AppState, id: &GameId) -> Result<Created, AppError> {
         Some(Err(SitRefused::Taken)) => Err(AppError::TableTaken),
         Some(Err(SitRefused::Closed)) | None => Err(AppError::TableClosed),
     }
-}
-
-fn create_open(
-    state: &AppState,
-    setup: crate::game::setup::Setup,
-    peer: SocketAddr,
-) -> Result<(StatusCode, Json<Created>), AppError> {
-    let token = SeatToken::random();
-    let creator = setup.creator;
-    let seats = match creator {
-        Colour::White => ByColour { white: Seat::Human(token.clone()), black: Seat::Open },
-        Colour::Black => ByColour { white: Seat::Open, black: Seat::Human(token.clone()) },
-    };
-    let handle = game::spawn(state, setup, seats, Some(requester(peer.ip())))?;
-    Ok((StatusCode::CREATED, Json(created(handle.id.as_str(), Some(&token), Some(creator)))))
 }
 
 /// `GET /api/tables`: the open tables now.
