@@ -58,6 +58,8 @@ test('a complete game against the computer, played by clicking', { timeout: 2400
     await page.selectOption('#computer-colour', 'pale');
     await page.click('#play-computer button[type=submit]');
     await page.waitForURL(/\/g\//);
+    // The page shows "…" until the game's first snapshot arrives over its socket.
+    await page.waitForFunction(() => document.querySelector('#rules').innerText !== '…');
     assert.equal(await page.locator('#rules').innerText(), 'wikipedia');
     let turns = 0;
     while (!(await myTurnOrEnd(page))) {
