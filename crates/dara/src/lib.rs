@@ -21,6 +21,7 @@
 mod bitboard;
 mod cell;
 mod colour;
+mod counting;
 pub mod lines;
 mod movegen;
 mod moves;

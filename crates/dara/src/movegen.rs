@@ -56,7 +56,7 @@ impl Position {
     /// The enemy stones that may be taken now from `enemy`: with `protect=yes`, those not in a
     /// row, unless every one is in a row.
     #[inline]
-    fn capturable(&self, enemy: Bitboard) -> Bitboard {
+    pub(crate) fn capturable(&self, enemy: Bitboard) -> Bitboard {
         if self.rules().protect {
             let free = enemy & !lines::in_rows(enemy);
             if free.any() {
@@ -97,7 +97,7 @@ impl Position {
 
     /// The cells the side to move may place on now, including the whole empty board when
     /// `blocked=any` frees a blocked placer. Empty means the move is a pass.
-    fn placement_choices(&self) -> Bitboard {
+    pub(crate) fn placement_choices(&self) -> Bitboard {
         let side = self.side();
         let cells = self.placeable();
         if cells.is_empty() && self.hand(side) > 0 && self.rules().blocked == Blocked::Any {
@@ -130,7 +130,7 @@ impl Position {
 
     /// What the side to move's steps depend on, judged once for all directions.
     #[inline]
-    fn step_judge(&self) -> StepJudge {
+    pub(crate) fn step_judge(&self) -> StepJudge {
         let own = self.stones(self.side());
         StepJudge {
             own,
@@ -155,7 +155,7 @@ impl Position {
 
     /// How many stones a step that forms `rows` rows takes.
     #[inline]
-    fn stones_taken(&self, rows: u8) -> u32 {
+    pub(crate) fn stones_taken(&self, rows: u8) -> u32 {
         let wanted = match (rows, self.rules().captures) {
             (0, _) => return 0,
             (_, Captures::One) => 1,
@@ -197,7 +197,7 @@ impl Position {
     }
 
     /// Calls `f` with each distinct pair of enemy stones that two captures in a row may take.
-    fn for_each_capture_pair(&self, enemy: Bitboard, mut f: impl FnMut(Bitboard)) {
+    pub(crate) fn for_each_capture_pair(&self, enemy: Bitboard, mut f: impl FnMut(Bitboard)) {
         let first_choices = self.capturable(enemy);
         for a in first_choices {
             for b in self.capturable(enemy.without(a)) {
@@ -210,180 +210,6 @@ impl Position {
                 }
             }
         }
-    }
-
-    /// How many moves a step standing in 0, 1 or 2 new rows makes (one per choice of
-    /// captures), given the stones that may be taken first.
-    #[inline]
-    fn moves_per_step(&self, capturable: Bitboard) -> [usize; 3] {
-        let singles = capturable.count() as usize;
-        let one_row = match self.stones_taken(1) {
-            0 => 1,
-            _ => singles,
-        };
-        let two_rows = match self.stones_taken(2) {
-            0 => 1,
-            1 => singles,
-            _ => {
-                let mut pairs = 0;
-                self.for_each_capture_pair(self.stones(!self.side()), |_| pairs += 1);
-                pairs
-            }
-        };
-        [1, one_row, two_rows]
-    }
-
-    /// Counts the legal moves, asks `choose` for an index below the count (it is not asked
-    /// when there are none), and returns the move of that index in the order of
-    /// [`Position::legal_moves`]: all without listing the moves.
-    #[inline(always)]
-    fn count_then_decode(&self, choose: impl FnOnce(usize) -> Option<usize>) -> Option<Move> {
-        match self.phase() {
-            Phase::Placement => {
-                let cells = self.placement_choices();
-                // A placer with no cell passes: one move.
-                let n = choose(cells.count().max(1) as usize)?;
-                match cells.is_empty() {
-                    true => (n == 0).then_some(Move::Pass),
-                    false => cells.nth(n).map(Move::Put),
-                }
-            }
-            Phase::Movement if self.over_before_moves() => None,
-            // A constant number of directions lets every per-direction loop below unroll.
-            Phase::Movement if self.rules().diagonal => {
-                self.choose_step(&self.step_table(Direction::ALL), choose)
-            }
-            Phase::Movement => self.choose_step(&self.step_table(Direction::ORTHOGONAL), choose),
-        }
-    }
-
-    /// Asks `choose` for an index among the table's moves, and decodes it.
-    #[inline(always)]
-    fn choose_step<const N: usize>(
-        &self,
-        table: &StepTable<N>,
-        choose: impl FnOnce(usize) -> Option<usize>,
-    ) -> Option<Move> {
-        match table.total {
-            0 => None,
-            total => self.decode_step(table, choose(total)?),
-        }
-    }
-
-    /// The steps of each direction as masks, and how many moves (capture choices) each
-    /// direction makes.
-    #[inline(always)]
-    fn step_table<const N: usize>(&self, directions: [Direction; N]) -> StepTable<N> {
-        let judge = self.step_judge();
-        let mut table = StepTable {
-            directions,
-            targets: [Bitboard::EMPTY; N],
-            rows: [Bitboard::EMPTY; N],
-            both: [Bitboard::EMPTY; N],
-            moves: [0; N],
-            capturable: Bitboard::EMPTY,
-            per_step: [1, 1, 1],
-            total: 0,
-        };
-        let mut any_rows = Bitboard::EMPTY;
-        for (i, dir) in directions.into_iter().enumerate() {
-            let [targets, across, up] = judge.steps(dir);
-            table.targets[i] = targets;
-            table.rows[i] = across | up;
-            table.both[i] = across & up;
-            table.moves[i] = targets.count() as usize;
-            any_rows |= across | up;
-        }
-        if any_rows.any() {
-            // Some step forms a row (about half the plies of a random game): each of its
-            // capture choices is a move.
-            table.capturable = self.capturable(self.stones(!self.side()));
-            table.per_step = self.moves_per_step(table.capturable);
-            let [_, one, two] = table.per_step;
-            for i in 0..N {
-                if table.rows[i].any() {
-                    let rows = table.rows[i].count() as usize;
-                    let both = if table.both[i].any() { table.both[i].count() as usize } else { 0 };
-                    table.moves[i] = table.moves[i] - rows + (rows - both) * one + both * two;
-                }
-            }
-        }
-        table.total = table.moves.iter().sum();
-        table
-    }
-
-    /// The `n`-th move of `table`, in the order of [`Position::legal_moves`].
-    #[inline(always)]
-    fn decode_step<const N: usize>(&self, table: &StepTable<N>, mut n: usize) -> Option<Move> {
-        let i = (0..N).find(|&i| {
-            let inside = n < table.moves[i];
-            if !inside {
-                n -= table.moves[i];
-            }
-            inside
-        })?;
-        let back = Direction(-table.directions[i].0);
-        let (targets, rows, both) = (table.targets[i], table.rows[i], table.both[i]);
-        if rows.is_empty() {
-            // Every step this way is one move.
-            let to = targets.nth(n)?;
-            return Some(Move::Step { from: to.offset(back), to, captures: Bitboard::EMPTY });
-        }
-        for to in targets {
-            let formed = rows.contains(to) as usize + both.contains(to) as usize;
-            let moves = table.per_step[formed];
-            if n >= moves {
-                n -= moves;
-                continue;
-            }
-            let from = to.offset(back);
-            let enemy = self.stones(!self.side());
-            let captures = match self.stones_taken(formed as u8) {
-                0 => Bitboard::EMPTY,
-                1 => Bitboard::from_cell(table.capturable.nth(n)?),
-                _ => {
-                    let (mut found, mut i) = (None, 0);
-                    self.for_each_capture_pair(enemy, |pair| {
-                        if i == n {
-                            found = Some(pair);
-                        }
-                        i += 1;
-                    });
-                    found?
-                }
-            };
-            return Some(Move::Step { from, to, captures });
-        }
-        None
-    }
-
-    /// The `n`-th move of [`Position::legal_moves`] (0-based), found without listing them all.
-    pub fn nth_legal_move(&self, n: usize) -> Option<Move> {
-        self.count_then_decode(|_| Some(n))
-    }
-
-    /// The number of legal moves, counted without listing them.
-    pub fn count_moves(&self) -> usize {
-        let mut count = 0;
-        self.count_then_decode(|total| {
-            count = total;
-            None
-        });
-        count
-    }
-
-    /// The move `choose(count)` of [`Position::legal_moves`], where `count` is how many there
-    /// are: a uniform random move in one pass, with `choose` drawing an index below `count`.
-    /// `None` once the game is over (`choose` is then not called).
-    ///
-    /// # Examples
-    /// ```
-    /// use dara::{Position, Ruleset};
-    /// let pos = Position::start(Ruleset::default());
-    /// assert_eq!(pos.pick_move(|count| count - 1), pos.legal_moves().last().copied());
-    /// ```
-    pub fn pick_move(&self, choose: impl FnOnce(usize) -> usize) -> Option<Move> {
-        self.count_then_decode(|total| Some(choose(total)))
     }
 
     /// Whether the player to move has any legal step (movement phase).
@@ -507,7 +333,7 @@ fn middle_files(cols: u8) -> Bitboard {
 
 /// The side to move's stones, the empty cells and where a step would land in a row, shared by
 /// every direction's steps.
-struct StepJudge {
+pub(crate) struct StepJudge {
     own: Bitboard,
     empty: Bitboard,
     long_illegal: bool,
@@ -518,71 +344,12 @@ impl StepJudge {
     /// The cells a stone can legally step onto in `dir`, and among them those where it would
     /// stand in a row along its rank and along its file.
     #[inline(always)]
-    fn steps(&self, dir: Direction) -> [Bitboard; 3] {
+    pub(crate) fn steps(&self, dir: Direction) -> [Bitboard; 3] {
         let mut targets = self.own.shift(dir) & self.empty;
         let (across, up, long) = self.landings.after_step(dir);
         if self.long_illegal {
             targets &= !long;
         }
         [targets, across & targets, up & targets]
-    }
-}
-
-/// The steps of a position in `N` directions, counted by how many rows each forms.
-struct StepTable<const N: usize> {
-    directions: [Direction; N],
-    /// Per direction: the cells a stone can step onto that way, those among them where it
-    /// then stands in at least one row, and those where it stands in two.
-    targets: [Bitboard; N],
-    rows: [Bitboard; N],
-    both: [Bitboard; N],
-    /// Per direction: its moves, one per step and capture choice.
-    moves: [usize; N],
-    /// The stones a capture may take, when some step forms a row.
-    capturable: Bitboard,
-    /// The moves of one step forming 0, 1 or 2 rows.
-    per_step: [usize; 3],
-    total: usize,
-}
-
-#[cfg(test)]
-mod tests {
-    use crate::{perft, Position, Ruleset};
-
-    /// Every move of every position two plies from the perft vectors.
-    fn around_the_vectors(mut check: impl FnMut(&Position)) {
-        for line in include_str!("../tests/data/perft.txt").lines().filter(|l| !l.starts_with('#'))
-        {
-            let fields: Vec<&str> = line.split('|').collect();
-            let rules: Ruleset = fields[0].parse().unwrap();
-            let pos = Position::from_text(fields[1], rules).unwrap();
-            check(&pos);
-            for m in pos.legal_moves() {
-                let child = pos.after(m);
-                check(&child);
-                for m in child.legal_moves() {
-                    check(&child.after(m));
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn nth_legal_move_follows_the_list() {
-        around_the_vectors(|pos| {
-            let moves = pos.legal_moves();
-            for (i, m) in moves.iter().enumerate() {
-                assert_eq!(pos.nth_legal_move(i), Some(*m), "{pos} move {i}");
-            }
-            assert_eq!(pos.nth_legal_move(moves.len()), None, "{pos}");
-        });
-    }
-
-    #[test]
-    fn counting_agrees_with_listing() {
-        around_the_vectors(|pos| {
-            assert_eq!(pos.count_moves(), pos.legal_moves().len(), "{pos}");
-            assert_eq!(perft::perft(pos, 1), pos.legal_moves().len() as u64, "{pos}");
-        });
     }
 }

@@ -1,0 +1,292 @@
+//! Counting the legal moves, and picking one by its index, without listing them: perft counts
+//! its last ply this way, and a random playout picks a uniform move every ply.
+
+use crate::bitboard::{Bitboard, Direction};
+use crate::cell::Cell;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::status::Phase;
+
+impl Position {
+    /// The number of legal moves, counted without listing them.
+    pub fn count_moves(&self) -> usize {
+        let mut count = 0;
+        self.count_then_pick(|total| {
+            count = total;
+            None
+        });
+        count
+    }
+
+    /// The legal move of index `choose(count)`, where `count` is how many there are: every index
+    /// below `count` names a different legal move, so a uniform index gives a uniform random
+    /// move, found without listing the moves. `None` once the game is over (`choose` is then
+    /// not called).
+    ///
+    /// The indices do not follow the order of [`Position::legal_moves`]. A step's first choice
+    /// of captures comes first, for every step; the further choices of the steps that form rows
+    /// come after. Any step is then found from its index with a few mask operations.
+    ///
+    /// # Examples
+    /// ```
+    /// use dara::{Position, Ruleset};
+    /// let pos = Position::start(Ruleset::default());
+    /// let mut picked: Vec<_> = (0..pos.count_moves()).map(|i| pos.pick_move(|_| i).unwrap()).collect();
+    /// picked.sort_by_key(|m| m.to_string());
+    /// let mut listed = pos.legal_moves().to_vec();
+    /// listed.sort_by_key(|m| m.to_string());
+    /// assert_eq!(picked, listed);
+    /// ```
+    /// An index of `count` or more also gives `None`.
+    pub fn pick_move(&self, choose: impl FnOnce(usize) -> usize) -> Option<Move> {
+        self.count_then_pick(|total| Some(choose(total)))
+    }
+
+    /// Counts the legal moves, asks `choose` for an index below the count (it is not asked
+    /// when there are none), and returns the move of that index.
+    #[inline(always)]
+    fn count_then_pick(&self, choose: impl FnOnce(usize) -> Option<usize>) -> Option<Move> {
+        match self.phase() {
+            Phase::Placement => {
+                let cells = self.placement_choices();
+                // A placer with no cell passes: one move.
+                let n = choose(cells.count().max(1) as usize)?;
+                match cells.is_empty() {
+                    true => (n == 0).then_some(Move::Pass),
+                    false => cells.nth(n).map(Move::Put),
+                }
+            }
+            Phase::Movement if self.over_before_moves() => None,
+            // A constant number of directions lets every per-direction loop below unroll.
+            Phase::Movement if self.rules().diagonal => {
+                self.pick_step(&StepCount::new(self, Direction::ALL), choose)
+            }
+            Phase::Movement => self.pick_step(&StepCount::new(self, Direction::ORTHOGONAL), choose),
+        }
+    }
+
+    /// Asks `choose` for an index among the counted moves, and finds its move.
+    #[inline(always)]
+    fn pick_step<const N: usize>(
+        &self,
+        count: &StepCount<N>,
+        choose: impl FnOnce(usize) -> Option<usize>,
+    ) -> Option<Move> {
+        if count.total == 0 {
+            return None;
+        }
+        let mut n = u32::try_from(choose(count.total as usize)?).ok()?;
+        let (i, to, choice) = if n < count.steps.total {
+            let (i, to) = count.steps.nth(n)?;
+            (i, to, 0)
+        } else {
+            n -= count.steps.total;
+            let further = count.further.iter().find(|further| {
+                let size = further.steps.total * further.choices;
+                let inside = n < size;
+                if !inside {
+                    n -= size;
+                }
+                inside
+            })?;
+            let (i, to) = further.steps.nth(n / further.choices)?;
+            (i, to, 1 + n % further.choices)
+        };
+        let rows = count.rows[i].contains(to) as u8 + count.both[i].contains(to) as u8;
+        let captures = match rows {
+            0 => Bitboard::EMPTY,
+            _ => self.capture_choice(rows, count.capturable, choice)?,
+        };
+        let back = Direction(-count.directions[i].0);
+        Some(Move::Step { from: to.offset(back), to, captures })
+    }
+
+    /// The stones taken by choice `choice` of a step forming `rows` rows, in the order the
+    /// move list gives them.
+    #[inline]
+    fn capture_choice(&self, rows: u8, capturable: Bitboard, choice: u32) -> Option<Bitboard> {
+        match self.stones_taken(rows) {
+            0 => Some(Bitboard::EMPTY),
+            1 => capturable.nth(choice as usize).map(Bitboard::from_cell),
+            _ => {
+                let (mut found, mut i) = (None, 0);
+                self.for_each_capture_pair(self.stones(!self.side()), |pair| {
+                    if i == choice {
+                        found = Some(pair);
+                    }
+                    i += 1;
+                });
+                found
+            }
+        }
+    }
+
+    /// How many moves a step forming one row makes, and one forming two: one per choice of
+    /// captures, given the stones that may be taken first.
+    #[inline]
+    fn moves_per_step(&self, capturable: Bitboard) -> [u32; 2] {
+        let per_step = |rows| match self.stones_taken(rows) {
+            0 => 1,
+            1 => capturable.count(),
+            _ => {
+                let mut pairs = 0;
+                self.for_each_capture_pair(self.stones(!self.side()), |_| pairs += 1);
+                pairs
+            }
+        };
+        [per_step(1), per_step(2)]
+    }
+}
+
+/// The legal steps of a position in `N` directions, counted so that the move of any index is
+/// found without walking the cells.
+///
+/// A step makes one move per choice of captures. Moves are indexed in blocks: first every
+/// step's first choice; then the further choices of the steps with more than one, by kind
+/// (steps forming one row, then two, when the two make different numbers of choices). Within a
+/// block, steps go by direction, then cell, then choice.
+struct StepCount<const N: usize> {
+    directions: [Direction; N],
+    /// Per direction: the cells a stone can step onto that way, among them those where it then
+    /// stands in at least one row, and those where it stands in two.
+    rows: [Bitboard; N],
+    both: [Bitboard; N],
+    steps: Tally<N>,
+    further: [Further<N>; 2],
+    /// The stones a capture may take, when some step forms a row.
+    capturable: Bitboard,
+    total: u32,
+}
+
+/// Steps of one kind with more than one move, and how many further moves each makes.
+struct Further<const N: usize> {
+    steps: Tally<N>,
+    choices: u32,
+}
+
+/// Cells in `N` direction masks, counted per direction.
+struct Tally<const N: usize> {
+    cells: [Bitboard; N],
+    counts: [u32; N],
+    total: u32,
+}
+
+impl<const N: usize> StepCount<N> {
+    #[inline(always)]
+    fn new(pos: &Position, directions: [Direction; N]) -> StepCount<N> {
+        let judge = pos.step_judge();
+        let (mut targets, mut rows, mut both) =
+            ([Bitboard::EMPTY; N], [Bitboard::EMPTY; N], [Bitboard::EMPTY; N]);
+        let mut any_rows = Bitboard::EMPTY;
+        for (i, &dir) in directions.iter().enumerate() {
+            let [to, across, up] = judge.steps(dir);
+            targets[i] = to;
+            rows[i] = across | up;
+            both[i] = across & up;
+            any_rows |= across | up;
+        }
+        let mut count = StepCount {
+            directions,
+            rows,
+            both,
+            steps: Tally::new(targets),
+            further: [Further::NONE, Further::NONE],
+            capturable: Bitboard::EMPTY,
+            total: 0,
+        };
+        if any_rows.any() {
+            // Some step forms a row (about half the plies of a random game): each of its
+            // capture choices is a move.
+            count.capturable = pos.capturable(pos.stones(!pos.side()));
+            let [one, two] = pos.moves_per_step(count.capturable);
+            if one == two {
+                count.further[0] = Further::new(rows, one);
+            } else {
+                let just_one = core::array::from_fn(|i| rows[i] & !both[i]);
+                count.further = [Further::new(just_one, one), Further::new(both, two)];
+            }
+        }
+        count.total = count.steps.total
+            + count.further.iter().map(|f| f.steps.total * f.choices).sum::<u32>();
+        count
+    }
+}
+
+impl<const N: usize> Further<N> {
+    const NONE: Further<N> = Further { steps: Tally::EMPTY, choices: 0 };
+
+    /// The steps in `cells`, each making `moves` moves.
+    #[inline(always)]
+    fn new(cells: [Bitboard; N], moves: u32) -> Further<N> {
+        if moves <= 1 {
+            return Further::NONE;
+        }
+        Further { steps: Tally::new(cells), choices: moves - 1 }
+    }
+}
+
+impl<const N: usize> Tally<N> {
+    const EMPTY: Tally<N> = Tally { cells: [Bitboard::EMPTY; N], counts: [0; N], total: 0 };
+
+    #[inline(always)]
+    fn new(cells: [Bitboard; N]) -> Tally<N> {
+        let counts = cells.map(Bitboard::count);
+        Tally { cells, counts, total: counts.iter().sum() }
+    }
+
+    /// The `n`-th cell, going through the directions in turn: the direction's index and the
+    /// cell.
+    #[inline(always)]
+    fn nth(&self, mut n: u32) -> Option<(usize, Cell)> {
+        for i in 0..N {
+            if n < self.counts[i] {
+                return self.cells[i].nth(n as usize).map(|cell| (i, cell));
+            }
+            n -= self.counts[i];
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{perft, Position, Ruleset};
+
+    /// Every move of every position two plies from the perft vectors.
+    fn around_the_vectors(mut check: impl FnMut(&Position)) {
+        for line in include_str!("../tests/data/perft.txt").lines().filter(|l| !l.starts_with('#'))
+        {
+            let fields: Vec<&str> = line.split('|').collect();
+            let rules: Ruleset = fields[0].parse().unwrap();
+            let pos = Position::from_text(fields[1], rules).unwrap();
+            check(&pos);
+            for m in pos.legal_moves() {
+                let child = pos.after(m);
+                check(&child);
+                for m in child.legal_moves() {
+                    check(&child.after(m));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_index_picks_a_different_legal_move() {
+        around_the_vectors(|pos| {
+            let mut legal = pos.legal_moves().to_vec();
+            let mut picked: Vec<_> =
+                (0..pos.count_moves()).map(|i| pos.pick_move(|_| i).unwrap()).collect();
+            legal.sort_by_key(|m| m.to_string());
+            picked.sort_by_key(|m| m.to_string());
+            assert_eq!(picked, legal, "{pos}");
+        });
+    }
+
+    #[test]
+    fn counting_agrees_with_listing() {
+        around_the_vectors(|pos| {
+            assert_eq!(pos.count_moves(), pos.legal_moves().len(), "{pos}");
+            assert_eq!(perft::perft(pos, 1), pos.legal_moves().len() as u64, "{pos}");
+        });
+    }
+}
