@@ -68,16 +68,21 @@ fn playouts(args: PlayoutArgs) -> Result<()> {
     let mut results = [0u64; 3];
     while began.elapsed() < budget {
         // Check the clock every 64 games: reading it is slower than a ply.
-        for _ in 0..64 {
-            let (end, length) = playout(&start, &mut rng, &mut moves, args.policy);
-            plies += length;
-            games += 1;
-            results[match end {
-                Status::Won { winner: dara::Colour::White, .. } => 0,
-                Status::Won { .. } => 1,
-                _ => 2,
-            }] += 1;
-        }
+        crate::cpu::with_best_instructions(
+            #[inline(always)]
+            || {
+                for _ in 0..64 {
+                    let (end, length) = playout(&start, &mut rng, &mut moves, args.policy);
+                    plies += length;
+                    games += 1;
+                    results[match end {
+                        Status::Won { winner: dara::Colour::White, .. } => 0,
+                        Status::Won { .. } => 1,
+                        _ => 2,
+                    }] += 1;
+                }
+            },
+        );
     }
     let secs = began.elapsed().as_secs_f64();
     let policy = match args.policy {
@@ -99,7 +104,9 @@ fn playouts(args: PlayoutArgs) -> Result<()> {
 /// Longest game played out: `quiet=none` rulesets can go on for ever.
 const MAX_PLIES: u64 = 1000;
 
-/// One random game; returns how it ended and its length in plies.
+/// One random game; returns how it ended and its length in plies. Always inlined, so that it
+/// is compiled for the instructions [`crate::cpu`] finds.
+#[inline(always)]
 fn playout(
     start: &Position,
     rng: &mut SmallRng,
