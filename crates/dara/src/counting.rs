@@ -58,47 +58,75 @@ impl Position {
             }
             Phase::Movement if self.over_before_moves() => None,
             // A constant number of directions lets every per-direction loop below unroll.
-            Phase::Movement if self.rules().diagonal => {
-                self.pick_step(&StepCount::new(self, Direction::ALL), choose)
-            }
-            Phase::Movement => self.pick_step(&StepCount::new(self, Direction::ORTHOGONAL), choose),
+            Phase::Movement if self.rules().diagonal => self.pick_step(Direction::ALL, choose),
+            Phase::Movement => self.pick_step(Direction::ORTHOGONAL, choose),
         }
     }
 
-    /// Asks `choose` for an index among the counted moves, and finds its move.
+    /// Counts the steps in `directions`, asks `choose` for an index among their moves, and
+    /// finds its move.
     #[inline(always)]
     fn pick_step<const N: usize>(
         &self,
-        count: &StepCount<N>,
+        directions: [Direction; N],
         choose: impl FnOnce(usize) -> Option<usize>,
     ) -> Option<Move> {
-        if count.total == 0 {
+        let steps = Steps::new(self, directions);
+        if steps.forming_rows.any() {
+            return self.pick_capturing_step(&steps, choose);
+        }
+        // No step forms a row (about half the plies of a random game): one move per step.
+        if steps.targets.total == 0 {
             return None;
         }
-        let mut n = u32::try_from(choose(count.total as usize)?).ok()?;
-        let (i, to, choice) = if n < count.steps.total {
-            let (i, to) = count.steps.nth(n)?;
+        let n = u32::try_from(choose(steps.targets.total as usize)?).ok()?;
+        let (i, to) = steps.targets.nth(n)?;
+        Some(steps.step(i, to, Bitboard::EMPTY))
+    }
+
+    /// [`Position::pick_step`] when some step forms a row, and its capture choices are moves.
+    ///
+    /// Moves are indexed in blocks: first every step's first choice of captures; then the
+    /// further choices of the steps with more than one, by kind (steps forming one row, then
+    /// two, when the two make different numbers of choices). Within a block, steps go by
+    /// direction, then cell, then choice.
+    #[inline(always)]
+    fn pick_capturing_step<const N: usize>(
+        &self,
+        steps: &Steps<N>,
+        choose: impl FnOnce(usize) -> Option<usize>,
+    ) -> Option<Move> {
+        let capturable = self.capturable(self.stones(!self.side()));
+        let [one, two] = self.moves_per_step(capturable);
+        let further = if one == two {
+            [Further::new(steps.rows, one), Further::NONE]
+        } else {
+            let just_one = core::array::from_fn(|i| steps.rows[i] & !steps.both[i]);
+            [Further::new(just_one, one), Further::new(steps.both, two)]
+        };
+        let total = steps.targets.total + further.iter().map(Further::moves).sum::<u32>();
+        let mut n = u32::try_from(choose(total as usize)?).ok()?;
+        let (i, to, choice) = if n < steps.targets.total {
+            let (i, to) = steps.targets.nth(n)?;
             (i, to, 0)
         } else {
-            n -= count.steps.total;
-            let further = count.further.iter().find(|further| {
-                let size = further.steps.total * further.choices;
-                let inside = n < size;
+            n -= steps.targets.total;
+            let further = further.iter().find(|further| {
+                let inside = n < further.moves();
                 if !inside {
-                    n -= size;
+                    n -= further.moves();
                 }
                 inside
             })?;
             let (i, to) = further.steps.nth(n / further.choices)?;
             (i, to, 1 + n % further.choices)
         };
-        let rows = count.rows[i].contains(to) as u8 + count.both[i].contains(to) as u8;
+        let rows = steps.rows[i].contains(to) as u8 + steps.both[i].contains(to) as u8;
         let captures = match rows {
             0 => Bitboard::EMPTY,
-            _ => self.capture_choice(rows, count.capturable, choice)?,
+            _ => self.capture_choice(rows, capturable, choice)?,
         };
-        let back = Direction(-count.directions[i].0);
-        Some(Move::Step { from: to.offset(back), to, captures })
+        Some(steps.step(i, to, captures))
     }
 
     /// The stones taken by choice `choice` of a step forming `rows` rows, in the order the
@@ -138,24 +166,17 @@ impl Position {
     }
 }
 
-/// The legal steps of a position in `N` directions, counted so that the move of any index is
-/// found without walking the cells.
-///
-/// A step makes one move per choice of captures. Moves are indexed in blocks: first every
-/// step's first choice; then the further choices of the steps with more than one, by kind
-/// (steps forming one row, then two, when the two make different numbers of choices). Within a
-/// block, steps go by direction, then cell, then choice.
-struct StepCount<const N: usize> {
+/// The legal steps of a position in `N` directions, counted per direction so that the step of
+/// any index is found without walking the cells.
+struct Steps<const N: usize> {
     directions: [Direction; N],
     /// Per direction: the cells a stone can step onto that way, among them those where it then
     /// stands in at least one row, and those where it stands in two.
+    targets: Tally<N>,
     rows: [Bitboard; N],
     both: [Bitboard; N],
-    steps: Tally<N>,
-    further: [Further<N>; 2],
-    /// The stones a capture may take, when some step forms a row.
-    capturable: Bitboard,
-    total: u32,
+    /// Every cell where some step forms a row.
+    forming_rows: Bitboard,
 }
 
 /// Steps of one kind with more than one move, and how many further moves each makes.
@@ -171,44 +192,28 @@ struct Tally<const N: usize> {
     total: u32,
 }
 
-impl<const N: usize> StepCount<N> {
+impl<const N: usize> Steps<N> {
     #[inline(always)]
-    fn new(pos: &Position, directions: [Direction; N]) -> StepCount<N> {
+    fn new(pos: &Position, directions: [Direction; N]) -> Steps<N> {
         let judge = pos.step_judge();
         let (mut targets, mut rows, mut both) =
             ([Bitboard::EMPTY; N], [Bitboard::EMPTY; N], [Bitboard::EMPTY; N]);
-        let mut any_rows = Bitboard::EMPTY;
+        let mut forming_rows = Bitboard::EMPTY;
         for (i, &dir) in directions.iter().enumerate() {
             let [to, across, up] = judge.steps(dir);
             targets[i] = to;
             rows[i] = across | up;
             both[i] = across & up;
-            any_rows |= across | up;
+            forming_rows |= across | up;
         }
-        let mut count = StepCount {
-            directions,
-            rows,
-            both,
-            steps: Tally::new(targets),
-            further: [Further::NONE, Further::NONE],
-            capturable: Bitboard::EMPTY,
-            total: 0,
-        };
-        if any_rows.any() {
-            // Some step forms a row (about half the plies of a random game): each of its
-            // capture choices is a move.
-            count.capturable = pos.capturable(pos.stones(!pos.side()));
-            let [one, two] = pos.moves_per_step(count.capturable);
-            if one == two {
-                count.further[0] = Further::new(rows, one);
-            } else {
-                let just_one = core::array::from_fn(|i| rows[i] & !both[i]);
-                count.further = [Further::new(just_one, one), Further::new(both, two)];
-            }
-        }
-        count.total = count.steps.total
-            + count.further.iter().map(|f| f.steps.total * f.choices).sum::<u32>();
-        count
+        Steps { directions, targets: Tally::new(targets), rows, both, forming_rows }
+    }
+
+    /// The step onto `to` in direction `i`.
+    #[inline(always)]
+    fn step(&self, i: usize, to: Cell, captures: Bitboard) -> Move {
+        let back = Direction(-self.directions[i].0);
+        Move::Step { from: to.offset(back), to, captures }
     }
 }
 
@@ -222,6 +227,12 @@ impl<const N: usize> Further<N> {
             return Further::NONE;
         }
         Further { steps: Tally::new(cells), choices: moves - 1 }
+    }
+
+    /// The further moves of all these steps.
+    #[inline(always)]
+    fn moves(&self) -> u32 {
+        self.steps.total * self.choices
     }
 }
 
@@ -237,14 +248,17 @@ impl<const N: usize> Tally<N> {
     /// The `n`-th cell, going through the directions in turn: the direction's index and the
     /// cell.
     #[inline(always)]
-    fn nth(&self, mut n: u32) -> Option<(usize, Cell)> {
-        for i in 0..N {
-            if n < self.counts[i] {
-                return self.cells[i].nth(n as usize).map(|cell| (i, cell));
-            }
-            n -= self.counts[i];
+    fn nth(&self, n: u32) -> Option<(usize, Cell)> {
+        // The direction is the number of directions whose cells all come before the n-th,
+        // counted without a branch: which direction it is cannot be predicted.
+        let (mut i, mut before, mut passed) = (0, 0, 0);
+        for &count in &self.counts[..N - 1] {
+            passed += count;
+            let past = n >= passed;
+            i += past as usize;
+            before = if past { passed } else { before };
         }
-        None
+        self.cells[i].nth((n - before) as usize).map(|cell| (i, cell))
     }
 }
 
