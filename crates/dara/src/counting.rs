@@ -131,38 +131,46 @@ impl Position {
 
     /// The stones taken by choice `choice` of a step forming `rows` rows, in the order the
     /// move list gives them.
-    #[inline]
+    #[inline(always)]
     fn capture_choice(&self, rows: u8, capturable: Bitboard, choice: u32) -> Option<Bitboard> {
         match self.stones_taken(rows) {
             0 => Some(Bitboard::EMPTY),
             1 => capturable.nth(choice as usize).map(Bitboard::from_cell),
-            _ => {
-                let (mut found, mut i) = (None, 0);
-                self.for_each_capture_pair(self.stones(!self.side()), |pair| {
-                    if i == choice {
-                        found = Some(pair);
-                    }
-                    i += 1;
-                });
-                found
-            }
+            _ => self.capture_pair(choice),
         }
+    }
+
+    /// Choice `choice` of the pairs of stones that two captures may take.
+    #[inline(never)]
+    fn capture_pair(&self, choice: u32) -> Option<Bitboard> {
+        let (mut found, mut i) = (None, 0);
+        self.for_each_capture_pair(self.stones(!self.side()), |pair| {
+            if i == choice {
+                found = Some(pair);
+            }
+            i += 1;
+        });
+        found
     }
 
     /// How many moves a step forming one row makes, and one forming two: one per choice of
     /// captures, given the stones that may be taken first.
-    #[inline]
+    #[inline(always)]
     fn moves_per_step(&self, capturable: Bitboard) -> [u32; 2] {
         let per_step = |rows| match self.stones_taken(rows) {
             0 => 1,
             1 => capturable.count(),
-            _ => {
-                let mut pairs = 0;
-                self.for_each_capture_pair(self.stones(!self.side()), |_| pairs += 1);
-                pairs
-            }
+            _ => self.capture_pairs(),
         };
         [per_step(1), per_step(2)]
+    }
+
+    /// How many pairs of stones two captures may take.
+    #[inline(never)]
+    fn capture_pairs(&self) -> u32 {
+        let mut pairs = 0;
+        self.for_each_capture_pair(self.stones(!self.side()), |_| pairs += 1);
+        pairs
     }
 }
 
