@@ -23,6 +23,7 @@ impl Position {
 
     /// The cells where `colour` may place by the placement limit and the opening restriction
     /// (empty if the hand is empty). What a blocked placer may do instead is not included.
+    #[inline]
     pub fn placement_cells(&self, colour: Colour) -> Bitboard {
         let rules = self.rules();
         if self.hand(colour) == 0 {

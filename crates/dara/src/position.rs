@@ -244,6 +244,7 @@ impl Position {
     /// cells the side to move may place on. Movement begins when both hands are empty or,
     /// under `blocked=pass`, when neither player has a cell to place on. Under `blocked=any` a
     /// player with stones always has one.
+    #[inline]
     fn update_phase(&mut self) {
         self.placeable = self.placement_cells(self.side);
         let placing = match self.rules.blocked {
