@@ -21,7 +21,7 @@ impl Position {
     /// The legal move of index `choose(count)`, where `count` is how many there are: every index
     /// below `count` names a different legal move, so a uniform index gives a uniform random
     /// move, found without listing the moves. `None` once the game is over (`choose` is then
-    /// not called).
+    /// not called), and for an index of `count` or more.
     ///
     /// The indices do not follow the order of [`Position::legal_moves`]. A step's first choice
     /// of captures comes first, for every step; the further choices of the steps that form rows
@@ -37,7 +37,6 @@ impl Position {
     /// listed.sort_by_key(|m| m.to_string());
     /// assert_eq!(picked, listed);
     /// ```
-    /// An index of `count` or more also gives `None`.
     pub fn pick_move(&self, choose: impl FnOnce(usize) -> usize) -> Option<Move> {
         self.count_then_pick(|total| Some(choose(total)))
     }

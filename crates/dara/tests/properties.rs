@@ -72,6 +72,16 @@ fn check_position(pos: &Position, rules: Ruleset, where_: &str) -> Result<(), Te
     prop_assert_eq!(distinct.len(), n, "{}: repeated moves at {}", where_, text);
     let distinct_text: HashSet<String> = legal.iter().map(Move::to_string).collect();
     prop_assert_eq!(distinct_text.len(), n, "{}: moves print alike at {}", where_, text);
+    // Every index below the count picks a different legal move: a uniform index is a uniform move.
+    let picked: HashSet<Move> = (0..n).filter_map(|i| pos.pick_move(|_| i)).collect();
+    prop_assert_eq!(picked, distinct, "{}: pick_move at {}", where_, text);
+    prop_assert_eq!(
+        pos.pick_move(|count| count),
+        None,
+        "{}: index past the count at {}",
+        where_,
+        text
+    );
 
     for &m in &legal {
         let written = m.to_string();
