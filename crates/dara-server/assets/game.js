@@ -75,6 +75,8 @@ function receive(msg) {
       say(`${cap(colourWord[d.colour])} has sat down. The game begins.`);
       break;
     case 'move': {
+      // `ply` counts this turn: the list is cut to what came before it, then the turn added.
+      game.moves.length = d.ply - 1;
       game.moves.push(d.m);
       game.pos = d.pos;
       game.lastMove = d.m;
@@ -84,7 +86,7 @@ function receive(msg) {
       break;
     }
     case 'takeback':
-      game.moves.splice(game.moves.length - d.plies, d.plies);
+      game.moves.length = d.ply;
       game.pos = d.pos;
       game.end = null;
       game.lastMove = game.moves[game.moves.length - 1] || null;
@@ -177,26 +179,29 @@ function playerName(colour) {
   return colour === game.you ? 'You' : (game.you ? 'Your opponent' : `${cap(colourWord[colour])} player`);
 }
 
+// How long `colour`'s player has been gone and how long until their game may be claimed, in
+// ms, counted on from the last presence message; null while they are here.
+function absence(colour) {
+  const p = presence && presence[colour];
+  if (!p || p.online || game.seats[colour].kind !== 'human') return null;
+  const since = performance.now() - presence.at;
+  return { gone: (p.awayMs || 0) + since, claimIn: Math.max(0, (p.claimInMs || 0) - since) };
+}
+
 function presenceText(colour) {
-  if (!presence || game.seats[colour].kind !== 'human' || game.end) return '';
-  const p = presence[colour];
-  if (p.online) return '';
-  const since = presence.at || 0;
-  const gone = (p.awayMs || 0) + (performance.now() - since);
-  const text = `reconnecting (${Math.round(gone / 1000)} s)`;
+  const away = game.end ? null : absence(colour);
+  if (!away) return '';
+  const text = `reconnecting (${Math.round(away.gone / 1000)} s)`;
   if (colour === game.you || !game.you) return text;
-  const wait = Math.max(0, Math.ceil(((game.claimAfterMs || 0) - gone) / 1000));
+  const wait = Math.ceil(away.claimIn / 1000);
   return wait > 0 ? `${text}: you may claim the win if they are not back in ${wait} s` : `${text}: you may claim the win`;
 }
 
 // Seconds until the absent opponent's game may be claimed (0: now), or null if they are here.
 function claimWait() {
-  if (!presence || !game.you || game.end) return null;
-  const opponent = game.you === 'white' ? 'black' : 'white';
-  const p = presence[opponent];
-  if (!p || p.online || game.seats[opponent].kind !== 'human') return null;
-  const gone = (p.awayMs || 0) + (performance.now() - (presence.at || 0));
-  return Math.max(0, Math.ceil(((game.claimAfterMs || 0) - gone) / 1000));
+  if (!game.you || game.end) return null;
+  const away = absence(game.you === 'white' ? 'black' : 'white');
+  return away && Math.ceil(away.claimIn / 1000);
 }
 
 function renderClaim() {
@@ -232,6 +237,9 @@ function render() {
   quiet.textContent = ` · quiet plies: ${game.pos.quiet} of ${game.pos.quiet_limit}`;
   board.show({ fen: game.pos.fen, legal: game.pos.legal, forbidden: game.pos.forbidden, mine, lastMove: game.lastMove, you: game.you });
   $('status-note').hidden = !!game.end;
+  const watching = presence ? presence.watchers : 0;
+  $('watchers').hidden = watching === 0;
+  $('watchers').textContent = `${watching} watching`;
   renderMoves();
   renderControls(mine);
 }

@@ -13,7 +13,7 @@
 use std::time::{Duration, Instant};
 
 use dara::ByColour;
-use dara_server::game::setup::SetupRequest;
+use dara_server::game::NewGame;
 use dara_server::game::{self, Seat};
 use dara_server::seat::SeatToken;
 use dara_server::{Config, Shared};
@@ -83,7 +83,7 @@ async fn main() {
     tokio::time::sleep(Duration::from_millis(200)).await;
     let before = resident_bytes();
     for _ in 0..games {
-        let request: SetupRequest =
+        let request: NewGame =
             serde_json::from_value(json!({ "opponent": "friend", "first": "me" })).unwrap();
         let setup = request.check().unwrap();
         let seats = ByColour { white: Seat::Human(SeatToken::random()), black: Seat::Open };

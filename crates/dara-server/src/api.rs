@@ -13,9 +13,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::address::requester;
 use crate::error::AppError;
-use crate::game::clock::{colour_name, TimeControl};
-use crate::game::setup::{Opponent, SetupRequest};
-use crate::game::{self, Seat, SitRefused};
+use crate::game::clock::TimeControl;
+use crate::game::{self, GameSettings, NewGame, Opponent, Seat, SitRefused};
 use crate::lobby::Table;
 use crate::seat::{GameId, SeatToken};
 use crate::state::AppState;
@@ -24,11 +23,12 @@ use crate::state::AppState;
 #[derive(Debug, Serialize)]
 pub struct Created {
     /// The game's id (its invite and spectator link is `/g/<id>`).
-    pub game: String,
+    pub game: GameId,
     /// The creator's seat token, if they took a seat.
     pub seat: Option<String>,
     /// The creator's colour.
-    pub colour: Option<&'static str>,
+    #[serde(with = "crate::protocol::colour::option")]
+    pub colour: Option<Colour>,
     /// Where to go: the game page, with the seat token in the fragment.
     pub url: String,
 }
@@ -41,7 +41,7 @@ fn read<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, AppError> {
 pub async fn create(
     State(state): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    body: Result<Json<SetupRequest>, JsonRejection>,
+    body: Result<Json<NewGame>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Created>), AppError> {
     let setup = read(body)?.check()?;
     Ok((StatusCode::CREATED, Json(create_game(&state, setup, peer)?)))
@@ -50,7 +50,7 @@ pub async fn create(
 /// Starts the game of `setup` with its creator in their seat, counted against `peer`.
 fn create_game(
     state: &AppState,
-    setup: crate::game::setup::Setup,
+    setup: GameSettings,
     peer: SocketAddr,
 ) -> Result<Created, AppError> {
     let token = SeatToken::random();
@@ -64,20 +64,15 @@ fn create_game(
         Colour::Black => ByColour { white: other, black: Seat::Human(token.clone()) },
     };
     let handle = game::spawn(state, setup, seats, Some(requester(peer.ip())))?;
-    Ok(created(handle.id.as_str(), Some(&token), Some(creator)))
+    Ok(created(&handle.id, Some(&token), Some(creator)))
 }
 
-fn created(game: &str, token: Option<&SeatToken>, colour: Option<Colour>) -> Created {
+fn created(game: &GameId, token: Option<&SeatToken>, colour: Option<Colour>) -> Created {
     let url = match token {
         Some(t) => format!("/g/{game}#seat={}", t.as_str()),
         None => format!("/g/{game}"),
     };
-    Created {
-        game: game.to_owned(),
-        seat: token.map(|t| t.as_str().to_owned()),
-        colour: colour.map(colour_name),
-        url,
-    }
+    Created { game: game.clone(), seat: token.map(|t| t.as_str().to_owned()), colour, url }
 }
 
 /// What "play anyone" asks for.
@@ -105,7 +100,7 @@ pub async fn seek(
     body: Result<Json<Seek>, JsonRejection>,
 ) -> Result<Json<Created>, AppError> {
     let seek = read(body)?;
-    let request = SetupRequest {
+    let request = NewGame {
         opponent: "open".to_owned(),
         rules: seek.rules,
         first: Some("random".to_owned()),
@@ -113,10 +108,9 @@ pub async fn seek(
         clock: seek.clock,
     };
     let setup = request.check()?;
-    // Compared as canonical notation, so `arcade` and `arcade,quiet=80` are the same table.
-    let rules = setup.rules.to_string();
+    // Compared as rules, so `arcade` and `arcade,quiet=80` are the same table.
     for _ in 0..PAIRING_TRIES {
-        let Some(id) = state.lobby.pair(&rules, setup.clock) else { break };
+        let Some(id) = state.lobby.pair(setup.rules, setup.clock) else { break };
         if let Ok(seated) = sit_at(&state, &id).await {
             return Ok(Json(seated));
         }
@@ -140,7 +134,7 @@ async fn sit_at(state: &AppState, id: &GameId) -> Result<Created, AppError> {
     let handle = state.game(id).ok_or(AppError::TableClosed)?;
     let token = SeatToken::random();
     match handle.sit(token.clone()).await {
-        Some(Ok(colour)) => Ok(created(id.as_str(), Some(&token), Some(colour))),
+        Some(Ok(colour)) => Ok(created(id, Some(&token), Some(colour))),
         Some(Err(SitRefused::Taken)) => Err(AppError::TableTaken),
         Some(Err(SitRefused::Closed)) | None => Err(AppError::TableClosed),
     }

@@ -3,7 +3,7 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde_json::json;
+use serde::Serialize;
 
 /// Everything an HTTP request can fail with.
 #[derive(Debug)]
@@ -59,8 +59,14 @@ impl AppError {
     }
 }
 
+/// The body of every error answer: `{"error": "<reason a person can read>"}`.
+#[derive(Debug, Serialize)]
+struct ErrorBody {
+    error: String,
+}
+
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        (self.status(), Json(json!({ "error": self.reason() }))).into_response()
+        (self.status(), Json(ErrorBody { error: self.reason() })).into_response()
     }
 }

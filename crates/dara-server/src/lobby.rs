@@ -6,27 +6,29 @@
 //! alone knows whether it is still free. So a listing a moment old does no harm.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
+use dara::{Colour, Ruleset};
 use serde::Serialize;
-use serde_json::json;
 use tokio::sync::watch;
 
 use crate::game::clock::TimeControl;
-use crate::protocol;
+use crate::protocol::{Answer, Wire};
 use crate::seat::GameId;
 
 /// One open table as the lobby shows it.
 #[derive(Debug, Clone, Serialize)]
 pub struct Table {
     /// The game to open to sit down.
-    pub game: String,
-    /// The ruleset in notation.
-    pub rules: String,
+    pub game: GameId,
+    /// The ruleset, in notation on the wire.
+    #[serde(serialize_with = "crate::protocol::display")]
+    pub rules: Ruleset,
     /// The clock, if any.
     pub clock: Option<TimeControl>,
     /// The colour the sitter will play (`white` or `black`).
-    pub seat: &'static str,
+    #[serde(with = "crate::protocol::colour")]
+    pub seat: Colour,
 }
 
 /// The list of open tables, and a channel that always holds it as a ready-made message.
@@ -34,7 +36,7 @@ pub struct Table {
 pub struct Lobby {
     // A std mutex: held only to edit the map and render it, never across an await.
     tables: Mutex<BTreeMap<GameId, Table>>,
-    listing: watch::Sender<Arc<str>>,
+    listing: watch::Sender<Wire>,
 }
 
 impl Default for Lobby {
@@ -43,9 +45,8 @@ impl Default for Lobby {
     }
 }
 
-fn render(tables: &BTreeMap<GameId, Table>) -> Arc<str> {
-    let list: Vec<&Table> = tables.values().collect();
-    protocol::message("tables", json!(list))
+fn render(tables: &BTreeMap<GameId, Table>) -> Wire {
+    Answer::Tables(tables.values().cloned().collect()).wire()
 }
 
 impl Lobby {
@@ -69,7 +70,7 @@ impl Lobby {
 
     /// Takes a listed table with these rules and clock off the list, for a "play anyone"
     /// seeker to sit at: removing it at once keeps the next seeker from trying it too.
-    pub fn pair(&self, rules: &str, clock: Option<TimeControl>) -> Option<GameId> {
+    pub fn pair(&self, rules: Ruleset, clock: Option<TimeControl>) -> Option<GameId> {
         let mut tables = self.tables.lock().expect("lobby lock");
         let id = tables
             .iter()
@@ -81,7 +82,7 @@ impl Lobby {
     }
 
     /// The current list, as a message.
-    pub fn listing(&self) -> watch::Receiver<Arc<str>> {
+    pub fn listing(&self) -> watch::Receiver<Wire> {
         self.listing.subscribe()
     }
 

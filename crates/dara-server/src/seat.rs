@@ -33,6 +33,20 @@ impl GameId {
     }
 }
 
+impl serde::Serialize for GameId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for GameId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<GameId, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        GameId::parse(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("{text:?} is not a game id")))
+    }
+}
+
 impl fmt::Display for GameId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)

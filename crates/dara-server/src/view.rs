@@ -3,10 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use dara::{Bitboard, Cell, Colour, Move, Opening, Phase, Place, Position};
+use dara::{Bitboard, Cell, Colour, Move, MoveList, Opening, Phase, Place, Position};
 use serde::Serialize;
 
-use crate::game::clock::colour_name;
+use crate::protocol::display;
 
 /// One position, ready to draw.
 #[derive(Debug, Clone, Serialize)]
@@ -14,9 +14,11 @@ pub struct PositionView {
     /// The five-field position text.
     pub fen: String,
     /// Who is to move: `white` or `black`.
-    pub side: &'static str,
+    #[serde(with = "crate::protocol::colour")]
+    pub side: Colour,
     /// `placement` or `movement`.
-    pub phase: String,
+    #[serde(serialize_with = "display")]
+    pub phase: Phase,
     /// Stones in hand, per colour.
     pub hand: Hands,
     /// Movement plies since the last capture.
@@ -39,30 +41,29 @@ pub struct Hands {
 }
 
 impl PositionView {
-    /// The view of `pos`.
-    pub fn of(pos: &Position) -> PositionView {
-        let legal: Vec<String> = pos.legal_moves().iter().map(ToString::to_string).collect();
+    /// The view of `pos`, whose legal moves are `legal` (listed once by the caller, who
+    /// also checks turns against them).
+    pub fn of(pos: &Position, legal: &MoveList) -> PositionView {
         PositionView {
             fen: pos.to_string(),
-            side: colour_name(pos.side()),
-            phase: pos.phase().to_string(),
+            side: pos.side(),
+            phase: pos.phase(),
             hand: Hands { white: pos.hand(Colour::White), black: pos.hand(Colour::Black) },
             quiet: pos.quiet(),
             quiet_limit: pos.rules().quiet,
-            forbidden: forbidden_placements(pos),
-            legal,
+            forbidden: forbidden_placements(pos, legal),
+            legal: legal.iter().map(ToString::to_string).collect(),
         }
     }
 }
 
 /// Why each empty cell is closed to the placer, when the game is placing.
-fn forbidden_placements(pos: &Position) -> BTreeMap<String, String> {
+fn forbidden_placements(pos: &Position, legal: &MoveList) -> BTreeMap<String, String> {
     let mut reasons = BTreeMap::new();
     if pos.phase() != Phase::Placement || pos.is_over() {
         return reasons;
     }
-    let open: Bitboard = pos
-        .legal_moves()
+    let open: Bitboard = legal
         .iter()
         .filter_map(|m| match m {
             Move::Put(cell) => Some(*cell),
@@ -118,7 +119,10 @@ mod tests {
 
     #[test]
     fn the_start_has_thirty_placements_and_nothing_closed() {
-        let view = PositionView::of(&Position::start("arcade".parse().unwrap()));
+        let view = {
+            let pos = Position::start("arcade".parse().unwrap());
+            PositionView::of(&pos, &pos.legal_moves())
+        };
         assert_eq!(view.legal.len(), 30);
         assert!(view.forbidden.is_empty());
         assert_eq!(view.quiet_limit, Some(80));
@@ -128,7 +132,7 @@ mod tests {
     fn a_cell_that_would_make_three_says_why() {
         let rules = "arcade".parse().unwrap();
         let pos = Position::from_text("6/6/6/BB4/WW4 w 10 10 0", rules).unwrap();
-        let view = PositionView::of(&pos);
+        let view = PositionView::of(&pos, &pos.legal_moves());
         assert!(view.forbidden["c1"].contains("three or more"));
         assert!(!view.legal.contains(&"c1".to_owned()));
     }
@@ -136,7 +140,7 @@ mod tests {
     #[test]
     fn corner_opening_says_why() {
         let pos = Position::start("arcade,opening=corner".parse().unwrap());
-        let view = PositionView::of(&pos);
+        let view = PositionView::of(&pos, &pos.legal_moves());
         assert_eq!(view.legal.len(), 4);
         assert_eq!(view.forbidden["c3"], "the first stone of the game goes in a corner");
     }

@@ -2,8 +2,6 @@
 //! socket is split into a writer task, fed by a queue, and a reader loop that checks, parses
 //! and forwards what the browser sends.
 
-use std::sync::Arc;
-
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::Response;
@@ -15,7 +13,7 @@ use tokio::time::Instant;
 use crate::error::AppError;
 use crate::flood::{Bucket, HELLO_TIMEOUT};
 use crate::game::GameHandle;
-use crate::protocol::{self, ClientMessage};
+use crate::protocol::{Answer, ClientMessage, Refusal, Wire};
 use crate::seat::GameId;
 use crate::state::AppState;
 
@@ -32,7 +30,7 @@ mod close {
 }
 
 enum Outgoing {
-    Text(Arc<str>),
+    Text(Wire),
     Close(u16, &'static str),
 }
 
@@ -116,8 +114,8 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
                     return finish(out, writer).await;
                 }
             },
-            Ok(_) => send(&out, protocol::error("say hello first")).await,
-            Err(reason) => send(&out, protocol::error(&reason)).await,
+            Ok(_) => send(&out, refused(Refusal::HelloFirst)).await,
+            Err(error) => send(&out, refused(error.into())).await,
         }
     };
 
@@ -136,7 +134,7 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
         let text = match frame {
             Message::Text(text) => text,
             Message::Binary(_) => {
-                send(&out, protocol::error("messages are JSON text, not binary")).await;
+                send(&out, refused(Refusal::Binary)).await;
                 continue;
             }
             Message::Close(_) => break,
@@ -144,8 +142,8 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
         };
         let msg = match ClientMessage::parse(text.as_str()) {
             Ok(msg) => msg,
-            Err(reason) => {
-                send(&out, protocol::error(&reason)).await;
+            Err(error) => {
+                send(&out, refused(error.into())).await;
                 continue;
             }
         };
@@ -167,7 +165,11 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
     finish(out, writer).await;
 }
 
-async fn send(out: &mpsc::Sender<Outgoing>, text: Arc<str>) {
+fn refused(refusal: Refusal) -> Wire {
+    Answer::Error(refusal.into()).wire()
+}
+
+async fn send(out: &mpsc::Sender<Outgoing>, text: Wire) {
     let _ = out.send(Outgoing::Text(text)).await;
 }
 
@@ -178,7 +180,7 @@ async fn finish(out: mpsc::Sender<Outgoing>, writer: tokio::task::JoinHandle<()>
 
 /// Passes the game's events to one connection. One that falls too far behind is closed: it
 /// comes back with its last version and gets exactly what it missed.
-async fn forward_events(mut events: broadcast::Receiver<Arc<str>>, out: mpsc::Sender<Outgoing>) {
+async fn forward_events(mut events: broadcast::Receiver<Wire>, out: mpsc::Sender<Outgoing>) {
     loop {
         match events.recv().await {
             Ok(text) => {

@@ -10,8 +10,8 @@ use common::{start_with_state, test_config, Client};
 use dara::record::{GameResult, Record};
 use dara::{ByColour, Colour, Ruleset};
 use dara_server::game::clock::TimeControl;
-use dara_server::game::setup::{Opponent, Setup, SetupRequest};
 use dara_server::game::{self, Seat};
+use dara_server::game::{GameSettings, NewGame, Opponent};
 use dara_server::protocol::ClientMessage;
 use dara_server::seat::SeatToken;
 use dara_server::{Config, Shared};
@@ -24,7 +24,7 @@ fn parse(text: &str) -> Value {
 #[tokio::test(start_paused = true)]
 async fn a_flag_falls_and_the_player_out_of_time_loses() {
     let state = Shared::new(Config::default());
-    let request: SetupRequest = serde_json::from_value(json!({
+    let request: NewGame = serde_json::from_value(json!({
         "opponent": "friend", "first": "me", "clock": { "initial": 60, "increment": 2 }
     }))
     .unwrap();
@@ -68,7 +68,7 @@ async fn a_flag_falls_and_the_player_out_of_time_loses() {
 async fn over_real_sockets_both_seats_see_the_flag_fall() {
     let (addr, state) = start_with_state(test_config()).await;
     // The site offers 30 s at the least; through the library a game can have 2 s.
-    let setup = Setup {
+    let setup = GameSettings {
         rules: Ruleset::default(),
         opponent: Opponent::Friend,
         creator: Colour::White,

@@ -138,7 +138,8 @@ async fn play_anyone_moves_on_when_its_table_was_taken_first() {
     let (_seeker, snapshot) = Client::hello(addr, &own, Some(&own_seat), None).await;
     assert_eq!(snapshot["d"]["you"], own_colour);
     assert_eq!(snapshot["d"]["seats"][other(&json!(own_colour))]["kind"], "open");
-    let listed: Vec<String> = state.lobby.tables().into_iter().map(|t| t.game).collect();
+    let listed: Vec<String> =
+        state.lobby.tables().into_iter().map(|t| t.game.to_string()).collect();
     assert_eq!(listed, [own]);
 }
 

@@ -44,6 +44,14 @@ impl GameResult {
         }
     }
 
+    /// The result of a game `winner` won.
+    pub fn from_winner(winner: Colour) -> GameResult {
+        match winner {
+            Colour::White => GameResult::WhiteWins,
+            Colour::Black => GameResult::BlackWins,
+        }
+    }
+
     /// The winner, if any.
     pub fn winner(self) -> Option<Colour> {
         match self {

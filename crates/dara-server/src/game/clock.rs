@@ -46,18 +46,35 @@ pub struct Clock {
     running: Option<(Colour, Instant)>,
 }
 
-/// What the clients are told: milliseconds left, and whose clock runs (they count it down
-/// themselves between messages).
-#[derive(Debug, Clone, Serialize)]
-pub struct ClockView {
+/// Both players' time left at one moment, in whole milliseconds: what the journal keeps of a
+/// clock.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimeLeft {
     /// White's time left, in ms.
     pub white: u64,
     /// Black's time left, in ms.
     pub black: u64,
+}
+
+/// What the clients are told: milliseconds left, and whose clock runs (they count it down
+/// themselves between messages).
+#[derive(Debug, Clone, Serialize)]
+pub struct ClockView {
+    /// Time left, in ms.
+    #[serde(flatten)]
+    pub left: TimeLeft,
     /// Whose clock is running, if any.
-    pub running: Option<&'static str>,
+    #[serde(with = "crate::protocol::colour::option")]
+    pub running: Option<Colour>,
     /// The control, e.g. `5+3`.
     pub control: String,
+}
+
+impl ClockView {
+    /// The view of `left` under `control`, with `running`'s clock counting down.
+    pub fn new(control: TimeControl, left: TimeLeft, running: Option<Colour>) -> ClockView {
+        ClockView { left, running, control: control.label() }
+    }
 }
 
 impl Clock {
@@ -113,8 +130,8 @@ impl Clock {
         self.running.map(|(c, _)| c)
     }
 
-    /// What clients see at `now`.
-    pub fn view(&self, now: Instant) -> ClockView {
+    /// Both players' time left at `now`.
+    pub fn left(&self, now: Instant) -> TimeLeft {
         let left = |colour: Colour| {
             let mut d = self.remaining[colour];
             if let Some((c, since)) = self.running {
@@ -124,20 +141,12 @@ impl Clock {
             }
             d.as_millis() as u64
         };
-        ClockView {
-            white: left(Colour::White),
-            black: left(Colour::Black),
-            running: self.running.map(|(c, _)| colour_name(c)),
-            control: self.control.label(),
-        }
+        TimeLeft { white: left(Colour::White), black: left(Colour::Black) }
     }
-}
 
-/// The protocol's name for a colour.
-pub fn colour_name(colour: Colour) -> &'static str {
-    match colour {
-        Colour::White => "white",
-        Colour::Black => "black",
+    /// What clients see at `now`.
+    pub fn view(&self, now: Instant) -> ClockView {
+        ClockView::new(self.control, self.left(now), self.running())
     }
 }
 
@@ -156,8 +165,8 @@ mod tests {
         clock.start(Colour::White, t0);
         assert!(clock.punch(t0 + Duration::from_secs(10), Duration::from_millis(300)));
         let view = clock.view(t0 + Duration::from_secs(10));
-        assert_eq!(view.white, 60_000 - 10_000 + 300 + 2_000);
-        assert_eq!(view.black, 60_000);
+        assert_eq!(view.left.white, 60_000 - 10_000 + 300 + 2_000);
+        assert_eq!(view.left.black, 60_000);
         assert_eq!(view.running, None);
     }
 
@@ -167,7 +176,7 @@ mod tests {
         let mut clock = Clock::new(control());
         clock.start(Colour::Black, t0);
         clock.punch(t0 + Duration::from_secs(5), Duration::from_secs(30));
-        assert_eq!(clock.view(t0).black, 60_000 - 5_000 + 500 + 2_000);
+        assert_eq!(clock.left(t0).black, 60_000 - 5_000 + 500 + 2_000);
     }
 
     #[test]
@@ -179,6 +188,6 @@ mod tests {
         assert_eq!(who, Colour::White);
         assert_eq!(at, t0 + Duration::from_secs(60) + MAX_LAG_CREDIT);
         assert!(!clock.punch(t0 + Duration::from_secs(61), Duration::ZERO));
-        assert_eq!(clock.view(t0).white, 0);
+        assert_eq!(clock.left(t0).white, 0);
     }
 }

@@ -4,17 +4,25 @@
 mod actor;
 pub mod clock;
 pub mod computer;
-pub mod setup;
-
-use std::sync::Arc;
+mod ending;
+mod event;
+mod history;
+mod offers;
+mod played;
+mod presence;
+pub mod settings;
+mod turn;
 
 use dara::{Colour, Move};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use crate::protocol::ClientMessage;
+use crate::protocol::{ClientMessage, Wire};
 use crate::seat::{GameId, SeatToken};
 
 pub use actor::{spawn, Seat};
+pub use event::{EndReason, GameEvent, JOURNAL_FORMAT};
+pub use played::Played;
+pub use settings::{GameSettings, NewGame, Opponent};
 
 /// A request to a game's actor.
 #[derive(Debug)]
@@ -75,16 +83,16 @@ pub struct Welcome {
     /// The seat its token holds, if the token was good.
     pub seat: Option<Colour>,
     /// What to send it first: a snapshot, or exactly the events it missed.
-    pub messages: Vec<Arc<str>>,
+    pub messages: Vec<Wire>,
     /// Every later event and presence change.
-    pub events: broadcast::Receiver<Arc<str>>,
+    pub events: broadcast::Receiver<Wire>,
 }
 
 /// The answer to one request.
 #[derive(Debug)]
 pub struct Reply {
     /// The message for the asking connection.
-    pub text: Arc<str>,
+    pub text: Wire,
     /// The seat the connection holds from now on (a `join` changes it).
     pub seat: Option<Colour>,
 }

@@ -1,12 +1,11 @@
-//! The WebSocket messages, both ways: small JSON objects `{"t": type, "d": data, "v": version}`
-//! (see `PROTOCOL.md`). Parsing is in two steps, the envelope then the data, so that every
-//! mistake gets a reason a person can read.
+//! What a browser may send over a game's socket. Parsing is in two steps, the envelope then the
+//! data, so that every mistake gets a reason a person can read.
 
-use std::sync::Arc;
+use core::fmt;
 use std::time::Duration;
 
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// What a browser may ask of a game.
 #[derive(Debug, Clone, PartialEq)]
@@ -75,21 +74,68 @@ struct PingData {
     lag: u64,
 }
 
+/// A text frame that is not a message the server can read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParseError {
+    /// Not JSON at all.
+    NotJson(String),
+    /// JSON, but not an object with a `t` field.
+    NotAnObject,
+    /// The `t` field is not a string.
+    TypeNotText,
+    /// No message has this type.
+    UnknownType(String),
+    /// The data of a known message is wrong.
+    BadData {
+        /// The message's type.
+        t: String,
+        /// What is wrong, as serde says it.
+        detail: String,
+    },
+    /// A move text far longer than any move.
+    MoveTooLong,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::NotJson(e) => write!(f, "not a message: this is not JSON ({e})"),
+            ParseError::NotAnObject => {
+                f.write_str("not a message: expected a JSON object with a \"t\" field")
+            }
+            ParseError::TypeNotText => {
+                f.write_str("the \"t\" field must be a string naming the message")
+            }
+            ParseError::UnknownType(t) => write!(f, "unknown message type \"{t}\""),
+            ParseError::BadData { t, detail } => write!(f, "\"{t}\": bad data: {detail}"),
+            ParseError::MoveTooLong => {
+                f.write_str("\"move\": the move text is too long to be a move")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
 impl ClientMessage {
     /// Reads one text frame, or says what is wrong with it.
-    pub fn parse(text: &str) -> Result<ClientMessage, String> {
-        let value: Value = serde_json::from_str(text)
-            .map_err(|e| format!("not a message: this is not JSON ({e})"))?;
+    ///
+    /// # Errors
+    /// A [`ParseError`] naming what is wrong.
+    pub fn parse(text: &str) -> Result<ClientMessage, ParseError> {
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| ParseError::NotJson(e.to_string()))?;
         if !value.is_object() {
-            return Err("not a message: expected a JSON object with a \"t\" field".to_owned());
+            return Err(ParseError::NotAnObject);
         }
-        let envelope: Envelope = serde_json::from_value(value)
-            .map_err(|_| "not a message: expected a JSON object with a \"t\" field".to_owned())?;
+        let envelope: Envelope =
+            serde_json::from_value(value).map_err(|_| ParseError::NotAnObject)?;
         let Value::String(t) = envelope.t else {
-            return Err("the \"t\" field must be a string naming the message".to_owned());
+            return Err(ParseError::TypeNotText);
         };
         let data = envelope.d;
-        let bad = |e: serde_json::Error| format!("\"{t}\": bad data: {e}");
+        let bad =
+            |e: serde_json::Error| ParseError::BadData { t: t.clone(), detail: e.to_string() };
         Ok(match t.as_str() {
             "hello" => {
                 let d: HelloData = if data.is_null() {
@@ -103,7 +149,7 @@ impl ClientMessage {
             "move" => {
                 let d: MoveData = serde_json::from_value(data).map_err(bad)?;
                 if d.m.len() > 64 {
-                    return Err("\"move\": the move text is too long to be a move".to_owned());
+                    return Err(ParseError::MoveTooLong);
                 }
                 ClientMessage::Move { id: d.id, text: d.m }
             }
@@ -121,10 +167,7 @@ impl ClientMessage {
                 };
                 ClientMessage::Ping { lag: d.lag }
             }
-            other => {
-                let shown: String = other.chars().take(32).collect();
-                return Err(format!("unknown message type \"{shown}\""));
-            }
+            other => return Err(ParseError::UnknownType(other.chars().take(32).collect())),
         })
     }
 }
@@ -132,21 +175,6 @@ impl ClientMessage {
 /// Lag as the clock uses it.
 pub fn lag(ms: u64) -> Duration {
     Duration::from_millis(ms.min(10_000))
-}
-
-/// A message with no version: replies, errors, presence.
-pub fn message(t: &str, d: Value) -> Arc<str> {
-    json!({ "t": t, "d": d }).to_string().into()
-}
-
-/// A game event with its version.
-pub fn event(t: &str, d: Value, v: u64) -> Arc<str> {
-    json!({ "t": t, "d": d, "v": v }).to_string().into()
-}
-
-/// The reply to a message that could not be read or is not allowed now.
-pub fn error(reason: &str) -> Arc<str> {
-    message("error", json!({ "reason": reason }))
 }
 
 #[cfg(test)]
@@ -172,18 +200,11 @@ mod tests {
 
     #[test]
     fn explains_what_is_wrong() {
-        assert!(ClientMessage::parse("{").unwrap_err().starts_with("not a message"));
-        assert!(ClientMessage::parse("[1]").unwrap_err().starts_with("not a message"));
-        assert_eq!(
-            ClientMessage::parse(r#"{"t":"dance"}"#).unwrap_err(),
-            "unknown message type \"dance\""
-        );
-        assert_eq!(
-            ClientMessage::parse(r#"{"t":7}"#).unwrap_err(),
-            "the \"t\" field must be a string naming the message"
-        );
-        assert!(ClientMessage::parse(r#"{"t":"move","d":{"m":"c3"}}"#)
-            .unwrap_err()
-            .contains("missing field `id`"));
+        let said = |text: &str| ClientMessage::parse(text).unwrap_err().to_string();
+        assert!(said("{").starts_with("not a message"));
+        assert!(said("[1]").starts_with("not a message"));
+        assert_eq!(said(r#"{"t":"dance"}"#), "unknown message type \"dance\"");
+        assert_eq!(said(r#"{"t":7}"#), "the \"t\" field must be a string naming the message");
+        assert!(said(r#"{"t":"move","d":{"m":"c3"}}"#).contains("missing field `id`"));
     }
 }

@@ -1,10 +1,10 @@
-//! How a game is set up: the ruleset, who plays (a friend, the computer, whoever sits at an
+//! A game's settings: the ruleset, who plays (a friend, the computer, whoever sits at an
 //! open table), who takes the pale stones, and the clock.
 
 use dara::{Colour, Ruleset};
 use dara_engine::level::Level;
 use rand::Rng;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize, Serializer};
 
 use crate::error::AppError;
 use crate::game::clock::TimeControl;
@@ -20,10 +20,21 @@ pub enum Opponent {
     Open,
 }
 
+impl Serialize for Opponent {
+    /// As the page names the kinds of game: `friend`, `computer`, `open`.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(match self {
+            Opponent::Friend => "friend",
+            Opponent::Computer(_) => "computer",
+            Opponent::Open => "open",
+        })
+    }
+}
+
 /// What the creator asked for, as the home page sends it.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct SetupRequest {
+pub struct NewGame {
     /// `friend`, `computer` or `open`.
     pub opponent: String,
     /// A ruleset in notation; `arcade` when absent.
@@ -41,9 +52,9 @@ pub struct SetupRequest {
     pub clock: Option<TimeControl>,
 }
 
-/// A checked set-up.
+/// A game's settings, checked.
 #[derive(Debug, Clone)]
-pub struct Setup {
+pub struct GameSettings {
     /// The rules played.
     pub rules: Ruleset,
     /// Who the creator plays.
@@ -54,9 +65,12 @@ pub struct Setup {
     pub clock: Option<TimeControl>,
 }
 
-impl SetupRequest {
+impl NewGame {
     /// Checks the request and decides the colours.
-    pub fn check(self) -> Result<Setup, AppError> {
+    ///
+    /// # Errors
+    /// A bad request, saying which part is wrong.
+    pub fn check(self) -> Result<GameSettings, AppError> {
         let rules: Ruleset = match &self.rules {
             Some(text) if text.len() > 200 => return Err(AppError::bad("the ruleset is too long")),
             Some(text) => text.parse().map_err(|e| AppError::bad(format!("ruleset: {e}")))?,
@@ -96,6 +110,6 @@ impl SetupRequest {
             }
             (_, c) => c,
         };
-        Ok(Setup { rules, opponent, creator, clock })
+        Ok(GameSettings { rules, opponent, creator, clock })
     }
 }

@@ -1,0 +1,129 @@
+//! The game's journal and what the wire is told of it: each [`GameEvent`] is numbered, kept,
+//! and rendered once for every connection, with the position it led to. A connection that
+//! comes back gets exactly the events it missed, rendered again from the journal by replaying
+//! it through the rules, or a snapshot of the whole game.
+
+use tokio::time::Instant;
+
+use super::actor::{Game, Seat};
+use super::clock::ClockView;
+use super::event::GameEvent;
+use super::played::Played;
+use crate::protocol::{EndView, Event, SeatView, Seats, Snapshot, Wire};
+use crate::view::PositionView;
+use dara::Colour;
+
+impl Game {
+    /// Numbers an event, keeps it, and tells every connection.
+    pub(super) fn publish(&mut self, event: GameEvent) {
+        let text = self.render(&event, &self.played).wire(self.journal.len() as u64 + 1);
+        self.journal.push(event);
+        let _ = self.watchers.send(text);
+    }
+
+    /// What a connection that last saw version `since` needs: the events after it, or a
+    /// snapshot when it saw none (or claims one from the future).
+    pub(super) fn catch_up(&self, you: Option<Colour>, since: Option<u64>) -> Vec<Wire> {
+        let current = self.journal.len() as u64;
+        let Some(since) = since.filter(|v| *v <= current) else {
+            return vec![self.snapshot(you)];
+        };
+        let mut played = Played::new(self.played.start().clone());
+        let mut missed = Vec::new();
+        for (v, event) in (1..).zip(&self.journal) {
+            replay(&mut played, event);
+            if v > since {
+                missed.push(self.render(event, &played).wire(v));
+            }
+        }
+        missed
+    }
+
+    /// The wire form of `event`, `played` being the game just after it.
+    fn render(&self, event: &GameEvent, played: &Played) -> Event {
+        let pos = played.pos();
+        let clock = |left, running| {
+            self.settings
+                .clock
+                .zip(left)
+                .map(|(control, left)| ClockView::new(control, left, running))
+        };
+        match *event {
+            GameEvent::Seated { colour, left } => {
+                Event::Seated { colour, clock: clock(left, Some(pos.side())) }
+            }
+            GameEvent::Moved { m, left } => {
+                let running = (!pos.is_over()).then(|| pos.side());
+                Event::Move {
+                    m,
+                    ply: played.moves().len(),
+                    pos: PositionView::of(pos, played.legal()),
+                    clock: clock(left, running),
+                }
+            }
+            GameEvent::TookBack { plies } => Event::Takeback {
+                plies,
+                ply: played.moves().len(),
+                pos: PositionView::of(pos, played.legal()),
+            },
+            GameEvent::DrawOffered { by } => Event::DrawOffer { by },
+            GameEvent::DrawDeclined { by } => Event::DrawDecline { by },
+            GameEvent::RematchOffered { by } => Event::RematchOffer { by },
+            GameEvent::RematchStarted { ref game } => Event::Rematch { game: game.clone() },
+            GameEvent::Ended { result, reason, left } => Event::End(Box::new(EndView {
+                result,
+                winner: result.winner(),
+                why: reason,
+                reason: reason.to_string(),
+                record: self.record(played, result).to_string(),
+                clock: clock(left, None),
+            })),
+        }
+    }
+
+    /// The whole game as `you` (a player's colour, or a watcher) see it now.
+    fn snapshot(&self, you: Option<Colour>) -> Wire {
+        let now = Instant::now();
+        let seat = |c: Colour| match &self.seats[c] {
+            Seat::Open => SeatView::Open,
+            Seat::Human(_) => SeatView::Human,
+            Seat::Computer(level) => SeatView::Computer { level: level.get() },
+        };
+        let end = self.ending.as_ref().map(|e| EndView {
+            result: e.result,
+            winner: e.result.winner(),
+            why: e.reason,
+            reason: e.reason.to_string(),
+            record: self.record(&self.played, e.result).to_string(),
+            clock: None,
+        });
+        let snapshot = Snapshot {
+            rules: self.settings.rules,
+            opponent: self.settings.opponent,
+            you,
+            seats: Seats { white: seat(Colour::White), black: seat(Colour::Black) },
+            moves: self.played.moves().iter().map(ToString::to_string).collect(),
+            pos: PositionView::of(self.played.pos(), self.played.legal()),
+            clock: self.clock.as_ref().map(|c| c.view(now)),
+            end,
+            draw_offer: self.draw_offer,
+            rematch_offer: self.rematch_offer,
+            rematch: self.rematch.clone(),
+        };
+        Event::Snapshot(Box::new(snapshot)).wire(self.journal.len() as u64)
+    }
+}
+
+/// Applies one journaled event to what has been played.
+fn replay(played: &mut Played, event: &GameEvent) {
+    match *event {
+        GameEvent::Moved { m, .. } => {
+            // The journal holds only turns that were legal when played, from the same start.
+            if let Err(e) = played.play(m) {
+                tracing::error!("a journaled turn {m} no longer replays: {e}");
+            }
+        }
+        GameEvent::TookBack { plies } => played.take_back(plies),
+        _ => {}
+    }
+}

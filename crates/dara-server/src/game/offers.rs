@@ -1,0 +1,121 @@
+//! What one player offers and the other answers: a draw, a takeback (against the computer,
+//! which always agrees), a rematch.
+
+use dara::record::GameResult;
+use dara::ByColour;
+use tokio::time::Instant;
+
+use super::actor::{spawn, Game};
+use super::event::{EndReason, GameEvent};
+use super::settings::Opponent;
+use crate::protocol::Refusal;
+
+impl Game {
+    /// Offers a draw, or accepts the one on offer.
+    pub(super) fn offer_draw(&mut self, seat: Option<dara::Colour>) -> Result<(), Refusal> {
+        let colour = self.player(seat)?;
+        self.ongoing()?;
+        if !self.both_seated() {
+            return Err(Refusal::NobodyToOffer);
+        }
+        match self.draw_offer {
+            Some(by) if by == !colour => {
+                self.finish(GameResult::Draw, EndReason::Agreement, Instant::now());
+            }
+            Some(_) => return Err(Refusal::DrawAlreadyOffered),
+            None => {
+                if self.against_computer(colour) {
+                    return Err(Refusal::ComputerPlaysOn);
+                }
+                self.draw_offer = Some(colour);
+                self.publish(GameEvent::DrawOffered { by: colour });
+            }
+        }
+        Ok(())
+    }
+
+    /// Turns down the draw on offer.
+    pub(super) fn decline_draw(&mut self, seat: Option<dara::Colour>) -> Result<(), Refusal> {
+        let colour = self.player(seat)?;
+        self.ongoing()?;
+        if self.draw_offer != Some(!colour) {
+            return Err(Refusal::NoDrawOffered);
+        }
+        self.draw_offer = None;
+        self.publish(GameEvent::DrawDeclined { by: colour });
+        Ok(())
+    }
+
+    /// Against the computer: back to the player's previous turn, undoing the computer's reply
+    /// too (or only the player's move, if the computer has not answered yet).
+    pub(super) fn takeback(&mut self, seat: Option<dara::Colour>) -> Result<(), Refusal> {
+        let colour = self.player(seat)?;
+        if !self.against_computer(colour) {
+            return Err(Refusal::TakebacksAgainstComputerOnly);
+        }
+        if let Some(e) = &self.ending {
+            // After a resignation there is nothing to go back to; after the rules ended the
+            // game, the player may still want to try another line.
+            if matches!(e.result, GameResult::Unfinished) || !self.played.pos().is_over() {
+                return Err(Refusal::GameOver);
+            }
+        }
+        let first_undone = self
+            .played
+            .movers()
+            .iter()
+            .rposition(|c| *c == colour)
+            .ok_or(Refusal::NothingToTakeBack)?;
+        let plies = self.played.moves().len() - first_undone;
+        self.played.take_back(plies);
+        self.thinking = None;
+        self.ending = None;
+        self.publish(GameEvent::TookBack { plies });
+        self.ask_computer();
+        Ok(())
+    }
+
+    /// Asks for a rematch, or agrees to the one asked for (the computer always agrees).
+    pub(super) fn ask_rematch(&mut self, seat: Option<dara::Colour>) -> Result<(), Refusal> {
+        let colour = self.player(seat)?;
+        if self.ending.is_none() {
+            return Err(Refusal::FinishFirst);
+        }
+        if self.rematch.is_some() {
+            return Err(Refusal::RematchBegun);
+        }
+        match self.rematch_offer {
+            Some(by) if by == colour => Err(Refusal::RematchAlreadyAsked),
+            Some(_) => self.start_rematch(),
+            None if self.against_computer(colour) => self.start_rematch(),
+            None => {
+                self.rematch_offer = Some(colour);
+                self.publish(GameEvent::RematchOffered { by: colour });
+                Ok(())
+            }
+        }
+    }
+
+    /// A new game with the same people, colours swapped: each keeps their own token, so their
+    /// browser needs nothing new to take its seat.
+    fn start_rematch(&mut self) -> Result<(), Refusal> {
+        let unavailable = |detail: String| Refusal::RematchUnavailable { detail };
+        let shared = self
+            .shared
+            .upgrade()
+            .ok_or_else(|| unavailable("the server is shutting down".into()))?;
+        let seats = ByColour { white: self.seats.black.clone(), black: self.seats.white.clone() };
+        let mut settings = self.settings.clone();
+        // A rematch is between these two people: it is not listed in the lobby.
+        if settings.opponent == Opponent::Open {
+            settings.opponent = Opponent::Friend;
+        }
+        settings.creator = !settings.creator;
+        let handle = spawn(&shared, settings, seats, self.asked_from)
+            .map_err(|e| unavailable(e.reason()))?;
+        self.rematch = Some(handle.id.clone());
+        self.rematch_offer = None;
+        self.publish(GameEvent::RematchStarted { game: handle.id.clone() });
+        Ok(())
+    }
+}

@@ -1,0 +1,250 @@
+//! Who is at the game: players' connections, watchers, who has gone and since when, and what
+//! follows from it: taking the free seat, the lobby's listing, and claiming a game the opponent
+//! has left.
+
+use dara::{ByColour, Colour};
+use tokio::time::Instant;
+
+use super::actor::{Game, Seat};
+use super::event::{EndReason, GameEvent};
+use super::settings::Opponent;
+use super::{SitRefused, Welcome};
+use crate::lobby::Table;
+use crate::protocol::{Answer, PresenceView, Refusal, SeatPresence, Wire};
+use crate::seat::SeatToken;
+use dara::record::GameResult;
+
+/// The connections open to one game.
+#[derive(Debug)]
+pub(super) struct Crowd {
+    online: ByColour<u32>,
+    watchers: u32,
+    away_since: ByColour<Option<Instant>>,
+    /// When the last connection closed, if none is open.
+    empty_since: Option<Instant>,
+}
+
+impl Crowd {
+    /// Nobody yet, since `now`.
+    pub(super) fn new(now: Instant) -> Crowd {
+        Crowd {
+            online: ByColour::default(),
+            watchers: 0,
+            away_since: ByColour::default(),
+            empty_since: Some(now),
+        }
+    }
+
+    /// When the last connection closed, if none is open.
+    pub(super) fn empty_since(&self) -> Option<Instant> {
+        self.empty_since
+    }
+
+    /// A connection opened for `seat` (or to watch). True when a player who was away is back.
+    fn arrive(&mut self, seat: Option<Colour>) -> bool {
+        self.empty_since = None;
+        match seat {
+            Some(c) => {
+                self.online[c] += 1;
+                self.away_since[c].take().is_some()
+            }
+            None => {
+                self.watchers += 1;
+                false
+            }
+        }
+    }
+
+    /// A connection closed. True when a player has no connection left.
+    fn leave(&mut self, seat: Option<Colour>, now: Instant) -> bool {
+        let gone = match seat {
+            Some(c) => {
+                self.online[c] = self.online[c].saturating_sub(1);
+                if self.online[c] == 0 {
+                    self.away_since[c] = Some(now);
+                }
+                self.online[c] == 0
+            }
+            None => {
+                self.watchers = self.watchers.saturating_sub(1);
+                false
+            }
+        };
+        if self.online.white + self.online.black + self.watchers == 0 {
+            self.empty_since = Some(now);
+        }
+        gone
+    }
+
+    /// A watcher's connection became `colour`'s player's.
+    fn watcher_sat_down(&mut self, colour: Colour) {
+        self.watchers = self.watchers.saturating_sub(1);
+        self.online[colour] += 1;
+    }
+
+    /// How long `colour`'s player has been gone, if they have no connection.
+    fn away(&self, colour: Colour, now: Instant) -> Option<std::time::Duration> {
+        self.away_since[colour]
+            .filter(|_| self.online[colour] == 0)
+            .map(|since| now.saturating_duration_since(since))
+    }
+}
+
+impl Game {
+    pub(super) fn hello(&mut self, token: Option<&str>, since: Option<u64>) -> Welcome {
+        let seat = token.and_then(|t| self.seat_of(t));
+        let mut messages = Vec::new();
+        if token.is_some() && seat.is_none() {
+            messages.push(Answer::Error(Refusal::NotYourSeatLink.into()).wire());
+        }
+        messages.extend(self.catch_up(seat, since));
+        // Subscribed here, in the actor, so that the first event the connection hears is the one
+        // after what it was just sent.
+        let events = self.watchers.subscribe();
+        if self.crowd.arrive(seat) {
+            self.announce_presence();
+        }
+        self.relist();
+        messages.push(self.presence());
+        Welcome { seat, messages, events }
+    }
+
+    fn seat_of(&self, token: &str) -> Option<Colour> {
+        Colour::ALL
+            .into_iter()
+            .find(|c| matches!(&self.seats[*c], Seat::Human(t) if t.matches(token)))
+    }
+
+    pub(super) fn leave(&mut self, seat: Option<Colour>) {
+        if self.crowd.leave(seat, Instant::now()) {
+            self.announce_presence();
+        }
+        self.relist();
+    }
+
+    /// An open table is listed while it has a free seat and the person waiting at it is
+    /// connected: nobody should sit down opposite an empty chair.
+    fn relist(&self) {
+        let Some(shared) = self.shared.upgrade() else { return };
+        if self.settings.opponent != Opponent::Open {
+            return;
+        }
+        match self.free_seat() {
+            Some(free) if self.ending.is_none() && self.crowd.online[!free] > 0 => {
+                let table = Table {
+                    game: self.id.clone(),
+                    rules: self.settings.rules,
+                    clock: self.settings.clock,
+                    seat: free,
+                };
+                shared.lobby.open(self.id.clone(), table);
+            }
+            _ => shared.lobby.close(&self.id),
+        }
+    }
+
+    pub(super) fn announce_presence(&self) {
+        let _ = self.watchers.send(self.presence());
+    }
+
+    /// Who is connected, and for a player who is gone, how long until the opponent may claim.
+    fn presence(&self) -> Wire {
+        let now = Instant::now();
+        let claim_after = self.config().map(|c| c.claim_after).unwrap_or_default();
+        let one = |c: Colour| match &self.seats[c] {
+            Seat::Computer(_) => SeatPresence { online: true, away_ms: None, claim_in_ms: None },
+            Seat::Open => SeatPresence { online: false, away_ms: None, claim_in_ms: None },
+            Seat::Human(_) => match self.crowd.away(c, now) {
+                Some(away) => SeatPresence {
+                    online: false,
+                    away_ms: Some(away.as_millis() as u64),
+                    claim_in_ms: Some(claim_after.saturating_sub(away).as_millis() as u64),
+                },
+                None => SeatPresence {
+                    online: self.crowd.online[c] > 0,
+                    away_ms: None,
+                    claim_in_ms: None,
+                },
+            },
+        };
+        let view = PresenceView {
+            white: one(Colour::White),
+            black: one(Colour::Black),
+            watchers: self.crowd.watchers,
+        };
+        Answer::Presence(view).wire()
+    }
+
+    /// A connection takes the free seat: the invite link, or a watcher of a table.
+    pub(super) fn join(&mut self, seat: Option<Colour>) -> (Answer, Option<Colour>) {
+        if seat.is_some() {
+            return (Answer::Error(Refusal::AlreadySeated.into()), seat);
+        }
+        let Some(colour) = self.free_seat() else {
+            let refusal = if self.settings.opponent == Opponent::Open {
+                Refusal::TableTaken
+            } else {
+                Refusal::SeatsTaken
+            };
+            return (Answer::Error(refusal.into()), None);
+        };
+        let token = SeatToken::random();
+        // The connection stops counting as a watcher and starts counting as the player.
+        self.crowd.watcher_sat_down(colour);
+        self.seat_person(colour, token.clone(), Instant::now());
+        (Answer::Joined { seat: token.as_str().to_owned(), colour }, Some(colour))
+    }
+
+    /// Someone sits down at this open table before their page has connected ("play anyone"
+    /// handed it to them, or they pressed "Sit down"). The seat is theirs from this moment:
+    /// had they been sent to the page to ask for it, someone following an older listing of the
+    /// lobby could take it in between, and they would arrive to watch instead of play.
+    pub(super) fn sit(&mut self, token: SeatToken) -> Result<Colour, SitRefused> {
+        if self.settings.opponent != Opponent::Open || self.ending.is_some() {
+            return Err(SitRefused::Closed);
+        }
+        let free = self.free_seat().ok_or(SitRefused::Taken)?;
+        // Nobody should sit down opposite an empty chair (the lobby lists no such table).
+        if self.crowd.online[!free] == 0 {
+            return Err(SitRefused::Closed);
+        }
+        let now = Instant::now();
+        // Away until their page connects, so that if it never does the opponent may claim.
+        self.crowd.away_since[free] = Some(now);
+        self.seat_person(free, token, now);
+        Ok(free)
+    }
+
+    /// Fills the free seat `colour`: off the lobby, the clock starts, everyone is told.
+    fn seat_person(&mut self, colour: Colour, token: SeatToken, now: Instant) {
+        self.seats[colour] = Seat::Human(token);
+        if let Some(shared) = self.shared.upgrade() {
+            shared.lobby.close(&self.id);
+        }
+        self.start_if_ready(now);
+        let left = self.clock.as_ref().map(|c| c.left(now));
+        self.publish(GameEvent::Seated { colour, left });
+        self.announce_presence();
+    }
+
+    /// Claims the win over an opponent who has been gone long enough.
+    pub(super) fn claim(&mut self, seat: Option<Colour>) -> Result<(), Refusal> {
+        let colour = self.player(seat)?;
+        self.ongoing()?;
+        let claim_after = self.config().map(|c| c.claim_after).unwrap_or_default();
+        let gone = !colour;
+        let now = Instant::now();
+        match (&self.seats[gone], self.crowd.away(gone, now)) {
+            (Seat::Human(_), Some(away)) => {
+                if away < claim_after {
+                    let seconds = (claim_after - away).as_secs() + 1;
+                    return Err(Refusal::ClaimTooEarly { seconds });
+                }
+                let reason = EndReason::Left { loser: gone };
+                self.finish(GameResult::from_winner(colour), reason, now);
+                Ok(())
+            }
+            _ => Err(Refusal::OpponentPresent),
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! The server's answers: messages with no version, sent to one connection (or, for presence
+//! and the lobby's list, to everyone looking).
+
+use serde::Serialize;
+
+use super::refusal::Explained;
+use super::{wire, Wire};
+use crate::lobby::Table;
+use dara::Colour;
+
+/// A message with no version.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "t", content = "d", rename_all = "kebab-case")]
+pub enum Answer {
+    /// The turn with this id was played (its `move` event follows or has just come).
+    Accepted {
+        /// The client's id for the turn.
+        id: u64,
+    },
+    /// The turn with this id was not played, and why.
+    Rejected {
+        /// The client's id for the turn.
+        id: u64,
+        /// Why.
+        #[serde(flatten)]
+        why: Explained,
+    },
+    /// The free seat is the connection's: the token holds it from now on.
+    Joined {
+        /// The seat token.
+        seat: String,
+        /// The colour it plays.
+        #[serde(with = "super::colour")]
+        colour: Colour,
+    },
+    /// A resign, draw, takeback, rematch or claim request was done.
+    Ok,
+    /// A message could not be read or is not allowed now; nothing changed.
+    Error(Explained),
+    /// The answer to a ping.
+    Pong,
+    /// Who is connected.
+    Presence(PresenceView),
+    /// The open tables, in the lobby.
+    Tables(Vec<Table>),
+}
+
+impl Answer {
+    /// The message, serialised.
+    pub fn wire(&self) -> Wire {
+        wire(self)
+    }
+}
+
+/// Who is connected to a game, and how many watch it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PresenceView {
+    /// The pale seat.
+    pub white: SeatPresence,
+    /// The dark seat.
+    pub black: SeatPresence,
+    /// Connections watching the game.
+    pub watchers: u32,
+}
+
+/// One seat's presence.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SeatPresence {
+    /// Whether the seat's player (or the computer) is here.
+    pub online: bool,
+    /// For a person who has gone: how long ago, in ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub away_ms: Option<u64>,
+    /// For a person who has gone: ms until the opponent may claim the game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim_in_ms: Option<u64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::Refusal;
+
+    #[test]
+    fn answers_on_the_wire() {
+        assert_eq!(&*Answer::Accepted { id: 7 }.wire(), r#"{"t":"accepted","d":{"id":7}}"#);
+        assert_eq!(&*Answer::Ok.wire(), r#"{"t":"ok"}"#);
+        assert_eq!(&*Answer::Pong.wire(), r#"{"t":"pong"}"#);
+        assert_eq!(
+            &*Answer::Rejected { id: 3, why: Refusal::NotYourTurn.into() }.wire(),
+            r#"{"t":"rejected","d":{"id":3,"code":"not-your-turn","reason":"it is not your turn"}}"#
+        );
+        assert_eq!(
+            &*Answer::Error(Refusal::HelloFirst.into()).wire(),
+            r#"{"t":"error","d":{"code":"hello-first","reason":"say hello first"}}"#
+        );
+        assert_eq!(
+            &*Answer::Joined { seat: "ab".into(), colour: Colour::Black }.wire(),
+            r#"{"t":"joined","d":{"seat":"ab","colour":"black"}}"#
+        );
+    }
+}

@@ -1,0 +1,164 @@
+//! The game's events as the wire carries them: each with its version, rendered from the game's
+//! journal (`game::GameEvent`) and the position it led to, so that a client needs no rules.
+
+use dara::record::GameResult;
+use dara::{Colour, Move, Ruleset};
+use serde::Serialize;
+
+use super::{display, wire, Wire};
+use crate::game::clock::ClockView;
+use crate::game::{EndReason, Opponent};
+use crate::seat::GameId;
+use crate::view::PositionView;
+
+/// A versioned event.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "t", content = "d", rename_all = "kebab-case")]
+pub enum Event {
+    /// The whole game; its version is that of the last event it includes.
+    Snapshot(Box<Snapshot>),
+    /// Someone took the free seat: the game (and its clock) starts.
+    Seated {
+        /// The seat taken.
+        #[serde(with = "super::colour")]
+        colour: Colour,
+        /// The clocks, if the game has them.
+        clock: Option<ClockView>,
+    },
+    /// A turn was played.
+    Move {
+        /// The turn in notation, captures included.
+        #[serde(serialize_with = "display")]
+        m: Move,
+        /// How many turns have been played, this one included.
+        ply: usize,
+        /// The position it led to.
+        pos: PositionView,
+        /// The clocks, if the game has them.
+        clock: Option<ClockView>,
+    },
+    /// The last `plies` turns were taken back.
+    Takeback {
+        /// Turns taken back.
+        plies: usize,
+        /// Turns left.
+        ply: usize,
+        /// The position now.
+        pos: PositionView,
+    },
+    /// A draw is offered.
+    DrawOffer {
+        /// By whom.
+        #[serde(with = "super::colour")]
+        by: Colour,
+    },
+    /// The draw offer was turned down.
+    DrawDecline {
+        /// By whom.
+        #[serde(with = "super::colour")]
+        by: Colour,
+    },
+    /// The game is over.
+    End(Box<EndView>),
+    /// A rematch is asked for.
+    RematchOffer {
+        /// By whom.
+        #[serde(with = "super::colour")]
+        by: Colour,
+    },
+    /// The rematch has begun: each player's token holds their seat there, in the other colour.
+    Rematch {
+        /// The next game.
+        game: GameId,
+    },
+}
+
+impl Event {
+    /// The event with its version, serialised.
+    pub fn wire(&self, v: u64) -> Wire {
+        #[derive(Serialize)]
+        struct Versioned<'a> {
+            #[serde(flatten)]
+            event: &'a Event,
+            v: u64,
+        }
+        wire(&Versioned { event: self, v })
+    }
+}
+
+/// Everything a page needs to show a game.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Snapshot {
+    /// The ruleset in notation.
+    #[serde(serialize_with = "display")]
+    pub rules: Ruleset,
+    /// Who the creator plays against.
+    pub opponent: Opponent,
+    /// The connection's colour, if it holds a seat.
+    #[serde(with = "super::colour::option")]
+    pub you: Option<Colour>,
+    /// Who sits where.
+    pub seats: Seats,
+    /// Every turn so far, in notation.
+    pub moves: Vec<String>,
+    /// The position now.
+    pub pos: PositionView,
+    /// The clocks, if the game has them.
+    pub clock: Option<ClockView>,
+    /// How the game ended, if it has.
+    pub end: Option<EndView>,
+    /// Who offers a draw, if anyone.
+    #[serde(with = "super::colour::option")]
+    pub draw_offer: Option<Colour>,
+    /// Who asks for a rematch, if anyone.
+    #[serde(with = "super::colour::option")]
+    pub rematch_offer: Option<Colour>,
+    /// The rematch's game, once it has begun.
+    pub rematch: Option<GameId>,
+}
+
+/// Both seats.
+#[derive(Debug, Clone, Serialize)]
+pub struct Seats {
+    /// The pale seat.
+    pub white: SeatView,
+    /// The dark seat.
+    pub black: SeatView,
+}
+
+/// Who sits in a seat, as everyone may know it (never a token).
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum SeatView {
+    /// Nobody yet.
+    Open,
+    /// A person.
+    Human,
+    /// The computer.
+    Computer {
+        /// Its level, 1 to 8.
+        level: u8,
+    },
+}
+
+/// How a game ended, with its record.
+#[derive(Debug, Clone, Serialize)]
+pub struct EndView {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    #[serde(serialize_with = "display")]
+    pub result: GameResult,
+    /// The winner, if any.
+    #[serde(with = "super::colour::option")]
+    pub winner: Option<Colour>,
+    /// Why, as a code with its parameters.
+    #[serde(flatten)]
+    pub why: EndReason,
+    /// Why, in English.
+    pub reason: String,
+    /// The game's record in the notation's game format.
+    pub record: String,
+    /// The clocks when it ended (absent in a snapshot, which carries them itself).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockView>,
+}

@@ -1,0 +1,68 @@
+//! The WebSocket messages, both ways, as types: small JSON objects `{"t": type, "d": data}`,
+//! game events with their version `"v"` too (see `PROTOCOL.md`). Nothing else in the server
+//! writes a protocol message by hand, so the compiler keeps the page, this document and the
+//! game's journal in step.
+
+mod answer;
+mod client;
+mod event;
+mod refusal;
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+pub use answer::{Answer, PresenceView, SeatPresence};
+pub use client::{lag, ClientMessage, ParseError};
+pub use event::{EndView, Event, SeatView, Seats, Snapshot};
+pub use refusal::{Explained, Refusal};
+
+/// A message ready for the wire: serialised once, shared by every connection that gets it.
+pub type Wire = Arc<str>;
+
+/// Serialises a message. Every message type here is plain data, so this cannot fail.
+fn wire(message: &impl Serialize) -> Wire {
+    serde_json::to_string(message).expect("protocol messages always serialise").into()
+}
+
+/// Colours as the protocol writes them: `white`, `black` (their `Display`).
+pub(crate) mod colour {
+    use dara::Colour;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Serialises a colour.
+    pub fn serialize<S: Serializer>(colour: &Colour, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(colour)
+    }
+
+    /// Reads a colour.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Colour, D::Error> {
+        match <std::borrow::Cow<'de, str>>::deserialize(d)?.as_ref() {
+            "white" => Ok(Colour::White),
+            "black" => Ok(Colour::Black),
+            other => Err(serde::de::Error::custom(format!("{other:?} is not a colour"))),
+        }
+    }
+
+    /// The same for an optional colour (`null` when absent).
+    pub mod option {
+        use dara::Colour;
+        use serde::Serializer;
+
+        /// Serialises an optional colour.
+        pub fn serialize<S: Serializer>(colour: &Option<Colour>, s: S) -> Result<S::Ok, S::Error> {
+            match colour {
+                Some(c) => s.collect_str(c),
+                None => s.serialize_none(),
+            }
+        }
+    }
+}
+
+/// Writes a value through its `Display` (moves, results, rulesets: their notation).
+pub(crate) fn display<T: core::fmt::Display, S: serde::Serializer>(
+    value: &T,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_str(value)
+}

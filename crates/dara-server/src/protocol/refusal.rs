@@ -1,0 +1,156 @@
+//! Why a request changed nothing: one enum for every refusal a game or a socket gives, sent as
+//! a code with its parameters (the page words it, in any language) beside plain English for any
+//! other client.
+
+use core::fmt;
+
+use serde::Serialize;
+
+use super::client::ParseError;
+
+/// Why a message was refused. Whatever the reason, the game is exactly as it was.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "code", rename_all = "kebab-case")]
+pub enum Refusal {
+    /// The frame could not be read as a message.
+    Unreadable {
+        /// What is wrong with it, in English.
+        detail: String,
+    },
+    /// A binary frame.
+    Binary,
+    /// Anything before `hello`.
+    HelloFirst,
+    /// A second `hello`.
+    HelloAgain,
+    /// The seat token offered is not one of this game's.
+    NotYourSeatLink,
+    /// A watcher asked for what only a player may do.
+    Watching,
+    /// A player asked to join again.
+    AlreadySeated,
+    /// Nobody can join: both seats are held.
+    SeatsTaken,
+    /// Someone else took the open table's free seat first.
+    TableTaken,
+    /// The game has ended.
+    GameOver,
+    /// A turn before the second player sat down.
+    OpponentNotSeated,
+    /// A turn out of turn.
+    NotYourTurn,
+    /// A turn that is not Dara notation, or that the position does not allow.
+    IllegalMove {
+        /// The rules' reason, in English.
+        detail: String,
+    },
+    /// The mover's time had run out when the turn arrived.
+    OutOfTime,
+    /// A draw offer before anyone sat opposite.
+    NobodyToOffer,
+    /// A second draw offer while the first stands.
+    DrawAlreadyOffered,
+    /// A draw offer to the computer.
+    ComputerPlaysOn,
+    /// A decline with no offer to decline.
+    NoDrawOffered,
+    /// A takeback in a game between people.
+    TakebacksAgainstComputerOnly,
+    /// A takeback before the player's first move.
+    NothingToTakeBack,
+    /// A rematch before the end.
+    FinishFirst,
+    /// A rematch after it began.
+    RematchBegun,
+    /// A second rematch request.
+    RematchAlreadyAsked,
+    /// The rematch could not be started.
+    RematchUnavailable {
+        /// Why, in English (the server is full, or this address holds too many games).
+        detail: String,
+    },
+    /// A claim while the opponent may still come back.
+    ClaimTooEarly {
+        /// Whole seconds until the claim is allowed.
+        seconds: u64,
+    },
+    /// A claim against an opponent who is connected.
+    OpponentPresent,
+}
+
+impl From<ParseError> for Refusal {
+    fn from(error: ParseError) -> Refusal {
+        Refusal::Unreadable { detail: error.to_string() }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Unreadable { detail } | Refusal::IllegalMove { detail } => f.write_str(detail),
+            Refusal::RematchUnavailable { detail } => f.write_str(detail),
+            Refusal::Binary => f.write_str("messages are JSON text, not binary"),
+            Refusal::HelloFirst => f.write_str("say hello first"),
+            Refusal::HelloAgain => f.write_str("you have already said hello"),
+            Refusal::NotYourSeatLink => {
+                f.write_str("that seat link does not belong to this game; you are watching")
+            }
+            Refusal::Watching => f.write_str("you are watching this game, not playing in it"),
+            Refusal::AlreadySeated => f.write_str("you already hold a seat in this game"),
+            Refusal::SeatsTaken => f.write_str("both seats are taken; you are watching"),
+            Refusal::TableTaken => {
+                f.write_str("someone else sat down at this table first; you are watching")
+            }
+            Refusal::GameOver => f.write_str("the game is over"),
+            Refusal::OpponentNotSeated => f.write_str("wait for your opponent to sit down"),
+            Refusal::NotYourTurn => f.write_str("it is not your turn"),
+            Refusal::OutOfTime => f.write_str("your time ran out"),
+            Refusal::NobodyToOffer => f.write_str("there is nobody to offer a draw to yet"),
+            Refusal::DrawAlreadyOffered => f.write_str("you have already offered a draw"),
+            Refusal::ComputerPlaysOn => f.write_str("the computer plays every game out"),
+            Refusal::NoDrawOffered => f.write_str("there is no draw on offer to you"),
+            Refusal::TakebacksAgainstComputerOnly => {
+                f.write_str("takebacks are only for games against the computer")
+            }
+            Refusal::NothingToTakeBack => f.write_str("you have no move to take back"),
+            Refusal::FinishFirst => f.write_str("finish this game first"),
+            Refusal::RematchBegun => f.write_str("the rematch has already begun"),
+            Refusal::RematchAlreadyAsked => f.write_str("you have already asked for a rematch"),
+            Refusal::ClaimTooEarly { seconds } => {
+                write!(f, "your opponent may still come back: you can claim in {seconds} s")
+            }
+            Refusal::OpponentPresent => f.write_str("your opponent is still here"),
+        }
+    }
+}
+
+/// A refusal as it travels: its code and parameters, and the same in English.
+#[derive(Debug, Clone, Serialize)]
+pub struct Explained {
+    #[serde(flatten)]
+    refusal: Refusal,
+    reason: String,
+}
+
+impl From<Refusal> for Explained {
+    fn from(refusal: Refusal) -> Explained {
+        Explained { reason: refusal.to_string(), refusal }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_travels_as_code_parameters_and_english() {
+        let text = serde_json::to_string(&Explained::from(Refusal::ClaimTooEarly { seconds: 12 }))
+            .unwrap();
+        assert_eq!(
+            text,
+            r#"{"code":"claim-too-early","seconds":12,"reason":"your opponent may still come back: you can claim in 12 s"}"#
+        );
+        let text = serde_json::to_string(&Explained::from(Refusal::NotYourTurn)).unwrap();
+        assert_eq!(text, r#"{"code":"not-your-turn","reason":"it is not your turn"}"#);
+    }
+}
