@@ -1,35 +1,19 @@
 //! The calendar date a game record carries in its `Date` tag (`2026.11.29`, NOTATION.md
 //! "Games"): the day, in UTC, that the game began.
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
+
+use time::OffsetDateTime;
 
 /// `moment` as a record's date, `YYYY.MM.DD` in UTC.
 pub fn record_date(moment: SystemTime) -> String {
-    // Before 1970 only on a clock set very wrong: the epoch will do for such a record.
-    let seconds = moment.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let (year, month, day) = civil_from_days(seconds / 86_400);
-    format!("{year:04}.{month:02}.{day:02}")
-}
-
-/// The Gregorian date `days` days after 1970-01-01: Howard Hinnant's `civil_from_days`,
-/// which counts in 400-year eras starting on 1 March so that leap days fall last.
-fn civil_from_days(days: u64) -> (u64, u64, u64) {
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let day_of_era = z - era * 146_097;
-    let year_of_era =
-        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let shifted_month = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
-    let month = if shifted_month < 10 { shifted_month + 3 } else { shifted_month - 9 };
-    let year = year_of_era + era * 400 + u64::from(month <= 2);
-    (year, month, day)
+    let date = OffsetDateTime::from(moment).date();
+    format!("{:04}.{:02}.{:02}", date.year(), u8::from(date.month()), date.day())
 }
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
+    use std::time::{Duration, UNIX_EPOCH};
 
     use super::*;
 

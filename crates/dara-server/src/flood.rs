@@ -1,41 +1,43 @@
-//! The flood guard: a token bucket per connection, so one browser (or one script) cannot keep a
-//! game's actor busy. Honest pages send a few messages a minute.
+//! The flood guard: a token bucket per connection (governor's GCRA), so one browser (or one
+//! script) cannot keep a game's actor busy. Honest pages send a few messages a minute.
 
+use std::num::NonZeroU32;
 use std::time::Duration;
 
-use tokio::time::Instant;
+use governor::clock::{Clock, DefaultClock};
+use governor::middleware::NoOpMiddleware;
+use governor::state::{InMemoryState, NotKeyed};
+use governor::{Quota, RateLimiter};
 
 /// Messages allowed now, refilled steadily up to the burst size.
 #[derive(Debug)]
-pub struct Bucket {
-    tokens: f64,
-    burst: f64,
-    per_second: f64,
-    last: Instant,
+pub struct Bucket<C: Clock = DefaultClock> {
+    limiter: RateLimiter<NotKeyed, InMemoryState, C, NoOpMiddleware<C::Instant>>,
+}
+
+/// A burst of `burst` messages, then `per_second` (both at least one).
+fn quota(burst: u32, per_second: u32) -> Quota {
+    let one = NonZeroU32::MIN;
+    Quota::per_second(NonZeroU32::new(per_second).unwrap_or(one))
+        .allow_burst(NonZeroU32::new(burst).unwrap_or(one))
 }
 
 impl Bucket {
     /// A full bucket.
     pub fn new(burst: u32, per_second: u32) -> Bucket {
-        Bucket {
-            tokens: f64::from(burst),
-            burst: f64::from(burst),
-            per_second: f64::from(per_second),
-            last: Instant::now(),
-        }
+        Bucket { limiter: RateLimiter::direct(quota(burst, per_second)) }
+    }
+}
+
+impl<C: Clock> Bucket<C> {
+    /// A full bucket on another clock (for tests).
+    pub fn with_clock(burst: u32, per_second: u32, clock: C) -> Bucket<C> {
+        Bucket { limiter: RateLimiter::direct_with_clock(quota(burst, per_second), clock) }
     }
 
     /// Takes one message's token; false when the connection is flooding.
-    pub fn take(&mut self, now: Instant) -> bool {
-        let elapsed = now.saturating_duration_since(self.last);
-        self.last = now;
-        self.tokens = (self.tokens + elapsed.as_secs_f64() * self.per_second).min(self.burst);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
+    pub fn take(&mut self) -> bool {
+        self.limiter.check().is_ok()
     }
 }
 
@@ -44,15 +46,18 @@ pub const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
 
 #[cfg(test)]
 mod tests {
+    use governor::clock::FakeRelativeClock;
+
     use super::*;
 
     #[test]
     fn a_burst_then_a_steady_trickle() {
-        let t0 = Instant::now();
-        let mut bucket = Bucket::new(3, 2);
-        assert!((0..3).all(|_| bucket.take(t0)));
-        assert!(!bucket.take(t0));
-        assert!(bucket.take(t0 + Duration::from_millis(500)));
-        assert!(!bucket.take(t0 + Duration::from_millis(500)));
+        let clock = FakeRelativeClock::default();
+        let mut bucket = Bucket::with_clock(3, 2, clock.clone());
+        assert!((0..3).all(|_| bucket.take()));
+        assert!(!bucket.take());
+        clock.advance(Duration::from_millis(500));
+        assert!(bucket.take());
+        assert!(!bucket.take());
     }
 }

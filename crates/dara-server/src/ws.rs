@@ -91,7 +91,7 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
                 return finish(out, writer).await;
             }
         };
-        if !bucket.take(Instant::now()) {
+        if !bucket.take() {
             let _ = out.send(Outgoing::Close(close::FLOOD, "too many messages")).await;
             return finish(out, writer).await;
         }
@@ -127,7 +127,7 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
 
     while let Some(frame) = stream.next().await {
         let Ok(frame) = frame else { break }; // includes an oversized frame: the socket is closed
-        if !bucket.take(Instant::now()) {
+        if !bucket.take() {
             let _ = out.send(Outgoing::Close(close::FLOOD, "too many messages")).await;
             break;
         }
@@ -230,7 +230,7 @@ async fn serve_lobby(socket: WebSocket, state: AppState) {
                 // The lobby needs nothing from the browser but keep-alives.
                 Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
                 Some(Ok(_)) => {
-                    if !bucket.take(Instant::now()) {
+                    if !bucket.take() {
                         let _ = out.send(Outgoing::Close(close::FLOOD, "too many messages")).await;
                         break;
                     }
