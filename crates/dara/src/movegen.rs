@@ -1,9 +1,10 @@
 //! Legal moves of both phases: placements (with the placement limit, the opening restriction and
 //! what a blocked placer does), and steps with every distinct set of stones they may capture.
 
-use crate::bitboard::{Bitboard, Direction};
+use crate::bitboard::Bitboard;
 use crate::cell::Cell;
 use crate::colour::Colour;
+use crate::direction::Direction;
 use crate::lines;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -146,7 +147,7 @@ impl Position {
     #[inline]
     fn for_each_step(&self, mut f: impl FnMut(Cell, Cell, u8)) {
         for (dir, targets, across, up) in self.step_targets() {
-            let back = Direction(-dir.0);
+            let back = dir.opposite();
             for to in targets {
                 let rows = across.contains(to) as u8 + up.contains(to) as u8;
                 f(to.offset(back), to, rows);

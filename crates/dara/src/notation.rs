@@ -5,27 +5,9 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::bitboard::Bitboard;
-use crate::cell::Cell;
+use crate::cell::{parse_coord, Cell};
 use crate::moves::Move;
-use crate::position::Position;
-
-/// Reads a cell name (`a1`, `c12`) as 0-based file and rank, without any board size in mind.
-pub(crate) fn parse_coord(text: &str) -> Option<(u8, u8)> {
-    let mut chars = text.chars();
-    let letter = chars.next()?;
-    if !letter.is_ascii_lowercase() {
-        return None;
-    }
-    let digits = chars.as_str();
-    if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    if digits.starts_with('0') {
-        return None;
-    }
-    let rank: u8 = digits.parse().ok()?;
-    Some((letter as u8 - b'a', rank - 1))
-}
+use crate::position::{IllegalMoveError, Position};
 
 /// A cell as written: file and rank, 0-based, not yet checked against a board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -74,32 +56,6 @@ impl fmt::Display for ParseMoveError {
 }
 
 impl std::error::Error for ParseMoveError {}
-
-/// A well-formed move that cannot be played in the position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IllegalMoveError {
-    text: String,
-    reason: String,
-}
-
-impl IllegalMoveError {
-    pub(crate) fn new(text: impl Into<String>, reason: impl Into<String>) -> IllegalMoveError {
-        IllegalMoveError { text: text.into(), reason: reason.into() }
-    }
-
-    /// The move as it was written.
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-}
-
-impl fmt::Display for IllegalMoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?}: {}", self.text, self.reason)
-    }
-}
-
-impl std::error::Error for IllegalMoveError {}
 
 /// Either stage failing, for callers that go from text to a legal move in one call.
 #[derive(Clone, Debug, PartialEq, Eq)]

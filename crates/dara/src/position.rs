@@ -7,10 +7,9 @@ use core::str::FromStr;
 use crate::bitboard::Bitboard;
 use crate::colour::{ByColour, Colour};
 use crate::moves::Move;
-use crate::notation::IllegalMoveError;
 use crate::ruleset::{Blocked, Ruleset};
 use crate::setup::{Field, PositionError, Setup};
-use crate::status::{Phase, Status};
+use crate::status::{DrawReason, Phase, Status, WinReason};
 use crate::zobrist;
 
 /// A legal position of some ruleset.
@@ -270,13 +269,13 @@ impl Position {
         }
         let side = self.side;
         if self.on_board[side] <= self.rules.lose_at {
-            return Status::Won { winner: !side, reason: crate::status::WinReason::FewStones };
+            return Status::Won { winner: !side, reason: WinReason::FewStones };
         }
         if self.rules.quiet.is_some_and(|limit| self.quiet >= limit) {
-            return Status::Drawn(crate::status::DrawReason::QuietPlies);
+            return Status::Drawn(DrawReason::QuietPlies);
         }
         if !self.has_step() {
-            return Status::Won { winner: !side, reason: crate::status::WinReason::NoMoves };
+            return Status::Won { winner: !side, reason: WinReason::NoMoves };
         }
         Status::Ongoing
     }
@@ -364,6 +363,32 @@ impl Position {
         next
     }
 }
+
+/// A well-formed move that cannot be played in the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMoveError {
+    text: String,
+    reason: String,
+}
+
+impl IllegalMoveError {
+    pub(crate) fn new(text: impl Into<String>, reason: impl Into<String>) -> IllegalMoveError {
+        IllegalMoveError { text: text.into(), reason: reason.into() }
+    }
+
+    /// The move as it was written.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+impl fmt::Display for IllegalMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}: {}", self.text, self.reason)
+    }
+}
+
+impl std::error::Error for IllegalMoveError {}
 
 impl fmt::Display for Position {
     /// The five-field notation.

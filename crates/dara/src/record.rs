@@ -14,8 +14,8 @@ use core::str::FromStr;
 
 use crate::colour::Colour;
 use crate::moves::Move;
-use crate::notation::{IllegalMoveError, MoveText};
-use crate::position::Position;
+use crate::notation::MoveText;
+use crate::position::{IllegalMoveError, Position};
 use crate::ruleset::{Ruleset, RulesetError};
 use crate::setup::PositionError;
 use crate::status::Status;
