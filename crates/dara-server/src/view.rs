@@ -48,7 +48,7 @@ impl PositionView {
             phase: pos.phase().to_string(),
             hand: Hands { white: pos.hand(Colour::White), black: pos.hand(Colour::Black) },
             quiet: pos.quiet(),
-            quiet_limit: pos.rules().quiet,
+            quiet_limit: pos.rules().quiet(),
             forbidden: forbidden_placements(pos),
             legal,
         }
@@ -71,25 +71,27 @@ fn forbidden_placements(pos: &Position) -> BTreeMap<String, String> {
         .collect();
     let rules = pos.rules();
     let side = pos.side();
-    let placed = rules.stones - pos.hand(side);
+    let placed = rules.stones() - pos.hand(side);
     let nothing_placed =
-        pos.hand(Colour::White) == rules.stones && pos.hand(Colour::Black) == rules.stones;
+        pos.hand(Colour::White) == rules.stones() && pos.hand(Colour::Black) == rules.stones();
     for cell in pos.empty() {
         if open.contains(cell) {
             continue;
         }
         let reason = if pos.hand(side) == 0 {
             "you have no stones left in hand".to_owned()
-        } else if rules.opening == Opening::Corner
+        } else if rules.opening() == Opening::Corner
             && nothing_placed
-            && !is_corner(cell, rules.cols, rules.rows)
+            && !is_corner(cell, rules.cols(), rules.rows())
         {
             "the first stone of the game goes in a corner".to_owned()
-        } else if rules.opening == Opening::Centre && placed < 4 && is_middle_file(cell, rules.cols)
+        } else if rules.opening() == Opening::Centre
+            && placed < 4
+            && is_middle_file(cell, rules.cols())
         {
             "no stone in the middle files during your first four placements".to_owned()
         } else {
-            match rules.place {
+            match rules.place() {
                 Place::Three => "a stone here would line up three or more of your own".to_owned(),
                 Place::Four => "a stone here would line up four or more of your own".to_owned(),
                 Place::Free => "this cell is closed".to_owned(),

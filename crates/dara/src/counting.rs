@@ -58,7 +58,7 @@ impl Position {
             }
             Phase::Movement if self.over_before_moves() => None,
             // A constant number of directions lets every per-direction loop below unroll.
-            Phase::Movement if self.rules().diagonal => self.pick_step(Direction::ALL, choose),
+            Phase::Movement if self.rules().diagonal() => self.pick_step(Direction::ALL, choose),
             Phase::Movement => self.pick_step(Direction::ORTHOGONAL, choose),
         }
     }

@@ -15,7 +15,7 @@ impl Position {
     /// The directions a stone may step in under this ruleset.
     #[inline]
     fn directions(&self) -> &'static [Direction] {
-        if self.rules().diagonal {
+        if self.rules().diagonal() {
             &Direction::ALL
         } else {
             &Direction::ORTHOGONAL
@@ -32,23 +32,23 @@ impl Position {
         }
         let own = self.stones(colour);
         let mut cells = self.empty();
-        match rules.place {
+        match rules.place() {
             Place::Three => cells &= !lines::would_make_run(own, 3),
             Place::Four => cells &= !lines::would_make_run(own, 4),
             Place::Free => {}
         }
-        match rules.opening {
+        match rules.opening() {
             Opening::Free => {}
             Opening::Corner => {
-                let nothing_placed = self.hand(Colour::White) == rules.stones
-                    && self.hand(Colour::Black) == rules.stones;
+                let nothing_placed = self.hand(Colour::White) == rules.stones()
+                    && self.hand(Colour::Black) == rules.stones();
                 if nothing_placed {
-                    cells &= corners(rules.cols, rules.rows);
+                    cells &= corners(rules.cols(), rules.rows());
                 }
             }
             Opening::Centre => {
-                if rules.stones - self.hand(colour) < 4 {
-                    cells &= !middle_files(rules.cols);
+                if rules.stones() - self.hand(colour) < 4 {
+                    cells &= !middle_files(rules.cols());
                 }
             }
         }
@@ -59,7 +59,7 @@ impl Position {
     /// row, unless every one is in a row.
     #[inline]
     pub(crate) fn capturable(&self, enemy: Bitboard) -> Bitboard {
-        if self.rules().protect {
+        if self.rules().protect() {
             let free = enemy & !lines::in_rows(enemy);
             if free.any() {
                 return free;
@@ -86,8 +86,8 @@ impl Position {
     #[inline]
     pub(crate) fn over_before_moves(&self) -> bool {
         let rules = self.rules();
-        self.stones_on_board(self.side()) <= rules.lose_at
-            || rules.quiet.is_some_and(|limit| self.quiet() >= limit)
+        self.stones_on_board(self.side()) <= rules.lose_at()
+            || rules.quiet().is_some_and(|limit| self.quiet() >= limit)
     }
 
     /// Every legal move, in generation order.
@@ -102,7 +102,7 @@ impl Position {
     pub(crate) fn placement_choices(&self) -> Bitboard {
         let side = self.side();
         let cells = self.placeable();
-        if cells.is_empty() && self.hand(side) > 0 && self.rules().blocked == Blocked::Any {
+        if cells.is_empty() && self.hand(side) > 0 && self.rules().blocked() == Blocked::Any {
             self.empty()
         } else {
             cells
@@ -137,7 +137,7 @@ impl Position {
         StepJudge {
             own,
             empty: self.empty(),
-            long_illegal: self.rules().long == Long::Illegal,
+            long_illegal: self.rules().long() == Long::Illegal,
             landings: lines::Landings::new(own),
         }
     }
@@ -158,13 +158,13 @@ impl Position {
     /// How many stones a step that forms `rows` rows takes.
     #[inline]
     pub(crate) fn stones_taken(&self, rows: u8) -> u32 {
-        let wanted = match (rows, self.rules().captures) {
+        let wanted = match (rows, self.rules().captures()) {
             (0, _) => return 0,
             (_, Captures::One) => 1,
             (rows, Captures::PerRow) => rows,
         };
         // Capturing stops once the enemy is down to the losing count.
-        let (lose_at, left) = (self.rules().lose_at, self.stones_on_board(!self.side()));
+        let (lose_at, left) = (self.rules().lose_at(), self.stones_on_board(!self.side()));
         if left <= lose_at {
             0
         } else if wanted == 2 && left > lose_at + 1 {
@@ -218,7 +218,7 @@ impl Position {
     pub(crate) fn has_step(&self) -> bool {
         let own = self.stones(self.side());
         let empty = self.empty();
-        if self.rules().long == Long::Allowed {
+        if self.rules().long() == Long::Allowed {
             return self.directions().iter().any(|&dir| (own.shift(dir) & empty).any());
         }
         self.step_targets().any(|(_, targets, _, _)| targets.any())
@@ -247,14 +247,14 @@ impl Position {
                 } else {
                     let own = self.stones(side);
                     let run = lines::longest_run(own.with(cell), cell);
-                    match self.rules().place {
+                    match self.rules().place() {
                         Place::Three if run >= 3 => {
                             format!("a stone on {cell} would stand in a line of {run}; placements may not make three or more in a line")
                         }
                         Place::Four if run >= 4 => {
                             format!("a stone on {cell} would stand in a line of {run}; placements may not make four or more in a line")
                         }
-                        _ => match self.rules().opening {
+                        _ => match self.rules().opening() {
                             Opening::Corner => {
                                 "the first stone of the game goes in a corner".to_string()
                             }
@@ -279,7 +279,7 @@ impl Position {
                     .iter()
                     .any(|&d| Bitboard::from_cell(from).shift(d).contains(to))
                 {
-                    let how = if self.rules().diagonal {
+                    let how = if self.rules().diagonal() {
                         "one step in any direction"
                     } else {
                         "one step up, down, left or right"

@@ -144,13 +144,13 @@ impl MoveText {
         let illegal = |reason: String| IllegalMoveError::new(text.clone(), reason);
         let rules = pos.rules();
         let cell = |c: Coord| {
-            (c.file < rules.cols && c.rank < rules.rows)
+            (c.file < rules.cols() && c.rank < rules.rows())
                 .then(|| Cell::new(c.file, c.rank))
                 .flatten()
                 .ok_or_else(|| {
                     IllegalMoveError::new(
                         c.to_string(),
-                        format!("no such cell on {}x{}", rules.cols, rules.rows),
+                        format!("no such cell on {}x{}", rules.cols(), rules.rows()),
                     )
                 })
         };

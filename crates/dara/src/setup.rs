@@ -157,14 +157,16 @@ impl Setup {
     pub fn board_text(&self) -> String {
         let mut out = String::new();
         for rank in (0..self.rows).rev() {
-            let mut empty = 0;
+            let mut empty = 0u32;
             for file in 0..self.cols {
-                let cell = Cell::new(file, rank).expect("setup sizes are at most 7");
-                let stone = Colour::ALL.into_iter().find(|&c| self.stones[c].contains(cell));
+                // A setup built by hand may be larger than any board: its extra cells print empty.
+                let stone = Cell::new(file, rank).and_then(|cell| {
+                    Colour::ALL.into_iter().find(|&c| self.stones[c].contains(cell))
+                });
                 match stone {
                     Some(colour) => {
                         if empty > 0 {
-                            out.push(char::from(b'0' + empty));
+                            out.push_str(&empty.to_string());
                             empty = 0;
                         }
                         out.push(colour.stone_char());
@@ -173,7 +175,7 @@ impl Setup {
                 }
             }
             if empty > 0 {
-                out.push(char::from(b'0' + empty));
+                out.push_str(&empty.to_string());
             }
             if rank > 0 {
                 out.push('/');

@@ -94,7 +94,7 @@ fn check_position(pos: &Position, rules: Ruleset, where_: &str) -> Result<(), Te
             (Phase::Placement, Move::Put(_) | Move::Pass) => {}
             (Phase::Movement, Move::Step { captures, .. }) => {
                 prop_assert!((captures & !pos.stones(!pos.side())).is_empty());
-                let most = match rules.captures {
+                let most = match rules.captures() {
                     dara::Captures::One => 1,
                     dara::Captures::PerRow => 2,
                 };
@@ -111,7 +111,7 @@ fn check_position(pos: &Position, rules: Ruleset, where_: &str) -> Result<(), Te
         prop_assert_eq!(pos.status(), Status::Ongoing);
         prop_assert_eq!(pos.quiet(), 0);
     }
-    if let Some(limit) = rules.quiet {
+    if let Some(limit) = rules.quiet() {
         prop_assert!(pos.quiet() <= limit);
     }
     Ok(())
@@ -137,7 +137,7 @@ fn random_game(rules_text: &str, seed: u64) -> Result<(), TestCaseError> {
                     + u32::from(pos.hand(colour))
                     + captured[i]
                     + out_of_game[i],
-                u32::from(rules.stones),
+                u32::from(rules.stones()),
                 "{}: stones of {} at {}",
                 where_,
                 colour,

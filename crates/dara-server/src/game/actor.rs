@@ -557,7 +557,7 @@ impl Game {
                 self.finish(GameResult::of_winner(winner), why, now);
             }
             Status::Drawn(DrawReason::QuietPlies) => {
-                let n = self.setup.rules.quiet.unwrap_or(0);
+                let n = self.setup.rules.quiet().unwrap_or(0);
                 self.finish(
                     GameResult::Draw,
                     format!("{n} movement plies passed without a capture"),
