@@ -20,6 +20,7 @@
 
 mod bitboard;
 mod cell;
+mod closed_cell;
 mod colour;
 mod counting;
 mod direction;
@@ -37,6 +38,7 @@ mod zobrist;
 
 pub use bitboard::{Bitboard, Cells};
 pub use cell::{Cell, MAX_SIDE};
+pub use closed_cell::ClosedCell;
 pub use colour::{ByColour, Colour};
 pub use direction::Direction;
 pub use moves::{Move, MoveList};

@@ -3,6 +3,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::cell::Cell;
+use crate::closed_cell::ClosedCell;
 use crate::colour::Colour;
 use crate::direction::Direction;
 use crate::lines;
@@ -26,33 +27,45 @@ impl Position {
     /// (empty if the hand is empty). What a blocked placer may do instead is not included.
     #[inline]
     pub fn placement_cells(&self, colour: Colour) -> Bitboard {
-        let rules = self.rules();
         if self.hand(colour) == 0 {
             return Bitboard::EMPTY;
         }
+        let closed = self.placement_closures(colour);
+        self.empty() & !closed.by_run & !closed.by_opening
+    }
+
+    /// The cells each placement rule closes to `colour`. The one place the geometry of
+    /// placements is judged: the legal placements and the reasons a cell is closed
+    /// ([`Position::closed_reason`]) both come from here.
+    #[inline]
+    pub(crate) fn placement_closures(&self, colour: Colour) -> PlacementClosures {
+        let rules = self.rules();
         let own = self.stones(colour);
-        let mut cells = self.empty();
-        match rules.place() {
-            Place::Three => cells &= !lines::would_make_run(own, 3),
-            Place::Four => cells &= !lines::would_make_run(own, 4),
-            Place::Free => {}
-        }
-        match rules.opening() {
-            Opening::Free => {}
+        let by_run = match rules.place() {
+            Place::Three => lines::would_make_run(own, 3),
+            Place::Four => lines::would_make_run(own, 4),
+            Place::Free => Bitboard::EMPTY,
+        };
+        let by_opening = match rules.opening() {
+            Opening::Free => Bitboard::EMPTY,
             Opening::Corner => {
                 let nothing_placed = self.hand(Colour::White) == rules.stones()
                     && self.hand(Colour::Black) == rules.stones();
                 if nothing_placed {
-                    cells &= corners(rules.cols(), rules.rows());
+                    !corners(rules.cols(), rules.rows())
+                } else {
+                    Bitboard::EMPTY
                 }
             }
             Opening::Centre => {
                 if rules.stones() - self.hand(colour) < 4 {
-                    cells &= !middle_files(rules.cols());
+                    middle_files(rules.cols())
+                } else {
+                    Bitboard::EMPTY
                 }
             }
-        }
-        cells
+        };
+        PlacementClosures { by_run, by_opening }
     }
 
     /// The enemy stones that may be taken now from `enemy`: with `protect=yes`, those not in a
@@ -233,37 +246,28 @@ impl Position {
         match (m, self.phase()) {
             (Move::Pass, _) => "a pass is only allowed when a player cannot place".to_string(),
             (Move::Put(_), Phase::Movement) => {
-                "stones are no longer placed: every stone is down, so step one (as in c3-c4)"
-                    .to_string()
+                format!("{}, so step one (as in c3-c4)", ClosedCell::PlacementOver)
             }
             (Move::Step { .. }, Phase::Placement) => {
                 format!("{side} is still placing stones (as in c3)")
             }
             (Move::Put(cell), Phase::Placement) => {
-                if !self.empty().contains(cell) {
-                    format!("{cell} is not empty")
-                } else if legal.contains(&Move::Pass) {
-                    format!("{side} has no stones that may be placed and must pass")
-                } else {
-                    let own = self.stones(side);
-                    let run = lines::longest_run(own.with(cell), cell);
-                    match self.rules().place() {
-                        Place::Three if run >= 3 => {
-                            format!("a stone on {cell} would stand in a line of {run}; placements may not make three or more in a line")
-                        }
-                        Place::Four if run >= 4 => {
-                            format!("a stone on {cell} would stand in a line of {run}; placements may not make four or more in a line")
-                        }
-                        _ => match self.rules().opening() {
-                            Opening::Corner => {
-                                "the first stone of the game goes in a corner".to_string()
-                            }
-                            Opening::Centre => {
-                                "no stone on the middle files during a player's first four placements".to_string()
-                            }
-                            Opening::Free => format!("{cell} is not a legal placement"),
-                        },
+                let Some(reason) = self.closed_reason(cell) else {
+                    return format!("{cell} is a legal placement");
+                };
+                let because = match reason {
+                    ClosedCell::Occupied => return format!("{cell} is not empty"),
+                    ClosedCell::OffBoard => return format!("{cell} is not on the board"),
+                    ClosedCell::WouldMakeThree | ClosedCell::WouldMakeFour => {
+                        let run = lines::longest_run(self.stones(side).with(cell), cell);
+                        format!("a stone on {cell} would stand in a line of {run}; {reason}")
                     }
+                    reason => reason.to_string(),
+                };
+                if self.placement_choices().is_empty() {
+                    format!("{side} has no stone that may be placed and must pass ({because})")
+                } else {
+                    because
                 }
             }
             (Move::Step { from, to, captures }, Phase::Movement) => {
@@ -331,6 +335,13 @@ fn middle_files(cols: u8) -> Bitboard {
     } else {
         Bitboard::file(cols / 2)
     }
+}
+
+/// The empty or occupied cells a placement rule closes to one colour: by the placement limit
+/// (`place`) and by the opening restriction (`opening`).
+pub(crate) struct PlacementClosures {
+    pub(crate) by_run: Bitboard,
+    pub(crate) by_opening: Bitboard,
 }
 
 /// The side to move's stones, the empty cells and where a step would land in a row, shared by

@@ -8,8 +8,8 @@
 
 use dara::record::{Record, RecordError};
 use dara::{
-    Bitboard, ByColour, Cell, Colour, DrawReason, Field, Move, MoveError, MoveText, Phase,
-    Position, Preset, Ruleset, Setup, Status, WinReason,
+    Bitboard, ByColour, Cell, ClosedCell, Colour, DrawReason, Field, Move, MoveError, MoveText,
+    Phase, Position, Preset, Ruleset, Setup, Status, WinReason,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -922,6 +922,38 @@ fn option_opening_centre() {
     assert!(moves(&p).contains(&"d5".to_string()));
     play(&mut p, "c3");
     assert!(moves(&p).contains(&"d3".to_string()));
+}
+
+/// Each reason the rules give for a closed cell, as `closed_reason` names it.
+#[test]
+fn closed_cells_say_why() {
+    let cell = |name: &str| Cell::from_name(name).unwrap();
+    let why = |p: &Position, name: &str| p.closed_reason(cell(name));
+    let start = Position::start(rules("arcade"));
+    assert_eq!(why(&start, "c3"), None);
+    assert_eq!(why(&start, "g1"), Some(ClosedCell::OffBoard));
+    assert_eq!(start.closed_cells().count(), 0);
+    let corner = Position::start(rules("arcade,opening=corner"));
+    assert_eq!(why(&corner, "c3"), Some(ClosedCell::CornerOpening));
+    assert_eq!(why(&corner, "f5"), None);
+    assert_eq!(corner.closed_cells().count(), 26);
+    let centre = Position::start(rules("arcade,opening=centre"));
+    assert_eq!(why(&centre, "d2"), Some(ClosedCell::CentreOpening));
+    let three = pos(&["B...BB", "......", "......", "W.....", "WW...."], "w 9 9 0", "arcade");
+    assert_eq!(why(&three, "c1"), Some(ClosedCell::WouldMakeThree));
+    assert_eq!(why(&three, "a1"), Some(ClosedCell::Occupied));
+    let four =
+        pos(&["B...BB", "......", "......", "......", "WWW..."], "w 9 9 0", "arcade,place=4");
+    assert_eq!(why(&four, "d1"), Some(ClosedCell::WouldMakeFour));
+    // Black has no stone in hand and passes while White places (blocked=pass).
+    let empty_hand =
+        pos(&["WWBW", "BB.B", "WBW.", "W.WB"], "b 1 0 0", "jaques,rows=4,cols=4,stones=8");
+    assert_eq!(why(&empty_hand, "c3"), Some(ClosedCell::NoStonesInHand));
+    let err = empty_hand.parse_move("c3").unwrap_err().to_string();
+    assert!(err.contains("must pass") && err.contains("no stones are left in hand"), "{err}");
+    let moving = pos(&BOXED, "w 0 0 0", "arcade");
+    assert_eq!(why(&moving, "c3"), Some(ClosedCell::PlacementOver));
+    assert_eq!(moving.closed_cells().count(), 0);
 }
 
 // ---------------------------------------------------------------------------------------------
