@@ -24,6 +24,7 @@ mod closed_cell;
 mod colour;
 mod counting;
 mod direction;
+mod generations;
 pub mod lines;
 mod movegen;
 mod moves;
@@ -41,6 +42,8 @@ pub use cell::{Cell, MAX_SIDE};
 pub use closed_cell::ClosedCell;
 pub use colour::{ByColour, Colour};
 pub use direction::Direction;
+#[cfg(feature = "count-generations")]
+pub use generations::generations;
 pub use moves::{Move, MoveList};
 pub use notation::{Coord, MoveError, MoveText, ParseMoveError};
 pub use position::{IllegalMoveError, Position};

@@ -6,6 +6,7 @@ use crate::cell::Cell;
 use crate::closed_cell::ClosedCell;
 use crate::colour::Colour;
 use crate::direction::Direction;
+use crate::generations;
 use crate::lines;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -83,6 +84,7 @@ impl Position {
 
     /// Every legal move, appended to `moves` (which is cleared first). Empty once the game is over.
     pub fn legal_moves_into(&self, moves: &mut MoveList) {
+        generations::count();
         moves.clear();
         match self.phase() {
             Phase::Placement => self.placements(moves),

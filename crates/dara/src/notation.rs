@@ -1,5 +1,11 @@
 //! Move notation in two stages: [`MoveText`] reads the syntax alone (no position needed), then
 //! [`MoveText::to_move`] checks it against a position. The two stages fail with different errors.
+//!
+//! How often each way lists the legal moves (a generation, the costly part):
+//! [`Position::parse_move`] and [`MoveText::to_move`] once, [`Position::play`] once, so reading
+//! then playing a move lists them twice; [`MoveText::to_move_in`],
+//! [`Position::parse_move_in`] and [`Position::play_listed`] never, as they take the list the
+//! caller already has.
 
 use core::fmt;
 use core::str::FromStr;
@@ -133,13 +139,25 @@ impl fmt::Display for MoveText {
 }
 
 impl MoveText {
-    /// The legal move of `pos` this text names.
+    /// The legal move of `pos` this text names. Lists the legal moves once; a caller that
+    /// already holds them uses [`MoveText::to_move_in`].
     ///
     /// # Errors
     /// Says why the move cannot be played: a cell off the board, not the phase for it, no stone
     /// of the mover's there, a target that is occupied or not adjacent, a forbidden placement,
     /// a missing or wrong capture.
     pub fn to_move(&self, pos: &Position) -> Result<Move, IllegalMoveError> {
+        self.to_move_in(pos, &pos.legal_moves())
+    }
+
+    /// [`MoveText::to_move`] against `legal`, the list [`Position::legal_moves`] gave for `pos`,
+    /// without listing the moves again: a server that lists a position's moves once (to send
+    /// them) resolves the player's move against the same list. Given any other list, the
+    /// answer is wrong but nothing panics.
+    ///
+    /// # Errors
+    /// As [`MoveText::to_move`].
+    pub fn to_move_in(&self, pos: &Position, legal: &[Move]) -> Result<Move, IllegalMoveError> {
         let text = self.to_string();
         let illegal = |reason: String| IllegalMoveError::new(text.clone(), reason);
         let rules = pos.rules();
@@ -169,16 +187,16 @@ impl MoveText {
                 Move::Step { from: cell(*from)?, to: cell(*to)?, captures: set }
             }
         };
-        let legal = pos.legal_moves();
         if legal.contains(&wanted) {
             return Ok(wanted);
         }
-        Err(illegal(pos.why_illegal(wanted, &legal)))
+        Err(illegal(pos.why_illegal(wanted, legal)))
     }
 }
 
 impl Position {
-    /// Reads a move in notation and checks that it is legal here.
+    /// Reads a move in notation and checks that it is legal here. Lists the legal moves once;
+    /// with the list in hand, use [`Position::parse_move_in`].
     ///
     /// # Errors
     /// [`MoveError::Parse`] for text that is not notation, [`MoveError::Illegal`] for a move
@@ -193,6 +211,25 @@ impl Position {
     /// ```
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         Ok(text.parse::<MoveText>()?.to_move(self)?)
+    }
+
+    /// [`Position::parse_move`] against `legal`, this position's [`Position::legal_moves`],
+    /// without listing them again. With [`Position::play_listed`], a turn read from text lists
+    /// the moves once:
+    ///
+    /// ```
+    /// use dara::{Position, Ruleset};
+    /// let mut pos = Position::start(Ruleset::default());
+    /// let legal = pos.legal_moves(); // the one listing, also sent to the players
+    /// let m = pos.parse_move_in("c3", &legal).unwrap();
+    /// pos.play_listed(m, &legal).unwrap();
+    /// assert_eq!(pos.to_string(), "6/6/2W3/6/6 b 11 12 0");
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Position::parse_move`].
+    pub fn parse_move_in(&self, text: &str, legal: &[Move]) -> Result<Move, MoveError> {
+        Ok(text.parse::<MoveText>()?.to_move_in(self, legal)?)
     }
 }
 

@@ -298,14 +298,24 @@ impl Position {
         self.status() != Status::Ongoing
     }
 
-    /// Plays a move after checking that it is legal.
+    /// Plays a move after checking that it is legal. Lists the legal moves once; with the list
+    /// in hand, use [`Position::play_listed`].
     ///
     /// # Errors
     /// An [`IllegalMoveError`] saying why, and the position is unchanged.
     pub fn play(&mut self, m: Move) -> Result<(), IllegalMoveError> {
-        let legal = self.legal_moves();
+        self.play_listed(m, &self.legal_moves())
+    }
+
+    /// Plays `m` if it is in `legal`, the list [`Position::legal_moves`] gave for this position,
+    /// without listing the moves again. Given any other list, the position may become one the
+    /// rules cannot reach, but nothing panics (as with [`Position::play_unchecked`]).
+    ///
+    /// # Errors
+    /// An [`IllegalMoveError`] saying why `m` is not in `legal`, and the position is unchanged.
+    pub fn play_listed(&mut self, m: Move, legal: &[Move]) -> Result<(), IllegalMoveError> {
         if !legal.contains(&m) {
-            return Err(IllegalMoveError::new(m.to_string(), self.why_illegal(m, &legal)));
+            return Err(IllegalMoveError::new(m.to_string(), self.why_illegal(m, legal)));
         }
         self.play_unchecked(m);
         Ok(())
