@@ -33,6 +33,7 @@ pub mod perft;
 mod position;
 pub mod record;
 mod ruleset;
+mod serde_text;
 mod setup;
 mod status;
 mod zobrist;

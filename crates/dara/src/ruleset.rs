@@ -4,6 +4,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::cell::MAX_SIDE;
+use crate::serde_text::serde_through_text;
 
 /// The four rulesets the sources describe.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -571,20 +572,7 @@ impl fmt::Display for Ruleset {
     }
 }
 
-#[cfg(feature = "serde")]
-impl serde::Serialize for Ruleset {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for Ruleset {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Ruleset, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
-}
+serde_through_text!(Ruleset);
 
 #[cfg(test)]
 mod tests {

@@ -7,6 +7,7 @@ use core::str::FromStr;
 use crate::bitboard::Bitboard;
 use crate::cell::{Cell, MAX_SIDE};
 use crate::colour::{ByColour, Colour};
+use crate::serde_text::serde_through_text;
 
 /// A position as written, unchecked against any ruleset.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -239,20 +240,7 @@ impl fmt::Display for Setup {
     }
 }
 
-#[cfg(feature = "serde")]
-impl serde::Serialize for Setup {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for Setup {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Setup, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
-}
+serde_through_text!(Setup);
 
 #[cfg(test)]
 mod tests {
