@@ -41,7 +41,7 @@ mod zobrist;
 pub use bitboard::{Bitboard, Cells};
 pub use cell::{Cell, MAX_SIDE};
 pub use closed_cell::ClosedCell;
-pub use colour::{ByColour, Colour};
+pub use colour::{ByColour, Colour, ParseColourError};
 pub use direction::Direction;
 #[cfg(feature = "count-generations")]
 pub use generations::generations;
