@@ -8,7 +8,7 @@ use dara::{Cell, Colour, Move, Phase, Position};
 /// The board of `pos`, with `last` (if any) marked, as lines of text.
 pub fn draw(pos: &Position, last: Option<Move>) -> String {
     let rules = pos.rules();
-    let files: String = (0..rules.cols).map(|f| format!(" {}", (b'a' + f) as char)).collect();
+    let files: String = (0..rules.cols()).map(|f| format!(" {}", (b'a' + f) as char)).collect();
     let marked = match last {
         Some(Move::Put(cell)) => vec![cell],
         Some(Move::Step { from, to, .. }) => vec![from, to],
@@ -16,9 +16,9 @@ pub fn draw(pos: &Position, last: Option<Move>) -> String {
     };
     let mut out = String::new();
     let _ = writeln!(out, "   {files}");
-    for rank in (0..rules.rows).rev() {
+    for rank in (0..rules.rows()).rev() {
         let _ = write!(out, "{:>2} ", rank + 1);
-        for file in 0..rules.cols {
+        for file in 0..rules.cols() {
             let cell = Cell::new(file, rank).expect("boards are at most 7 x 7");
             let mark = if marked.contains(&cell) { '>' } else { ' ' };
             let stone = if pos.stones(Colour::White).contains(cell) {
@@ -53,7 +53,7 @@ pub fn draw(pos: &Position, last: Option<Move>) -> String {
         pos.stones(Colour::Black).count()
     );
     if pos.phase() == Phase::Movement {
-        let _ = match rules.quiet {
+        let _ = match rules.quiet() {
             Some(limit) => writeln!(out, "quiet plies: {} of {limit}", pos.quiet()),
             None => writeln!(out, "quiet plies: {} (no limit)", pos.quiet()),
         };

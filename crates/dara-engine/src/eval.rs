@@ -25,7 +25,7 @@ pub struct Prospects {
 /// The directions a stone steps in under the position's ruleset.
 #[inline]
 pub fn directions(pos: &Position) -> &'static [Direction] {
-    if pos.rules().diagonal {
+    if pos.rules().diagonal() {
         &Direction::ALL
     } else {
         &Direction::ORTHOGONAL

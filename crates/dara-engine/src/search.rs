@@ -115,7 +115,7 @@ const HISTORY_MAX: i32 = 16_384;
 /// Mixes the remaining quiet budget into the key where the draw is within the search's reach.
 #[inline]
 fn key(pos: &Position) -> u64 {
-    match pos.rules().quiet {
+    match pos.rules().quiet() {
         Some(limit) => {
             let left = u64::from(limit.saturating_sub(pos.quiet()));
             if pos.phase() == Phase::Movement && left <= MAX_PLY as u64 {

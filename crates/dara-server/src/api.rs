@@ -27,7 +27,6 @@ pub struct Created {
     /// The creator's seat token, if they took a seat.
     pub seat: Option<String>,
     /// The creator's colour.
-    #[serde(with = "crate::protocol::colour::option")]
     pub colour: Option<Colour>,
     /// Where to go: the game page, with the seat token in the fragment.
     pub url: String,

@@ -27,7 +27,6 @@ pub struct Table {
     /// The clock, if any.
     pub clock: Option<TimeControl>,
     /// The colour the sitter will play (`white` or `black`).
-    #[serde(with = "crate::protocol::colour")]
     pub seat: Colour,
 }
 

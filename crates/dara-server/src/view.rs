@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use dara::{Bitboard, Cell, Colour, Move, MoveList, Opening, Phase, Place, Position};
+use dara::{Colour, MoveList, Phase, Position};
 use serde::Serialize;
 
 use crate::protocol::display;
@@ -14,7 +14,6 @@ pub struct PositionView {
     /// The five-field position text.
     pub fen: String,
     /// Who is to move: `white` or `black`.
-    #[serde(with = "crate::protocol::colour")]
     pub side: Colour,
     /// `placement` or `movement`.
     #[serde(serialize_with = "display")]
@@ -50,67 +49,19 @@ impl PositionView {
             phase: pos.phase(),
             hand: Hands { white: pos.hand(Colour::White), black: pos.hand(Colour::Black) },
             quiet: pos.quiet(),
-            quiet_limit: pos.rules().quiet,
-            forbidden: forbidden_placements(pos, legal),
+            quiet_limit: pos.rules().quiet(),
+            forbidden: forbidden_placements(pos),
             legal: legal.iter().map(ToString::to_string).collect(),
         }
     }
 }
 
-/// Why each empty cell is closed to the placer, when the game is placing.
-fn forbidden_placements(pos: &Position, legal: &MoveList) -> BTreeMap<String, String> {
-    let mut reasons = BTreeMap::new();
-    if pos.phase() != Phase::Placement || pos.is_over() {
-        return reasons;
+/// Why each empty cell is closed to the placer, when the game is placing (the rules say).
+fn forbidden_placements(pos: &Position) -> BTreeMap<String, String> {
+    if pos.is_over() {
+        return BTreeMap::new();
     }
-    let open: Bitboard = legal
-        .iter()
-        .filter_map(|m| match m {
-            Move::Put(cell) => Some(*cell),
-            _ => None,
-        })
-        .collect();
-    let rules = pos.rules();
-    let side = pos.side();
-    let placed = rules.stones - pos.hand(side);
-    let nothing_placed =
-        pos.hand(Colour::White) == rules.stones && pos.hand(Colour::Black) == rules.stones;
-    for cell in pos.empty() {
-        if open.contains(cell) {
-            continue;
-        }
-        let reason = if pos.hand(side) == 0 {
-            "you have no stones left in hand".to_owned()
-        } else if rules.opening == Opening::Corner
-            && nothing_placed
-            && !is_corner(cell, rules.cols, rules.rows)
-        {
-            "the first stone of the game goes in a corner".to_owned()
-        } else if rules.opening == Opening::Centre && placed < 4 && is_middle_file(cell, rules.cols)
-        {
-            "no stone in the middle files during your first four placements".to_owned()
-        } else {
-            match rules.place {
-                Place::Three => "a stone here would line up three or more of your own".to_owned(),
-                Place::Four => "a stone here would line up four or more of your own".to_owned(),
-                Place::Free => "this cell is closed".to_owned(),
-            }
-        };
-        reasons.insert(cell.to_string(), reason);
-    }
-    reasons
-}
-
-fn is_corner(cell: Cell, cols: u8, rows: u8) -> bool {
-    (cell.file() == 0 || cell.file() == cols - 1) && (cell.rank() == 0 || cell.rank() == rows - 1)
-}
-
-fn is_middle_file(cell: Cell, cols: u8) -> bool {
-    if cols % 2 == 0 {
-        cell.file() == cols / 2 - 1 || cell.file() == cols / 2
-    } else {
-        cell.file() == cols / 2
-    }
+    pos.closed_cells().map(|(cell, why)| (cell.to_string(), why.to_string())).collect()
 }
 
 #[cfg(test)]
@@ -133,7 +84,7 @@ mod tests {
         let rules = "arcade".parse().unwrap();
         let pos = Position::from_text("6/6/6/BB4/WW4 w 10 10 0", rules).unwrap();
         let view = PositionView::of(&pos, &pos.legal_moves());
-        assert!(view.forbidden["c1"].contains("three or more"));
+        assert_eq!(view.forbidden["c1"], "placements may not make three or more in a line");
         assert!(!view.legal.contains(&"c1".to_owned()));
     }
 

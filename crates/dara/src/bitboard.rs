@@ -4,6 +4,7 @@ use core::fmt;
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 use crate::cell::{Cell, MAX_SIDE};
+use crate::direction::Direction;
 
 /// A set of cells. Bit `rank * 8 + file` stands for the cell at `file`, `rank`.
 ///
@@ -13,44 +14,6 @@ use crate::cell::{Cell, MAX_SIDE};
 /// matters.
 #[derive(Copy, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Bitboard(pub u64);
-
-/// A step on the board, as a shift of cell indices.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Direction(pub i8);
-
-impl Direction {
-    /// One rank up (towards Black).
-    pub const NORTH: Direction = Direction(8);
-    /// One rank down (towards White).
-    pub const SOUTH: Direction = Direction(-8);
-    /// One file right.
-    pub const EAST: Direction = Direction(1);
-    /// One file left.
-    pub const WEST: Direction = Direction(-1);
-    /// Diagonal steps.
-    pub const NORTH_EAST: Direction = Direction(9);
-    /// Diagonal steps.
-    pub const NORTH_WEST: Direction = Direction(7);
-    /// Diagonal steps.
-    pub const SOUTH_EAST: Direction = Direction(-7);
-    /// Diagonal steps.
-    pub const SOUTH_WEST: Direction = Direction(-9);
-
-    /// The four orthogonal steps.
-    pub const ORTHOGONAL: [Direction; 4] =
-        [Direction::NORTH, Direction::SOUTH, Direction::EAST, Direction::WEST];
-    /// All eight steps.
-    pub const ALL: [Direction; 8] = [
-        Direction::NORTH,
-        Direction::SOUTH,
-        Direction::EAST,
-        Direction::WEST,
-        Direction::NORTH_EAST,
-        Direction::NORTH_WEST,
-        Direction::SOUTH_EAST,
-        Direction::SOUTH_WEST,
-    ];
-}
 
 impl Bitboard {
     /// No cells.

@@ -2,6 +2,8 @@
 
 use core::fmt;
 
+use crate::direction::Direction;
+
 /// The most files (columns) and ranks (rows) any ruleset allows.
 pub const MAX_SIDE: u8 = 7;
 
@@ -37,7 +39,7 @@ impl Cell {
     /// The cell one step in `dir` from this one. The caller knows that cell is on the board
     /// (move generation steps only between masked cells).
     #[inline]
-    pub(crate) const fn offset(self, dir: crate::bitboard::Direction) -> Cell {
+    pub(crate) const fn offset(self, dir: Direction) -> Cell {
         Cell(self.0.wrapping_add_signed(dir.0))
     }
 
@@ -72,9 +74,27 @@ impl Cell {
 
     /// Reads a cell name such as `c3`, without checking it against any board size beyond 7 x 7.
     pub fn from_name(name: &str) -> Option<Cell> {
-        let (file, rank) = crate::notation::parse_coord(name)?;
+        let (file, rank) = parse_coord(name)?;
         Cell::new(file, rank)
     }
+}
+
+/// Reads a cell name (`a1`, `c12`) as 0-based file and rank, without any board size in mind.
+pub(crate) fn parse_coord(text: &str) -> Option<(u8, u8)> {
+    let mut chars = text.chars();
+    let letter = chars.next()?;
+    if !letter.is_ascii_lowercase() {
+        return None;
+    }
+    let digits = chars.as_str();
+    if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if digits.starts_with('0') {
+        return None;
+    }
+    let rank: u8 = digits.parse().ok()?;
+    Some((letter as u8 - b'a', rank - 1))
 }
 
 impl fmt::Display for Cell {

@@ -2,6 +2,9 @@
 
 use core::fmt;
 use core::ops::{Index, IndexMut, Not};
+use core::str::FromStr;
+
+use crate::serde_text::serde_through_text;
 
 /// A side of the board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -33,7 +36,8 @@ impl Colour {
         }
     }
 
-    /// The word players use: White's stones are pale, Black's dark.
+    /// The word players use for the stones: White's are pale, Black's dark (lower case; a
+    /// sentence capitalises it). The colour's own name is its `Display`.
     pub const fn stone_word(self) -> &'static str {
         match self {
             Colour::White => "pale",
@@ -81,13 +85,49 @@ impl Not for Colour {
 }
 
 impl fmt::Display for Colour {
+    /// The colour's name, `white` or `black`: the name the notation's tags, error messages and
+    /// the server's messages use (and serde, with the `serde` feature). Players' words for the
+    /// stones are [`Colour::stone_word`].
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Colour::White => "white",
-            Colour::Black => "black",
-        })
+        f.write_str(self.name())
     }
 }
+
+impl Colour {
+    /// `white` or `black`, as [`Colour`]'s `Display` writes it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Colour::White => "white",
+            Colour::Black => "black",
+        }
+    }
+}
+
+/// A colour name that is neither `white` nor `black`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseColourError(String);
+
+impl fmt::Display for ParseColourError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?} is not a colour: expected white or black", self.0)
+    }
+}
+
+impl std::error::Error for ParseColourError {}
+
+impl FromStr for Colour {
+    type Err = ParseColourError;
+
+    /// Reads `white` or `black`, as `Display` writes them.
+    fn from_str(text: &str) -> Result<Colour, ParseColourError> {
+        Colour::ALL
+            .into_iter()
+            .find(|c| c.name() == text)
+            .ok_or_else(|| ParseColourError(text.to_string()))
+    }
+}
+
+serde_through_text!(Colour);
 
 /// One value per colour.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -123,5 +163,28 @@ impl<T> IndexMut<Colour> for ByColour<T> {
             Colour::White => &mut self.white,
             Colour::Black => &mut self.black,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_read_back() {
+        for colour in Colour::ALL {
+            assert_eq!(colour.to_string().parse::<Colour>(), Ok(colour));
+        }
+        assert_eq!(Colour::White.to_string(), "white");
+        assert_eq!(Colour::Black.stone_word(), "dark");
+        assert!("White".parse::<Colour>().is_err());
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn serde_uses_the_name() {
+        assert_eq!(serde_json::to_string(&Colour::Black).unwrap(), "\"black\"");
+        assert_eq!(serde_json::from_str::<Colour>("\"white\"").unwrap(), Colour::White);
+        assert!(serde_json::from_str::<Colour>("\"w\"").is_err());
     }
 }

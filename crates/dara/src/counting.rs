@@ -1,8 +1,9 @@
 //! Counting the legal moves, and picking one by its index, without listing them: perft counts
 //! its last ply this way, and a random playout picks a uniform move every ply.
 
-use crate::bitboard::{Bitboard, Direction};
+use crate::bitboard::Bitboard;
 use crate::cell::Cell;
+use crate::direction::Direction;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::status::Phase;
@@ -57,7 +58,7 @@ impl Position {
             }
             Phase::Movement if self.over_before_moves() => None,
             // A constant number of directions lets every per-direction loop below unroll.
-            Phase::Movement if self.rules().diagonal => self.pick_step(Direction::ALL, choose),
+            Phase::Movement if self.rules().diagonal() => self.pick_step(Direction::ALL, choose),
             Phase::Movement => self.pick_step(Direction::ORTHOGONAL, choose),
         }
     }
@@ -219,7 +220,7 @@ impl<const N: usize> Steps<N> {
     /// The step onto `to` in direction `i`.
     #[inline(always)]
     fn step(&self, i: usize, to: Cell, captures: Bitboard) -> Move {
-        let back = Direction(-self.directions[i].0);
+        let back = self.directions[i].opposite();
         Move::Step { from: to.offset(back), to, captures }
     }
 }

@@ -20,8 +20,11 @@
 
 mod bitboard;
 mod cell;
+mod closed_cell;
 mod colour;
 mod counting;
+mod direction;
+mod generations;
 pub mod lines;
 mod movegen;
 mod moves;
@@ -30,16 +33,21 @@ pub mod perft;
 mod position;
 pub mod record;
 mod ruleset;
+mod serde_text;
 mod setup;
 mod status;
 mod zobrist;
 
-pub use bitboard::{Bitboard, Cells, Direction};
+pub use bitboard::{Bitboard, Cells};
 pub use cell::{Cell, MAX_SIDE};
-pub use colour::{ByColour, Colour};
+pub use closed_cell::ClosedCell;
+pub use colour::{ByColour, Colour, ParseColourError};
+pub use direction::Direction;
+#[cfg(feature = "count-generations")]
+pub use generations::generations;
 pub use moves::{Move, MoveList};
-pub use notation::{Coord, IllegalMoveError, MoveError, MoveText, ParseMoveError};
-pub use position::Position;
+pub use notation::{Coord, MoveError, MoveText, ParseMoveError};
+pub use position::{IllegalMoveError, Position};
 pub use ruleset::{Blocked, Captures, Long, Opening, Place, Preset, Ruleset, RulesetError};
 pub use setup::{Field, PositionError, Setup};
 pub use status::{DrawReason, Phase, Status, WinReason};

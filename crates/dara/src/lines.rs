@@ -1,8 +1,9 @@
 //! Runs and rows of three: how long a colour's unbroken line through a cell is, along the rank
 //! and along the file. Lines never count diagonally, in any ruleset.
 
-use crate::bitboard::{Bitboard, Direction};
+use crate::bitboard::Bitboard;
 use crate::cell::Cell;
+use crate::direction::Direction;
 
 /// `RUNS[bits][i]`: the length of the unbroken run of set bits through bit `i` of `bits`
 /// (0 when bit `i` is clear). Built at compile time.

@@ -1,9 +1,12 @@
 //! Legal moves of both phases: placements (with the placement limit, the opening restriction and
 //! what a blocked placer does), and steps with every distinct set of stones they may capture.
 
-use crate::bitboard::{Bitboard, Direction};
+use crate::bitboard::Bitboard;
 use crate::cell::Cell;
+use crate::closed_cell::ClosedCell;
 use crate::colour::Colour;
+use crate::direction::Direction;
+use crate::generations;
 use crate::lines;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -14,7 +17,7 @@ impl Position {
     /// The directions a stone may step in under this ruleset.
     #[inline]
     fn directions(&self) -> &'static [Direction] {
-        if self.rules().diagonal {
+        if self.rules().diagonal() {
             &Direction::ALL
         } else {
             &Direction::ORTHOGONAL
@@ -25,40 +28,52 @@ impl Position {
     /// (empty if the hand is empty). What a blocked placer may do instead is not included.
     #[inline]
     pub fn placement_cells(&self, colour: Colour) -> Bitboard {
-        let rules = self.rules();
         if self.hand(colour) == 0 {
             return Bitboard::EMPTY;
         }
+        let closed = self.placement_closures(colour);
+        self.empty() & !closed.by_run & !closed.by_opening
+    }
+
+    /// The cells each placement rule closes to `colour`. The one place the geometry of
+    /// placements is judged: the legal placements and the reasons a cell is closed
+    /// ([`Position::closed_reason`]) both come from here.
+    #[inline]
+    pub(crate) fn placement_closures(&self, colour: Colour) -> PlacementClosures {
+        let rules = self.rules();
         let own = self.stones(colour);
-        let mut cells = self.empty();
-        match rules.place {
-            Place::Three => cells &= !lines::would_make_run(own, 3),
-            Place::Four => cells &= !lines::would_make_run(own, 4),
-            Place::Free => {}
-        }
-        match rules.opening {
-            Opening::Free => {}
+        let by_run = match rules.place() {
+            Place::Three => lines::would_make_run(own, 3),
+            Place::Four => lines::would_make_run(own, 4),
+            Place::Free => Bitboard::EMPTY,
+        };
+        let by_opening = match rules.opening() {
+            Opening::Free => Bitboard::EMPTY,
             Opening::Corner => {
-                let nothing_placed = self.hand(Colour::White) == rules.stones
-                    && self.hand(Colour::Black) == rules.stones;
+                let nothing_placed = self.hand(Colour::White) == rules.stones()
+                    && self.hand(Colour::Black) == rules.stones();
                 if nothing_placed {
-                    cells &= corners(rules.cols, rules.rows);
+                    !corners(rules.cols(), rules.rows())
+                } else {
+                    Bitboard::EMPTY
                 }
             }
             Opening::Centre => {
-                if rules.stones - self.hand(colour) < 4 {
-                    cells &= !middle_files(rules.cols);
+                if rules.stones() - self.hand(colour) < 4 {
+                    middle_files(rules.cols())
+                } else {
+                    Bitboard::EMPTY
                 }
             }
-        }
-        cells
+        };
+        PlacementClosures { by_run, by_opening }
     }
 
     /// The enemy stones that may be taken now from `enemy`: with `protect=yes`, those not in a
     /// row, unless every one is in a row.
     #[inline]
     pub(crate) fn capturable(&self, enemy: Bitboard) -> Bitboard {
-        if self.rules().protect {
+        if self.rules().protect() {
             let free = enemy & !lines::in_rows(enemy);
             if free.any() {
                 return free;
@@ -69,6 +84,7 @@ impl Position {
 
     /// Every legal move, appended to `moves` (which is cleared first). Empty once the game is over.
     pub fn legal_moves_into(&self, moves: &mut MoveList) {
+        generations::count();
         moves.clear();
         match self.phase() {
             Phase::Placement => self.placements(moves),
@@ -85,8 +101,8 @@ impl Position {
     #[inline]
     pub(crate) fn over_before_moves(&self) -> bool {
         let rules = self.rules();
-        self.stones_on_board(self.side()) <= rules.lose_at
-            || rules.quiet.is_some_and(|limit| self.quiet() >= limit)
+        self.stones_on_board(self.side()) <= rules.lose_at()
+            || rules.quiet().is_some_and(|limit| self.quiet() >= limit)
     }
 
     /// Every legal move, in generation order.
@@ -101,7 +117,7 @@ impl Position {
     pub(crate) fn placement_choices(&self) -> Bitboard {
         let side = self.side();
         let cells = self.placeable();
-        if cells.is_empty() && self.hand(side) > 0 && self.rules().blocked == Blocked::Any {
+        if cells.is_empty() && self.hand(side) > 0 && self.rules().blocked() == Blocked::Any {
             self.empty()
         } else {
             cells
@@ -136,7 +152,7 @@ impl Position {
         StepJudge {
             own,
             empty: self.empty(),
-            long_illegal: self.rules().long == Long::Illegal,
+            long_illegal: self.rules().long() == Long::Illegal,
             landings: lines::Landings::new(own),
         }
     }
@@ -146,7 +162,7 @@ impl Position {
     #[inline]
     fn for_each_step(&self, mut f: impl FnMut(Cell, Cell, u8)) {
         for (dir, targets, across, up) in self.step_targets() {
-            let back = Direction(-dir.0);
+            let back = dir.opposite();
             for to in targets {
                 let rows = across.contains(to) as u8 + up.contains(to) as u8;
                 f(to.offset(back), to, rows);
@@ -157,13 +173,13 @@ impl Position {
     /// How many stones a step that forms `rows` rows takes.
     #[inline]
     pub(crate) fn stones_taken(&self, rows: u8) -> u32 {
-        let wanted = match (rows, self.rules().captures) {
+        let wanted = match (rows, self.rules().captures()) {
             (0, _) => return 0,
             (_, Captures::One) => 1,
             (rows, Captures::PerRow) => rows,
         };
         // Capturing stops once the enemy is down to the losing count.
-        let (lose_at, left) = (self.rules().lose_at, self.stones_on_board(!self.side()));
+        let (lose_at, left) = (self.rules().lose_at(), self.stones_on_board(!self.side()));
         if left <= lose_at {
             0
         } else if wanted == 2 && left > lose_at + 1 {
@@ -217,7 +233,7 @@ impl Position {
     pub(crate) fn has_step(&self) -> bool {
         let own = self.stones(self.side());
         let empty = self.empty();
-        if self.rules().long == Long::Allowed {
+        if self.rules().long() == Long::Allowed {
             return self.directions().iter().any(|&dir| (own.shift(dir) & empty).any());
         }
         self.step_targets().any(|(_, targets, _, _)| targets.any())
@@ -232,37 +248,28 @@ impl Position {
         match (m, self.phase()) {
             (Move::Pass, _) => "a pass is only allowed when a player cannot place".to_string(),
             (Move::Put(_), Phase::Movement) => {
-                "stones are no longer placed: every stone is down, so step one (as in c3-c4)"
-                    .to_string()
+                format!("{}, so step one (as in c3-c4)", ClosedCell::PlacementOver)
             }
             (Move::Step { .. }, Phase::Placement) => {
                 format!("{side} is still placing stones (as in c3)")
             }
             (Move::Put(cell), Phase::Placement) => {
-                if !self.empty().contains(cell) {
-                    format!("{cell} is not empty")
-                } else if legal.contains(&Move::Pass) {
-                    format!("{side} has no stones that may be placed and must pass")
-                } else {
-                    let own = self.stones(side);
-                    let run = lines::longest_run(own.with(cell), cell);
-                    match self.rules().place {
-                        Place::Three if run >= 3 => {
-                            format!("a stone on {cell} would stand in a line of {run}; placements may not make three or more in a line")
-                        }
-                        Place::Four if run >= 4 => {
-                            format!("a stone on {cell} would stand in a line of {run}; placements may not make four or more in a line")
-                        }
-                        _ => match self.rules().opening {
-                            Opening::Corner => {
-                                "the first stone of the game goes in a corner".to_string()
-                            }
-                            Opening::Centre => {
-                                "no stone on the middle files during a player's first four placements".to_string()
-                            }
-                            Opening::Free => format!("{cell} is not a legal placement"),
-                        },
+                let Some(reason) = self.closed_reason(cell) else {
+                    return format!("{cell} is a legal placement");
+                };
+                let because = match reason {
+                    ClosedCell::Occupied => return format!("{cell} is not empty"),
+                    ClosedCell::OffBoard => return format!("{cell} is not on the board"),
+                    ClosedCell::WouldMakeThree | ClosedCell::WouldMakeFour => {
+                        let run = lines::longest_run(self.stones(side).with(cell), cell);
+                        format!("a stone on {cell} would stand in a line of {run}; {reason}")
                     }
+                    reason => reason.to_string(),
+                };
+                if self.placement_choices().is_empty() {
+                    format!("{side} has no stone that may be placed and must pass ({because})")
+                } else {
+                    because
                 }
             }
             (Move::Step { from, to, captures }, Phase::Movement) => {
@@ -278,7 +285,7 @@ impl Position {
                     .iter()
                     .any(|&d| Bitboard::from_cell(from).shift(d).contains(to))
                 {
-                    let how = if self.rules().diagonal {
+                    let how = if self.rules().diagonal() {
                         "one step in any direction"
                     } else {
                         "one step up, down, left or right"
@@ -330,6 +337,13 @@ fn middle_files(cols: u8) -> Bitboard {
     } else {
         Bitboard::file(cols / 2)
     }
+}
+
+/// The empty or occupied cells a placement rule closes to one colour: by the placement limit
+/// (`place`) and by the opening restriction (`opening`).
+pub(crate) struct PlacementClosures {
+    pub(crate) by_run: Bitboard,
+    pub(crate) by_opening: Bitboard,
 }
 
 /// The side to move's stones, the empty cells and where a step would land in a row, shared by

@@ -1,31 +1,19 @@
 //! Move notation in two stages: [`MoveText`] reads the syntax alone (no position needed), then
 //! [`MoveText::to_move`] checks it against a position. The two stages fail with different errors.
+//!
+//! How often each way lists the legal moves (a generation, the costly part):
+//! [`Position::parse_move`] and [`MoveText::to_move`] once, [`Position::play`] once, so reading
+//! then playing a move lists them twice; [`MoveText::to_move_in`],
+//! [`Position::parse_move_in`] and [`Position::play_listed`] never, as they take the list the
+//! caller already has.
 
 use core::fmt;
 use core::str::FromStr;
 
 use crate::bitboard::Bitboard;
-use crate::cell::Cell;
+use crate::cell::{parse_coord, Cell};
 use crate::moves::Move;
-use crate::position::Position;
-
-/// Reads a cell name (`a1`, `c12`) as 0-based file and rank, without any board size in mind.
-pub(crate) fn parse_coord(text: &str) -> Option<(u8, u8)> {
-    let mut chars = text.chars();
-    let letter = chars.next()?;
-    if !letter.is_ascii_lowercase() {
-        return None;
-    }
-    let digits = chars.as_str();
-    if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    if digits.starts_with('0') {
-        return None;
-    }
-    let rank: u8 = digits.parse().ok()?;
-    Some((letter as u8 - b'a', rank - 1))
-}
+use crate::position::{IllegalMoveError, Position};
 
 /// A cell as written: file and rank, 0-based, not yet checked against a board.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -74,32 +62,6 @@ impl fmt::Display for ParseMoveError {
 }
 
 impl std::error::Error for ParseMoveError {}
-
-/// A well-formed move that cannot be played in the position.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IllegalMoveError {
-    text: String,
-    reason: String,
-}
-
-impl IllegalMoveError {
-    pub(crate) fn new(text: impl Into<String>, reason: impl Into<String>) -> IllegalMoveError {
-        IllegalMoveError { text: text.into(), reason: reason.into() }
-    }
-
-    /// The move as it was written.
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-}
-
-impl fmt::Display for IllegalMoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?}: {}", self.text, self.reason)
-    }
-}
-
-impl std::error::Error for IllegalMoveError {}
 
 /// Either stage failing, for callers that go from text to a legal move in one call.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -177,24 +139,36 @@ impl fmt::Display for MoveText {
 }
 
 impl MoveText {
-    /// The legal move of `pos` this text names.
+    /// The legal move of `pos` this text names. Lists the legal moves once; a caller that
+    /// already holds them uses [`MoveText::to_move_in`].
     ///
     /// # Errors
     /// Says why the move cannot be played: a cell off the board, not the phase for it, no stone
     /// of the mover's there, a target that is occupied or not adjacent, a forbidden placement,
     /// a missing or wrong capture.
     pub fn to_move(&self, pos: &Position) -> Result<Move, IllegalMoveError> {
+        self.to_move_in(pos, &pos.legal_moves())
+    }
+
+    /// [`MoveText::to_move`] against `legal`, the list [`Position::legal_moves`] gave for `pos`,
+    /// without listing the moves again: a server that lists a position's moves once (to send
+    /// them) resolves the player's move against the same list. Given any other list, the
+    /// answer is wrong but nothing panics.
+    ///
+    /// # Errors
+    /// As [`MoveText::to_move`].
+    pub fn to_move_in(&self, pos: &Position, legal: &[Move]) -> Result<Move, IllegalMoveError> {
         let text = self.to_string();
         let illegal = |reason: String| IllegalMoveError::new(text.clone(), reason);
         let rules = pos.rules();
         let cell = |c: Coord| {
-            (c.file < rules.cols && c.rank < rules.rows)
+            (c.file < rules.cols() && c.rank < rules.rows())
                 .then(|| Cell::new(c.file, c.rank))
                 .flatten()
                 .ok_or_else(|| {
                     IllegalMoveError::new(
                         c.to_string(),
-                        format!("no such cell on {}x{}", rules.cols, rules.rows),
+                        format!("no such cell on {}x{}", rules.cols(), rules.rows()),
                     )
                 })
         };
@@ -213,16 +187,16 @@ impl MoveText {
                 Move::Step { from: cell(*from)?, to: cell(*to)?, captures: set }
             }
         };
-        let legal = pos.legal_moves();
         if legal.contains(&wanted) {
             return Ok(wanted);
         }
-        Err(illegal(pos.why_illegal(wanted, &legal)))
+        Err(illegal(pos.why_illegal(wanted, legal)))
     }
 }
 
 impl Position {
-    /// Reads a move in notation and checks that it is legal here.
+    /// Reads a move in notation and checks that it is legal here. Lists the legal moves once;
+    /// with the list in hand, use [`Position::parse_move_in`].
     ///
     /// # Errors
     /// [`MoveError::Parse`] for text that is not notation, [`MoveError::Illegal`] for a move
@@ -237,6 +211,25 @@ impl Position {
     /// ```
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         Ok(text.parse::<MoveText>()?.to_move(self)?)
+    }
+
+    /// [`Position::parse_move`] against `legal`, this position's [`Position::legal_moves`],
+    /// without listing them again. With [`Position::play_listed`], a turn read from text lists
+    /// the moves once:
+    ///
+    /// ```
+    /// use dara::{Position, Ruleset};
+    /// let mut pos = Position::start(Ruleset::default());
+    /// let legal = pos.legal_moves(); // the one listing, also sent to the players
+    /// let m = pos.parse_move_in("c3", &legal).unwrap();
+    /// pos.play_listed(m, &legal).unwrap();
+    /// assert_eq!(pos.to_string(), "6/6/2W3/6/6 b 11 12 0");
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Position::parse_move`].
+    pub fn parse_move_in(&self, text: &str, legal: &[Move]) -> Result<Move, MoveError> {
+        Ok(text.parse::<MoveText>()?.to_move_in(self, legal)?)
     }
 }
 

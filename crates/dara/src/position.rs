@@ -7,10 +7,9 @@ use core::str::FromStr;
 use crate::bitboard::Bitboard;
 use crate::colour::{ByColour, Colour};
 use crate::moves::Move;
-use crate::notation::IllegalMoveError;
 use crate::ruleset::{Blocked, Ruleset};
 use crate::setup::{Field, PositionError, Setup};
-use crate::status::{Phase, Status};
+use crate::status::{DrawReason, Phase, Status, WinReason};
 use crate::zobrist;
 
 /// A legal position of some ruleset.
@@ -34,9 +33,10 @@ pub struct Position {
 }
 
 impl Position {
-    /// The empty board with full hands, White to place.
+    /// The empty board with full hands, White to place. Never fails: every [`Ruleset`] is in
+    /// range (see [`Ruleset`]).
     pub fn start(rules: Ruleset) -> Position {
-        let setup = Setup::empty(rules.cols, rules.rows, rules.stones);
+        let setup = Setup::empty(rules.cols(), rules.rows(), rules.stones());
         Position::from_setup(&setup, rules).expect("the start position of a valid ruleset is valid")
     }
 
@@ -61,18 +61,30 @@ impl Position {
     /// # Errors
     /// A [`PositionError`] naming the field at fault.
     pub fn from_setup(setup: &Setup, rules: Ruleset) -> Result<Position, PositionError> {
-        if (setup.cols, setup.rows) != (rules.cols, rules.rows) {
+        if (setup.cols, setup.rows) != (rules.cols(), rules.rows()) {
             return Err(PositionError::new(
                 Field::Board,
                 format!(
                     "the board is {}x{} but the ruleset {rules} plays on {}x{}",
-                    setup.cols, setup.rows, rules.cols, rules.rows
+                    setup.cols,
+                    setup.rows,
+                    rules.cols(),
+                    rules.rows()
                 ),
             ));
         }
+        let board = Bitboard::board(rules.cols(), rules.rows());
+        // A parsed setup has neither, but a setup's fields are public.
+        let (white, black) = (setup.stones[Colour::White], setup.stones[Colour::Black]);
+        if ((white | black) & !board).any() {
+            return Err(PositionError::new(Field::Board, "there are stones off the board"));
+        }
+        if (white & black).any() {
+            return Err(PositionError::new(Field::Board, "a cell holds stones of both colours"));
+        }
         let mut pos = Position {
             rules,
-            board: Bitboard::board(rules.cols, rules.rows),
+            board,
             stones: setup.stones,
             on_board: ByColour::new_with(|colour| setup.stones[colour].count() as u8),
             hand: setup.hand,
@@ -87,21 +99,21 @@ impl Position {
         {
             let on_board = pos.stones[colour].count() as u8;
             let in_hand = pos.hand[colour];
-            if in_hand > rules.stones {
+            if in_hand > rules.stones() {
                 return Err(PositionError::new(
                     field,
                     format!(
                         "{in_hand} stones in hand, but {rules} gives each player {}",
-                        rules.stones
+                        rules.stones()
                     ),
                 ));
             }
-            if on_board + in_hand > rules.stones {
+            if on_board + in_hand > rules.stones() {
                 return Err(PositionError::new(
                     Field::Board,
                     format!(
                         "{colour} has {on_board} stones on the board and {in_hand} in hand, more than the {} of {rules}",
-                        rules.stones
+                        rules.stones()
                     ),
                 ));
             }
@@ -126,7 +138,7 @@ impl Position {
                 Colour::White => white == black,
                 Colour::Black => black == white + 1,
             };
-            if rules.blocked == Blocked::Any && !in_turn {
+            if rules.blocked() == Blocked::Any && !in_turn {
                 return Err(PositionError::new(
                     Field::Side,
                     format!(
@@ -135,7 +147,7 @@ impl Position {
                     ),
                 ));
             }
-        } else if let Some(limit) = rules.quiet {
+        } else if let Some(limit) = rules.quiet() {
             if pos.quiet > limit {
                 return Err(PositionError::new(
                     Field::Quiet,
@@ -150,8 +162,8 @@ impl Position {
     /// The position as an unchecked setup (for printing or editing).
     pub fn to_setup(&self) -> Setup {
         Setup {
-            cols: self.rules.cols,
-            rows: self.rules.rows,
+            cols: self.rules.cols(),
+            rows: self.rules.rows(),
             stones: self.stones,
             side: self.side,
             hand: self.hand,
@@ -247,7 +259,7 @@ impl Position {
     #[inline]
     fn update_phase(&mut self) {
         self.placeable = self.placement_cells(self.side);
-        let placing = match self.rules.blocked {
+        let placing = match self.rules.blocked() {
             Blocked::Any => self.hand.white > 0 || self.hand.black > 0,
             Blocked::Pass => self.placeable.any() || self.placement_cells(!self.side).any(),
         };
@@ -269,14 +281,14 @@ impl Position {
             return Status::Ongoing;
         }
         let side = self.side;
-        if self.on_board[side] <= self.rules.lose_at {
-            return Status::Won { winner: !side, reason: crate::status::WinReason::FewStones };
+        if self.on_board[side] <= self.rules.lose_at() {
+            return Status::Won { winner: !side, reason: WinReason::FewStones };
         }
-        if self.rules.quiet.is_some_and(|limit| self.quiet >= limit) {
-            return Status::Drawn(crate::status::DrawReason::QuietPlies);
+        if self.rules.quiet().is_some_and(|limit| self.quiet >= limit) {
+            return Status::Drawn(DrawReason::QuietPlies);
         }
         if !self.has_step() {
-            return Status::Won { winner: !side, reason: crate::status::WinReason::NoMoves };
+            return Status::Won { winner: !side, reason: WinReason::NoMoves };
         }
         Status::Ongoing
     }
@@ -286,14 +298,24 @@ impl Position {
         self.status() != Status::Ongoing
     }
 
-    /// Plays a move after checking that it is legal.
+    /// Plays a move after checking that it is legal. Lists the legal moves once; with the list
+    /// in hand, use [`Position::play_listed`].
     ///
     /// # Errors
     /// An [`IllegalMoveError`] saying why, and the position is unchanged.
     pub fn play(&mut self, m: Move) -> Result<(), IllegalMoveError> {
-        let legal = self.legal_moves();
+        self.play_listed(m, &self.legal_moves())
+    }
+
+    /// Plays `m` if it is in `legal`, the list [`Position::legal_moves`] gave for this position,
+    /// without listing the moves again. Given any other list, the position may become one the
+    /// rules cannot reach, but nothing panics (as with [`Position::play_unchecked`]).
+    ///
+    /// # Errors
+    /// An [`IllegalMoveError`] saying why `m` is not in `legal`, and the position is unchanged.
+    pub fn play_listed(&mut self, m: Move, legal: &[Move]) -> Result<(), IllegalMoveError> {
         if !legal.contains(&m) {
-            return Err(IllegalMoveError::new(m.to_string(), self.why_illegal(m, &legal)));
+            return Err(IllegalMoveError::new(m.to_string(), self.why_illegal(m, legal)));
         }
         self.play_unchecked(m);
         Ok(())
@@ -364,6 +386,32 @@ impl Position {
         next
     }
 }
+
+/// A well-formed move that cannot be played in the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMoveError {
+    text: String,
+    reason: String,
+}
+
+impl IllegalMoveError {
+    pub(crate) fn new(text: impl Into<String>, reason: impl Into<String>) -> IllegalMoveError {
+        IllegalMoveError { text: text.into(), reason: reason.into() }
+    }
+
+    /// The move as it was written.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+impl fmt::Display for IllegalMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}: {}", self.text, self.reason)
+    }
+}
+
+impl std::error::Error for IllegalMoveError {}
 
 impl fmt::Display for Position {
     /// The five-field notation.

@@ -14,8 +14,8 @@ use core::str::FromStr;
 
 use crate::colour::Colour;
 use crate::moves::Move;
-use crate::notation::{IllegalMoveError, MoveText};
-use crate::position::Position;
+use crate::notation::MoveText;
+use crate::position::{IllegalMoveError, Position};
 use crate::ruleset::{Ruleset, RulesetError};
 use crate::setup::PositionError;
 use crate::status::Status;
@@ -38,14 +38,13 @@ impl GameResult {
     pub fn of_status(status: Status) -> GameResult {
         match status {
             Status::Ongoing => GameResult::Unfinished,
-            Status::Won { winner: Colour::White, .. } => GameResult::WhiteWins,
-            Status::Won { .. } => GameResult::BlackWins,
+            Status::Won { winner, .. } => GameResult::from_winner(winner),
             Status::Drawn(_) => GameResult::Draw,
         }
     }
 
-    /// The result of a game `winner` won.
-    pub fn from_winner(winner: Colour) -> GameResult {
+    /// The win of `winner`.
+    pub const fn from_winner(winner: Colour) -> GameResult {
         match winner {
             Colour::White => GameResult::WhiteWins,
             Colour::Black => GameResult::BlackWins,
@@ -442,6 +441,14 @@ impl Record {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_win_is_its_winner() {
+        for winner in Colour::ALL {
+            assert_eq!(GameResult::from_winner(winner).winner(), Some(winner));
+        }
+        assert_eq!(GameResult::from_winner(Colour::Black).to_string(), "0-1");
+    }
 
     #[test]
     fn a_short_game_round_trips() {

@@ -4,6 +4,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::cell::MAX_SIDE;
+use crate::serde_text::serde_through_text;
 
 /// The four rulesets the sources describe.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -35,6 +36,11 @@ impl Preset {
     /// The preset by name.
     pub fn from_name(name: &str) -> Option<Preset> {
         Preset::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// A builder starting from this preset's rules, to override some options.
+    pub const fn builder(self) -> RulesetBuilder {
+        RulesetBuilder { rules: self.ruleset() }
     }
 
     /// The preset's rules, with none of its options overridden.
@@ -121,34 +127,45 @@ pub enum Opening {
 }
 
 /// A complete set of rules: board size, stones, and every option of RULES.md section 4.
+///
+/// Every `Ruleset` is within the ranges of RULES.md: the fields are private, and the only ways
+/// to make one ([`Preset::ruleset`], parsing, [`RulesetBuilder::build`]) check them. So a
+/// position can always be set up under it, and board geometry never meets an impossible size.
+///
+/// # Examples
+/// ```
+/// use dara::{Preset, Ruleset};
+/// let rules = Preset::Jaques.builder().rows(6).stones(15).build().unwrap();
+/// assert_eq!(rules.to_string(), "jaques,rows=6,stones=15");
+/// assert_eq!((rules.cols(), rules.rows(), rules.stones()), (6, 6, 15));
+/// // Out of range is an error, never a ruleset.
+/// assert!(Preset::Arcade.builder().rows(9).build().is_err());
+/// assert!("arcade,stones=30".parse::<Ruleset>().is_err());
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Ruleset {
-    /// The preset this ruleset was written as; only options that differ from it are printed.
-    pub preset: Preset,
-    /// Ranks on the board (3..=7).
-    pub rows: u8,
-    /// Files on the board (3..=7).
-    pub cols: u8,
-    /// Stones per player (3 up to half the cells).
-    pub stones: u8,
-    /// Placement limit.
-    pub place: Place,
-    /// What a blocked placer does.
-    pub blocked: Blocked,
-    /// Whether steps may go diagonally.
-    pub diagonal: bool,
-    /// Whether steps may make runs of four or more.
-    pub long: Long,
-    /// Stones taken for two rows at once.
-    pub captures: Captures,
-    /// Whether stones in a row are protected from capture.
-    pub protect: bool,
-    /// A player with this many stones or fewer in the movement phase has lost (2 or 3).
-    pub lose_at: u8,
-    /// Movement plies without a capture that draw the game; `None` for no limit.
-    pub quiet: Option<u32>,
-    /// Opening restriction.
-    pub opening: Opening,
+    preset: Preset,
+    rows: u8,
+    cols: u8,
+    stones: u8,
+    place: Place,
+    blocked: Blocked,
+    diagonal: bool,
+    long: Long,
+    captures: Captures,
+    protect: bool,
+    lose_at: u8,
+    quiet: Option<u32>,
+    opening: Opening,
+}
+
+/// A ruleset being put together from a preset, option by option, with values not yet checked:
+/// [`RulesetBuilder::build`] checks them all at once, since the limits depend on each other (the
+/// most stones depend on the board size).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RulesetBuilder {
+    /// The values so far, in a `Ruleset` that may be out of range until `build` checks it.
+    rules: Ruleset,
 }
 
 /// The largest `quiet` value accepted: far beyond any game, small enough for any counter.
@@ -179,16 +196,97 @@ const OPTION_NAMES: [&str; 12] = [
 ];
 
 impl Ruleset {
+    /// The preset this ruleset was written as; only options that differ from it are printed.
+    #[inline]
+    pub const fn preset(&self) -> Preset {
+        self.preset
+    }
+
+    /// Ranks on the board (3 to 7).
+    #[inline]
+    pub const fn rows(&self) -> u8 {
+        self.rows
+    }
+
+    /// Files on the board (3 to 7).
+    #[inline]
+    pub const fn cols(&self) -> u8 {
+        self.cols
+    }
+
     /// The number of cells on the board.
+    #[inline]
     pub const fn cells(&self) -> u8 {
         self.rows * self.cols
     }
 
+    /// Stones per player (3 up to half the cells).
+    #[inline]
+    pub const fn stones(&self) -> u8 {
+        self.stones
+    }
+
+    /// The placement limit.
+    #[inline]
+    pub const fn place(&self) -> Place {
+        self.place
+    }
+
+    /// What a placer with no legal cell does.
+    #[inline]
+    pub const fn blocked(&self) -> Blocked {
+        self.blocked
+    }
+
+    /// Whether steps may go diagonally.
+    #[inline]
+    pub const fn diagonal(&self) -> bool {
+        self.diagonal
+    }
+
+    /// Whether steps may make runs of four or more.
+    #[inline]
+    pub const fn long(&self) -> Long {
+        self.long
+    }
+
+    /// Stones taken for two rows at once.
+    #[inline]
+    pub const fn captures(&self) -> Captures {
+        self.captures
+    }
+
+    /// Whether stones in a row are protected from capture (while the enemy has others).
+    #[inline]
+    pub const fn protect(&self) -> bool {
+        self.protect
+    }
+
+    /// A player with this many stones or fewer in the movement phase has lost (2 or 3).
+    #[inline]
+    pub const fn lose_at(&self) -> u8 {
+        self.lose_at
+    }
+
+    /// Movement plies without a capture that draw the game; `None` for no limit.
+    #[inline]
+    pub const fn quiet(&self) -> Option<u32> {
+        self.quiet
+    }
+
+    /// The opening restriction.
+    #[inline]
+    pub const fn opening(&self) -> Opening {
+        self.opening
+    }
+
+    /// A builder holding these rules, to change some options.
+    pub const fn to_builder(self) -> RulesetBuilder {
+        RulesetBuilder { rules: self }
+    }
+
     /// Checks the ranges of RULES.md section 4.
-    ///
-    /// # Errors
-    /// Names the option that is out of range and why.
-    pub fn validate(&self) -> Result<(), RulesetError> {
+    fn check(&self) -> Result<(), RulesetError> {
         for (name, value) in [("rows", self.rows), ("cols", self.cols)] {
             if !(3..=MAX_SIDE).contains(&value) {
                 return Err(RulesetError(format!(
@@ -196,6 +294,7 @@ impl Ruleset {
                 )));
             }
         }
+        // Sides are checked first: the product of two sides up to 7 cannot overflow.
         let most = self.cells() / 2;
         if self.stones < 3 || self.stones > most {
             return Err(RulesetError(format!(
@@ -347,6 +446,89 @@ impl Ruleset {
     }
 }
 
+impl RulesetBuilder {
+    /// Ranks on the board (3 to 7).
+    pub const fn rows(mut self, rows: u8) -> RulesetBuilder {
+        self.rules.rows = rows;
+        self
+    }
+
+    /// Files on the board (3 to 7).
+    pub const fn cols(mut self, cols: u8) -> RulesetBuilder {
+        self.rules.cols = cols;
+        self
+    }
+
+    /// Stones per player (3 up to half the cells).
+    pub const fn stones(mut self, stones: u8) -> RulesetBuilder {
+        self.rules.stones = stones;
+        self
+    }
+
+    /// The placement limit.
+    pub const fn place(mut self, place: Place) -> RulesetBuilder {
+        self.rules.place = place;
+        self
+    }
+
+    /// What a placer with no legal cell does.
+    pub const fn blocked(mut self, blocked: Blocked) -> RulesetBuilder {
+        self.rules.blocked = blocked;
+        self
+    }
+
+    /// Whether steps may go diagonally.
+    pub const fn diagonal(mut self, diagonal: bool) -> RulesetBuilder {
+        self.rules.diagonal = diagonal;
+        self
+    }
+
+    /// Whether steps may make runs of four or more.
+    pub const fn long(mut self, long: Long) -> RulesetBuilder {
+        self.rules.long = long;
+        self
+    }
+
+    /// Stones taken for two rows at once.
+    pub const fn captures(mut self, captures: Captures) -> RulesetBuilder {
+        self.rules.captures = captures;
+        self
+    }
+
+    /// Whether stones in a row are protected from capture.
+    pub const fn protect(mut self, protect: bool) -> RulesetBuilder {
+        self.rules.protect = protect;
+        self
+    }
+
+    /// The losing stone count (2 or 3, below `stones`).
+    pub const fn lose_at(mut self, lose_at: u8) -> RulesetBuilder {
+        self.rules.lose_at = lose_at;
+        self
+    }
+
+    /// Movement plies without a capture that draw the game (1 to 100,000), or `None`.
+    pub const fn quiet(mut self, quiet: Option<u32>) -> RulesetBuilder {
+        self.rules.quiet = quiet;
+        self
+    }
+
+    /// The opening restriction.
+    pub const fn opening(mut self, opening: Opening) -> RulesetBuilder {
+        self.rules.opening = opening;
+        self
+    }
+
+    /// The ruleset, if every option is within the ranges of RULES.md section 4.
+    ///
+    /// # Errors
+    /// A [`RulesetError`] naming the first option out of range and why.
+    pub fn build(self) -> Result<Ruleset, RulesetError> {
+        self.rules.check()?;
+        Ok(self.rules)
+    }
+}
+
 impl FromStr for Ruleset {
     type Err = RulesetError;
 
@@ -371,7 +553,7 @@ impl FromStr for Ruleset {
             rules.set_option(name, value)?;
             seen.push(name);
         }
-        rules.validate()?;
+        rules.check()?;
         Ok(rules)
     }
 }
@@ -390,20 +572,7 @@ impl fmt::Display for Ruleset {
     }
 }
 
-#[cfg(feature = "serde")]
-impl serde::Serialize for Ruleset {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for Ruleset {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Ruleset, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
-}
+serde_through_text!(Ruleset);
 
 #[cfg(test)]
 mod tests {
@@ -424,7 +593,7 @@ mod tests {
         let same: Ruleset = "arcade,quiet=80".parse().unwrap();
         assert_eq!(same.to_string(), "arcade");
         let wiki: Ruleset = "wikipedia,place=3".parse().unwrap();
-        assert_eq!(wiki.place, Place::Three);
+        assert_eq!(wiki.place(), Place::Three);
         assert_eq!(wiki.to_string(), "wikipedia,place=3");
     }
 

@@ -7,6 +7,7 @@ use core::str::FromStr;
 use crate::bitboard::Bitboard;
 use crate::cell::{Cell, MAX_SIDE};
 use crate::colour::{ByColour, Colour};
+use crate::serde_text::serde_through_text;
 
 /// A position as written, unchecked against any ruleset.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -157,14 +158,16 @@ impl Setup {
     pub fn board_text(&self) -> String {
         let mut out = String::new();
         for rank in (0..self.rows).rev() {
-            let mut empty = 0;
+            let mut empty = 0u32;
             for file in 0..self.cols {
-                let cell = Cell::new(file, rank).expect("setup sizes are at most 7");
-                let stone = Colour::ALL.into_iter().find(|&c| self.stones[c].contains(cell));
+                // A setup built by hand may be larger than any board: its extra cells print empty.
+                let stone = Cell::new(file, rank).and_then(|cell| {
+                    Colour::ALL.into_iter().find(|&c| self.stones[c].contains(cell))
+                });
                 match stone {
                     Some(colour) => {
                         if empty > 0 {
-                            out.push(char::from(b'0' + empty));
+                            out.push_str(&empty.to_string());
                             empty = 0;
                         }
                         out.push(colour.stone_char());
@@ -173,7 +176,7 @@ impl Setup {
                 }
             }
             if empty > 0 {
-                out.push(char::from(b'0' + empty));
+                out.push_str(&empty.to_string());
             }
             if rank > 0 {
                 out.push('/');
@@ -237,20 +240,7 @@ impl fmt::Display for Setup {
     }
 }
 
-#[cfg(feature = "serde")]
-impl serde::Serialize for Setup {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
-}
-
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for Setup {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Setup, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
-}
+serde_through_text!(Setup);
 
 #[cfg(test)]
 mod tests {

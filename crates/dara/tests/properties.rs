@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use std::str::FromStr;
 
 use dara::record::Record;
-use dara::{Colour, Move, MoveText, Phase, Position, Ruleset, Setup, Status};
+use dara::{Cell, Colour, Move, MoveText, Phase, Position, Ruleset, Setup, Status};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
@@ -83,6 +83,29 @@ fn check_position(pos: &Position, rules: Ruleset, where_: &str) -> Result<(), Te
         text
     );
 
+    // A cell is open exactly when placing on it is a legal move, and a closed cell's reason is
+    // what refusing the placement says.
+    for index in 0..64 {
+        let Some(cell) = Cell::from_index(index) else { continue };
+        let reason = pos.closed_reason(cell);
+        let put = Move::Put(cell);
+        prop_assert_eq!(reason.is_none(), legal.contains(&put), "{}: {} at {}", where_, cell, text);
+        let listed = pos.closed_cells().find(|&(c, _)| c == cell).map(|(_, why)| why);
+        let empty_while_placing = pos.phase() == Phase::Placement && pos.empty().contains(cell);
+        prop_assert_eq!(listed, reason.filter(|_| empty_while_placing), "{}: {}", where_, cell);
+        if let (Some(reason), Ok(text_of_cell)) = (reason, MoveText::from_str(&cell.to_string())) {
+            if pos.status() == Status::Ongoing && pos.board().contains(cell) {
+                let refusal = text_of_cell.to_move(pos).unwrap_err().to_string();
+                let said = match reason {
+                    dara::ClosedCell::Occupied => format!("{cell} is not empty"),
+                    dara::ClosedCell::PlacementOver => "no longer placed".to_string(),
+                    reason => reason.to_string(),
+                };
+                prop_assert!(refusal.contains(&said), "{}: {} vs {}", where_, refusal, said);
+            }
+        }
+    }
+
     for &m in &legal {
         let written = m.to_string();
         let parsed = pos.parse_move(&written);
@@ -94,7 +117,7 @@ fn check_position(pos: &Position, rules: Ruleset, where_: &str) -> Result<(), Te
             (Phase::Placement, Move::Put(_) | Move::Pass) => {}
             (Phase::Movement, Move::Step { captures, .. }) => {
                 prop_assert!((captures & !pos.stones(!pos.side())).is_empty());
-                let most = match rules.captures {
+                let most = match rules.captures() {
                     dara::Captures::One => 1,
                     dara::Captures::PerRow => 2,
                 };
@@ -111,7 +134,7 @@ fn check_position(pos: &Position, rules: Ruleset, where_: &str) -> Result<(), Te
         prop_assert_eq!(pos.status(), Status::Ongoing);
         prop_assert_eq!(pos.quiet(), 0);
     }
-    if let Some(limit) = rules.quiet {
+    if let Some(limit) = rules.quiet() {
         prop_assert!(pos.quiet() <= limit);
     }
     Ok(())
@@ -137,7 +160,7 @@ fn random_game(rules_text: &str, seed: u64) -> Result<(), TestCaseError> {
                     + u32::from(pos.hand(colour))
                     + captured[i]
                     + out_of_game[i],
-                u32::from(rules.stones),
+                u32::from(rules.stones()),
                 "{}: stones of {} at {}",
                 where_,
                 colour,

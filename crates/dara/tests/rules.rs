@@ -8,8 +8,8 @@
 
 use dara::record::{Record, RecordError};
 use dara::{
-    Colour, DrawReason, Field, Move, MoveError, MoveText, Phase, Position, Ruleset, Status,
-    WinReason,
+    Bitboard, ByColour, Cell, ClosedCell, Colour, DrawReason, Field, Move, MoveError, MoveText,
+    Phase, Position, Preset, Ruleset, Setup, Status, WinReason,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -275,7 +275,7 @@ fn arcade_placer_blocked_everywhere_may_use_any_cell_and_captures_nothing() {
 #[test]
 fn option_rows_and_cols_3_board() {
     let r = rules("arcade,rows=3,cols=3,stones=4");
-    assert_eq!((r.rows, r.cols, r.stones), (3, 3, 4));
+    assert_eq!((r.rows(), r.cols(), r.stones()), (3, 3, 4));
     assert_eq!(r.to_string(), "arcade,rows=3,cols=3,stones=4");
     let p = Position::start(r);
     assert_eq!(p.to_string(), "3/3/3 w 4 4 0");
@@ -325,13 +325,13 @@ fn option_rows_and_cols_7_board() {
 
 #[test]
 fn option_stones_bounds() {
-    assert_eq!(rules("arcade,stones=3").stones, 3);
+    assert_eq!(rules("arcade,stones=3").stones(), 3);
     assert_eq!(Position::start(rules("arcade,stones=3")).to_string(), "6/6/6/6/6 w 3 3 0");
-    assert_eq!(rules("arcade,stones=15").stones, 15);
+    assert_eq!(rules("arcade,stones=15").stones(), 15);
     assert!("arcade,stones=2".parse::<Ruleset>().is_err());
     assert!("arcade,stones=16".parse::<Ruleset>().is_err());
     // Half of 9 cells rounds down.
-    assert_eq!(rules("arcade,rows=3,cols=3,stones=4").stones, 4);
+    assert_eq!(rules("arcade,rows=3,cols=3,stones=4").stones(), 4);
     assert!("arcade,rows=3,cols=3,stones=5".parse::<Ruleset>().is_err());
     // The error says why.
     let err = "arcade,stones=40".parse::<Ruleset>().unwrap_err().to_string();
@@ -342,6 +342,89 @@ fn option_stones_bounds() {
     // More stones on the board than the ruleset gives is a position error.
     let err = Position::from_text("WWWW2/6/6/6/6 b 0 0 0", rules("arcade,stones=3")).unwrap_err();
     assert_eq!(err.field, Field::Board);
+}
+
+/// A ruleset out of range is an error from every way the API has of making one, and every ruleset
+/// it does make sets up a position: rows=9 once overflowed a shift and stones=30 indexed past the
+/// Zobrist keys.
+#[test]
+fn a_ruleset_out_of_range_is_an_error_never_a_panic() {
+    let sides = [0, 1, 2, 3, 5, 7, 8, 9, 64, 255];
+    let stone_counts = [0, 2, 3, 4, 12, 24, 25, 30, 255];
+    let quiets = [None, Some(0), Some(1), Some(100_000), Some(100_001), Some(u32::MAX)];
+    let mut made = 0;
+    for preset in Preset::ALL {
+        for (rows, cols) in sides.iter().flat_map(|&r| sides.map(|c| (r, c))) {
+            for stones in stone_counts {
+                for lose_at in [0, 2, 3, 4, 255] {
+                    for quiet in quiets {
+                        let built = preset
+                            .builder()
+                            .rows(rows)
+                            .cols(cols)
+                            .stones(stones)
+                            .lose_at(lose_at)
+                            .quiet(quiet)
+                            .build();
+                        let quiet_text = quiet.map_or("none".to_string(), |q| q.to_string());
+                        let text = format!(
+                            "{},rows={rows},cols={cols},stones={stones},lose-at={lose_at},quiet={quiet_text}",
+                            preset.name()
+                        );
+                        let parsed = text.parse::<Ruleset>();
+                        let in_range = (3..=7).contains(&rows)
+                            && (3..=7).contains(&cols)
+                            && (3..=rows * cols / 2).contains(&stones)
+                            && (2..=3).contains(&lose_at)
+                            && lose_at < stones
+                            && quiet.map_or(true, |q| (1..=100_000).contains(&q));
+                        assert_eq!(built.is_ok(), in_range, "{text}");
+                        // The text may fail sooner (lose-at=255 is not a number it reads).
+                        assert_eq!(parsed.is_ok(), in_range, "{text}");
+                        assert_eq!(parsed.as_ref().ok(), built.as_ref().ok(), "{text}");
+                        let Ok(rules) = built else { continue };
+                        // Each way of changing it checks again.
+                        assert!(rules.to_builder().rows(9).build().is_err());
+                        assert!(rules.to_builder().stones(30).build().is_err());
+                        let mut pos = Position::start(rules);
+                        assert_eq!(
+                            (pos.hand(Colour::White), pos.hand(Colour::Black)),
+                            (stones, stones)
+                        );
+                        for _ in 0..3 {
+                            let Some(&m) = pos.legal_moves().last() else { break };
+                            pos.play(m).unwrap();
+                        }
+                        made += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(made > 100, "{made}");
+}
+
+/// A setup's fields are public, so one built by hand may be anything: the position checks it.
+#[test]
+fn a_setup_built_by_hand_is_checked_never_a_panic() {
+    let rules = rules("arcade");
+    let mut wide = Setup::empty(9, 255, 30);
+    assert!(!wide.to_string().is_empty(), "an unchecked setup prints, whatever its size");
+    assert!(Position::from_setup(&wide, rules).is_err());
+    wide.cols = 6;
+    wide.rows = 5;
+    wide.hand = ByColour { white: 12, black: 12 };
+    assert!(Position::from_setup(&wide, rules).is_ok());
+    let off_board = Cell::new(6, 0).unwrap();
+    wide.stones.white = Bitboard::from_cell(off_board);
+    assert_eq!(Position::from_setup(&wide, rules).unwrap_err().field, Field::Board);
+    let a1 = Cell::new(0, 0).unwrap();
+    wide.stones = ByColour { white: Bitboard::from_cell(a1), black: Bitboard::from_cell(a1) };
+    wide.hand = ByColour { white: 11, black: 11 };
+    let err = Position::from_setup(&wide, rules).unwrap_err();
+    assert!(err.to_string().contains("both colours"), "{err}");
+    wide.stones.white = Bitboard(u64::MAX);
+    assert_eq!(Position::from_setup(&wide, rules).unwrap_err().field, Field::Board);
 }
 
 #[test]
@@ -839,6 +922,38 @@ fn option_opening_centre() {
     assert!(moves(&p).contains(&"d5".to_string()));
     play(&mut p, "c3");
     assert!(moves(&p).contains(&"d3".to_string()));
+}
+
+/// Each reason the rules give for a closed cell, as `closed_reason` names it.
+#[test]
+fn closed_cells_say_why() {
+    let cell = |name: &str| Cell::from_name(name).unwrap();
+    let why = |p: &Position, name: &str| p.closed_reason(cell(name));
+    let start = Position::start(rules("arcade"));
+    assert_eq!(why(&start, "c3"), None);
+    assert_eq!(why(&start, "g1"), Some(ClosedCell::OffBoard));
+    assert_eq!(start.closed_cells().count(), 0);
+    let corner = Position::start(rules("arcade,opening=corner"));
+    assert_eq!(why(&corner, "c3"), Some(ClosedCell::CornerOpening));
+    assert_eq!(why(&corner, "f5"), None);
+    assert_eq!(corner.closed_cells().count(), 26);
+    let centre = Position::start(rules("arcade,opening=centre"));
+    assert_eq!(why(&centre, "d2"), Some(ClosedCell::CentreOpening));
+    let three = pos(&["B...BB", "......", "......", "W.....", "WW...."], "w 9 9 0", "arcade");
+    assert_eq!(why(&three, "c1"), Some(ClosedCell::WouldMakeThree));
+    assert_eq!(why(&three, "a1"), Some(ClosedCell::Occupied));
+    let four =
+        pos(&["B...BB", "......", "......", "......", "WWW..."], "w 9 9 0", "arcade,place=4");
+    assert_eq!(why(&four, "d1"), Some(ClosedCell::WouldMakeFour));
+    // Black has no stone in hand and passes while White places (blocked=pass).
+    let empty_hand =
+        pos(&["WWBW", "BB.B", "WBW.", "W.WB"], "b 1 0 0", "jaques,rows=4,cols=4,stones=8");
+    assert_eq!(why(&empty_hand, "c3"), Some(ClosedCell::NoStonesInHand));
+    let err = empty_hand.parse_move("c3").unwrap_err().to_string();
+    assert!(err.contains("must pass") && err.contains("no stones are left in hand"), "{err}");
+    let moving = pos(&BOXED, "w 0 0 0", "arcade");
+    assert_eq!(why(&moving, "c3"), Some(ClosedCell::PlacementOver));
+    assert_eq!(moving.closed_cells().count(), 0);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -64,7 +64,6 @@ pub struct ClockView {
     #[serde(flatten)]
     pub left: TimeLeft,
     /// Whose clock is running, if any.
-    #[serde(with = "crate::protocol::colour::option")]
     pub running: Option<Colour>,
     /// The control, e.g. `5+3`.
     pub control: String,

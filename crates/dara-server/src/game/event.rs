@@ -23,7 +23,6 @@ pub enum GameEvent {
     /// Someone took the free seat; both seats are filled and the game starts.
     Seated {
         /// The seat taken.
-        #[serde(with = "crate::protocol::colour")]
         colour: Colour,
         /// Both clocks as the game starts, if it has them.
         left: Option<TimeLeft>,
@@ -44,19 +43,16 @@ pub enum GameEvent {
     /// A draw is offered.
     DrawOffered {
         /// By whom.
-        #[serde(with = "crate::protocol::colour")]
         by: Colour,
     },
     /// The draw offer was turned down.
     DrawDeclined {
         /// By whom.
-        #[serde(with = "crate::protocol::colour")]
         by: Colour,
     },
     /// A rematch is asked for.
     RematchOffered {
         /// By whom.
-        #[serde(with = "crate::protocol::colour")]
         by: Colour,
     },
     /// The rematch began as this game.
@@ -83,13 +79,11 @@ pub enum EndReason {
     /// The loser has too few stones left to make a row of three.
     FewStones {
         /// Who lost.
-        #[serde(with = "crate::protocol::colour")]
         loser: Colour,
     },
     /// The loser has no stone that can step.
     NoMoves {
         /// Who lost.
-        #[serde(with = "crate::protocol::colour")]
         loser: Colour,
     },
     /// The ruleset's quiet-plies limit passed without a capture.
@@ -100,19 +94,16 @@ pub enum EndReason {
     /// A player's time ran out.
     OutOfTime {
         /// Whose.
-        #[serde(with = "crate::protocol::colour")]
         loser: Colour,
     },
     /// A player resigned.
     Resigned {
         /// Who.
-        #[serde(with = "crate::protocol::colour")]
         loser: Colour,
     },
     /// A player left and the opponent claimed the game.
     Left {
         /// Who left.
-        #[serde(with = "crate::protocol::colour")]
         loser: Colour,
     },
     /// Both players agreed to a draw.

@@ -52,7 +52,7 @@ impl Played {
     /// # Errors
     /// The rules' reason, in English, when the text is not notation or not a legal turn.
     pub fn resolve(&self, text: &str) -> Result<Move, String> {
-        self.pos.parse_move(text).map_err(|e| e.to_string())
+        self.pos.parse_move_in(text, &self.legal).map_err(|e| e.to_string())
     }
 
     /// Plays `m`, which must be one of [`Played::legal`]; a turn that is not changes nothing.
@@ -60,15 +60,9 @@ impl Played {
     /// # Errors
     /// The rules' reason, in English, when `m` is not legal here.
     pub fn play(&mut self, m: Move) -> Result<(), String> {
-        if !self.legal.contains(&m) {
-            // Only a refused turn pays for this second look, which says why.
-            return Err(match self.pos.parse_move(&m.to_string()) {
-                Err(e) => e.to_string(),
-                Ok(_) => format!("{m} is not a legal turn here"),
-            });
-        }
-        self.hashes.push(self.pos.hash());
-        self.pos.play_unchecked(m);
+        let before = self.pos.hash();
+        self.pos.play_listed(m, &self.legal).map_err(|e| e.to_string())?;
+        self.hashes.push(before);
         self.moves.push(m);
         self.legal = self.pos.legal_moves();
         Ok(())

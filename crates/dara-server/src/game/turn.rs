@@ -82,7 +82,7 @@ impl Game {
                 Some((GameResult::from_winner(winner), EndReason::NoMoves { loser: !winner }))
             }
             Status::Drawn(DrawReason::QuietPlies) => {
-                let limit = self.settings.rules.quiet.unwrap_or(0);
+                let limit = self.settings.rules.quiet().unwrap_or(0);
                 Some((GameResult::Draw, EndReason::QuietPlies { limit }))
             }
         };
@@ -168,5 +168,26 @@ mod tests {
         game.play(Colour::White, Move::Put(c3)).unwrap();
         let left = game.clock.as_ref().unwrap().left(Instant::now());
         assert_eq!(left.white, 55_000);
+    }
+
+    /// The legal turns are listed once per turn: when the position is reached. That list checks
+    /// the next turn and is what the page is sent.
+    #[tokio::test]
+    async fn one_generation_per_accepted_turn() {
+        let mut game = two_people("arcade");
+        let turns = ["c3", "d3", "a1", "f5", "b4", "e2", "a3", "d5"];
+        for (id, text) in (1..).zip(turns) {
+            let side = game.played.pos().side();
+            let before = dara::generations();
+            let answer = game.turn(Some(side), id, text);
+            assert!(matches!(answer, Answer::Accepted { .. }), "{text}: {answer:?}");
+            assert_eq!(dara::generations() - before, 1, "generations for {text}");
+        }
+        // A refused turn lists nothing either.
+        let before = dara::generations();
+        let side = game.played.pos().side();
+        assert!(matches!(game.turn(Some(!side), 99, "b1"), Answer::Rejected { .. }));
+        assert!(matches!(game.turn(Some(side), 100, "c3"), Answer::Rejected { .. }));
+        assert_eq!(dara::generations() - before, 0);
     }
 }

@@ -30,7 +30,6 @@ pub enum Answer {
         /// The seat token.
         seat: String,
         /// The colour it plays.
-        #[serde(with = "super::colour")]
         colour: Colour,
     },
     /// A resign, draw, takeback, rematch or claim request was done.

@@ -20,7 +20,6 @@ pub enum Event {
     /// Someone took the free seat: the game (and its clock) starts.
     Seated {
         /// The seat taken.
-        #[serde(with = "super::colour")]
         colour: Colour,
         /// The clocks, if the game has them.
         clock: Option<ClockView>,
@@ -49,13 +48,11 @@ pub enum Event {
     /// A draw is offered.
     DrawOffer {
         /// By whom.
-        #[serde(with = "super::colour")]
         by: Colour,
     },
     /// The draw offer was turned down.
     DrawDecline {
         /// By whom.
-        #[serde(with = "super::colour")]
         by: Colour,
     },
     /// The game is over.
@@ -63,7 +60,6 @@ pub enum Event {
     /// A rematch is asked for.
     RematchOffer {
         /// By whom.
-        #[serde(with = "super::colour")]
         by: Colour,
     },
     /// The rematch has begun: each player's token holds their seat there, in the other colour.
@@ -96,7 +92,6 @@ pub struct Snapshot {
     /// Who the creator plays against.
     pub opponent: Opponent,
     /// The connection's colour, if it holds a seat.
-    #[serde(with = "super::colour::option")]
     pub you: Option<Colour>,
     /// Who sits where.
     pub seats: Seats,
@@ -109,10 +104,8 @@ pub struct Snapshot {
     /// How the game ended, if it has.
     pub end: Option<EndView>,
     /// Who offers a draw, if anyone.
-    #[serde(with = "super::colour::option")]
     pub draw_offer: Option<Colour>,
     /// Who asks for a rematch, if anyone.
-    #[serde(with = "super::colour::option")]
     pub rematch_offer: Option<Colour>,
     /// The rematch's game, once it has begun.
     pub rematch: Option<GameId>,
@@ -149,7 +142,6 @@ pub struct EndView {
     #[serde(serialize_with = "display")]
     pub result: GameResult,
     /// The winner, if any.
-    #[serde(with = "super::colour::option")]
     pub winner: Option<Colour>,
     /// Why, as a code with its parameters.
     #[serde(flatten)]

@@ -25,40 +25,6 @@ fn wire(message: &impl Serialize) -> Wire {
     serde_json::to_string(message).expect("protocol messages always serialise").into()
 }
 
-/// Colours as the protocol writes them: `white`, `black` (their `Display`).
-pub(crate) mod colour {
-    use dara::Colour;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    /// Serialises a colour.
-    pub fn serialize<S: Serializer>(colour: &Colour, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(colour)
-    }
-
-    /// Reads a colour.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Colour, D::Error> {
-        match <std::borrow::Cow<'de, str>>::deserialize(d)?.as_ref() {
-            "white" => Ok(Colour::White),
-            "black" => Ok(Colour::Black),
-            other => Err(serde::de::Error::custom(format!("{other:?} is not a colour"))),
-        }
-    }
-
-    /// The same for an optional colour (`null` when absent).
-    pub mod option {
-        use dara::Colour;
-        use serde::Serializer;
-
-        /// Serialises an optional colour.
-        pub fn serialize<S: Serializer>(colour: &Option<Colour>, s: S) -> Result<S::Ok, S::Error> {
-            match colour {
-                Some(c) => s.collect_str(c),
-                None => s.serialize_none(),
-            }
-        }
-    }
-}
-
 /// Writes a value through its `Display` (moves, results, rulesets: their notation).
 pub(crate) fn display<T: core::fmt::Display, S: serde::Serializer>(
     value: &T,
