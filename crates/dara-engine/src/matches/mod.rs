@@ -10,7 +10,6 @@ mod stats;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::sync::Arc;
 
 use dara::{Colour, Move, Position, Ruleset, Status};
 
@@ -176,61 +175,59 @@ fn play_game(
 /// A player that cannot be started at all (an outside command that fails its handshake).
 pub fn run(config: &Config, mut each: impl FnMut(&Game, &Tally)) -> Result<Tally, PlayerError> {
     let pairs = config.games.div_ceil(2).max(1);
-    let openings = Arc::new(openings(config.rules, pairs, config.opening_plies, config.seed));
-    let next = Arc::new(AtomicUsize::new(0));
-    let quit = Arc::new(AtomicBool::new(false));
+    let openings = openings(config.rules, pairs, config.opening_plies, config.seed);
+    let next = AtomicUsize::new(0);
+    let quit = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<Result<Game, PlayerError>>();
-    let workers: Vec<_> = (0..config.concurrency.max(1))
-        .map(|_| {
-            let (config, openings, next, quit, tx) = (
-                config.clone(),
-                Arc::clone(&openings),
-                Arc::clone(&next),
-                Arc::clone(&quit),
-                tx.clone(),
-            );
-            std::thread::spawn(move || {
-                let mut players = match (config.first.start(), config.second.start()) {
-                    (Ok(a), Ok(b)) => [a, b],
-                    (Err(e), _) | (_, Err(e)) => {
-                        let _ = tx.send(Err(e));
-                        return;
-                    }
-                };
-                while !quit.load(Ordering::Relaxed) {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= 2 * pairs {
-                        break;
-                    }
-                    let game = play_game(&config, index, &openings[index / 2], &mut players);
-                    if tx.send(Ok(game)).is_err() {
-                        break;
-                    }
-                }
-            })
-        })
-        .collect();
-    drop(tx);
     let mut tally = Tally::default();
     let mut failure = None;
-    for game in rx {
-        match game {
-            Ok(game) => {
-                tally.add(&game);
-                each(&game, &tally);
-                if config.sprt.is_some_and(|s| tally.verdict(s) != Verdict::Continue) {
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..config.concurrency.max(1))
+            .map(|_| {
+                let (openings, next, quit, tx) = (&openings, &next, &quit, tx.clone());
+                scope.spawn(move || {
+                    let mut players = match (config.first.start(), config.second.start()) {
+                        (Ok(a), Ok(b)) => [a, b],
+                        (Err(e), _) | (_, Err(e)) => {
+                            let _ = tx.send(Err(e));
+                            return;
+                        }
+                    };
+                    while !quit.load(Ordering::Relaxed) {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        if index >= 2 * pairs {
+                            break;
+                        }
+                        let game = play_game(config, index, &openings[index / 2], &mut players);
+                        if tx.send(Ok(game)).is_err() {
+                            break;
+                        }
+                    }
+                })
+            })
+            .collect();
+        drop(tx);
+        for game in rx {
+            match game {
+                Ok(game) => {
+                    tally.add(&game);
+                    each(&game, &tally);
+                    if config.sprt.is_some_and(|s| tally.verdict(s) != Verdict::Continue) {
+                        quit.store(true, Ordering::Relaxed);
+                    }
+                }
+                Err(e) => {
                     quit.store(true, Ordering::Relaxed);
+                    failure = Some(e);
                 }
             }
-            Err(e) => {
-                quit.store(true, Ordering::Relaxed);
-                failure = Some(e);
-            }
         }
-    }
-    for w in workers {
-        let _ = w.join();
-    }
+        // Joined here, so that a worker's panic is passed over as before rather than raised by
+        // the scope.
+        for w in workers {
+            let _ = w.join();
+        }
+    });
     match failure {
         Some(e) if tally.games() == 0 => Err(e),
         _ => Ok(tally),
