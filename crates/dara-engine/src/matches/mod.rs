@@ -13,7 +13,7 @@ use std::sync::mpsc;
 
 use dara::{Colour, Move, Position, Ruleset, Status};
 
-pub use player::{Budget, PlayerError, PlayerSpec, PlayerSpecError};
+pub use player::{MoveAllowance, PlayerError, PlayerSpec, PlayerSpecError};
 pub use stats::{Sprt, Tally, Verdict, Wdl};
 
 use crate::baselines;
@@ -22,7 +22,7 @@ use player::Player;
 
 /// How to run a match.
 #[derive(Clone, Debug)]
-pub struct Config {
+pub struct MatchConfig {
     /// The ruleset of every game.
     pub rules: Ruleset,
     /// The first player (results are given from its side).
@@ -49,7 +49,7 @@ pub struct Config {
 
 /// Why a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Ending {
+pub enum Termination {
     /// By the rules.
     Rules(Status),
     /// A player made an illegal move, or none: it loses.
@@ -63,12 +63,12 @@ pub enum Ending {
     Adjudicated,
 }
 
-impl Ending {
+impl Termination {
     /// Who won: the winner by the rules, or the opponent of an illegal mover.
     pub fn winner(&self) -> Option<Colour> {
         match self {
-            Ending::Rules(Status::Won { winner, .. }) => Some(*winner),
-            Ending::Illegal { colour, .. } => Some(!*colour),
+            Termination::Rules(Status::Won { winner, .. }) => Some(*winner),
+            Termination::Illegal { colour, .. } => Some(!*colour),
             _ => None,
         }
     }
@@ -76,7 +76,7 @@ impl Ending {
 
 /// One finished game.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct FinishedGame {
     /// Its number, from 0.
     pub index: usize,
     /// Whether the first player had White.
@@ -84,7 +84,7 @@ pub struct Game {
     /// The moves, opening included.
     pub moves: Vec<Move>,
     /// How it ended.
-    pub ending: Ending,
+    pub termination: Termination,
     /// The result from the first player's side.
     pub result: Wdl,
 }
@@ -107,11 +107,11 @@ pub fn openings(rules: Ruleset, count: usize, plies: usize, seed: u64) -> Vec<Ve
 }
 
 fn play_game(
-    config: &Config,
+    config: &MatchConfig,
     index: usize,
     opening: &[Move],
     players: &mut [Box<dyn Player>; 2],
-) -> Game {
+) -> FinishedGame {
     let first_is_white = index % 2 == 0;
     let seed = config.seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ index as u64;
     let mut pos = Position::start(config.rules);
@@ -120,14 +120,14 @@ fn play_game(
     let white = usize::from(!first_is_white);
     let player_of = |c: Colour| if c == Colour::White { white } else { 1 - white };
     let first = if first_is_white { Colour::White } else { Colour::Black };
-    let finish = |ending: Ending, moves: Vec<Move>| {
-        let result = Wdl::for_colour(ending.winner(), first);
-        Game { index, first_is_white, moves, ending, result }
+    let finish = |termination: Termination, moves: Vec<Move>| {
+        let result = Wdl::for_colour(termination.winner(), first);
+        FinishedGame { index, first_is_white, moves, termination, result }
     };
     for (i, p) in players.iter_mut().enumerate() {
         if let Err(e) = p.new_game(config.rules, seed ^ i as u64) {
             let colour = if i == 0 { first } else { !first };
-            return finish(Ending::Illegal { colour, what: e.0 }, moves);
+            return finish(Termination::Illegal { colour, what: e.0 }, moves);
         }
     }
     for &m in opening {
@@ -138,17 +138,17 @@ fn play_game(
     loop {
         let status = pos.status();
         if status != Status::Ongoing {
-            return finish(Ending::Rules(status), moves);
+            return finish(Termination::Rules(status), moves);
         }
         if moves.len() >= config.max_plies {
-            return finish(Ending::Adjudicated, moves);
+            return finish(Termination::Adjudicated, moves);
         }
         let side = pos.side();
         let reply = players[player_of(side)].choose(
             &pos,
             &moves,
             &history,
-            Budget { movetime: config.movetime, nodes: config.nodes },
+            MoveAllowance { movetime: config.movetime, nodes: config.nodes },
         );
         let checked = reply.and_then(|text| {
             let m = pos
@@ -163,7 +163,7 @@ fn play_game(
                 pos.play_unchecked(m);
                 moves.push(m);
             }
-            Err(e) => return finish(Ending::Illegal { colour: side, what: e.0 }, moves),
+            Err(e) => return finish(Termination::Illegal { colour: side, what: e.0 }, moves),
         }
     }
 }
@@ -173,12 +173,15 @@ fn play_game(
 ///
 /// # Errors
 /// A player that cannot be started at all (an outside command that fails its handshake).
-pub fn run(config: &Config, mut each: impl FnMut(&Game, &Tally)) -> Result<Tally, PlayerError> {
+pub fn run(
+    config: &MatchConfig,
+    mut each: impl FnMut(&FinishedGame, &Tally),
+) -> Result<Tally, PlayerError> {
     let pairs = config.games.div_ceil(2).max(1);
     let openings = openings(config.rules, pairs, config.opening_plies, config.seed);
     let next = AtomicUsize::new(0);
     let quit = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<Result<Game, PlayerError>>();
+    let (tx, rx) = mpsc::channel::<Result<FinishedGame, PlayerError>>();
     let mut tally = Tally::default();
     let mut failure = None;
     std::thread::scope(|scope| {
@@ -241,7 +244,7 @@ mod tests {
 
     #[test]
     fn a_small_match_counts_every_game() {
-        let config = Config {
+        let config = MatchConfig {
             rules: "arcade,rows=4,cols=4,stones=4".parse().unwrap(),
             first: PlayerSpec::Level(Level::new(3).unwrap(), None),
             second: PlayerSpec::Random,

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use dara::{Move, Position, Ruleset};
 
-use super::player::{Budget, Player, PlayerError};
+use super::player::{MoveAllowance, Player, PlayerError};
 
 /// An outside engine: its standard input, and its output lines arriving on a channel so that
 /// waiting for them can time out.
@@ -88,7 +88,7 @@ impl Player for OutsideEngine {
         _: &Position,
         moves: &[Move],
         _: &[u64],
-        budget: Budget,
+        allowance: MoveAllowance,
     ) -> Result<String, PlayerError> {
         let mut position = String::from("position start");
         if !moves.is_empty() {
@@ -100,15 +100,15 @@ impl Player for OutsideEngine {
         }
         self.send(&position)?;
         let mut go = String::from("go");
-        if let Some(ms) = budget.movetime {
+        if let Some(ms) = allowance.movetime {
             go.push_str(&format!(" movetime {ms}"));
         }
-        if let Some(n) = budget.nodes {
+        if let Some(n) = allowance.nodes {
             go.push_str(&format!(" nodes {n}"));
         }
         self.send(&go)?;
         // Three times the time asked and two seconds to spare: slow, but not lost.
-        let timeout = match budget.movetime {
+        let timeout = match allowance.movetime {
             Some(ms) => Duration::from_millis(ms * 3 + 2000),
             None => Duration::from_secs(30),
         };

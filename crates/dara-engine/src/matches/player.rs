@@ -113,7 +113,7 @@ impl std::error::Error for PlayerError {}
 
 /// What the match gives each engine per move.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Budget {
+pub struct MoveAllowance {
     /// Milliseconds per move.
     pub movetime: Option<u64>,
     /// Nodes per move (deterministic, and independent of the machine's load).
@@ -129,7 +129,7 @@ pub(super) trait Player {
         pos: &Position,
         moves: &[Move],
         history: &[u64],
-        budget: Budget,
+        allowance: MoveAllowance,
     ) -> Result<String, PlayerError>;
 }
 
@@ -165,13 +165,13 @@ impl Player for InProcess {
         pos: &Position,
         _: &[Move],
         history: &[u64],
-        budget: Budget,
+        allowance: MoveAllowance,
     ) -> Result<String, PlayerError> {
         let m = match &mut self.kind {
             Kind::Engine { level, movetime, searcher } => {
                 let mut asked =
-                    movetime.or(budget.movetime).map_or_else(Limits::default, Limits::movetime);
-                asked.nodes = budget.nodes;
+                    movetime.or(allowance.movetime).map_or_else(Limits::default, Limits::movetime);
+                asked.nodes = allowance.nodes;
                 let (limits, style) = level.plan(&asked, &mut self.rng);
                 searcher.search(pos, history, &limits, &style, &mut |_| {}).best
             }

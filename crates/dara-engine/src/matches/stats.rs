@@ -6,7 +6,7 @@ use core::fmt;
 
 use dara::Colour;
 
-use super::{Ending, Game};
+use super::{FinishedGame, Termination};
 
 /// A game's result from one player's side.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -135,13 +135,13 @@ impl Tally {
         }
     }
 
-    pub(super) fn add(&mut self, game: &Game) {
+    pub(super) fn add(&mut self, game: &FinishedGame) {
         match game.result {
             Wdl::Win => self.wins += 1,
             Wdl::Draw => self.draws += 1,
             Wdl::Loss => self.losses += 1,
         }
-        if let Ending::Illegal { colour, .. } = game.ending {
+        if let Termination::Illegal { colour, .. } = game.termination {
             if (colour == Colour::White) == game.first_is_white {
                 self.first_illegal += 1;
             } else {
