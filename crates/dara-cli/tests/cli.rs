@@ -1,19 +1,14 @@
 //! The `dara` binary as a user runs it: output formats, and one-line errors for bad input.
 
-use assert_cmd::Command;
+mod common;
 
-fn dara(args: &[&str]) -> (bool, String, String) {
-    let out = Command::cargo_bin("dara").unwrap().args(args).output().unwrap();
-    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
-    (out.status.success(), text(out.stdout), text(out.stderr))
-}
+use common::{dara, output, stdout, Scratch};
 
 const MOVEMENT: &str = "4W1/5B/WWW1W1/4WB/1B2WB w 0 0 1";
 
 #[test]
 fn moves_prints_sorted_moves_then_the_status() {
-    let (ok, out, _) = dara(&["moves", "--position", MOVEMENT]);
-    assert!(ok);
+    let out = stdout(dara().args(["moves", "--position", MOVEMENT]));
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines[0],
@@ -27,20 +22,19 @@ fn moves_prints_sorted_moves_then_the_status() {
 
 #[test]
 fn moves_of_a_finished_game_is_an_empty_line() {
-    let (ok, out, _) = dara(&[
+    let out = stdout(dara().args([
         "moves",
         "--rules",
         "jaques,diagonal=yes",
         "--position",
         "4W1/1B2W1/2WWW1/1WWW2/B5 b 0 0 0",
-    ]);
-    assert!(ok);
+    ]));
     assert_eq!(out, "\nwhite wins: black has too few stones to make a row\n");
 }
 
 #[test]
 fn perft_ends_with_the_node_count() {
-    let (ok, out, _) = dara(&[
+    let out = stdout(dara().args([
         "perft",
         "--rules",
         "wikipedia",
@@ -48,11 +42,9 @@ fn perft_ends_with_the_node_count() {
         "2WW1B/1WBW1B/BBBWBB/2W1B1/4B1 w 0 0 0",
         "--depth",
         "4",
-    ]);
-    assert!(ok);
+    ]));
     assert!(out.trim_end().ends_with("15712"), "{out}");
-    let (ok, out, _) = dara(&["perft", "--depth", "2", "--divide"]);
-    assert!(ok);
+    let out = stdout(dara().args(["perft", "--depth", "2", "--divide"]));
     assert_eq!(out.lines().count(), 31);
     assert!(out.lines().any(|l| l == "c3 29"));
     assert!(out.trim_end().ends_with("870"));
@@ -60,8 +52,7 @@ fn perft_ends_with_the_node_count() {
 
 #[test]
 fn show_draws_the_board_with_coordinates_and_status() {
-    let (ok, out, _) = dara(&["show", "--position", MOVEMENT]);
-    assert!(ok);
+    let out = stdout(dara().args(["show", "--position", MOVEMENT]));
     assert!(out.contains("    a b c d e f"), "{out}");
     assert!(out.contains(" 3  W W W . W .  3"), "{out}");
     assert!(out.contains("white to move"), "{out}");
@@ -71,20 +62,15 @@ fn show_draws_the_board_with_coordinates_and_status() {
 
 #[test]
 fn show_replays_a_record() {
-    let dir = std::env::temp_dir().join(format!("dara-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let good = dir.join("good.txt");
-    std::fs::write(&good, "[Rules \"arcade\"]\n[Result \"*\"]\n\n1. c3 d4 2. a1 *\n").unwrap();
-    let (ok, out, _) = dara(&["show", "--record", good.to_str().unwrap()]);
-    assert!(ok);
+    let dir = Scratch::new("cli-test");
+    let good = dir.file("good.txt", "[Rules \"arcade\"]\n[Result \"*\"]\n\n1. c3 d4 2. a1 *\n");
+    let out = stdout(dara().arg("show").arg("--record").arg(good));
     assert!(out.contains("last move: a1") && out.contains("black to move"), "{out}");
-    let bad = dir.join("bad.txt");
-    std::fs::write(&bad, "1. c3 d4 2. c3 *\n").unwrap();
-    let (ok, _, err) = dara(&["show", "--record", bad.to_str().unwrap()]);
+    let bad = dir.file("bad.txt", "1. c3 d4 2. c3 *\n");
+    let (ok, _, err) = output(dara().arg("show").arg("--record").arg(bad));
     assert!(!ok);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("move 2. c3 is illegal"), "{err}");
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -101,24 +87,32 @@ fn bad_input_is_one_line_and_a_failure() {
         &["show", "--record", "/no/such/file"],
         &["bench", "playouts", "--seconds", "0"],
     ] {
-        let (ok, out, err) = dara(args);
+        let (ok, out, err) = output(dara().args(args));
         assert!(!ok, "{args:?} should fail");
         assert!(out.is_empty(), "{args:?}: {out}");
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
     }
-    let (_, _, err) = dara(&["moves", "--rules", "arcade,stones=40"]);
+    let (_, _, err) = output(dara().args(["moves", "--rules", "arcade,stones=40"]));
     assert!(err.contains("stones=40") && err.contains("half"), "{err}");
 }
 
 #[test]
 fn bench_playouts_ends_with_the_rate() {
-    let (ok, out, _) =
-        dara(&["bench", "playouts", "--rules", "jaques", "--seconds", "0.2", "--seed", "7"]);
-    assert!(ok);
+    let out = stdout(dara().args([
+        "bench",
+        "playouts",
+        "--rules",
+        "jaques",
+        "--seconds",
+        "0.2",
+        "--seed",
+        "7",
+    ]));
     let last = out.lines().last().unwrap();
     let rate: f64 = last.strip_prefix("playouts_per_second ").unwrap().parse().unwrap();
     assert!(rate > 0.0);
     assert!(out.contains("average_game_length"));
-    let (ok, out, _) = dara(&["bench", "playouts", "--policy", "two-stage", "--seconds", "0.2"]);
-    assert!(ok && out.contains("policy two-stage"), "{out}");
+    let out =
+        stdout(dara().args(["bench", "playouts", "--policy", "two-stage", "--seconds", "0.2"]));
+    assert!(out.contains("policy two-stage"), "{out}");
 }

@@ -1,17 +1,9 @@
 //! The engine's subcommands through the real binary: the protocol over pipes, a game of `play`
 //! fed from standard input, `analyse`, a tiny `match`, and `bench search`.
 
-use assert_cmd::Command;
+mod common;
 
-fn dara() -> Command {
-    Command::cargo_bin("dara").unwrap()
-}
-
-fn stdout(cmd: &mut Command) -> String {
-    let out = cmd.output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8(out.stdout).unwrap()
-}
+use common::{dara, stdout, Scratch};
 
 #[test]
 fn engine_protocol_over_pipes() {
@@ -57,12 +49,9 @@ fn analyse_prints_iterations() {
 
 #[test]
 fn analyse_a_record() {
-    let dir = std::env::temp_dir().join(format!("dara-analyse-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("game.txt");
-    std::fs::write(&path, "[Rules \"jaques\"]\n\n1. c3 d4 2. a1 *\n").unwrap();
-    let text = stdout(dara().arg("analyse").arg("--record").arg(&path).args(["--depth", "2"]));
-    std::fs::remove_dir_all(&dir).unwrap();
+    let dir = Scratch::new("analyse");
+    let path = dir.file("game.txt", "[Rules \"jaques\"]\n\n1. c3 d4 2. a1 *\n");
+    let text = stdout(dara().arg("analyse").arg("--record").arg(path).args(["--depth", "2"]));
     assert!(text.contains("rules jaques"), "{text}");
     assert!(text.contains("3 moves"), "{text}");
     assert!(text.contains("bestmove "), "{text}");

@@ -90,4 +90,12 @@ mod tests {
         // Same depth, same count.
         assert_eq!(run(2, |_| {}).nodes, report.nodes);
     }
+
+    /// The signature `dara bench search` prints. A change of what the search does changes this
+    /// number: update it in the same commit, which then shows that the search changed.
+    #[test]
+    fn signature_at_the_default_depth() {
+        let report = run(DEFAULT_DEPTH, |_| {});
+        assert_eq!(report.nodes, 2_864_311);
+    }
 }

@@ -13,14 +13,15 @@ pub struct Limits {
     /// At most this many nodes (checked often, so the count may go a little past it).
     pub nodes: Option<u64>,
     /// The clock of the side to move, and its increment.
-    pub clock: Option<Clock>,
+    pub clock: Option<ClockReading>,
     /// Search until told to stop (`go infinite`).
     pub infinite: bool,
 }
 
-/// A game clock as `go wtime .. btime .. winc .. binc ..` gives it, for the side to move.
+/// What the side to move's game clock reads, as `go wtime .. btime .. winc .. binc ..` gives it:
+/// a reading taken when the search starts, not a running clock.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Clock {
+pub struct ClockReading {
     /// Time left.
     pub time: Duration,
     /// Time added after each move.
@@ -99,7 +100,7 @@ mod tests {
     #[test]
     fn clock_spends_a_share() {
         let limits = Limits {
-            clock: Some(Clock { time: Duration::from_secs(60), increment: Duration::ZERO }),
+            clock: Some(ClockReading { time: Duration::from_secs(60), increment: Duration::ZERO }),
             ..Limits::default()
         };
         let d = limits.deadlines(30);

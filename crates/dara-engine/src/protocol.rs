@@ -10,7 +10,7 @@ use std::time::Duration;
 use dara::{Colour, Position, Ruleset};
 
 use crate::level::Level;
-use crate::limits::{Clock, Limits};
+use crate::limits::{ClockReading, Limits};
 use crate::rng::Rng;
 use crate::search::{Iteration, Searcher};
 
@@ -343,7 +343,7 @@ pub fn parse_go(words: &[&str], side: Colour) -> Result<Limits, String> {
         Colour::Black => (btime, binc),
     };
     if let Some(time) = time {
-        limits.clock = Some(Clock {
+        limits.clock = Some(ClockReading {
             time: Duration::from_millis(time),
             increment: Duration::from_millis(inc),
         });

@@ -2,7 +2,7 @@
 
 use anyhow::{bail, Context};
 use dara::Ruleset;
-use dara_engine::matches::{self, Config, Ending, PlayerSpec, Sprt};
+use dara_engine::matches::{self, MatchConfig, PlayerSpec, Sprt, Termination};
 
 /// Play two players against each other in colour-swapped pairs from random placement openings.
 /// Players: `level:N` (1..8; `level:N@MS` with its own ms per move), `random`, `material4`,
@@ -63,7 +63,7 @@ fn parse_sprt(words: &[String]) -> anyhow::Result<Option<Sprt>> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let config = Config {
+    let config = MatchConfig {
         rules: args.rules.parse::<Ruleset>().context("--rules")?,
         first: args.first.parse::<PlayerSpec>()?,
         second: args.second.parse::<PlayerSpec>()?,
@@ -88,14 +88,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         config.seed
     );
     let tally = matches::run(&config, |game, tally| {
-        if let Ending::Illegal { colour, what } = &game.ending {
+        if let Termination::Illegal { colour, what } = &game.termination {
             println!("game {}: illegal move by {colour}: {what}", game.index + 1);
         }
         if args.verbose || tally.games() % 10 == 0 {
-            let ending = match &game.ending {
-                Ending::Rules(status) => status.to_string(),
-                Ending::Illegal { colour, .. } => format!("{colour} lost by an illegal move"),
-                Ending::Adjudicated => "drawn by the ply limit".to_owned(),
+            let ending = match &game.termination {
+                Termination::Rules(status) => status.to_string(),
+                Termination::Illegal { colour, .. } => format!("{colour} lost by an illegal move"),
+                Termination::Adjudicated => "drawn by the ply limit".to_owned(),
             };
             println!(
                 "game {} ({} plies, first player {}): {ending}; {tally}",

@@ -1,0 +1,198 @@
+//! The players of a match: how a player is named on the command line (`level:N`, `random`,
+//! `material4`, `cmd:<command>`), what every player answers to, and the players that live in this
+//! process (the engine at a level, and the baselines).
+
+use core::fmt;
+use core::str::FromStr;
+
+use dara::{Move, Position, Ruleset};
+
+use super::outside::OutsideEngine;
+use crate::baselines;
+use crate::level::Level;
+use crate::limits::Limits;
+use crate::rng::Rng;
+use crate::search::Searcher;
+
+/// Who plays: `level:N` (or `level:N@MS`, with its own time per move), `random`, `material4`,
+/// or `cmd:<command line>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerSpec {
+    /// This engine at a level, with its own milliseconds per move if given.
+    Level(Level, Option<u64>),
+    /// A uniformly random legal move.
+    Random,
+    /// Depth-4 alpha-beta on material.
+    Material4,
+    /// An outside program speaking the engine protocol, run through `sh -c`.
+    Command(String),
+}
+
+/// A player description that is none of the known forms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerSpecError(String);
+
+impl fmt::Display for PlayerSpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown player {:?}: expected level:1..8, random, material4 or cmd:<command>",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for PlayerSpecError {}
+
+impl FromStr for PlayerSpec {
+    type Err = PlayerSpecError;
+    fn from_str(s: &str) -> Result<PlayerSpec, PlayerSpecError> {
+        let err = || PlayerSpecError(s.to_owned());
+        if let Some(n) = s.strip_prefix("level:") {
+            let (n, ms) = match n.split_once('@') {
+                Some((n, ms)) => (n, Some(ms.trim_end_matches("ms").parse().map_err(|_| err())?)),
+                None => (n, None),
+            };
+            return n.parse().map(|l| PlayerSpec::Level(l, ms)).map_err(|_| err());
+        }
+        if let Some(cmd) = s.strip_prefix("cmd:") {
+            return if cmd.trim().is_empty() {
+                Err(err())
+            } else {
+                Ok(PlayerSpec::Command(cmd.into()))
+            };
+        }
+        match s {
+            "random" => Ok(PlayerSpec::Random),
+            "material4" => Ok(PlayerSpec::Material4),
+            _ => Err(err()),
+        }
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerSpec::Level(l, None) => write!(f, "level:{l}"),
+            PlayerSpec::Level(l, Some(ms)) => write!(f, "level:{l}@{ms}"),
+            PlayerSpec::Random => f.write_str("random"),
+            PlayerSpec::Material4 => f.write_str("material4"),
+            PlayerSpec::Command(c) => write!(f, "cmd:{c}"),
+        }
+    }
+}
+
+impl PlayerSpec {
+    /// The player ready to play: an outside command is started and has passed its handshake.
+    pub(super) fn start(&self) -> Result<Box<dyn Player>, PlayerError> {
+        let kind = match self {
+            PlayerSpec::Level(level, movetime) => Kind::Engine {
+                level: *level,
+                movetime: *movetime,
+                searcher: Box::new(Searcher::new(16)),
+            },
+            PlayerSpec::Random => Kind::Random,
+            PlayerSpec::Material4 => Kind::Material4,
+            PlayerSpec::Command(cmd) => return Ok(Box::new(OutsideEngine::spawn(cmd)?)),
+        };
+        Ok(Box::new(InProcess { kind, rng: Rng::new(0) }))
+    }
+}
+
+/// What a player did wrong, as the runner saw it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerError(pub String);
+
+impl fmt::Display for PlayerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PlayerError {}
+
+/// What the match gives each engine per move.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveAllowance {
+    /// Milliseconds per move.
+    pub movetime: Option<u64>,
+    /// Nodes per move (deterministic, and independent of the machine's load).
+    pub nodes: Option<u64>,
+}
+
+/// Something that chooses moves.
+pub(super) trait Player {
+    fn new_game(&mut self, rules: Ruleset, seed: u64) -> Result<(), PlayerError>;
+    /// The move's text, for the runner to check. `moves` is the whole game from the start.
+    fn choose(
+        &mut self,
+        pos: &Position,
+        moves: &[Move],
+        history: &[u64],
+        allowance: MoveAllowance,
+    ) -> Result<String, PlayerError>;
+}
+
+/// A player in this process, with dice reseeded every game.
+struct InProcess {
+    kind: Kind,
+    rng: Rng,
+}
+
+enum Kind {
+    Engine {
+        level: Level,
+        /// Overrides the match's time per move.
+        movetime: Option<u64>,
+        /// Boxed: its killer table would make the baselines as large.
+        searcher: Box<Searcher>,
+    },
+    Random,
+    Material4,
+}
+
+impl Player for InProcess {
+    fn new_game(&mut self, _: Ruleset, seed: u64) -> Result<(), PlayerError> {
+        if let Kind::Engine { searcher, .. } = &mut self.kind {
+            searcher.clear();
+        }
+        self.rng = Rng::new(seed);
+        Ok(())
+    }
+
+    fn choose(
+        &mut self,
+        pos: &Position,
+        _: &[Move],
+        history: &[u64],
+        allowance: MoveAllowance,
+    ) -> Result<String, PlayerError> {
+        let m = match &mut self.kind {
+            Kind::Engine { level, movetime, searcher } => {
+                let mut asked =
+                    movetime.or(allowance.movetime).map_or_else(Limits::default, Limits::movetime);
+                asked.nodes = allowance.nodes;
+                let (limits, style) = level.plan(&asked, &mut self.rng);
+                searcher.search(pos, history, &limits, &style, &mut |_| {}).best
+            }
+            Kind::Random => baselines::random_move(pos, &mut self.rng),
+            Kind::Material4 => baselines::material_move(pos, 4, &mut self.rng),
+        };
+        m.map(|m| m.to_string()).ok_or_else(|| PlayerError("no move".into()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn player_specs() {
+        assert_eq!("level:3".parse(), Ok(PlayerSpec::Level(Level::new(3).unwrap(), None)));
+        assert_eq!("level:8@200".parse(), Ok(PlayerSpec::Level(Level::MAX, Some(200))));
+        assert_eq!("material4".parse(), Ok(PlayerSpec::Material4));
+        assert_eq!("cmd:dara engine".parse(), Ok(PlayerSpec::Command("dara engine".into())));
+        assert!("level:0".parse::<PlayerSpec>().is_err());
+        assert!("stockfish".parse::<PlayerSpec>().is_err());
+    }
+}
