@@ -2,6 +2,9 @@
 // back by itself after a drop (asking only for what it missed), and measures the round trip
 // so the server's clock can credit the lag.
 
+// The protocol version this page speaks (PROTOCOL.md); a server of another release says reload.
+const PROTOCOL = 1;
+
 export class Connection {
   constructor(gameId, { seat, onMessage, onState }) {
     this.gameId = gameId;
@@ -22,7 +25,7 @@ export class Connection {
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 500;
-      ws.send(JSON.stringify({ t: 'hello', d: { seat: this.seat || null, since: this.version } }));
+      ws.send(JSON.stringify({ t: 'hello', d: { protocol: PROTOCOL, seat: this.seat || null, since: this.version } }));
       this.onState('connected');
       for (const msg of this.queue.splice(0)) ws.send(msg);
     };
@@ -40,6 +43,7 @@ export class Connection {
       if (this.ws !== ws) return;
       if (e.code === 4004) { this.onState('gone'); return; }
       if (e.code === 1008) { this.onState('refused'); return; }
+      if (e.code === 4009) { this.onState('reload'); return; }
       this.onState('reconnecting');
       setTimeout(() => this.open(), this.retry);
       this.retry = Math.min(this.retry * 2, 8000);

@@ -37,7 +37,7 @@ const conn = new Connection(gameId, {
   seat: token,
   onMessage: (msg) => receive(msg),
   onState: (s) => {
-    const text = { connected: '', reconnecting: 'Connection lost: reconnecting…', gone: 'This game has finished and been forgotten.', refused: 'The server closed this connection: too many messages.' }[s];
+    const text = { connected: '', reconnecting: 'Connection lost: reconnecting…', gone: 'This game has finished and been forgotten.', refused: 'The server closed this connection: too many messages.', reload: 'The Arcade has been updated: reload the page to go on.' }[s];
     $('connection').textContent = text;
     $('connection').hidden = !text;
   },

@@ -111,10 +111,15 @@ async fn round_trips(addr: std::net::SocketAddr, http: &reqwest::Client, label: 
             tokio_tungstenite::connect_async_with_config(&url, None, true).await.unwrap();
         let (mut dark, _) =
             tokio_tungstenite::connect_async_with_config(&url, None, true).await.unwrap();
-        let hello = json!({ "t": "hello", "d": { "seat": created["seat"] } }).to_string();
+        let hello =
+            json!({ "t": "hello", "d": { "protocol": 1, "seat": created["seat"] } }).to_string();
         pale.send(Message::Text(hello.into())).await.unwrap();
         let mut legal = until(&mut pale, "snapshot").await["d"]["pos"]["legal"].clone();
-        dark.send(Message::Text(json!({ "t": "hello" }).to_string().into())).await.unwrap();
+        dark.send(Message::Text(
+            json!({ "t": "hello", "d": { "protocol": 1 } }).to_string().into(),
+        ))
+        .await
+        .unwrap();
         until(&mut dark, "snapshot").await;
         dark.send(Message::Text(json!({ "t": "join" }).to_string().into())).await.unwrap();
         until(&mut dark, "joined").await;
@@ -170,7 +175,8 @@ async fn computer_game(
     let me = created["colour"].as_str().unwrap().to_owned();
     let url = format!("ws://{addr}/ws/game/{id}");
     let (mut ws, _) = tokio_tungstenite::connect_async_with_config(&url, None, true).await.unwrap();
-    let hello = json!({ "t": "hello", "d": { "seat": created["seat"] } }).to_string();
+    let hello =
+        json!({ "t": "hello", "d": { "protocol": 1, "seat": created["seat"] } }).to_string();
     ws.send(Message::Text(hello.into())).await.unwrap();
     let mut id = 0u64;
     loop {

@@ -13,7 +13,7 @@ use tokio::time::Instant;
 use crate::error::AppError;
 use crate::flood::{Bucket, HELLO_TIMEOUT};
 use crate::game::GameHandle;
-use crate::protocol::{Answer, ClientMessage, Refusal, Wire};
+use crate::protocol::{Answer, ClientMessage, ParseError, Refusal, Wire};
 use crate::seat::GameId;
 use crate::state::AppState;
 
@@ -25,8 +25,10 @@ mod close {
     pub const BEHIND: u16 = 4000;
     /// The game has ended its life on the server.
     pub const GONE: u16 = 4004;
-    /// No hello in time.
+    /// No hello in time, or nothing heard for too long.
     pub const SILENT: u16 = 4008;
+    /// The page speaks another version of the protocol: it must reload, not reconnect.
+    pub const RELOAD: u16 = 4009;
 }
 
 enum Outgoing {
@@ -115,6 +117,11 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
                 }
             },
             Ok(_) => send(&out, refused(Refusal::HelloFirst)).await,
+            Err(error @ ParseError::OtherProtocol(_)) => {
+                send(&out, refused(error.into())).await;
+                let _ = out.send(Outgoing::Close(close::RELOAD, "reload the page")).await;
+                return finish(out, writer).await;
+            }
             Err(error) => send(&out, refused(error.into())).await,
         }
     };

@@ -58,8 +58,11 @@ pub(super) struct Game {
     pub(super) journal: Vec<GameEvent>,
     pub(super) watchers: broadcast::Sender<Wire>,
     pub(super) crowd: Crowd,
-    pub(super) last_turn_id: ByColour<Option<u64>>,
+    /// Each player's last accepted turn and its id, to answer a resend.
+    pub(super) last_turn: ByColour<Option<(u64, dara::Move)>>,
     pub(super) lag: ByColour<std::time::Duration>,
+    /// Takebacks so far (there is a limit).
+    pub(super) takebacks: u32,
     /// The search the computer is running for this position, if any.
     pub(super) thinking: Option<u64>,
     /// Numbers every search asked for, so that an answer to an older one is recognised.
@@ -113,8 +116,9 @@ impl Game {
             journal: Vec::new(),
             watchers: broadcast::channel(128).0,
             crowd: Crowd::new(Instant::now()),
-            last_turn_id: ByColour::default(),
+            last_turn: ByColour::default(),
             lag: ByColour::default(),
+            takebacks: 0,
             thinking: None,
             tickets: 0,
         }

@@ -157,22 +157,29 @@ mod notation {
         use serde::de::Error;
         let text = String::deserialize(d)?;
         let written: MoveText = text.parse().map_err(D::Error::custom)?;
-        let cell = |c: dara::Coord| {
-            Cell::new(c.file, c.rank)
-                .ok_or_else(|| D::Error::custom(format!("{c} is off every board")))
-        };
-        Ok(match written {
-            MoveText::Pass => Move::Pass,
-            MoveText::Put(c) => Move::Put(cell(c)?),
-            MoveText::Step { from, to, captures } => {
-                let mut taken = Bitboard::EMPTY;
-                for c in captures {
-                    taken = taken.with(cell(c)?);
-                }
-                Move::Step { from: cell(from)?, to: cell(to)?, captures: taken }
-            }
-        })
+        written_move(&written).ok_or_else(|| D::Error::custom(format!("{text} is off every board")))
     }
+}
+
+/// The move a text names, by its cells alone: no position, so not known to be legal anywhere
+/// (`None` for a cell off every board, or a stone captured twice).
+pub(crate) fn written_move(text: &MoveText) -> Option<Move> {
+    let cell = |c: dara::Coord| Cell::new(c.file, c.rank);
+    Some(match text {
+        MoveText::Pass => Move::Pass,
+        MoveText::Put(c) => Move::Put(cell(*c)?),
+        MoveText::Step { from, to, captures } => {
+            let mut taken = Bitboard::EMPTY;
+            for c in captures {
+                let c = cell(*c)?;
+                if taken.contains(c) {
+                    return None;
+                }
+                taken = taken.with(c);
+            }
+            Move::Step { from: cell(*from)?, to: cell(*to)?, captures: taken }
+        }
+    })
 }
 
 /// A result in the journal: its notation (`1-0`).

@@ -10,6 +10,10 @@ use super::event::{EndReason, GameEvent};
 use super::settings::Opponent;
 use crate::protocol::Refusal;
 
+/// Takebacks one game allows: plenty for someone learning against the computer, and a bound on
+/// how long a takeback loop can grow the game's journal.
+pub(super) const MAX_TAKEBACKS: u32 = 200;
+
 impl Game {
     /// Offers a draw, or accepts the one on offer.
     pub(super) fn offer_draw(&mut self, seat: Option<dara::Colour>) -> Result<(), Refusal> {
@@ -60,6 +64,9 @@ impl Game {
                 return Err(Refusal::GameOver);
             }
         }
+        if self.takebacks >= MAX_TAKEBACKS {
+            return Err(Refusal::TakebackLimit { limit: MAX_TAKEBACKS });
+        }
         let first_undone = self
             .played
             .movers()
@@ -68,6 +75,7 @@ impl Game {
             .ok_or(Refusal::NothingToTakeBack)?;
         let plies = self.played.moves().len() - first_undone;
         self.played.take_back(plies);
+        self.takebacks += 1;
         self.thinking = None;
         self.ending = None;
         self.publish(GameEvent::TookBack { plies });

@@ -6,7 +6,7 @@ use dara::{Colour, DrawReason, Move, Status, WinReason};
 use tokio::time::Instant;
 
 use super::actor::{Game, Seat};
-use super::event::{EndReason, GameEvent};
+use super::event::{written_move, EndReason, GameEvent};
 use crate::protocol::{Answer, Refusal};
 
 impl Game {
@@ -15,9 +15,17 @@ impl Game {
         let Some(colour) = seat else {
             return rejected(Refusal::Watching);
         };
-        // The same turn sent again (say, after a reconnect) is answered as before, not replayed.
-        if self.last_turn_id[colour] == Some(id) {
-            return Answer::Accepted { id };
+        // The same turn sent again (say, after a reconnect) is answered as before, not replayed;
+        // another turn under the same id is a client's mistake, said as such.
+        if let Some((last, played)) = self.last_turn[colour] {
+            if last == id {
+                let same = text.parse().ok().and_then(|t| written_move(&t)) == Some(played);
+                return if same {
+                    Answer::Accepted { id }
+                } else {
+                    rejected(Refusal::TurnIdReused { id })
+                };
+            }
         }
         if self.ending.is_some() {
             return rejected(Refusal::GameOver);
@@ -34,7 +42,7 @@ impl Game {
         };
         match self.play(colour, m) {
             Ok(()) => {
-                self.last_turn_id[colour] = Some(id);
+                self.last_turn[colour] = Some((id, m));
                 Answer::Accepted { id }
             }
             Err(refusal) => rejected(refusal),

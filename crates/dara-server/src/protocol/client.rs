@@ -4,13 +4,15 @@
 use core::fmt;
 use std::time::Duration;
 
-use serde::Deserialize;
-use serde_json::Value;
+use serde::de::{IgnoredAny, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
 
 /// What a browser may ask of a game.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientMessage {
-    /// The first message: the seat token (if any) and the last version seen (if any).
+    /// The first message: the protocol version, the seat token (if any) and the last version
+    /// seen (if any).
     Hello {
         /// The seat token from the seat's link or local storage.
         seat: Option<String>,
@@ -45,16 +47,56 @@ pub enum ClientMessage {
     },
 }
 
-#[derive(Deserialize)]
-struct Envelope {
-    t: Value,
-    #[serde(default)]
-    d: Value,
+/// The version of this protocol, which `hello` must name: a page from an older (or newer)
+/// release is told to reload rather than left to misread what it is sent.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The outer object, its two fields kept as raw JSON for the second step. JSON allows a key
+/// twice and most readers keep the last; a message with a key twice is refused instead, so that
+/// what the server reads is what every other reader of the same text would read.
+#[derive(Default)]
+struct Envelope<'a> {
+    t: Option<&'a RawValue>,
+    d: Option<&'a RawValue>,
+    twice: Option<String>,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Envelope<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Fields<'a>(core::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for Fields<'a> {
+            type Value = Envelope<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Envelope<'a>, M::Error> {
+                let mut envelope = Envelope::default();
+                let mut seen: Vec<&'de str> = Vec::new();
+                while let Some(key) = map.next_key::<&'de str>()? {
+                    if seen.contains(&key) {
+                        envelope.twice.get_or_insert_with(|| key.to_owned());
+                    }
+                    seen.push(key);
+                    match key {
+                        "t" => envelope.t = Some(map.next_value()?),
+                        "d" => envelope.d = Some(map.next_value()?),
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(envelope)
+            }
+        }
+        deserializer.deserialize_map(Fields(core::marker::PhantomData))
+    }
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct HelloData {
+    #[serde(default)]
+    protocol: Option<u32>,
     #[serde(default)]
     seat: Option<String>,
     #[serde(default)]
@@ -92,8 +134,12 @@ pub enum ParseError {
         /// What is wrong, as serde says it.
         detail: String,
     },
+    /// A key given twice in one object.
+    KeyTwice(String),
     /// A move text far longer than any move.
     MoveTooLong,
+    /// `hello` names another version of the protocol (or none): the page is out of date.
+    OtherProtocol(Option<u32>),
 }
 
 impl fmt::Display for ParseError {
@@ -108,8 +154,21 @@ impl fmt::Display for ParseError {
             }
             ParseError::UnknownType(t) => write!(f, "unknown message type \"{t}\""),
             ParseError::BadData { t, detail } => write!(f, "\"{t}\": bad data: {detail}"),
+            ParseError::KeyTwice(key) => {
+                let key: String = key.chars().take(32).collect();
+                write!(f, "not a message: the key \"{key}\" is given twice")
+            }
             ParseError::MoveTooLong => {
                 f.write_str("\"move\": the move text is too long to be a move")
+            }
+            ParseError::OtherProtocol(version) => {
+                let theirs =
+                    version.map_or_else(|| "no version".to_owned(), |v| format!("version {v}"));
+                write!(
+                    f,
+                    "this page speaks {theirs} of the protocol and the server speaks version \
+                     {PROTOCOL_VERSION}: reload the page"
+                )
             }
         }
     }
@@ -123,31 +182,34 @@ impl ClientMessage {
     /// # Errors
     /// A [`ParseError`] naming what is wrong.
     pub fn parse(text: &str) -> Result<ClientMessage, ParseError> {
-        let value: Value =
-            serde_json::from_str(text).map_err(|e| ParseError::NotJson(e.to_string()))?;
-        if !value.is_object() {
-            return Err(ParseError::NotAnObject);
+        // JSON syntax first, so that a broken text and a text of the wrong shape are told apart.
+        serde_json::from_str::<IgnoredAny>(text).map_err(|e| ParseError::NotJson(e.to_string()))?;
+        let envelope: Envelope<'_> =
+            serde_json::from_str(text).map_err(|_| ParseError::NotAnObject)?;
+        if let Some(key) = envelope.twice {
+            return Err(ParseError::KeyTwice(key));
         }
-        let envelope: Envelope =
-            serde_json::from_value(value).map_err(|_| ParseError::NotAnObject)?;
-        let Value::String(t) = envelope.t else {
-            return Err(ParseError::TypeNotText);
-        };
-        let data = envelope.d;
+        let t = envelope.t.ok_or(ParseError::NotAnObject)?;
+        let t: String = serde_json::from_str(t.get()).map_err(|_| ParseError::TypeNotText)?;
+        let data = envelope.d.map_or("null", RawValue::get);
+        let is_null = data.trim() == "null";
         let bad =
             |e: serde_json::Error| ParseError::BadData { t: t.clone(), detail: e.to_string() };
         Ok(match t.as_str() {
             "hello" => {
-                let d: HelloData = if data.is_null() {
-                    HelloData { seat: None, since: None }
+                let d: HelloData = if is_null {
+                    HelloData { protocol: None, seat: None, since: None }
                 } else {
-                    serde_json::from_value(data).map_err(bad)?
+                    serde_json::from_str(data).map_err(bad)?
                 };
+                if d.protocol != Some(PROTOCOL_VERSION) {
+                    return Err(ParseError::OtherProtocol(d.protocol));
+                }
                 ClientMessage::Hello { seat: d.seat, since: d.since }
             }
             "join" => ClientMessage::Join,
             "move" => {
-                let d: MoveData = serde_json::from_value(data).map_err(bad)?;
+                let d: MoveData = serde_json::from_str(data).map_err(bad)?;
                 if d.m.len() > 64 {
                     return Err(ParseError::MoveTooLong);
                 }
@@ -160,10 +222,10 @@ impl ClientMessage {
             "rematch" => ClientMessage::Rematch,
             "claim" => ClientMessage::Claim,
             "ping" => {
-                let d: PingData = if data.is_null() {
+                let d: PingData = if is_null {
                     PingData { lag: 0 }
                 } else {
-                    serde_json::from_value(data).map_err(bad)?
+                    serde_json::from_str(data).map_err(bad)?
                 };
                 ClientMessage::Ping { lag: d.lag }
             }
@@ -188,11 +250,11 @@ mod tests {
             Ok(ClientMessage::Move { id: 3, text: "c3-c4xe5".into() })
         );
         assert_eq!(
-            ClientMessage::parse(r#"{"t":"hello","d":{"seat":"ab","since":4}}"#),
+            ClientMessage::parse(r#"{"t":"hello","d":{"protocol":1,"seat":"ab","since":4}}"#),
             Ok(ClientMessage::Hello { seat: Some("ab".into()), since: Some(4) })
         );
         assert_eq!(
-            ClientMessage::parse(r#"{"t":"hello"}"#),
+            ClientMessage::parse(r#"{"t":"hello","d":{"protocol":1}}"#),
             Ok(ClientMessage::Hello { seat: None, since: None })
         );
         assert_eq!(ClientMessage::parse(r#"{"t":"resign"}"#), Ok(ClientMessage::Resign));
@@ -206,5 +268,29 @@ mod tests {
         assert_eq!(said(r#"{"t":"dance"}"#), "unknown message type \"dance\"");
         assert_eq!(said(r#"{"t":7}"#), "the \"t\" field must be a string naming the message");
         assert!(said(r#"{"t":"move","d":{"m":"c3"}}"#).contains("missing field `id`"));
+    }
+
+    #[test]
+    fn a_key_given_twice_is_refused_at_every_level() {
+        // Most JSON readers keep the last: this one would have resigned.
+        assert_eq!(
+            ClientMessage::parse(r#"{"t":"ping","t":"resign"}"#),
+            Err(ParseError::KeyTwice("t".into()))
+        );
+        assert_eq!(
+            ClientMessage::parse(r#"{"t":"resign","d":null,"d":{}}"#),
+            Err(ParseError::KeyTwice("d".into()))
+        );
+        let inner = ClientMessage::parse(r#"{"t":"move","d":{"id":1,"m":"c3","m":"d4"}}"#);
+        assert!(inner.unwrap_err().to_string().contains("duplicate field `m`"));
+    }
+
+    #[test]
+    fn hello_names_this_protocol() {
+        for other in [r#"{"t":"hello"}"#, r#"{"t":"hello","d":{"protocol":0}}"#] {
+            let error = ClientMessage::parse(other).unwrap_err();
+            assert!(matches!(error, ParseError::OtherProtocol(_)));
+            assert!(error.to_string().ends_with("reload the page"), "{error}");
+        }
     }
 }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 pub use answer::{Answer, PresenceView, SeatPresence};
-pub use client::{lag, ClientMessage, ParseError};
+pub use client::{lag, ClientMessage, ParseError, PROTOCOL_VERSION};
 pub use event::{EndView, Event, SeatView, Seats, Snapshot};
 pub use refusal::{Explained, Refusal};
 

@@ -6,7 +6,7 @@ use core::fmt;
 
 use serde::Serialize;
 
-use super::client::ParseError;
+use super::client::{ParseError, PROTOCOL_VERSION};
 
 /// Why a message was refused. Whatever the reason, the game is exactly as it was.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -15,6 +15,13 @@ pub enum Refusal {
     /// The frame could not be read as a message.
     Unreadable {
         /// What is wrong with it, in English.
+        detail: String,
+    },
+    /// `hello` names another version of the protocol: the page must reload.
+    OtherProtocol {
+        /// The version the server speaks.
+        server: u32,
+        /// What the page said, in English.
         detail: String,
     },
     /// A binary frame.
@@ -39,6 +46,11 @@ pub enum Refusal {
     OpponentNotSeated,
     /// A turn out of turn.
     NotYourTurn,
+    /// A turn under the id of an earlier, different turn.
+    TurnIdReused {
+        /// The id.
+        id: u64,
+    },
     /// A turn that is not Dara notation, or that the position does not allow.
     IllegalMove {
         /// The rules' reason, in English.
@@ -58,6 +70,11 @@ pub enum Refusal {
     TakebacksAgainstComputerOnly,
     /// A takeback before the player's first move.
     NothingToTakeBack,
+    /// The game has had as many takebacks as one game may.
+    TakebackLimit {
+        /// How many.
+        limit: u32,
+    },
     /// A rematch before the end.
     FinishFirst,
     /// A rematch after it began.
@@ -80,7 +97,12 @@ pub enum Refusal {
 
 impl From<ParseError> for Refusal {
     fn from(error: ParseError) -> Refusal {
-        Refusal::Unreadable { detail: error.to_string() }
+        match error {
+            ParseError::OtherProtocol(_) => {
+                Refusal::OtherProtocol { server: PROTOCOL_VERSION, detail: error.to_string() }
+            }
+            _ => Refusal::Unreadable { detail: error.to_string() },
+        }
     }
 }
 
@@ -88,7 +110,9 @@ impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Refusal::Unreadable { detail } | Refusal::IllegalMove { detail } => f.write_str(detail),
-            Refusal::RematchUnavailable { detail } => f.write_str(detail),
+            Refusal::RematchUnavailable { detail } | Refusal::OtherProtocol { detail, .. } => {
+                f.write_str(detail)
+            }
             Refusal::Binary => f.write_str("messages are JSON text, not binary"),
             Refusal::HelloFirst => f.write_str("say hello first"),
             Refusal::HelloAgain => f.write_str("you have already said hello"),
@@ -104,6 +128,12 @@ impl fmt::Display for Refusal {
             Refusal::GameOver => f.write_str("the game is over"),
             Refusal::OpponentNotSeated => f.write_str("wait for your opponent to sit down"),
             Refusal::NotYourTurn => f.write_str("it is not your turn"),
+            Refusal::TurnIdReused { id } => {
+                write!(
+                    f,
+                    "turn id {id} was already used for another turn: give each turn its own id"
+                )
+            }
             Refusal::OutOfTime => f.write_str("your time ran out"),
             Refusal::NobodyToOffer => f.write_str("there is nobody to offer a draw to yet"),
             Refusal::DrawAlreadyOffered => f.write_str("you have already offered a draw"),
@@ -113,6 +143,9 @@ impl fmt::Display for Refusal {
                 f.write_str("takebacks are only for games against the computer")
             }
             Refusal::NothingToTakeBack => f.write_str("you have no move to take back"),
+            Refusal::TakebackLimit { limit } => {
+                write!(f, "this game has had its {limit} takebacks: play it on from here")
+            }
             Refusal::FinishFirst => f.write_str("finish this game first"),
             Refusal::RematchBegun => f.write_str("the rematch has already begun"),
             Refusal::RematchAlreadyAsked => f.write_str("you have already asked for a rematch"),

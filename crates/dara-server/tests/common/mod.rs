@@ -90,7 +90,9 @@ impl Client {
         since: Option<u64>,
     ) -> (Client, Value) {
         let mut client = Client::connect(addr, game).await;
-        client.send(json!({ "t": "hello", "d": { "seat": seat, "since": since } })).await;
+        client
+            .send(json!({ "t": "hello", "d": { "protocol": 1, "seat": seat, "since": since } }))
+            .await;
         let first = client.next().await;
         (client, first)
     }
@@ -134,6 +136,16 @@ impl Client {
         loop {
             let msg = self.next().await;
             if msg["t"] == t {
+                return msg;
+            }
+        }
+    }
+
+    /// The next message of any of these types.
+    pub async fn next_of_any(&mut self, types: &[&str]) -> Value {
+        loop {
+            let msg = self.next().await;
+            if types.iter().any(|t| msg["t"] == *t) {
                 return msg;
             }
         }
