@@ -91,8 +91,16 @@ test('two browsers play each other through the invite link, then rematch', { tim
 
     const friend = await newPage({ width: 390, height: 844 });
     await friend.goto(link);
-    await friend.waitForURL(/#seat=/);
+    await friend.waitForFunction(() => document.querySelector('#player-black .name').textContent === 'You');
     await host.waitForSelector('#invite', { state: 'hidden' });
+    // The seat is remembered, never shown: the address is still the plain invite link, and the
+    // host opening that link in their own browser keeps their seat without showing its token.
+    assert.equal(friend.url(), link);
+    const again = await host.context().newPage();
+    await again.goto(link);
+    await again.waitForFunction(() => document.querySelector('#player-white .name').textContent === 'You');
+    assert.equal(again.url(), link);
+    await again.close();
     await host.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
     // Alternate placements, each seen by the other side.
     for (const [page, other, cell] of [[host, friend, 'c3'], [friend, host, 'd4'], [host, friend, 'a1'], [friend, host, 'f5']]) {
@@ -112,7 +120,7 @@ test('two browsers play each other through the invite link, then rematch', { tim
     await friend.waitForFunction(() => document.querySelector('#rematch').textContent === 'Accept rematch');
     const oldUrl = friend.url();
     await friend.click('#rematch');
-    await friend.waitForURL((u) => u.toString() !== oldUrl && /#seat=/.test(u.toString()));
+    await friend.waitForURL((u) => u.toString() !== oldUrl);
     await host.waitForURL((u) => !u.toString().startsWith(oldUrl.split('#')[0]));
     // Colours swapped: the friend now has the pale stones and places first.
     await friend.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));

@@ -8,7 +8,9 @@ const gameId = location.pathname.split('/')[2];
 const $ = (id) => document.getElementById(id);
 const storeKey = (id) => `dara.seat.${id}`;
 
-// The seat token: from the seat's link (then remembered), or remembered from before.
+// The seat token: from the seat's link (then remembered), or remembered from before. It is
+// never written into the address bar: a player copying the address to invite someone must not
+// hand over their seat.
 function seatToken() {
   const fromLink = new URLSearchParams(location.hash.slice(1)).get('seat');
   if (fromLink) localStorage.setItem(storeKey(gameId), fromLink);
@@ -16,7 +18,6 @@ function seatToken() {
 }
 
 let token = seatToken();
-if (token && !location.hash) history.replaceState(null, '', `#seat=${token}`);
 let game = null;          // the snapshot, kept up to date by events
 let presence = null;
 let turnId = Date.now() % 1e9;
@@ -64,7 +65,6 @@ function receive(msg) {
     case 'joined':
       token = d.seat;
       localStorage.setItem(storeKey(gameId), token);
-      history.replaceState(null, '', `#seat=${token}`);
       conn.setSeat(token);
       game.you = d.colour;
       say(`You have the ${colourWord[d.colour]} stones.`);
@@ -114,7 +114,7 @@ function receive(msg) {
       if (token && game.you) {
         // Same person, same token, other colour: take the seat in the next game.
         localStorage.setItem(storeKey(d.game), token);
-        location.href = `/g/${d.game}#seat=${token}`;
+        location.href = `/g/${d.game}`;
       }
       break;
     case 'presence':

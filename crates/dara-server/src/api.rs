@@ -2,16 +2,16 @@
 //! table), or ask to play anyone with the same rules and clock. Everything else happens over the
 //! game's WebSocket.
 
-use std::net::SocketAddr;
-
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{Path, State};
+use std::net::IpAddr;
+
 use axum::http::StatusCode;
 use axum::Json;
 use dara::{ByColour, Colour};
 use serde::{Deserialize, Serialize};
 
-use crate::address::requester;
+use crate::address::Client;
 use crate::error::AppError;
 use crate::game::clock::TimeControl;
 use crate::game::{self, GameSettings, NewGame, Opponent, Seat, SitRefused};
@@ -39,19 +39,15 @@ fn read<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, AppError> {
 /// `POST /api/games`: a new game with the creator in one seat.
 pub async fn create(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Client(client): Client,
     body: Result<Json<NewGame>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Created>), AppError> {
     let setup = read(body)?.check()?;
-    Ok((StatusCode::CREATED, Json(create_game(&state, setup, peer)?)))
+    Ok((StatusCode::CREATED, Json(create_game(&state, setup, client)?)))
 }
 
-/// Starts the game of `setup` with its creator in their seat, counted against `peer`.
-fn create_game(
-    state: &AppState,
-    setup: GameSettings,
-    peer: SocketAddr,
-) -> Result<Created, AppError> {
+/// Starts the game of `setup` with its creator in their seat, counted against `client`.
+fn create_game(state: &AppState, setup: GameSettings, client: IpAddr) -> Result<Created, AppError> {
     let token = SeatToken::random();
     let other = match setup.opponent {
         Opponent::Computer(level) => Seat::Computer(level),
@@ -62,7 +58,7 @@ fn create_game(
         Colour::White => ByColour { white: Seat::Human(token.clone()), black: other },
         Colour::Black => ByColour { white: other, black: Seat::Human(token.clone()) },
     };
-    let handle = game::spawn(state, setup, seats, Some(requester(peer.ip())))?;
+    let handle = game::spawn(state, setup, seats, Some(client))?;
     Ok(created(&handle.id, Some(&token), Some(creator)))
 }
 
@@ -95,7 +91,7 @@ const PAIRING_TRIES: usize = 8;
 /// one for them to wait at. Either way they hold a seat when the answer comes.
 pub async fn seek(
     State(state): State<AppState>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Client(client): Client,
     body: Result<Json<Seek>, JsonRejection>,
 ) -> Result<Json<Created>, AppError> {
     let seek = read(body)?;
@@ -110,33 +106,37 @@ pub async fn seek(
     // Compared as rules, so `arcade` and `arcade,quiet=80` are the same table.
     for _ in 0..PAIRING_TRIES {
         let Some(id) = state.lobby.pair(setup.rules, setup.clock) else { break };
-        if let Ok(seated) = sit_at(&state, &id).await {
+        if let Ok(seated) = sit_at(&state, &id, client).await {
             return Ok(Json(seated));
         }
     }
     // Nobody is waiting: open a table of their own (the request's opponent is "open").
-    Ok(Json(create_game(&state, setup, peer)?))
+    Ok(Json(create_game(&state, setup, client)?))
 }
 
 /// `POST /api/tables/{id}/sit`: the lobby's "Sit down". Answers with the seat, or why there is
 /// none (the table was taken or has closed) while the person is still looking at the list.
 pub async fn sit(
     State(state): State<AppState>,
+    Client(client): Client,
     Path(id): Path<String>,
 ) -> Result<Json<Created>, AppError> {
     let id = GameId::parse(&id).ok_or(AppError::TableClosed)?;
-    Ok(Json(sit_at(&state, &id).await?))
+    Ok(Json(sit_at(&state, &id, client).await?))
 }
 
-/// Asks the table's game for its free seat.
-async fn sit_at(state: &AppState, id: &GameId) -> Result<Created, AppError> {
+/// Asks the table's game for its free seat, counted against `client` like a game it started.
+async fn sit_at(state: &AppState, id: &GameId, client: IpAddr) -> Result<Created, AppError> {
     let handle = state.game(id).ok_or(AppError::TableClosed)?;
+    state.count_seat(id, client)?;
     let token = SeatToken::random();
-    match handle.sit(token.clone()).await {
-        Some(Ok(colour)) => Ok(created(id, Some(&token), Some(colour))),
-        Some(Err(SitRefused::Taken)) => Err(AppError::TableTaken),
-        Some(Err(SitRefused::Closed)) | None => Err(AppError::TableClosed),
-    }
+    let refused = match handle.sit(token.clone()).await {
+        Some(Ok(colour)) => return Ok(created(id, Some(&token), Some(colour))),
+        Some(Err(SitRefused::Taken)) => AppError::TableTaken,
+        Some(Err(SitRefused::Closed)) | None => AppError::TableClosed,
+    };
+    state.uncount_seat(id, client);
+    Err(refused)
 }
 
 /// `GET /api/tables`: the open tables now.

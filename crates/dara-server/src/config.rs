@@ -4,6 +4,8 @@
 
 use std::time::Duration;
 
+use crate::address::TrustedProxies;
+
 /// Everything the server can be tuned by.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -24,6 +26,23 @@ pub struct Config {
     /// is forgotten, as it holds memory until then. Behind a proxy every game seems to come
     /// from the proxy: raise this there.
     pub games_per_address: usize,
+    /// Most seats one client address may take at open tables at once (through the lobby's
+    /// "Sit down" or "play anyone"), counted like the games it starts.
+    pub seats_per_address: usize,
+    /// Connections one client address may hold open at once (pages, sockets, requests).
+    pub connections_per_address: u32,
+    /// How long a game waits for its second player before it is closed.
+    pub unjoined_timeout: Duration,
+    /// Reverse proxies whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: TrustedProxies,
+    /// The site's own origin (`https://dara.example`), which a browser's `Origin` must match on
+    /// sockets and form posts; without it, the request's `Host` is the site.
+    pub public_origin: Option<String>,
+    /// How long a client has to send a request's headers before its connection is closed.
+    pub header_timeout: Duration,
+    /// How long a socket may stay silent (no message, no pong to the server's pings) before it
+    /// is closed and its player counts as gone.
+    pub silence: Duration,
     /// Largest WebSocket message accepted, in bytes.
     pub max_message: usize,
     /// Messages a connection may send in a burst, and per second after it.
@@ -45,6 +64,15 @@ impl Default for Config {
             // Far more than one person plays at once (games a person finishes count for
             // `finished_grace` more), far fewer than would fill the server.
             games_per_address: 20,
+            seats_per_address: 20,
+            // A page holds a game socket, a lobby socket and a few requests; a household or a
+            // school behind one address holds several.
+            connections_per_address: 64,
+            unjoined_timeout: Duration::from_secs(10 * 60),
+            trusted_proxies: TrustedProxies::default(),
+            public_origin: None,
+            header_timeout: Duration::from_secs(10),
+            silence: Duration::from_secs(10),
             max_message: 4096,
             burst: 40,
             per_second: 10,

@@ -1,6 +1,6 @@
 //! The one error type of the HTTP side, mapped to a status and a JSON reason.
 
-use axum::http::StatusCode;
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
@@ -21,6 +21,10 @@ pub enum AppError {
     TableTaken,
     /// The table is no longer open: the person waiting left, or the game has gone.
     TableClosed,
+    /// A browser page of another site (or none: `null`) asked on a visitor's behalf.
+    ForeignOrigin,
+    /// A post that does not say it carries JSON.
+    NotJson,
 }
 
 impl AppError {
@@ -38,6 +42,8 @@ impl AppError {
             AppError::TooManyGames(_) => StatusCode::TOO_MANY_REQUESTS,
             AppError::TableTaken => StatusCode::CONFLICT,
             AppError::TableClosed => StatusCode::NOT_FOUND,
+            AppError::ForeignOrigin => StatusCode::FORBIDDEN,
+            AppError::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
         }
     }
 
@@ -48,13 +54,19 @@ impl AppError {
             AppError::NotFound => {
                 "no such game: it may have finished and been forgotten".to_owned()
             }
-            AppError::Full => "the tables are full; try again in a minute".to_owned(),
+            AppError::Full => "the tables are full: a game nobody joins closes within 10 minutes, \
+                               and finished games soon after; try again in a minute"
+                .to_owned(),
             AppError::TableTaken => "someone else sat down at that table first: choose another, \
                                      or press Play anyone"
                 .to_owned(),
             AppError::TableClosed => {
                 "that table has closed: the person waiting there has left".to_owned()
             }
+            AppError::ForeignOrigin => {
+                "this request came from a page of another site, which may not act here".to_owned()
+            }
+            AppError::NotJson => "send the request's body as application/json".to_owned(),
         }
     }
 }
@@ -67,6 +79,12 @@ struct ErrorBody {
 
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        (self.status(), Json(ErrorBody { error: self.reason() })).into_response()
+        let mut response =
+            (self.status(), Json(ErrorBody { error: self.reason() })).into_response();
+        if matches!(self, AppError::Full) {
+            // When to come back, for a program.
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("60"));
+        }
+        response
     }
 }

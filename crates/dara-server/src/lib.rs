@@ -14,6 +14,8 @@ pub mod date;
 pub mod error;
 pub mod flood;
 pub mod game;
+pub mod guard;
+pub mod listener;
 pub mod lobby;
 pub mod pages;
 pub mod protocol;
@@ -23,8 +25,8 @@ pub mod view;
 pub mod ws;
 
 use std::future::Future;
-use std::net::SocketAddr;
 
+use axum::middleware;
 use axum::routing::{get, post};
 use axum::Router;
 use tokio::net::TcpListener;
@@ -47,6 +49,8 @@ pub fn app(state: AppState) -> Router {
         .route("/ws/game/{id}", get(ws::game_socket))
         .route("/ws/lobby", get(ws::lobby_socket))
         .fallback(pages::not_found)
+        .layer(middleware::from_fn_with_state(state.clone(), guard::check_request))
+        .layer(middleware::from_fn(guard::secure_headers))
         .with_state(state)
 }
 
@@ -72,13 +76,11 @@ pub async fn serve(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    use axum::serve::ListenerExt;
-    // Moves are small messages that must leave at once: without this, Nagle's algorithm holds
-    // a move event back until the previous message is acknowledged (tens of milliseconds).
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    // The peer's address counts the games each client holds (see `address`).
-    let service = app(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, service).with_graceful_shutdown(shutdown).await
+    let limits = listener::Limits {
+        per_address: state.config.connections_per_address,
+        trusted: state.config.trusted_proxies.clone(),
+        header_timeout: state.config.header_timeout,
+    };
+    let connections = state.connections.clone();
+    listener::serve(listener, app(state), limits, connections, shutdown).await
 }

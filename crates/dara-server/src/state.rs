@@ -10,6 +10,7 @@ use crate::config::Config;
 use crate::error::AppError;
 use crate::game::computer::Computer;
 use crate::game::GameHandle;
+use crate::listener::Connections;
 use crate::lobby::Lobby;
 use crate::seat::GameId;
 
@@ -27,6 +28,8 @@ pub struct Shared {
     pub lobby: Lobby,
     /// The engine pool.
     pub computer: Computer,
+    /// Open connections, per client address.
+    pub connections: Arc<Connections>,
 }
 
 /// The live games, and how many of them each client address asked for.
@@ -34,19 +37,31 @@ pub struct Shared {
 struct Registry {
     games: HashMap<GameId, Held>,
     per_address: HashMap<IpAddr, usize>,
+    seats_per_address: HashMap<IpAddr, usize>,
 }
 
 #[derive(Debug)]
 struct Held {
     handle: GameHandle,
     asked_from: Option<IpAddr>,
+    /// Clients that took a seat here from the lobby, each counted until the game is forgotten.
+    seated_from: Vec<IpAddr>,
+    /// When the game ended, if it has: a full server makes room by forgetting the game that
+    /// ended first, rather than refusing new ones.
+    finished: Option<tokio::time::Instant>,
 }
 
 impl Shared {
     /// Fresh state with these settings.
     pub fn new(config: Config) -> AppState {
         let computer = Computer::new(config.engine_threads, config.human_pause);
-        Arc::new(Shared { config, registry: Mutex::default(), lobby: Lobby::default(), computer })
+        Arc::new(Shared {
+            config,
+            registry: Mutex::default(),
+            lobby: Lobby::default(),
+            computer,
+            connections: Arc::default(),
+        })
     }
 
     /// The live game `id`.
@@ -62,7 +77,7 @@ impl Shared {
     /// [`AppError::Full`] or [`AppError::TooManyGames`].
     pub fn register(&self, handle: GameHandle, asked_from: Option<IpAddr>) -> Result<(), AppError> {
         let mut registry = self.registry.lock().expect("games lock");
-        if registry.games.len() >= self.config.max_games {
+        if registry.games.len() >= self.config.max_games && !registry.make_room() {
             return Err(AppError::Full);
         }
         if let Some(address) = asked_from {
@@ -77,29 +92,98 @@ impl Shared {
             }
             *registry.per_address.entry(address).or_default() += 1;
         }
-        registry.games.insert(handle.id.clone(), Held { handle, asked_from });
+        let id = handle.id.clone();
+        let held = Held { handle, asked_from, seated_from: Vec::new(), finished: None };
+        registry.games.insert(id, held);
         Ok(())
+    }
+
+    /// Counts a seat `client` takes at the open table `id`, unless that client already holds
+    /// as many as it may.
+    ///
+    /// # Errors
+    /// [`AppError::TooManyGames`], or [`AppError::TableClosed`] if the game has gone.
+    pub fn count_seat(&self, id: &GameId, client: IpAddr) -> Result<(), AppError> {
+        let mut registry = self.registry.lock().expect("games lock");
+        let limit = self.config.seats_per_address;
+        if registry.seats_per_address.get(&client).copied().unwrap_or(0) >= limit {
+            let grace = spoken(self.config.finished_grace);
+            return Err(AppError::TooManyGames(format!(
+                "there are already {limit} seats here taken from your address, the most it may \
+                 hold at once; a finished game is forgotten {grace} after it ends, so try again then"
+            )));
+        }
+        let held = registry.games.get_mut(id).ok_or(AppError::TableClosed)?;
+        held.seated_from.push(client);
+        *registry.seats_per_address.entry(client).or_default() += 1;
+        Ok(())
+    }
+
+    /// Takes back a seat counted by [`Shared::count_seat`] that was not taken after all.
+    pub fn uncount_seat(&self, id: &GameId, client: IpAddr) {
+        let mut registry = self.registry.lock().expect("games lock");
+        let Some(held) = registry.games.get_mut(id) else { return };
+        if let Some(i) = held.seated_from.iter().position(|c| *c == client) {
+            held.seated_from.swap_remove(i);
+            decrement(&mut registry.seats_per_address, client);
+        }
+    }
+
+    /// Notes that game `id` ended at `at` (or, after a takeback, that it goes on: `None`).
+    pub fn set_finished(&self, id: &GameId, at: Option<tokio::time::Instant>) {
+        if let Some(held) = self.registry.lock().expect("games lock").games.get_mut(id) {
+            held.finished = at;
+        }
     }
 
     /// Forgets a game whose actor has stopped.
     pub fn forget(&self, id: &GameId) {
-        {
-            let mut registry = self.registry.lock().expect("games lock");
-            if let Some(Held { asked_from: Some(address), .. }) = registry.games.remove(id) {
-                if let Some(count) = registry.per_address.get_mut(&address) {
-                    *count -= 1;
-                    if *count == 0 {
-                        registry.per_address.remove(&address);
-                    }
-                }
-            }
-        }
+        self.registry.lock().expect("games lock").remove(id);
         self.lobby.close(id);
     }
 
     /// How many games are held.
     pub fn live_games(&self) -> usize {
         self.registry.lock().expect("games lock").games.len()
+    }
+}
+
+impl Registry {
+    /// Forgets the game that ended first, if any has ended, and tells its actor to stop.
+    fn make_room(&mut self) -> bool {
+        let oldest = self
+            .games
+            .iter()
+            .filter_map(|(id, held)| held.finished.map(|at| (at, id)))
+            .min()
+            .map(|(_, id)| id.clone());
+        let Some(id) = oldest else { return false };
+        if let Some(held) = self.remove(&id) {
+            held.handle.forget();
+        }
+        true
+    }
+
+    /// Takes a game off the books: its client's counts go down.
+    fn remove(&mut self, id: &GameId) -> Option<Held> {
+        let held = self.games.remove(id)?;
+        if let Some(address) = held.asked_from {
+            decrement(&mut self.per_address, address);
+        }
+        for client in &held.seated_from {
+            decrement(&mut self.seats_per_address, *client);
+        }
+        Some(held)
+    }
+}
+
+/// One fewer for `address`, which is forgotten at none.
+fn decrement(counts: &mut HashMap<IpAddr, usize>, address: IpAddr) {
+    if let Some(count) = counts.get_mut(&address) {
+        *count -= 1;
+        if *count == 0 {
+            counts.remove(&address);
+        }
     }
 }
 

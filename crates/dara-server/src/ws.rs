@@ -7,7 +7,9 @@ use axum::extract::{Path, State};
 use axum::response::Response;
 use dara::Colour;
 use futures_util::{SinkExt, StreamExt};
+use std::time::Duration;
 use tokio::sync::{broadcast, mpsc};
+
 use tokio::time::Instant;
 
 use crate::error::AppError;
@@ -33,7 +35,50 @@ mod close {
 
 enum Outgoing {
     Text(Wire),
+    Ping,
     Close(u16, &'static str),
+}
+
+/// Pings a socket and notices when it has gone silent (no message, no pong) for longer than
+/// the server allows. A browser answers pings by itself while its page lives; a frozen tab, a
+/// sleeping laptop or a cut cable does not.
+struct Heartbeat {
+    ticks: tokio::time::Interval,
+    last_heard: Instant,
+    silence: Duration,
+}
+
+impl Heartbeat {
+    /// Pings a few times within each `silence`, so one lost pong is not taken for silence.
+    fn new(silence: Duration) -> Heartbeat {
+        let start = Instant::now();
+        let every = silence / 3;
+        let mut ticks = tokio::time::interval_at(start + every, every);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        Heartbeat { ticks, last_heard: start, silence }
+    }
+
+    /// Something came from the socket.
+    fn heard(&mut self) {
+        self.last_heard = Instant::now();
+    }
+
+    /// Waits for the next beat: true when it is time to ping, false when the socket has been
+    /// silent too long.
+    async fn beat(&mut self) -> bool {
+        self.ticks.tick().await;
+        self.last_heard.elapsed() < self.silence
+    }
+}
+
+/// The WebSocket settings of every socket: messages of at most `max` bytes, and buffers sized
+/// for them (tungstenite's defaults, 128 KiB each way, would cost more than a whole game).
+fn sized(ws: WebSocketUpgrade, max: usize) -> WebSocketUpgrade {
+    ws.max_message_size(max)
+        .max_frame_size(max)
+        .read_buffer_size(max)
+        .write_buffer_size(0)
+        .max_write_buffer_size(64 * 1024)
 }
 
 /// `GET /ws/game/{id}`: a player's or a watcher's connection to a game.
@@ -45,10 +90,7 @@ pub async fn game_socket(
     let id = GameId::parse(&id).ok_or(AppError::NotFound)?;
     let handle = state.game(&id).ok_or(AppError::NotFound)?;
     let max = state.config.max_message;
-    Ok(ws
-        .max_message_size(max)
-        .max_frame_size(max)
-        .on_upgrade(move |socket| serve_game(socket, handle, state)))
+    Ok(sized(ws, max).on_upgrade(move |socket| serve_game(socket, handle, state)))
 }
 
 /// The writer half: sends what the queue holds, in order, and stops after a close.
@@ -61,6 +103,7 @@ fn spawn_writer(
         while let Some(out) = rx.recv().await {
             let result = match out {
                 Outgoing::Text(text) => sink.send(Message::Text(text.as_ref().into())).await,
+                Outgoing::Ping => sink.send(Message::Ping(Default::default())).await,
                 Outgoing::Close(code, reason) => {
                     let _ = sink
                         .send(Message::Close(Some(CloseFrame { code, reason: reason.into() })))
@@ -132,8 +175,22 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
     }
     let forwarder = tokio::spawn(forward_events(welcome.events, out.clone()));
 
-    while let Some(frame) = stream.next().await {
-        let Ok(frame) = frame else { break }; // includes an oversized frame: the socket is closed
+    let mut heartbeat = Heartbeat::new(state.config.silence);
+    loop {
+        let frame = tokio::select! {
+            frame = stream.next() => frame,
+            alive = heartbeat.beat() => {
+                if !alive {
+                    let _ = out.send(Outgoing::Close(close::SILENT, "nothing heard: the connection seems lost")).await;
+                    break;
+                }
+                let _ = out.send(Outgoing::Ping).await;
+                continue;
+            }
+        };
+        // An error includes an oversized frame: the socket is closed.
+        let Some(Ok(frame)) = frame else { break };
+        heartbeat.heard();
         if !bucket.take() {
             let _ = out.send(Outgoing::Close(close::FLOOD, "too many messages")).await;
             break;
@@ -214,9 +271,7 @@ async fn forward_events(mut events: broadcast::Receiver<Wire>, out: mpsc::Sender
 /// `GET /ws/lobby`: the list of open tables, sent again whenever it changes.
 pub async fn lobby_socket(ws: WebSocketUpgrade, State(state): State<AppState>) -> Response {
     let max = state.config.max_message;
-    ws.max_message_size(max)
-        .max_frame_size(max)
-        .on_upgrade(move |socket| serve_lobby(socket, state))
+    sized(ws, max).on_upgrade(move |socket| serve_lobby(socket, state))
 }
 
 async fn serve_lobby(socket: WebSocket, state: AppState) {
@@ -226,8 +281,16 @@ async fn serve_lobby(socket: WebSocket, state: AppState) {
     let mut bucket = Bucket::new(state.config.burst, state.config.per_second);
     let first = listing.borrow_and_update().clone();
     send(&out, first).await;
+    let mut heartbeat = Heartbeat::new(state.config.silence);
     loop {
         tokio::select! {
+            alive = heartbeat.beat() => {
+                if !alive {
+                    let _ = out.send(Outgoing::Close(close::SILENT, "nothing heard: the connection seems lost")).await;
+                    break;
+                }
+                let _ = out.send(Outgoing::Ping).await;
+            }
             changed = listing.changed() => {
                 if changed.is_err() { break }
                 let text = listing.borrow_and_update().clone();
@@ -237,6 +300,7 @@ async fn serve_lobby(socket: WebSocket, state: AppState) {
                 // The lobby needs nothing from the browser but keep-alives.
                 Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
                 Some(Ok(_)) => {
+                    heartbeat.heard();
                     if !bucket.take() {
                         let _ = out.send(Outgoing::Close(close::FLOOD, "too many messages")).await;
                         break;

@@ -25,6 +25,23 @@ pub struct Args {
     /// forgotten). Behind a reverse proxy every client has the proxy's address: raise it there.
     #[arg(long, default_value_t = 20)]
     pub games_per_address: usize,
+    /// Most games held at once; beyond it new games are refused (503) until some end.
+    #[arg(long, default_value_t = 10_000)]
+    pub max_games: usize,
+    /// Most connections (pages, sockets, requests) one client address may hold open at once.
+    #[arg(long, default_value_t = 64)]
+    pub connections_per_address: u32,
+    /// Reverse proxies to believe: their connections carry many clients, each named in
+    /// `X-Forwarded-For`. Networks or addresses, comma-separated (`127.0.0.1,10.0.0.0/8`).
+    #[arg(long, value_name = "CIDR")]
+    pub trusted_proxy: Option<dara_server::address::TrustedProxies>,
+    /// The site's public origin (`https://dara.example`), which a browser's `Origin` must
+    /// match; without it, the request's `Host` names the site.
+    #[arg(long, value_name = "URL")]
+    pub public_origin: Option<String>,
+    /// Connections waiting to be accepted (the listen backlog).
+    #[arg(long, default_value_t = 4096)]
+    pub backlog: u32,
 }
 
 impl Default for Args {
@@ -35,15 +52,19 @@ impl Default for Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .init();
+    tracing_subscriber::fmt().with_env_filter(log_filter()).init();
+    // Every socket is a file: a server that stops at the default 1,024 refuses players long
+    // before it runs short of anything else.
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(soft) => {
+            let hard = rlimit::getrlimit(rlimit::Resource::NOFILE).map_or(soft, |(_, hard)| hard);
+            tracing::info!(soft, hard, "open files");
+        }
+        Err(e) => tracing::warn!("cannot raise the open-file limit: {e}"),
+    }
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(args.listen)
-            .await
+        let listener = listen(args.listen, args.backlog)
             .with_context(|| format!("cannot listen on {}", args.listen))?;
         let address = listener.local_addr()?;
         println!("Dara is being served at http://{address}/ (Ctrl-C to stop)");
@@ -54,6 +75,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         config.human_pause = !args.instant_computer;
         config.claim_after = std::time::Duration::from_secs(args.claim_after);
         config.games_per_address = args.games_per_address;
+        config.max_games = args.max_games;
+        config.connections_per_address = args.connections_per_address;
+        config.trusted_proxies = args.trusted_proxy.unwrap_or_default();
+        config.public_origin = args.public_origin;
         // Ctrl-C at a terminal, SIGTERM from a service manager.
         let shutdown = async {
             #[cfg(unix)]
@@ -76,4 +101,37 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
         dara_server::run(listener, config, shutdown).await.context("serving")
     })
+}
+
+/// A listening socket with room for `backlog` connections waiting to be accepted (tokio's
+/// default, 1,024, loses connections when hundreds of pages arrive at once).
+fn listen(address: SocketAddr, backlog: u32) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = match address {
+        SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+        SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(address)?;
+    socket.listen(backlog)
+}
+
+/// `RUST_LOG` as the operator sets it (`info` by default), except that the WebSocket and HTTP
+/// libraries never log below `info`: at `trace` they would print frames, and frames carry seat
+/// tokens.
+fn log_filter() -> tracing_subscriber::EnvFilter {
+    let mut filter =
+        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    for quiet in [
+        "tungstenite=info",
+        "tokio_tungstenite=info",
+        "hyper=info",
+        "hyper_util=info",
+        "axum=info",
+        "h2=info",
+    ] {
+        if let Ok(directive) = quiet.parse() {
+            filter = filter.add_directive(directive);
+        }
+    }
+    filter
 }

@@ -46,6 +46,8 @@ pub(super) struct Game {
     pub(super) asked_from: Option<IpAddr>,
     /// The day the game began, for its record.
     pub(super) date: String,
+    /// When it was created: a game whose second seat nobody takes is closed after a while.
+    pub(super) created: Instant,
     pub(super) settings: GameSettings,
     pub(super) seats: ByColour<Seat>,
     pub(super) played: Played,
@@ -105,6 +107,7 @@ impl Game {
             handle,
             asked_from,
             date: record_date(SystemTime::now()),
+            created: Instant::now(),
             clock: settings.clock.map(Clock::new),
             played: Played::new(Position::start(settings.rules)),
             settings,
@@ -131,8 +134,8 @@ impl Game {
             let wake = self.next_wake();
             tokio::select! {
                 cmd = rx.recv() => match cmd {
+                    Some(Cmd::Forget) | None => break,
                     Some(cmd) => self.handle(cmd),
-                    None => break,
                 },
                 () = sleep_until(wake.unwrap_or_else(Instant::now)), if wake.is_some() => {}
             }
@@ -163,14 +166,23 @@ impl Game {
             .map(|(_, at)| at);
         let finished = self.ending.as_ref().map(|e| e.at + config.finished_grace);
         let idle = self.crowd.empty_since().map(|t| t + config.idle_timeout);
-        [flag, finished, idle].into_iter().flatten().min()
+        let unjoined = self.unjoined_until(&config);
+        [flag, finished, idle, unjoined].into_iter().flatten().min()
     }
 
     fn expired(&self, now: Instant) -> bool {
         let Some(config) = self.config() else { return true };
         let finished = self.ending.as_ref().is_some_and(|e| now >= e.at + config.finished_grace);
         let idle = self.crowd.empty_since().is_some_and(|t| now >= t + config.idle_timeout);
-        finished || idle
+        let unjoined = self.unjoined_until(&config).is_some_and(|t| now >= t);
+        finished || idle || unjoined
+    }
+
+    /// While a seat is still free, when the game gives up waiting for its second player: so
+    /// filling the server with games nobody joins takes an attacker continuous work.
+    fn unjoined_until(&self, config: &Config) -> Option<Instant> {
+        (self.free_seat().is_some() && self.ending.is_none())
+            .then(|| self.created + config.unjoined_timeout)
     }
 
     fn handle(&mut self, cmd: Cmd) {
@@ -187,6 +199,7 @@ impl Game {
                 let _ = reply.send(self.sit(token));
             }
             Cmd::Leave { seat } => self.leave(seat),
+            Cmd::Forget => {}
             Cmd::ComputerMoved { ticket, m } => {
                 // A takeback while the engine thought makes its answer stale, even if the
                 // game has since come back to the same length.

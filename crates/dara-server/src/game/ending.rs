@@ -35,6 +35,7 @@ impl Game {
         self.publish(GameEvent::Ended { result, reason, left });
         if let Some(shared) = self.shared.upgrade() {
             shared.lobby.close(&self.id);
+            shared.set_finished(&self.id, Some(now));
         }
     }
 

@@ -58,6 +58,8 @@ pub enum Cmd {
         /// The seat it held.
         seat: Option<Colour>,
     },
+    /// The server needs the room: the game ends its life now.
+    Forget,
     /// The computer's search finished.
     ComputerMoved {
         /// Which search this answers: a takeback makes every earlier search stale.
@@ -133,6 +135,12 @@ impl GameHandle {
         tokio::spawn(async move {
             let _ = tx.send(Cmd::Leave { seat }).await;
         });
+    }
+
+    /// Tells the game to end its life (never waits; a full queue means it is busy, and it will
+    /// be forgotten in its own time).
+    pub fn forget(&self) {
+        let _ = self.tx.try_send(Cmd::Forget);
     }
 
     async fn computer_moved(&self, ticket: u64, m: Move) {

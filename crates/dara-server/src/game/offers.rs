@@ -77,7 +77,11 @@ impl Game {
         self.played.take_back(plies);
         self.takebacks += 1;
         self.thinking = None;
-        self.ending = None;
+        if self.ending.take().is_some() {
+            if let Some(shared) = self.shared.upgrade() {
+                shared.set_finished(&self.id, None);
+            }
+        }
         self.publish(GameEvent::TookBack { plies });
         self.ask_computer();
         Ok(())

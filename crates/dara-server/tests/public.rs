@@ -1,0 +1,258 @@
+//! The Arcade as a public service, attacked from outside over real sockets: no client can
+//! hold the server for everyone else, no page of another site can act for a visitor, a
+//! silent socket is let go, a proxy's header is believed only from the proxy.
+
+mod common;
+
+use std::net::{IpAddr, SocketAddr};
+use std::time::{Duration, Instant};
+
+use common::{create, post, post_from, start, test_config, Client};
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpSocket, TcpStream};
+
+fn ip(text: &str) -> IpAddr {
+    text.parse().unwrap()
+}
+
+/// A TCP connection from a chosen loopback address.
+async fn connect_from(addr: SocketAddr, from: &str) -> std::io::Result<TcpStream> {
+    let socket = TcpSocket::new_v4()?;
+    socket.bind(SocketAddr::new(ip(from), 0))?;
+    socket.connect(addr).await
+}
+
+/// Whether the server has closed `stream` (reads end or fail) within `wait`.
+async fn closed_within(stream: &mut TcpStream, wait: Duration) -> bool {
+    let mut buf = [0u8; 256];
+    loop {
+        match tokio::time::timeout(wait, stream.read(&mut buf)).await {
+            Err(_) => return false,
+            Ok(Ok(0)) | Ok(Err(_)) => return true,
+            Ok(Ok(_)) => continue,
+        }
+    }
+}
+
+/// A GET from a chosen loopback address: its status and headers.
+async fn get_from(addr: SocketAddr, path: &str, from: &str) -> reqwest::Response {
+    let client = reqwest::Client::builder()
+        .local_address(ip(from))
+        .timeout(Duration::from_secs(10))
+        .build()
+        .unwrap();
+    client.get(format!("http://{addr}{path}")).send().await.unwrap()
+}
+
+#[tokio::test]
+async fn half_open_requests_cannot_hold_the_server() {
+    let config = dara_server::Config {
+        connections_per_address: 16,
+        header_timeout: Duration::from_millis(500),
+        ..test_config()
+    };
+    let addr = start(config).await;
+    // One client starts 100 requests and never finishes their headers.
+    let mut held = Vec::new();
+    for _ in 0..100 {
+        if let Ok(mut stream) = connect_from(addr, "127.0.0.1").await {
+            let _ = stream.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").await;
+            held.push(stream);
+        }
+    }
+    // Past its share, its connections are closed at once.
+    let mut refused = 0;
+    for stream in &mut held[16..] {
+        refused += usize::from(closed_within(stream, Duration::from_secs(2)).await);
+    }
+    assert_eq!(refused, held.len() - 16);
+    // Everyone else is served meanwhile.
+    let page = get_from(addr, "/", "127.0.0.2").await;
+    assert_eq!(page.status(), 200);
+    // And the ones it kept are closed when their headers are late.
+    for stream in &mut held[..16] {
+        assert!(closed_within(stream, Duration::from_secs(5)).await, "a slow request is let go");
+    }
+}
+
+#[tokio::test]
+async fn a_silent_socket_is_let_go_and_its_player_counts_as_gone() {
+    let config = dara_server::Config { silence: Duration::from_millis(600), ..test_config() };
+    let addr = start(config).await;
+    let (game, seat, _) =
+        create(addr, json!({ "opponent": "friend", "rules": "arcade", "first": "me" })).await;
+    let (mut pale, _) = Client::hello(addr, &game, Some(&seat), None).await;
+    let (mut dark, _) = Client::hello(addr, &game, None, None).await;
+    dark.send(json!({ "t": "join" })).await;
+    dark.next_of("joined").await;
+    while pale.next_of("presence").await["d"]["black"]["online"] != true {}
+    // Dark's page freezes: its socket stays open but reads nothing, so it answers no ping.
+    let started = Instant::now();
+    let gone = loop {
+        let presence = pale.next_of("presence").await;
+        if presence["d"]["black"]["online"] == false {
+            break started.elapsed();
+        }
+    };
+    assert!(gone >= Duration::from_millis(600), "not before the silence: {gone:?}");
+    // The frozen player may now be claimed against, once the claim time has passed.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    pale.send(json!({ "t": "claim" })).await;
+    assert_eq!(pale.next_of("end").await["d"]["code"], "left");
+    // What the frozen socket finds when it wakes: the server has closed it (with 4008, or, if
+    // the pongs it owes fail first, a connection already reset).
+    let code = dark.closed().await;
+    assert!(code.is_none() || code == Some(4008), "{code:?}");
+}
+
+#[tokio::test]
+async fn a_page_of_another_site_may_not_act_for_a_visitor() {
+    let addr = start(test_config()).await;
+    let (game, _, _) = create(addr, json!({ "opponent": "friend" })).await;
+    let client = reqwest::Client::new();
+    let upgrade = |origin: Option<&'static str>| {
+        let mut request = client
+            .get(format!("http://{addr}/ws/game/{game}"))
+            .header("connection", "upgrade")
+            .header("upgrade", "websocket")
+            .header("sec-websocket-version", "13")
+            .header("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ==");
+        if let Some(origin) = origin {
+            request = request.header("origin", origin);
+        }
+        request.send()
+    };
+    assert_eq!(upgrade(Some("https://evil.example")).await.unwrap().status(), 403);
+    assert_eq!(upgrade(Some("null")).await.unwrap().status(), 403);
+    let own = format!("http://{addr}");
+    let own: &'static str = Box::leak(own.into_boxed_str());
+    assert_eq!(upgrade(Some(own)).await.unwrap().status(), 101);
+    // A program says no origin at all.
+    assert_eq!(upgrade(None).await.unwrap().status(), 101);
+
+    let body = json!({ "opponent": "friend" }).to_string();
+    let post = |origin: &'static str, content_type: &'static str| {
+        client
+            .post(format!("http://{addr}/api/games"))
+            .header("origin", origin)
+            .header("content-type", content_type)
+            .body(body.clone())
+            .send()
+    };
+    assert_eq!(post("https://evil.example", "application/json").await.unwrap().status(), 403);
+    // A plain form can post text/plain across sites without asking: it is refused.
+    assert_eq!(post(own, "text/plain").await.unwrap().status(), 415);
+    let sit = client.post(format!("http://{addr}/api/tables/{game}/sit")).send().await.unwrap();
+    assert_eq!(sit.status(), 415);
+    assert_eq!(post(own, "application/json").await.unwrap().status(), 201);
+}
+
+#[tokio::test]
+async fn one_address_may_take_only_so_many_seats() {
+    let config = dara_server::Config { seats_per_address: 2, ..test_config() };
+    let addr = start(config).await;
+    // Three people open tables and wait at them.
+    let mut waiting = Vec::new();
+    for n in 1..=3 {
+        let from = Some(ip(&format!("127.0.0.{}", 10 + n)));
+        let (status, body) =
+            post_from(addr, "/api/games", json!({ "opponent": "open", "rules": "ninja" }), from)
+                .await;
+        assert_eq!(status, 201, "{body}");
+        let game = body["game"].as_str().unwrap().to_owned();
+        let (client, _) = Client::hello(addr, &game, body["seat"].as_str(), None).await;
+        waiting.push((game, client));
+    }
+    // One address sits down at all of them: the third is refused.
+    let sitter = Some(ip("127.0.0.20"));
+    let mut statuses = Vec::new();
+    for (game, _) in &waiting {
+        let (status, _) =
+            post_from(addr, &format!("/api/tables/{game}/sit"), json!({}), sitter).await;
+        statuses.push(status);
+    }
+    assert_eq!(statuses, [200, 200, 429]);
+}
+
+#[tokio::test]
+async fn a_forwarded_address_is_believed_only_from_a_trusted_proxy() {
+    let config = dara_server::Config {
+        games_per_address: 2,
+        trusted_proxies: "127.0.0.2".parse().unwrap(),
+        ..test_config()
+    };
+    let addr = start(config).await;
+    let create_as = |from: &'static str, forwarded: &'static str| {
+        let client = reqwest::Client::builder().local_address(ip(from)).build().unwrap();
+        client
+            .post(format!("http://{addr}/api/games"))
+            .header("x-forwarded-for", forwarded)
+            .json(&json!({ "opponent": "friend" }))
+            .send()
+    };
+    // From anyone else, the header changes nothing: all three count against 127.0.0.3.
+    let mut statuses = Vec::new();
+    for spoof in ["198.51.100.1", "198.51.100.2", "198.51.100.3"] {
+        statuses.push(create_as("127.0.0.3", spoof).await.unwrap().status().as_u16());
+    }
+    assert_eq!(statuses, [201, 201, 429]);
+    // From the proxy, each forwarded client has its own share.
+    let mut statuses = Vec::new();
+    for client in ["198.51.100.1", "198.51.100.2", "198.51.100.1", "198.51.100.1"] {
+        statuses.push(create_as("127.0.0.2", client).await.unwrap().status().as_u16());
+    }
+    assert_eq!(statuses, [201, 201, 201, 429]);
+}
+
+#[tokio::test]
+async fn a_game_nobody_joins_is_closed() {
+    let config =
+        dara_server::Config { unjoined_timeout: Duration::from_millis(300), ..test_config() };
+    let addr = start(config).await;
+    let (game, seat, _) = create(addr, json!({ "opponent": "friend" })).await;
+    let (mut waiting, _) = Client::hello(addr, &game, Some(&seat), None).await;
+    assert_eq!(waiting.closed().await, Some(4004));
+    assert_eq!(get_from(addr, &format!("/g/{game}"), "127.0.0.1").await.status(), 404);
+}
+
+#[tokio::test]
+async fn finished_games_make_room_for_new_ones() {
+    let config = dara_server::Config { max_games: 3, ..test_config() };
+    let addr = start(config).await;
+    let friend = json!({ "opponent": "friend", "first": "me" });
+    let mut games = Vec::new();
+    for _ in 0..3 {
+        games.push(create(addr, friend.clone()).await);
+    }
+    // Full of games in play: refused, with when to come back.
+    let from = Some(ip("127.0.0.2"));
+    let client = reqwest::Client::builder().local_address(from).build().unwrap();
+    let full = client.post(format!("http://{addr}/api/games")).json(&friend).send().await.unwrap();
+    assert_eq!(full.status(), 503);
+    assert_eq!(full.headers()["retry-after"], "60");
+    let body: Value = full.json().await.unwrap();
+    assert!(body["error"].as_str().unwrap().contains("try again in a minute"), "{body}");
+    // One ends: the next new game takes its place.
+    let (game, seat, _) = &games[1];
+    let (mut pale, _) = Client::hello(addr, game, Some(seat), None).await;
+    pale.send(json!({ "t": "resign" })).await;
+    pale.next_of("end").await;
+    let (status, body) = post_from(addr, "/api/games", friend.clone(), from).await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(pale.closed().await, Some(4004));
+    let (status, _) = post(addr, "/api/games", friend).await;
+    assert_eq!(status, 503);
+}
+
+#[tokio::test]
+async fn every_answer_says_what_it_is_and_what_it_may_load() {
+    let addr = start(test_config()).await;
+    for path in ["/", "/assets/game.js", "/api/tables", "/no/such/page", "/g/0123456789abcdef"] {
+        let response = get_from(addr, path, "127.0.0.1").await;
+        let headers = response.headers();
+        assert_eq!(headers["x-content-type-options"], "nosniff", "{path}");
+        assert_eq!(headers["referrer-policy"], "no-referrer", "{path}");
+        assert!(headers.contains_key("content-security-policy"), "{path}");
+    }
+}
