@@ -170,6 +170,8 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
     };
 
     let mut seat: Option<Colour> = welcome.seat;
+    // The seat's colour, never its token; the game, never the client's address.
+    tracing::debug!(game = %handle.id, ?seat, "hello");
     for message in welcome.messages {
         send(&out, message).await;
     }

@@ -39,6 +39,9 @@ pub struct Args {
     /// match; without it, the request's `Host` names the site.
     #[arg(long, value_name = "URL")]
     pub public_origin: Option<String>,
+    /// Seconds a client has to send a request's headers before its connection is closed.
+    #[arg(long, default_value_t = 10)]
+    pub header_timeout: u64,
     /// Connections waiting to be accepted (the listen backlog).
     #[arg(long, default_value_t = 4096)]
     pub backlog: u32,
@@ -52,7 +55,8 @@ impl Default for Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    tracing_subscriber::fmt().with_env_filter(log_filter()).init();
+    let colours = std::io::IsTerminal::is_terminal(&std::io::stdout());
+    tracing_subscriber::fmt().with_env_filter(log_filter()).with_ansi(colours).init();
     // Every socket is a file: a server that stops at the default 1,024 refuses players long
     // before it runs short of anything else.
     match rlimit::increase_nofile_limit(u64::MAX) {
@@ -79,6 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         config.connections_per_address = args.connections_per_address;
         config.trusted_proxies = args.trusted_proxy.unwrap_or_default();
         config.public_origin = args.public_origin;
+        config.header_timeout = std::time::Duration::from_secs(args.header_timeout.max(1));
         // Ctrl-C at a terminal, SIGTERM from a service manager.
         let shutdown = async {
             #[cfg(unix)]

@@ -1,0 +1,182 @@
+//! `dara serve` as a real process, attacked as an operator would see it: out of file
+//! descriptors, flooded with connections at once, logging at its most verbose.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// A server process and everything it prints, read on a thread of its own.
+struct Server {
+    child: Child,
+    addr: SocketAddr,
+    printed: mpsc::Receiver<String>,
+    /// What it printed before it said where it serves.
+    start: Vec<String>,
+}
+
+impl Server {
+    /// Starts `dara serve` on a free loopback port through `sh`, so that the test can set
+    /// limits first (`prelude`, e.g. `ulimit -n 160`).
+    fn start(prelude: &str, args: &str, env: &[(&str, &str)]) -> Server {
+        let dara = env!("CARGO_BIN_EXE_dara");
+        let script = format!("{prelude} exec {dara} serve --listen 127.0.0.1:0 {args} 2>&1");
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .envs(env.iter().copied())
+            .stdout(Stdio::piped())
+            .stdin(Stdio::null())
+            .spawn()
+            .unwrap();
+        let (tx, printed) = mpsc::channel();
+        let stdout = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut start = Vec::new();
+        let addr = loop {
+            let line = printed.recv_timeout(Duration::from_secs(30)).expect("the server starts");
+            if let Some(rest) = line.split("served at http://").nth(1) {
+                break rest.split('/').next().unwrap().parse().unwrap();
+            }
+            start.push(line);
+        };
+        Server { child, addr, printed, start }
+    }
+
+    /// Everything printed so far.
+    fn output(&self) -> String {
+        let mut lines = self.start.clone();
+        lines.extend(self.printed.try_iter());
+        lines.join("\n")
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A TCP connection to `to` from the loopback address `from`.
+fn connect_from(from: &str, to: SocketAddr) -> std::io::Result<TcpStream> {
+    let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None)?;
+    let from: SocketAddr = format!("{from}:0").parse().unwrap();
+    socket.bind(&from.into())?;
+    socket.connect_timeout(&to.into(), Duration::from_secs(5))?;
+    Ok(socket.into())
+}
+
+/// A whole HTTP request; the status line of its answer.
+fn request(from: &str, to: SocketAddr, text: &str, wait: Duration) -> std::io::Result<String> {
+    let mut stream = connect_from(from, to)?;
+    stream.set_read_timeout(Some(wait))?;
+    stream.write_all(text.as_bytes())?;
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                answer.extend_from_slice(&buf[..n]);
+                if answer.windows(4).any(|w| w == b"\r\n\r\n") {
+                    break;
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    Ok(answer.lines().next().unwrap_or_default().to_owned())
+}
+
+#[test]
+fn out_of_file_descriptors_it_recovers_when_slow_requests_time_out() {
+    // 160 files, and 250 connections that never finish their headers, from five addresses
+    // (each under its own share): the process runs out of descriptors.
+    let server = Server::start("ulimit -n 160 &&", "--header-timeout 1", &[]);
+    let mut held = Vec::new();
+    for n in 0..250 {
+        let from = format!("127.0.0.{}", 10 + n % 5);
+        if let Ok(mut stream) = connect_from(&from, server.addr) {
+            let _ = stream.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n");
+            held.push(stream);
+        }
+    }
+    // Someone else still gets the page, once the slow requests have been let go.
+    let started = Instant::now();
+    let page = "GET /rules HTTP/1.1\r\nHost: dara\r\nConnection: close\r\n\r\n";
+    let status = request("127.0.0.99", server.addr, page, Duration::from_secs(20)).unwrap();
+    assert_eq!(status, "HTTP/1.1 200 OK", "after {:?}", started.elapsed());
+    let out = server.output();
+    assert!(out.contains("open files") && out.contains("soft=160"), "{out}");
+}
+
+#[test]
+fn five_hundred_connections_at_once_are_all_taken() {
+    let server = Server::start("", "--connections-per-address 1000", &[]);
+    // All at once: each waits at a barrier, then connects. A listen backlog too small for them
+    // drops handshakes, which the client retries only after a second.
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(500));
+    let addr = server.addr;
+    let threads: Vec<_> = (0..500)
+        .map(|_| {
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                barrier.wait();
+                let started = Instant::now();
+                let stream = connect_from("127.0.0.1", addr);
+                (stream.is_ok(), started.elapsed())
+            })
+        })
+        .collect();
+    let results: Vec<_> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    assert!(results.iter().all(|(ok, _)| *ok));
+    let retried = results.iter().filter(|(_, took)| *took >= Duration::from_millis(900)).count();
+    assert_eq!(retried, 0, "handshakes dropped and retried");
+}
+
+#[test]
+fn no_seat_token_and_no_client_address_in_the_log_even_at_trace() {
+    let server = Server::start("", "--instant-computer", &[("RUST_LOG", "trace")]);
+    let body = r#"{"opponent":"computer","level":1,"first":"me"}"#;
+    let post = format!(
+        "POST /api/games HTTP/1.1\r\nHost: dara\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = connect_from("127.0.0.7", server.addr).unwrap();
+    stream.write_all(post.as_bytes()).unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let token = answer.split("\"seat\":\"").nth(1).unwrap().split('"').next().unwrap().to_owned();
+    let game = answer.split("\"game\":\"").nth(1).unwrap().split('"').next().unwrap().to_owned();
+    assert_eq!(token.len(), 32);
+
+    // Play a turn over the game's socket, the token in the hello.
+    let tcp = connect_from("127.0.0.7", server.addr).unwrap();
+    let url = format!("ws://{}/ws/game/{game}", server.addr);
+    let (mut ws, _) = tungstenite::client(url, tcp).unwrap();
+    let hello = format!(r#"{{"t":"hello","d":{{"protocol":1,"seat":"{token}"}}}}"#);
+    ws.send(tungstenite::Message::text(hello)).unwrap();
+    ws.send(tungstenite::Message::text(r#"{"t":"move","d":{"id":1,"m":"c3"}}"#)).unwrap();
+    loop {
+        let msg = ws.read().unwrap();
+        if msg.to_text().unwrap_or_default().contains("\"accepted\"") {
+            break;
+        }
+    }
+    drop(ws);
+    std::thread::sleep(Duration::from_millis(300));
+    let log = server.output();
+    assert!(log.contains("DEBUG") && log.contains("hello"), "the log is verbose: {log}");
+    assert!(!log.contains(&token), "a seat token in the log");
+    assert!(!log.contains("127.0.0.7"), "a client address in the log");
+}
