@@ -80,3 +80,32 @@ export async function createGame(server, body) {
   if (!response.ok) throw new Error(`creating a game: ${response.status} ${await response.text()}`);
   return response.json();
 }
+
+// A TCP proxy in front of the server whose link can be cut without closing anything, as a
+// pulled cable or a sleeping laptop would: while cut, no byte passes either way and every
+// socket stays open; after `restore`, new connections pass again (the cut ones stay dead).
+export async function startProxy(target) {
+  const { createServer, connect } = await import('node:net');
+  const { port: targetPort, hostname } = new URL(target);
+  let cut = false;
+  const frozen = [];
+  const server = createServer((client) => {
+    if (cut) { frozen.push(client); return; }
+    const upstream = connect(Number(targetPort), hostname);
+    const pipe = (from, to) => from.on('data', (chunk) => { if (!from.cut) to.write(chunk); });
+    pipe(client, upstream);
+    pipe(upstream, client);
+    const end = () => { client.destroy(); upstream.destroy(); };
+    client.on('error', end); upstream.on('error', end);
+    client.on('close', () => { if (!client.cut) upstream.destroy(); });
+    upstream.on('close', () => { if (!upstream.cut) client.destroy(); });
+    frozen.push(client, upstream);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    cut: () => { cut = true; for (const s of frozen) s.cut = true; },
+    restore: () => { cut = false; },
+    close: () => { for (const s of frozen) s.destroy(); server.close(); },
+  };
+}

@@ -44,9 +44,14 @@ const conn = new Connection(gameId, {
   },
 });
 
+// A turn is sent once: while it is on its way the board offers nothing more, and the page says
+// it is sending (the connection resends it, same id, if the link drops meanwhile).
 function playTurn(m) {
+  if (conn.sending()) return;
   turnId += 1;
-  conn.send('move', { id: turnId, m });
+  conn.sendTurn(turnId, m);
+  say(`Sending ${m}…`);
+  render();
 }
 
 function receive(msg) {
@@ -229,7 +234,7 @@ function render() {
   }
   // The player's own panel goes nearest the board's bottom edge.
   $('players').classList.toggle('flipped', game.you === 'black');
-  const mine = !game.end && !!game.you && game.pos.side === game.you && bothSeated();
+  const mine = !game.end && !!game.you && game.pos.side === game.you && bothSeated() && !conn.sending();
   $('turn').textContent = game.end ? `Game over: ${resultText(game.end)}.` : !bothSeated() ? 'Waiting for your opponent to sit down.' : turnText();
   $('phase').textContent = `${cap(game.pos.phase)} phase`;
   const quiet = $('quiet');

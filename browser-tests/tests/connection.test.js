@@ -1,0 +1,48 @@
+// A link that dies without closing: the page notices within seconds, says it is reconnecting,
+// holds a turn clicked meanwhile as "sending", and sends it once when the link is back.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startArcade, stopArcade, keepScreenshotsOnFailure, createGame, startProxy } from '../harness.js';
+
+let server;
+let browser;
+let newPage;
+let pages;
+let proxy;
+
+before(async () => {
+  ({ server, browser, newPage, pages } = await startArcade(['--instant-computer']));
+  proxy = await startProxy(server.url);
+});
+after(() => { proxy.close(); return stopArcade({ server, browser }); });
+
+test('a cut link shows reconnecting, a turn waits as sending, and is played once', { timeout: 90000 }, async () => {
+  await keepScreenshotsOnFailure('cut-link', pages, async () => {
+    const created = await createGame(server, { opponent: 'computer', level: 1, first: 'me' });
+    const page = await newPage();
+    await page.goto(proxy.url + created.url);
+    await page.click('[data-cell="c3"].put');
+    await page.waitForFunction(() => document.querySelector('#moves').innerText.split(/\s+/).filter(Boolean).length === 2);
+    await page.waitForSelector('[data-cell].put');
+
+    proxy.cut();
+    const cutAt = Date.now();
+    await page.waitForSelector('#connection:not([hidden])', { timeout: 15000 });
+    assert.equal(await page.locator('#connection').innerText(), 'Connection lost: reconnecting…');
+    const noticed = Date.now() - cutAt;
+    assert.ok(noticed <= 12000, `noticed after ${noticed} ms`);
+
+    // A turn clicked meanwhile waits, and the board offers nothing more.
+    await page.click('[data-cell="a1"].put');
+    assert.equal(await page.locator('#status-note').innerText(), 'Sending a1…');
+    assert.equal(await page.locator('[data-cell].put').count(), 0);
+
+    proxy.restore();
+    await page.waitForSelector('#connection', { state: 'hidden', timeout: 30000 });
+    // Played once: the computer answers it, and the list has four moves, a1 once.
+    await page.waitForFunction(() => document.querySelector('#moves').innerText.split(/\s+/).filter(Boolean).length === 4);
+    const moves = (await page.locator('#moves').innerText()).split(/\s+/).filter(Boolean);
+    assert.equal(moves.filter((m) => m === 'a1').length, 1);
+    assert.equal(moves[2], 'a1');
+  });
+});
