@@ -292,12 +292,10 @@ mod tests {
 
     #[test]
     fn nth_agrees_with_iteration() {
-        let mut state = 0x1234_5678_9abc_def0u64;
+        let mut rng = crate::splitmix::SplitMix64::new(0x1234_5678_9abc_def0);
         for _ in 0..2000 {
-            // xorshift; masked to the 7 x 7 board, with sparse and dense sets alike.
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            // Masked to the 7 x 7 board, with sparse and dense sets alike.
+            let state = rng.next_u64();
             let dense = state & Bitboard::board(7, 7).0;
             for bits in [dense, dense & (state >> 11), dense & (state >> 11) & (state >> 23)] {
                 let bb = Bitboard(bits);

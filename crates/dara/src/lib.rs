@@ -35,6 +35,7 @@ pub mod record;
 mod ruleset;
 mod serde_text;
 mod setup;
+mod splitmix;
 mod status;
 mod zobrist;
 
@@ -50,4 +51,5 @@ pub use notation::{Coord, MoveError, MoveText, ParseMoveError};
 pub use position::{IllegalMoveError, Position};
 pub use ruleset::{Blocked, Captures, Long, Opening, Place, Preset, Ruleset, RulesetError};
 pub use setup::{Field, PositionError, Setup};
+pub use splitmix::SplitMix64;
 pub use status::{DrawReason, Phase, Status, WinReason};
