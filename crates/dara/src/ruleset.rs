@@ -4,6 +4,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::cell::MAX_SIDE;
+use crate::direction::Direction;
 use crate::serde_text::serde_through_text;
 
 /// The four rulesets the sources describe.
@@ -278,6 +279,17 @@ impl Ruleset {
     #[inline]
     pub const fn opening(&self) -> Opening {
         self.opening
+    }
+
+    /// The directions a stone may step in: the four orthogonal ones, and the diagonals too
+    /// under `diagonal=yes`. Rows never count diagonally, whatever this says.
+    #[inline]
+    pub const fn step_directions(&self) -> &'static [Direction] {
+        if self.diagonal {
+            &Direction::ALL
+        } else {
+            &Direction::ORTHOGONAL
+        }
     }
 
     /// A builder holding these rules, to change some options.
