@@ -66,7 +66,7 @@ fn check_position(pos: &Position, rules: Ruleset, where_: &str) -> Result<(), Te
     prop_assert_eq!(distinct_text.len(), n, "{}: moves print alike at {}", where_, text);
     // Every index below the count picks a different legal move: a uniform index is a uniform move.
     let picked: HashSet<Move> = (0..n).filter_map(|i| pos.pick_move(|_| i)).collect();
-    prop_assert_eq!(picked, distinct, "{}: pick_move at {}", where_, text);
+    prop_assert_eq!(picked, distinct.clone(), "{}: pick_move at {}", where_, text);
     prop_assert_eq!(
         pos.pick_move(|count| count),
         None,
@@ -74,6 +74,42 @@ fn check_position(pos: &Position, rules: Ruleset, where_: &str) -> Result<(), Te
         where_,
         text
     );
+    // Two-stage picking: each step index, then each capture index of that step, picks a
+    // different legal move of the same step, and together they pick every legal move.
+    let mut two_stage = HashSet::new();
+    let mut steps = 0;
+    let _ = pos.pick_move_by_step(|count| {
+        steps = count;
+        count
+    });
+    for step in 0..steps {
+        let (mut choices, mut asked) = (1, 0);
+        let first = pos.pick_move_by_step(|count| {
+            asked += 1;
+            if asked > 1 {
+                choices = count;
+            }
+            if asked == 1 {
+                step
+            } else {
+                0
+            }
+        });
+        for capture in 0..choices {
+            let mut asked = 0;
+            let m = pos.pick_move_by_step(|_| {
+                asked += 1;
+                if asked == 1 {
+                    step
+                } else {
+                    capture
+                }
+            });
+            prop_assert!(m.is_some_and(|m| two_stage.insert(m)), "{}: {:?} at {}", where_, m, text);
+            prop_assert_eq!(m.map(Move::without_captures), first.map(Move::without_captures));
+        }
+    }
+    prop_assert_eq!(two_stage, distinct, "{}: pick_move_by_step at {}", where_, text);
 
     // A cell is open exactly when placing on it is a legal move, and a closed cell's reason is
     // what refusing the placement says.
