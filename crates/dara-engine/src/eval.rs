@@ -22,14 +22,10 @@ pub struct Prospects {
     pub stuck: u32,
 }
 
-/// The directions a stone steps in under the position's ruleset.
+/// The directions a stone steps in under the position's ruleset (the rules crate's table).
 #[inline]
 pub fn directions(pos: &Position) -> &'static [Direction] {
-    if pos.rules().diagonal() {
-        &Direction::ALL
-    } else {
-        &Direction::ORTHOGONAL
-    }
+    pos.rules().step_directions()
 }
 
 /// Counts what `colour` could do if it were to move.
@@ -39,7 +35,7 @@ pub fn prospects(pos: &Position, colour: Colour) -> Prospects {
     let mut p = Prospects::default();
     let mut movable = Bitboard::EMPTY;
     for &dir in directions(pos) {
-        let back = Direction(-dir.0);
+        let back = dir.opposite();
         let targets = own.shift(dir) & empty;
         p.steps += targets.count();
         movable |= targets.shift(back);
@@ -63,7 +59,7 @@ fn remakeable(pos: &Position, colour: Colour) -> u32 {
     let empty = pos.empty();
     let mut can_leave = Bitboard::EMPTY;
     for &dir in directions(pos) {
-        can_leave |= empty.shift(Direction(-dir.0));
+        can_leave |= empty.shift(dir.opposite());
     }
     (rows & can_leave).count()
 }

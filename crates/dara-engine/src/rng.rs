@@ -1,53 +1,6 @@
-//! A small seeded random number generator (SplitMix64): reproducible noise for the levels,
-//! openings for matches, and random baselines, with no dependency.
+//! The engine's random numbers: reproducible noise for the levels, openings for matches, and
+//! random baselines. The generator is the rules crate's one SplitMix64 (which also draws the
+//! Zobrist keys), kept under the engine's short name.
 
-/// SplitMix64: fast, statistically fine for games, and identical on every platform.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator whose whole sequence is fixed by `seed`.
-    pub const fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (`n` > 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
-    }
-
-    /// A number in `[0, 1)`.
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// True with probability `p`.
-    pub fn chance(&mut self, p: f64) -> bool {
-        self.unit() < p
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn same_seed_same_sequence() {
-        let mut a = Rng::new(7);
-        let mut b = Rng::new(7);
-        for _ in 0..100 {
-            assert_eq!(a.next_u64(), b.next_u64());
-        }
-        let mut c = Rng::new(1);
-        assert!((0..1000).all(|_| c.below(6) < 6));
-    }
-}
+/// SplitMix64, seeded: see [`dara::SplitMix64`].
+pub use dara::SplitMix64 as Rng;

@@ -3,7 +3,7 @@
 //! generator cannot pass unnoticed.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use dara::{perft::perft, Position, Ruleset};
+use dara::{perft::perft, Position, Ruleset, SplitMix64};
 
 /// (ruleset, position, depth, nodes): start positions and a movement position with captures.
 const CASES: [(&str, &str, u32, u64); 3] = [
@@ -26,18 +26,18 @@ fn perft_leaves(c: &mut Criterion) {
     group.finish();
 }
 
-/// A fixed random game per iteration (splitmix64 from a counter), uniform over legal moves.
+/// A fixed random game per iteration (SplitMix64 from a counter), uniform over legal moves.
 fn playouts(c: &mut Criterion) {
     let mut group = c.benchmark_group("playout");
     for rules in ["arcade", "wikipedia"] {
         let rules: Ruleset = rules.parse().unwrap();
         let start = Position::start(rules);
-        let mut seed = 0u64;
+        let mut rng = SplitMix64::new(0);
         group.bench_function(rules.to_string(), |b| {
             b.iter(|| {
                 let mut pos = start.clone();
                 let mut plies = 0;
-                while let Some(m) = pos.pick_move(|n| (splitmix(&mut seed) % n as u64) as usize) {
+                while let Some(m) = pos.pick_move(|n| rng.below(n as u64) as usize) {
                     pos.play_unchecked(m);
                     plies += 1;
                     if plies == 1000 {
@@ -49,14 +49,6 @@ fn playouts(c: &mut Criterion) {
         });
     }
     group.finish();
-}
-
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 criterion_group!(benches, perft_leaves, playouts);

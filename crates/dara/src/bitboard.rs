@@ -19,8 +19,11 @@ impl Bitboard {
     /// No cells.
     pub const EMPTY: Bitboard = Bitboard(0);
 
-    /// Every cell of a board with `files` files and `ranks` ranks.
+    /// Every cell of a board with `files` files and `ranks` ranks. No cell lies beyond 7 x 7:
+    /// larger sizes give the cells up to 7.
     pub const fn board(files: u8, ranks: u8) -> Bitboard {
+        let files = if files < MAX_SIDE { files } else { MAX_SIDE };
+        let ranks = if ranks < MAX_SIDE { ranks } else { MAX_SIDE };
         let rank_mask = (1u64 << files) - 1;
         let mut bb = 0;
         let mut rank = 0;
@@ -37,9 +40,13 @@ impl Bitboard {
         Bitboard(cell.bit())
     }
 
-    /// Every cell of one file, on any board.
+    /// Every cell of one file, on any board (none for a file past the seventh).
     pub const fn file(file: u8) -> Bitboard {
-        Bitboard(0x0101_0101_0101_0101 << file)
+        if file < MAX_SIDE {
+            Bitboard(0x0001_0101_0101_0101 << file)
+        } else {
+            Bitboard::EMPTY
+        }
     }
 
     /// Whether the set is empty.
@@ -105,10 +112,12 @@ impl Bitboard {
     /// that land on guard cells are kept, so mask the result with the board where that matters.
     #[inline]
     pub const fn shift(self, dir: Direction) -> Bitboard {
-        if dir.0 >= 0 {
-            Bitboard(self.0 << dir.0)
+        // Every direction's offset is below 10 either way: no shift overflows.
+        let offset = dir.offset();
+        if offset >= 0 {
+            Bitboard(self.0 << offset)
         } else {
-            Bitboard(self.0 >> (-dir.0))
+            Bitboard(self.0 >> -offset)
         }
     }
 
@@ -256,6 +265,11 @@ mod tests {
         assert_eq!(Bitboard::board(6, 5).count(), 30);
         assert_eq!(Bitboard::board(7, 7).count(), 49);
         assert_eq!(Bitboard::board(3, 3).0, 0x07_0707);
+        // No size panics; there are no cells past 7 x 7.
+        assert_eq!(Bitboard::board(9, 255), Bitboard::board(7, 7));
+        assert_eq!(Bitboard::file(6).count(), 7);
+        assert_eq!(Bitboard::file(7), Bitboard::EMPTY);
+        assert_eq!(Bitboard::file(255), Bitboard::EMPTY);
     }
 
     #[test]
@@ -292,12 +306,10 @@ mod tests {
 
     #[test]
     fn nth_agrees_with_iteration() {
-        let mut state = 0x1234_5678_9abc_def0u64;
+        let mut rng = crate::splitmix::SplitMix64::new(0x1234_5678_9abc_def0);
         for _ in 0..2000 {
-            // xorshift; masked to the 7 x 7 board, with sparse and dense sets alike.
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            // Masked to the 7 x 7 board, with sparse and dense sets alike.
+            let state = rng.next_u64();
             let dense = state & Bitboard::board(7, 7).0;
             for bits in [dense, dense & (state >> 11), dense & (state >> 11) & (state >> 23)] {
                 let bb = Bitboard(bits);

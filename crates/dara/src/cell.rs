@@ -40,7 +40,7 @@ impl Cell {
     /// (move generation steps only between masked cells).
     #[inline]
     pub(crate) const fn offset(self, dir: Direction) -> Cell {
-        Cell(self.0.wrapping_add_signed(dir.0))
+        Cell(self.0.wrapping_add_signed(dir.offset()))
     }
 
     /// The cell's bit index in a [`crate::Bitboard`].

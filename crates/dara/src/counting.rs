@@ -42,24 +42,95 @@ impl Position {
         self.count_then_pick(|total| Some(choose(total)))
     }
 
+    /// A move picked in two stages, as Ludii's random playouts pick: a step by the index
+    /// `choose(steps)` among the distinct steps (placements and a pass count as steps with one
+    /// choice each), then, if that step has two or more choices of captures, one of them by the
+    /// index `choose(choices)`. Uniform indices give a step uniformly, then a capture uniformly
+    /// among its choices; found without listing the moves. `None` once the game is over
+    /// (`choose` is then not called), and for an index past its count.
+    ///
+    /// Steps are indexed by direction, then cell; a step's captures in the order
+    /// [`Position::legal_moves`] lists them.
+    ///
+    /// # Examples
+    /// ```
+    /// use dara::{Position, Ruleset};
+    /// // White's b3-c3 makes the row c1-c2-c3, and may take any of Black's four stones.
+    /// let pos = Position::from_text("6/BB4/1W4/BBW3/2W3 w 0 0 0", Ruleset::default()).unwrap();
+    /// let mut counts = Vec::new();
+    /// let picked = pos.pick_move_by_step(|count| {
+    ///     counts.push(count);
+    ///     // Step 3 of 6 (b3-c3), then its capture 2 of 4.
+    ///     if counts.len() == 1 { 3 } else { 2 }
+    /// });
+    /// assert_eq!(counts, [6, 4]);
+    /// assert_eq!(picked.unwrap().to_string(), "b3-c3xa4");
+    /// ```
+    #[inline(always)]
+    pub fn pick_move_by_step(&self, mut choose: impl FnMut(usize) -> usize) -> Option<Move> {
+        match self.phase() {
+            Phase::Placement => self.pick_placement(|count| Some(choose(count))),
+            Phase::Movement if self.over_before_moves() => None,
+            Phase::Movement if self.rules().diagonal() => {
+                self.pick_step_then_capture(Direction::ALL, choose)
+            }
+            Phase::Movement => self.pick_step_then_capture(Direction::ORTHOGONAL, choose),
+        }
+    }
+
+    /// [`Position::pick_move_by_step`] while moving, with `N` directions.
+    #[inline(always)]
+    fn pick_step_then_capture<const N: usize>(
+        &self,
+        directions: [Direction; N],
+        mut choose: impl FnMut(usize) -> usize,
+    ) -> Option<Move> {
+        let steps = Steps::new(self, directions);
+        if steps.targets.total == 0 {
+            return None;
+        }
+        let n = u32::try_from(choose(steps.targets.total as usize)).ok()?;
+        let (i, to) = steps.targets.nth(n)?;
+        let rows = steps.rows[i].contains(to) as u8 + steps.both[i].contains(to) as u8;
+        if rows == 0 {
+            return Some(steps.step(i, to, Bitboard::EMPTY));
+        }
+        let capturable = self.capturable(self.stones(!self.side()));
+        let choices = match self.stones_taken(rows) {
+            0 => 1,
+            1 => capturable.count(),
+            _ => self.capture_pairs(),
+        };
+        let choice = match choices {
+            0 | 1 => 0,
+            _ => u32::try_from(choose(choices as usize)).ok()?,
+        };
+        let captures = self.capture_choice(rows, capturable, choice)?;
+        Some(steps.step(i, to, captures))
+    }
+
     /// Counts the legal moves, asks `choose` for an index below the count (it is not asked
     /// when there are none), and returns the move of that index.
     #[inline(always)]
     fn count_then_pick(&self, choose: impl FnOnce(usize) -> Option<usize>) -> Option<Move> {
         match self.phase() {
-            Phase::Placement => {
-                let cells = self.placement_choices();
-                // A placer with no cell passes: one move.
-                let n = choose(cells.count().max(1) as usize)?;
-                match cells.is_empty() {
-                    true => (n == 0).then_some(Move::Pass),
-                    false => cells.nth(n).map(Move::Put),
-                }
-            }
+            Phase::Placement => self.pick_placement(choose),
             Phase::Movement if self.over_before_moves() => None,
             // A constant number of directions lets every per-direction loop below unroll.
             Phase::Movement if self.rules().diagonal() => self.pick_step(Direction::ALL, choose),
             Phase::Movement => self.pick_step(Direction::ORTHOGONAL, choose),
+        }
+    }
+
+    /// Counts the placements, asks `choose` for an index below the count, and finds its move.
+    #[inline(always)]
+    fn pick_placement(&self, choose: impl FnOnce(usize) -> Option<usize>) -> Option<Move> {
+        let cells = self.placement_choices();
+        // A placer with no cell passes: one move.
+        let n = choose(cells.count().max(1) as usize)?;
+        match cells.is_empty() {
+            true => (n == 0).then_some(Move::Pass),
+            false => cells.nth(n).map(Move::Put),
         }
     }
 
@@ -298,6 +369,56 @@ mod tests {
             let mut legal = pos.legal_moves().to_vec();
             let mut picked: Vec<_> =
                 (0..pos.count_moves()).map(|i| pos.pick_move(|_| i).unwrap()).collect();
+            legal.sort_by_key(|m| m.to_string());
+            picked.sort_by_key(|m| m.to_string());
+            assert_eq!(picked, legal, "{pos}");
+        });
+    }
+
+    #[test]
+    fn two_stage_indices_pick_each_step_then_each_of_its_captures_once() {
+        around_the_vectors(|pos| {
+            // The move of step index `step` and capture index `capture`, and the counts asked.
+            let pick = |step: usize, capture: usize| {
+                let mut counts = Vec::new();
+                let m = pos.pick_move_by_step(|count| {
+                    counts.push(count);
+                    if counts.len() == 1 {
+                        step
+                    } else {
+                        capture
+                    }
+                });
+                (m, counts)
+            };
+            let mut legal = pos.legal_moves().to_vec();
+            let (_, counts) = pick(0, 0);
+            let Some(&steps) = counts.first() else {
+                assert!(legal.is_empty(), "{pos}");
+                return;
+            };
+            let mut distinct_steps: Vec<_> = legal.iter().map(|m| m.without_captures()).collect();
+            distinct_steps.sort_by_key(|m| m.to_string());
+            distinct_steps.dedup();
+            assert_eq!(steps, distinct_steps.len(), "{pos}");
+            let mut picked = Vec::new();
+            for step in 0..steps {
+                let (first, counts) = pick(step, 0);
+                let bare = first.unwrap().without_captures();
+                let choices = legal.iter().filter(|m| m.without_captures() == bare).count();
+                // A capture is chosen only among two or more.
+                assert_eq!(counts.get(1).copied().unwrap_or(1), choices, "{pos} {bare}");
+                assert!(counts.len() <= 2 && (counts.len() == 2) == (choices > 1));
+                for capture in 0..choices {
+                    let m = pick(step, capture).0.unwrap();
+                    assert_eq!(m.without_captures(), bare, "{pos}");
+                    picked.push(m);
+                }
+                if choices > 1 {
+                    assert_eq!(pick(step, choices).0, None, "{pos}");
+                }
+            }
+            assert_eq!(pick(steps, 0).0, None, "{pos}");
             legal.sort_by_key(|m| m.to_string());
             picked.sort_by_key(|m| m.to_string());
             assert_eq!(picked, legal, "{pos}");

@@ -1,8 +1,9 @@
 //! The steps a stone can take on the board, as shifts of cell indices.
 
-/// A step on the board, as a shift of cell indices.
+/// A step on the board, as a shift of cell indices. Only the eight steps below exist: a shift
+/// built by hand could carry a stone across the guard bits or past the 64-bit range.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Direction(pub i8);
+pub struct Direction(i8);
 
 impl Direction {
     /// One rank up (towards Black).
@@ -36,6 +37,12 @@ impl Direction {
         Direction::SOUTH_EAST,
         Direction::SOUTH_WEST,
     ];
+
+    /// The change of a cell's bit index ([`crate::Cell::index`]) along this step.
+    #[inline]
+    pub const fn offset(self) -> i8 {
+        self.0
+    }
 
     /// The step back the other way.
     #[inline]

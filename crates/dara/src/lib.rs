@@ -14,6 +14,11 @@
 //! assert_eq!(pos.to_string(), "6/6/2W3/6/6 b 11 12 0");
 //! assert_eq!(pos.status(), Status::Ongoing);
 //! ```
+//!
+//! Cargo features, both off by default:
+//! - `serde`: rulesets, setups and colours serialise as their notation text.
+//! - `count-generations`: `dara::generations()` counts this thread's legal-move lists, so a caller's
+//!   tests can show how often it lists them. Off, the count is compiled out.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -35,6 +40,7 @@ pub mod record;
 mod ruleset;
 mod serde_text;
 mod setup;
+mod splitmix;
 mod status;
 mod zobrist;
 
@@ -48,6 +54,9 @@ pub use generations::generations;
 pub use moves::{Move, MoveList};
 pub use notation::{Coord, MoveError, MoveText, ParseMoveError};
 pub use position::{IllegalMoveError, Position};
-pub use ruleset::{Blocked, Captures, Long, Opening, Place, Preset, Ruleset, RulesetError};
+pub use ruleset::{
+    Blocked, Captures, Long, Opening, Place, Preset, Ruleset, RulesetBuilder, RulesetError,
+};
 pub use setup::{Field, PositionError, Setup};
+pub use splitmix::SplitMix64;
 pub use status::{DrawReason, Phase, Status, WinReason};

@@ -14,16 +14,6 @@ use crate::ruleset::{Blocked, Captures, Long, Opening, Place};
 use crate::status::{Phase, Status};
 
 impl Position {
-    /// The directions a stone may step in under this ruleset.
-    #[inline]
-    fn directions(&self) -> &'static [Direction] {
-        if self.rules().diagonal() {
-            &Direction::ALL
-        } else {
-            &Direction::ORTHOGONAL
-        }
-    }
-
     /// The cells where `colour` may place by the placement limit and the opening restriction
     /// (empty if the hand is empty). What a blocked placer may do instead is not included.
     #[inline]
@@ -139,7 +129,7 @@ impl Position {
     #[inline]
     fn step_targets(&self) -> impl Iterator<Item = (Direction, Bitboard, Bitboard, Bitboard)> + '_ {
         let judge = self.step_judge();
-        self.directions().iter().map(move |&dir| {
+        self.rules().step_directions().iter().map(move |&dir| {
             let [targets, across, up] = judge.steps(dir);
             (dir, targets, across, up)
         })
@@ -234,7 +224,11 @@ impl Position {
         let own = self.stones(self.side());
         let empty = self.empty();
         if self.rules().long() == Long::Allowed {
-            return self.directions().iter().any(|&dir| (own.shift(dir) & empty).any());
+            return self
+                .rules()
+                .step_directions()
+                .iter()
+                .any(|&dir| (own.shift(dir) & empty).any());
         }
         self.step_targets().any(|(_, targets, _, _)| targets.any())
     }
@@ -281,7 +275,8 @@ impl Position {
                 } else if !self.empty().contains(to) {
                     format!("{to} is not empty")
                 } else if !self
-                    .directions()
+                    .rules()
+                    .step_directions()
                     .iter()
                     .any(|&d| Bitboard::from_cell(from).shift(d).contains(to))
                 {

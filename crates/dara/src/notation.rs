@@ -26,7 +26,10 @@ pub struct Coord {
 
 impl fmt::Display for Coord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file) as char, self.rank + 1)
+        // Parsed coordinates have files a to z; one built by hand may have any file and rank,
+        // and prints without overflowing.
+        let letter = char::from_u32(u32::from(b'a') + u32::from(self.file)).unwrap_or('?');
+        write!(f, "{letter}{}", u16::from(self.rank) + 1)
     }
 }
 

@@ -198,13 +198,22 @@ impl Record {
     /// # Errors
     /// Why the move is illegal; the record is unchanged.
     pub fn push(&mut self, m: Move) -> Result<(), IllegalMoveError> {
+        self.push_listed(m, &self.end.legal_moves())
+    }
+
+    /// [`Record::push`] against `legal`, the legal moves of [`Record::final_position`] that the
+    /// caller already listed: nothing is listed again (see [`Position::play_listed`]).
+    ///
+    /// # Errors
+    /// Why the move is illegal; the record is unchanged.
+    pub fn push_listed(&mut self, m: Move, legal: &[Move]) -> Result<(), IllegalMoveError> {
         if self.result != GameResult::Unfinished {
             return Err(IllegalMoveError::new(
                 m.to_string(),
                 format!("the game is over ({})", self.result),
             ));
         }
-        self.end.play(m)?;
+        self.end.play_listed(m, legal)?;
         self.moves.push(m);
         self.result = GameResult::of_status(self.end.status());
         Ok(())
@@ -377,12 +386,14 @@ impl FromStr for Record {
                     text: token.to_string(),
                     reason,
                 };
+                // One listing of the legal moves serves both reading and playing the move.
+                let legal = record.final_position().legal_moves();
                 let m = token
                     .parse::<MoveText>()
                     .map_err(|e| illegal(e.to_string()))?
-                    .to_move(record.final_position())
+                    .to_move_in(record.final_position(), &legal)
                     .map_err(|e| illegal(e.to_string()))?;
-                record.push(m).map_err(|e| illegal(e.to_string()))?;
+                record.push_listed(m, &legal).map_err(|e| illegal(e.to_string()))?;
                 expected.advance(record.final_position().side());
             }
         }

@@ -4,6 +4,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::cell::MAX_SIDE;
+use crate::direction::Direction;
 use crate::serde_text::serde_through_text;
 
 /// The four rulesets the sources describe.
@@ -195,6 +196,57 @@ const OPTION_NAMES: [&str; 12] = [
     "lose-at", "quiet", "opening",
 ];
 
+/// The values of an option and their names in ruleset notation: one table both prints and
+/// reads them.
+trait OptionValue: Copy + PartialEq + 'static {
+    const NAMES: &'static [(Self, &'static str)];
+}
+
+impl OptionValue for Place {
+    const NAMES: &'static [(Place, &'static str)] =
+        &[(Place::Three, "3"), (Place::Four, "4"), (Place::Free, "free")];
+}
+
+impl OptionValue for Blocked {
+    const NAMES: &'static [(Blocked, &'static str)] =
+        &[(Blocked::Any, "any"), (Blocked::Pass, "pass")];
+}
+
+impl OptionValue for Long {
+    const NAMES: &'static [(Long, &'static str)] =
+        &[(Long::Allowed, "allowed"), (Long::Illegal, "illegal")];
+}
+
+impl OptionValue for Captures {
+    const NAMES: &'static [(Captures, &'static str)] =
+        &[(Captures::One, "one"), (Captures::PerRow, "per-row")];
+}
+
+impl OptionValue for Opening {
+    const NAMES: &'static [(Opening, &'static str)] =
+        &[(Opening::Free, "free"), (Opening::Corner, "corner"), (Opening::Centre, "centre")];
+}
+
+/// `diagonal` and `protect`.
+impl OptionValue for bool {
+    const NAMES: &'static [(bool, &'static str)] = &[(true, "yes"), (false, "no")];
+}
+
+/// The name of an option's value.
+fn value_name<T: OptionValue>(value: T) -> &'static str {
+    T::NAMES.iter().find(|(v, _)| *v == value).map_or("", |&(_, name)| name)
+}
+
+/// The value of option `name` written `text`, or an error listing the names it may take.
+fn read_value<T: OptionValue>(name: &str, text: &str) -> Result<T, RulesetError> {
+    if let Some(&(value, _)) = T::NAMES.iter().find(|(_, n)| *n == text) {
+        return Ok(value);
+    }
+    let names: Vec<&str> = T::NAMES.iter().map(|&(_, n)| n).collect();
+    let (last, others) = names.split_last().expect("every option has values");
+    Err(RulesetError(format!("{name}={text}: expected {} or {last}", others.join(", "))))
+}
+
 impl Ruleset {
     /// The preset this ruleset was written as; only options that differ from it are printed.
     #[inline]
@@ -280,6 +332,17 @@ impl Ruleset {
         self.opening
     }
 
+    /// The directions a stone may step in: the four orthogonal ones, and the diagonals too
+    /// under `diagonal=yes`. Rows never count diagonally, whatever this says.
+    #[inline]
+    pub const fn step_directions(&self) -> &'static [Direction] {
+        if self.diagonal {
+            &Direction::ALL
+        } else {
+            &Direction::ORTHOGONAL
+        }
+    }
+
     /// A builder holding these rules, to change some options.
     pub const fn to_builder(self) -> RulesetBuilder {
         RulesetBuilder { rules: self }
@@ -327,44 +390,20 @@ impl Ruleset {
             "rows" => self.rows.to_string(),
             "cols" => self.cols.to_string(),
             "stones" => self.stones.to_string(),
-            "place" => match self.place {
-                Place::Three => "3",
-                Place::Four => "4",
-                Place::Free => "free",
-            }
-            .to_string(),
-            "blocked" => match self.blocked {
-                Blocked::Any => "any",
-                Blocked::Pass => "pass",
-            }
-            .to_string(),
-            "diagonal" => if self.diagonal { "yes" } else { "no" }.to_string(),
-            "long" => match self.long {
-                Long::Allowed => "allowed",
-                Long::Illegal => "illegal",
-            }
-            .to_string(),
-            "captures" => match self.captures {
-                Captures::One => "one",
-                Captures::PerRow => "per-row",
-            }
-            .to_string(),
-            "protect" => if self.protect { "yes" } else { "no" }.to_string(),
+            "place" => value_name(self.place).to_string(),
+            "blocked" => value_name(self.blocked).to_string(),
+            "diagonal" => value_name(self.diagonal).to_string(),
+            "long" => value_name(self.long).to_string(),
+            "captures" => value_name(self.captures).to_string(),
+            "protect" => value_name(self.protect).to_string(),
             "lose-at" => self.lose_at.to_string(),
             "quiet" => self.quiet.map_or("none".to_string(), |q| q.to_string()),
-            "opening" => match self.opening {
-                Opening::Free => "free",
-                Opening::Corner => "corner",
-                Opening::Centre => "centre",
-            }
-            .to_string(),
+            "opening" => value_name(self.opening).to_string(),
             _ => unreachable!("option names come from OPTION_NAMES"),
         }
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), RulesetError> {
-        let bad =
-            |expected: &str| Err(RulesetError(format!("{name}={value}: expected {expected}")));
         let number = |max: u32| -> Result<u32, RulesetError> {
             match value.parse::<u32>() {
                 Ok(n) if n <= max && !value.starts_with('+') => Ok(n),
@@ -376,65 +415,27 @@ impl Ruleset {
             "cols" => self.cols = number(99)? as u8,
             "stones" => self.stones = number(255)? as u8,
             "lose-at" => self.lose_at = number(99)? as u8,
-            "place" => {
-                self.place = match value {
-                    "3" => Place::Three,
-                    "4" => Place::Four,
-                    "free" => Place::Free,
-                    _ => return bad("3, 4 or free"),
-                }
-            }
-            "blocked" => {
-                self.blocked = match value {
-                    "any" => Blocked::Any,
-                    "pass" => Blocked::Pass,
-                    _ => return bad("any or pass"),
-                }
-            }
-            "diagonal" | "protect" => {
-                let yes = match value {
-                    "yes" => true,
-                    "no" => false,
-                    _ => return bad("yes or no"),
-                };
-                if name == "diagonal" {
-                    self.diagonal = yes;
-                } else {
-                    self.protect = yes;
-                }
-            }
-            "long" => {
-                self.long = match value {
-                    "allowed" => Long::Allowed,
-                    "illegal" => Long::Illegal,
-                    _ => return bad("allowed or illegal"),
-                }
-            }
-            "captures" => {
-                self.captures = match value {
-                    "one" => Captures::One,
-                    "per-row" => Captures::PerRow,
-                    _ => return bad("one or per-row"),
-                }
-            }
+            "place" => self.place = read_value(name, value)?,
+            "blocked" => self.blocked = read_value(name, value)?,
+            "diagonal" => self.diagonal = read_value(name, value)?,
+            "long" => self.long = read_value(name, value)?,
+            "captures" => self.captures = read_value(name, value)?,
+            "protect" => self.protect = read_value(name, value)?,
             "quiet" => {
                 self.quiet = if value == "none" {
                     None
                 } else {
                     match value.parse::<u32>() {
                         Ok(n) if !value.starts_with('+') => Some(n),
-                        _ => return bad("a number or none"),
+                        _ => {
+                            return Err(RulesetError(format!(
+                                "{name}={value}: expected a number or none"
+                            )))
+                        }
                     }
                 }
             }
-            "opening" => {
-                self.opening = match value {
-                    "free" => Opening::Free,
-                    "corner" => Opening::Corner,
-                    "centre" => Opening::Centre,
-                    _ => return bad("free, corner or centre"),
-                }
-            }
+            "opening" => self.opening = read_value(name, value)?,
             _ => {
                 return Err(RulesetError(format!(
                     "unknown option {name:?} (options: {})",
@@ -595,6 +596,28 @@ mod tests {
         let wiki: Ruleset = "wikipedia,place=3".parse().unwrap();
         assert_eq!(wiki.place(), Place::Three);
         assert_eq!(wiki.to_string(), "wikipedia,place=3");
+    }
+
+    #[test]
+    fn every_option_value_reads_back_and_errors_list_the_values() {
+        fn each<T: OptionValue + core::fmt::Debug>(option: &str) {
+            for &(value, name) in T::NAMES {
+                assert_eq!(read_value::<T>(option, name), Ok(value));
+                let rules: Ruleset = format!("arcade,{option}={name}").parse().unwrap();
+                assert_eq!(rules.to_string().parse::<Ruleset>(), Ok(rules));
+            }
+        }
+        each::<Place>("place");
+        each::<Blocked>("blocked");
+        each::<bool>("diagonal");
+        each::<Long>("long");
+        each::<Captures>("captures");
+        each::<bool>("protect");
+        each::<Opening>("opening");
+        let err = "arcade,place=5".parse::<Ruleset>().unwrap_err().to_string();
+        assert!(err.ends_with("place=5: expected 3, 4 or free"), "{err}");
+        let err = "arcade,protect=maybe".parse::<Ruleset>().unwrap_err().to_string();
+        assert!(err.ends_with("protect=maybe: expected yes or no"), "{err}");
     }
 
     #[test]

@@ -212,11 +212,12 @@ impl FromStr for Setup {
             ));
         }
         let (cols, rows, stones) = Setup::parse_board(fields[0])?;
-        let side = match fields[1] {
-            "w" => Colour::White,
-            "b" => Colour::Black,
-            other => {
-                return Err(PositionError::new(Field::Side, format!("{other:?}: expected w or b")))
+        let mut side_chars = fields[1].chars();
+        let side = match (side_chars.next().and_then(Colour::from_side_char), side_chars.next()) {
+            (Some(colour), None) => colour,
+            _ => {
+                let other = fields[1];
+                return Err(PositionError::new(Field::Side, format!("{other:?}: expected w or b")));
             }
         };
         let white = parse_count(fields[2], Field::WhiteHand, 24)? as u8;

@@ -6,6 +6,7 @@
 //! transposition table.
 
 use crate::colour::Colour;
+use crate::splitmix::SplitMix64;
 
 /// Most stones a hand can hold: half of a 7 x 7 board.
 const MAX_HAND: usize = 24;
@@ -16,32 +17,24 @@ struct Keys {
     black_to_move: u64,
 }
 
-const fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 const fn build_keys() -> Keys {
-    let mut state = 0x0D0A_4A4A_D1A1_u64;
+    let mut rng = SplitMix64::new(0x0D0A_4A4A_D1A1);
     let mut keys = Keys { stones: [[0; 64]; 2], hands: [[0; MAX_HAND + 1]; 2], black_to_move: 0 };
     let mut colour = 0;
     while colour < 2 {
         let mut i = 0;
         while i < 64 {
-            keys.stones[colour][i] = splitmix(&mut state);
+            keys.stones[colour][i] = rng.next_u64();
             i += 1;
         }
         let mut n = 0;
         while n <= MAX_HAND {
-            keys.hands[colour][n] = splitmix(&mut state);
+            keys.hands[colour][n] = rng.next_u64();
             n += 1;
         }
         colour += 1;
     }
-    keys.black_to_move = splitmix(&mut state);
+    keys.black_to_move = rng.next_u64();
     keys
 }
 

@@ -2,6 +2,7 @@
 //! `count-generations` feature): the documented counts, so that a caller can rely on them.
 #![cfg(feature = "count-generations")]
 
+use dara::record::Record;
 use dara::{generations, MoveText, Position, Ruleset};
 
 /// The generations `f` makes on this thread.
@@ -52,4 +53,16 @@ fn a_game_read_from_text_lists_the_moves_once_a_turn() {
         }
     });
     assert_eq!(used, turns.len() as u64);
+}
+
+#[test]
+fn a_record_lists_the_moves_once_a_move() {
+    let text = "[Rules \"arcade\"]\n[Result \"*\"]\n\n1. c3 d4 2. a1 *\n";
+    assert_eq!(generations_of(|| drop(text.parse::<Record>().unwrap())), 3);
+    let mut record = Record::new(Position::start(Ruleset::default()));
+    let legal = record.final_position().legal_moves();
+    let m = record.final_position().parse_move_in("c3", &legal).unwrap();
+    assert_eq!(generations_of(|| record.push_listed(m, &legal).unwrap()), 0);
+    let m = record.final_position().parse_move("d4").unwrap();
+    assert_eq!(generations_of(|| record.push(m).unwrap()), 1);
 }

@@ -68,16 +68,17 @@ fn crate_references(text: &str) -> Vec<String> {
     names
 }
 
-/// The names `lib.rs` re-exports, and the file each comes from.
+/// The names `lib.rs` re-exports, and the file each comes from. A `pub use` may span lines.
 fn reexports(lib: &str) -> BTreeMap<String, String> {
     let mut map = BTreeMap::new();
-    for line in lib.lines() {
-        let Some(path) = line.trim().strip_prefix("pub use ").and_then(|l| l.strip_suffix(';'))
-        else {
+    for statement in lib.split(';') {
+        // Whatever comes before it in the statement (a `#[cfg]`, the previous line's end) is not
+        // part of the path.
+        let Some((_, path)) = statement.split_once("pub use ") else {
             continue;
         };
         let (module, items) = path.split_once("::").expect("pub use module::items");
-        let items = items.trim_start_matches('{').trim_end_matches('}');
+        let items = items.trim().trim_start_matches('{').trim_end_matches('}');
         for item in items.split(',').map(str::trim).filter(|i| !i.is_empty()) {
             map.insert(item.to_string(), module.to_string());
         }
@@ -88,7 +89,7 @@ fn reexports(lib: &str) -> BTreeMap<String, String> {
 /// The files each file of `src/` names, by module name (`lib.rs` left out: it is the root).
 fn dependencies() -> BTreeMap<String, BTreeSet<String>> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let lib = fs::read_to_string(src.join("lib.rs")).unwrap();
+    let lib = without_comments(&fs::read_to_string(src.join("lib.rs")).unwrap());
     let reexported = reexports(&lib);
     let mut modules = BTreeMap::new();
     for entry in fs::read_dir(&src).unwrap() {
@@ -168,4 +169,7 @@ fn the_check_reads_grouped_and_inline_references() {
     assert_eq!(find_circle(&deps).unwrap(), ["a", "b", "c", "a"]);
     deps.remove("c");
     assert_eq!(find_circle(&deps), None);
+    let lib = "mod a;\npub use a::{\n    B,\n    C,\n};\n#[cfg(x)]\npub use d::E;\n";
+    let names: Vec<_> = reexports(lib).into_iter().collect();
+    assert_eq!(names, [("B", "a"), ("C", "a"), ("E", "d")].map(|(n, m)| (n.into(), m.into())));
 }

@@ -3,14 +3,14 @@
 //! accounting), whole records round-tripped afterwards; and the parsers fed arbitrary text, which
 //! must answer `Ok` or `Err` and never panic.
 //!
-//! A game is picked by a proptest-chosen `u64` seed: a splitmix64 generator inside the test picks
+//! A game is picked by a proptest-chosen `u64` seed: a SplitMix64 generator inside the test picks
 //! each move uniformly among the legal ones.
 
 use std::collections::HashSet;
 use std::str::FromStr;
 
 use dara::record::Record;
-use dara::{Cell, Colour, Move, MoveText, Phase, Position, Ruleset, Setup, Status};
+use dara::{Cell, Colour, Move, MoveText, Phase, Position, Ruleset, Setup, SplitMix64, Status};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
@@ -21,20 +21,12 @@ const GAMES: u32 = 300;
 /// limit end by themselves well before this in random play; `quiet=none` ones may not.
 const MAX_PLIES: usize = 300;
 
-fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// A uniform index below `n` (n > 0), by rejection so that no index is favoured.
-fn below(state: &mut u64, n: usize) -> usize {
+fn below(rng: &mut SplitMix64, n: usize) -> usize {
     let n = n as u64;
     let zone = u64::MAX - (u64::MAX % n);
     loop {
-        let x = splitmix64(state);
+        let x = rng.next_u64();
         if x < zone {
             return (x % n) as usize;
         }
@@ -74,7 +66,7 @@ fn check_position(pos: &Position, rules: Ruleset, where_: &str) -> Result<(), Te
     prop_assert_eq!(distinct_text.len(), n, "{}: moves print alike at {}", where_, text);
     // Every index below the count picks a different legal move: a uniform index is a uniform move.
     let picked: HashSet<Move> = (0..n).filter_map(|i| pos.pick_move(|_| i)).collect();
-    prop_assert_eq!(picked, distinct, "{}: pick_move at {}", where_, text);
+    prop_assert_eq!(picked, distinct.clone(), "{}: pick_move at {}", where_, text);
     prop_assert_eq!(
         pos.pick_move(|count| count),
         None,
@@ -82,6 +74,42 @@ fn check_position(pos: &Position, rules: Ruleset, where_: &str) -> Result<(), Te
         where_,
         text
     );
+    // Two-stage picking: each step index, then each capture index of that step, picks a
+    // different legal move of the same step, and together they pick every legal move.
+    let mut two_stage = HashSet::new();
+    let mut steps = 0;
+    let _ = pos.pick_move_by_step(|count| {
+        steps = count;
+        count
+    });
+    for step in 0..steps {
+        let (mut choices, mut asked) = (1, 0);
+        let first = pos.pick_move_by_step(|count| {
+            asked += 1;
+            if asked > 1 {
+                choices = count;
+            }
+            if asked == 1 {
+                step
+            } else {
+                0
+            }
+        });
+        for capture in 0..choices {
+            let mut asked = 0;
+            let m = pos.pick_move_by_step(|_| {
+                asked += 1;
+                if asked == 1 {
+                    step
+                } else {
+                    capture
+                }
+            });
+            prop_assert!(m.is_some_and(|m| two_stage.insert(m)), "{}: {:?} at {}", where_, m, text);
+            prop_assert_eq!(m.map(Move::without_captures), first.map(Move::without_captures));
+        }
+    }
+    prop_assert_eq!(two_stage, distinct, "{}: pick_move_by_step at {}", where_, text);
 
     // A cell is open exactly when placing on it is a legal move, and a closed cell's reason is
     // what refusing the placement says.
@@ -146,7 +174,7 @@ fn random_game(rules_text: &str, seed: u64) -> Result<(), TestCaseError> {
     let start = Position::start(rules);
     let mut pos = start.clone();
     let mut record = Record::new(start.clone());
-    let mut rng = seed;
+    let mut rng = SplitMix64::new(seed);
     // Stones taken, and (under blocked=pass) stones still in hand when placement ended.
     let mut captured = [0u32; 2];
     let mut out_of_game = [0u32; 2];
@@ -430,7 +458,7 @@ proptest! {
         // A legal game prefix written by hand-style text (numbers, wrapping) reads back.
         let rules: Ruleset = PRESETS[preset].parse().unwrap();
         let mut pos = Position::start(rules);
-        let mut rng = seed;
+        let mut rng = SplitMix64::new(seed);
         let mut tokens = Vec::new();
         for ply in 0..20 {
             let legal = pos.legal_moves();
@@ -461,7 +489,7 @@ proptest! {
         // position becomes, asking about it must answer.
         let rules: Ruleset = PRESETS[preset].parse().unwrap();
         let mut pos = Position::start(rules);
-        let mut rng = seed;
+        let mut rng = SplitMix64::new(seed);
         let cell = |i: u8| dara::Cell::new(i % 7, i / 7).unwrap();
         for (kind, a, b, captures) in moves {
             let m = match kind {

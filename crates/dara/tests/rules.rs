@@ -8,8 +8,8 @@
 
 use dara::record::{Record, RecordError};
 use dara::{
-    Bitboard, ByColour, Cell, ClosedCell, Colour, DrawReason, Field, Move, MoveError, MoveText,
-    Phase, Position, Preset, Ruleset, Setup, Status, WinReason,
+    Bitboard, ByColour, Cell, ClosedCell, Colour, Coord, DrawReason, Field, Move, MoveError,
+    MoveText, Phase, Position, Preset, Ruleset, Setup, Status, WinReason,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -402,6 +402,19 @@ fn a_ruleset_out_of_range_is_an_error_never_a_panic() {
         }
     }
     assert!(made > 100, "{made}");
+}
+
+/// A move text's coordinates are public too: one built by hand is refused, never a panic.
+#[test]
+fn a_move_text_built_by_hand_is_checked_never_a_panic() {
+    let pos = Position::start(rules("arcade"));
+    let far = Coord { file: 255, rank: 255 };
+    for text in
+        [MoveText::Put(far), MoveText::Step { from: far, to: far, captures: vec![far, far, far] }]
+    {
+        let err = text.to_move(&pos).unwrap_err().to_string();
+        assert!(err.contains("no such cell on 6x5"), "{err}");
+    }
 }
 
 /// A setup's fields are public, so one built by hand may be anything: the position checks it.

@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use dara::{MoveList, Position, Ruleset, Status};
+use dara::{Position, Ruleset, Status};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -61,7 +61,6 @@ fn playouts(args: PlayoutArgs) -> Result<()> {
     );
     let start = Position::start(rules);
     let mut rng = SmallRng::seed_from_u64(args.seed);
-    let mut moves = MoveList::with_capacity(256);
     let budget = Duration::from_secs_f64(args.seconds);
     let began = Instant::now();
     let (mut games, mut plies) = (0u64, 0u64);
@@ -72,7 +71,7 @@ fn playouts(args: PlayoutArgs) -> Result<()> {
             #[inline(always)]
             || {
                 for _ in 0..64 {
-                    let (end, length) = playout(&start, &mut rng, &mut moves, args.policy);
+                    let (end, length) = playout(&start, &mut rng, args.policy);
                     plies += length;
                     games += 1;
                     results[match end {
@@ -107,22 +106,16 @@ const MAX_PLIES: u64 = 1000;
 /// One random game; returns how it ended and its length in plies. Always inlined, so that it
 /// is compiled for the instructions [`crate::cpu`] finds.
 #[inline(always)]
-fn playout(
-    start: &Position,
-    rng: &mut SmallRng,
-    moves: &mut MoveList,
-    policy: Policy,
-) -> (Status, u64) {
+fn playout(start: &Position, rng: &mut SmallRng, policy: Policy) -> (Status, u64) {
     let mut pos = start.clone();
     for ply in 0..MAX_PLIES {
         let m = match policy {
             // Counting the moves and decoding the chosen one is the same uniform choice over the
             // full legal list as listing them, at a fraction of the cost.
             Policy::Uniform => pos.pick_move(|count| rng.gen_range(0..count)),
-            Policy::TwoStage => {
-                pos.legal_moves_into(moves);
-                (!moves.is_empty()).then(|| two_stage_choice(moves, rng))
-            }
+            // Ludii's way of playing at random: a step uniformly among distinct steps, then a
+            // capture uniformly among that step's choices; also by index, without a list.
+            Policy::TwoStage => pos.pick_move_by_step(|count| rng.gen_range(0..count)),
         };
         let Some(m) = m else {
             return (pos.status(), ply);
@@ -130,16 +123,4 @@ fn playout(
         pos.play_unchecked(m);
     }
     (Status::Ongoing, MAX_PLIES)
-}
-
-/// Ludii's way of playing at random: a step uniformly among distinct steps, then a capture
-/// uniformly among that step's choices. The generator lists a step's capture choices together.
-fn two_stage_choice(moves: &MoveList, rng: &mut SmallRng) -> dara::Move {
-    let starts_step =
-        |i: usize| i == 0 || moves[i].without_captures() != moves[i - 1].without_captures();
-    let steps = (0..moves.len()).filter(|&i| starts_step(i)).count();
-    let chosen = rng.gen_range(0..steps);
-    let first = (0..moves.len()).filter(|&i| starts_step(i)).nth(chosen).expect("chosen < steps");
-    let len = (first + 1..moves.len()).take_while(|&i| !starts_step(i)).count() + 1;
-    moves[first + rng.gen_range(0..len)]
 }
