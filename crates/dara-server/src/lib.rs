@@ -17,6 +17,7 @@ pub mod game;
 pub mod guard;
 pub mod listener;
 pub mod lobby;
+pub mod metrics;
 pub mod pages;
 pub mod protocol;
 pub mod seat;
@@ -48,6 +49,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/tables/{id}/sit", post(api::sit))
         .route("/ws/game/{id}", get(ws::game_socket))
         .route("/ws/lobby", get(ws::lobby_socket))
+        .route("/healthz", get(metrics::healthz))
+        .route("/metrics", get(metrics::metrics))
         .fallback(pages::not_found)
         .layer(middleware::from_fn_with_state(state.clone(), guard::check_request))
         .layer(middleware::from_fn(guard::secure_headers))

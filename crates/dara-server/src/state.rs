@@ -12,6 +12,7 @@ use crate::game::computer::Computer;
 use crate::game::GameHandle;
 use crate::listener::Connections;
 use crate::lobby::Lobby;
+use crate::metrics::Metrics;
 use crate::seat::GameId;
 
 /// The server's shared state, cheap to clone.
@@ -30,6 +31,8 @@ pub struct Shared {
     pub computer: Computer,
     /// Open connections, per client address.
     pub connections: Arc<Connections>,
+    /// What an operator watches.
+    pub metrics: Metrics,
 }
 
 /// The live games, and how many of them each client address asked for.
@@ -61,6 +64,7 @@ impl Shared {
             lobby: Lobby::default(),
             computer,
             connections: Arc::default(),
+            metrics: Metrics::default(),
         })
     }
 

@@ -120,7 +120,24 @@ fn spawn_writer(
     (tx, task)
 }
 
+/// Counts a socket open in the metrics while it lives.
+struct Open(AppState);
+
+impl Open {
+    fn new(state: &AppState) -> Open {
+        state.metrics.sockets.inc();
+        Open(state.clone())
+    }
+}
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        self.0.metrics.sockets.dec();
+    }
+}
+
 async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
+    let _open = Open::new(&state);
     let (sink, mut stream) = socket.split();
     let (out, writer) = spawn_writer(sink);
     let mut bucket = Bucket::new(state.config.burst, state.config.per_second);
@@ -213,10 +230,14 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
                 continue;
             }
         };
+        let turn = matches!(msg, ClientMessage::Move { .. }).then(Instant::now);
         match handle.act(seat, msg).await {
             Some(reply) => {
                 seat = reply.seat;
                 send(&out, reply.text).await;
+                if let Some(started) = turn {
+                    state.metrics.turn_seconds.observe(started.elapsed().as_secs_f64());
+                }
             }
             None => {
                 let _ = out
@@ -277,6 +298,7 @@ pub async fn lobby_socket(ws: WebSocketUpgrade, State(state): State<AppState>) -
 }
 
 async fn serve_lobby(socket: WebSocket, state: AppState) {
+    let _open = Open::new(&state);
     let (sink, mut stream) = socket.split();
     let (out, writer) = spawn_writer(sink);
     let mut listing = state.lobby.listing();

@@ -256,3 +256,26 @@ async fn every_answer_says_what_it_is_and_what_it_may_load() {
         assert!(headers.contains_key("content-security-policy"), "{path}");
     }
 }
+
+#[tokio::test]
+async fn an_operator_sees_health_and_measures() {
+    let addr = start(test_config()).await;
+    let health = get_from(addr, "/healthz", "127.0.0.1").await;
+    assert_eq!(health.status(), 200);
+    let (game, seat, _) =
+        create(addr, json!({ "opponent": "friend", "rules": "arcade", "first": "me" })).await;
+    let (mut pale, _) = Client::hello(addr, &game, Some(&seat), None).await;
+    let (mut dark, _) = Client::hello(addr, &game, None, None).await;
+    dark.send(json!({ "t": "join" })).await;
+    dark.next_of("joined").await;
+    assert_eq!(pale.turn(1, "c3").await["t"], "accepted");
+    let metrics = get_from(addr, "/metrics", "127.0.0.1").await.text().await.unwrap();
+    for line in
+        ["dara_games 1", "dara_sockets 2", "dara_turns_total 1", "dara_turn_seconds_count 1"]
+    {
+        assert!(metrics.lines().any(|l| l == line), "{line} in\n{metrics}");
+    }
+    assert!(metrics.contains("dara_engine_queue"));
+    // Nothing in it names a client or a seat.
+    assert!(!metrics.contains("127.0.0.1") && !metrics.contains(&seat));
+}

@@ -239,6 +239,17 @@ mod tests {
         }
     }
 
+    /// What a game keeps for each ply: its journal entry, the move, and the hash of the
+    /// position before it (for the engine's repetitions). A resend or a snapshot is rebuilt
+    /// from these, never kept.
+    #[test]
+    fn a_ply_costs_at_most_100_bytes_of_history() {
+        let per_ply = core::mem::size_of::<GameEvent>()
+            + core::mem::size_of::<Move>()
+            + core::mem::size_of::<u64>();
+        assert!(per_ply <= 100, "{per_ply} bytes a ply");
+    }
+
     #[test]
     fn reasons_read_as_before() {
         assert_eq!(EndReason::Resigned { loser: Colour::Black }.to_string(), "Dark resigned");

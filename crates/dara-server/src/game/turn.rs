@@ -81,6 +81,9 @@ impl Game {
         }
         let left = self.clock.as_ref().map(|c| c.left(now));
         self.publish(GameEvent::Moved { m, left });
+        if let Some(shared) = self.shared.upgrade() {
+            shared.metrics.turns.inc();
+        }
         let ending = match self.played.pos().status() {
             Status::Ongoing => None,
             Status::Won { winner, reason: WinReason::FewStones } => {

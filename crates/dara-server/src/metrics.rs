@@ -1,0 +1,78 @@
+//! What an operator watches: `/healthz` (the process answers) and `/metrics` (Prometheus text):
+//! games held, connections and sockets open, turns played, how long a turn takes the server
+//! from its frame to its answer, and the engine's queue. Nothing about who plays.
+
+use std::sync::atomic::{AtomicI64, AtomicU64};
+
+use axum::extract::State;
+use axum::http::header;
+use axum::response::IntoResponse;
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
+use prometheus_client::registry::Registry;
+
+use crate::state::AppState;
+
+/// The server's measures, updated where things happen.
+#[derive(Debug)]
+pub struct Metrics {
+    registry: Registry,
+    /// Games held (in play, waiting, or finished and not yet forgotten).
+    pub games: Gauge<i64, AtomicI64>,
+    /// TCP connections open.
+    pub connections: Gauge<i64, AtomicI64>,
+    /// WebSockets open (game and lobby).
+    pub sockets: Gauge<i64, AtomicI64>,
+    /// Turns accepted, people's and the computer's.
+    pub turns: Counter<u64, AtomicU64>,
+    /// Seconds from a turn's frame read to its answer queued.
+    pub turn_seconds: Histogram,
+    /// Searches waiting for an engine thread.
+    pub engine_queue: Gauge<i64, AtomicI64>,
+}
+
+impl Default for Metrics {
+    fn default() -> Metrics {
+        let mut registry = Registry::with_prefix("dara");
+        let games = Gauge::default();
+        registry.register("games", "Games held", games.clone());
+        let connections = Gauge::default();
+        registry.register("connections", "TCP connections open", connections.clone());
+        let sockets = Gauge::default();
+        registry.register("sockets", "WebSockets open", sockets.clone());
+        let turns = Counter::default();
+        registry.register("turns", "Turns accepted", turns.clone());
+        // 10 µs to about 0.7 s.
+        let turn_seconds = Histogram::new(exponential_buckets(1e-5, 2.0, 17));
+        registry.register(
+            "turn_seconds",
+            "Seconds from a turn's frame to its answer",
+            turn_seconds.clone(),
+        );
+        let engine_queue = Gauge::default();
+        registry.register(
+            "engine_queue",
+            "Searches waiting for an engine thread",
+            engine_queue.clone(),
+        );
+        Metrics { registry, games, connections, sockets, turns, turn_seconds, engine_queue }
+    }
+}
+
+/// `GET /metrics`.
+pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+    let metrics = &state.metrics;
+    metrics.games.set(state.live_games() as i64);
+    metrics.connections.set(state.connections.total() as i64);
+    let mut text = String::new();
+    // Writing into a String cannot fail.
+    let _ = encode(&mut text, &metrics.registry);
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text)
+}
+
+/// `GET /healthz`: the process is up and its runtime answers.
+pub async fn healthz() -> &'static str {
+    "ok\n"
+}
