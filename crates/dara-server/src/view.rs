@@ -1,10 +1,9 @@
 //! A position as the browser sees it: the board text, hands, counters, every legal move in
 //! notation, and why each closed cell is closed. The page holds no rules: it draws this.
 
-use std::collections::BTreeMap;
-
-use dara::{Colour, MoveList, Phase, Position};
-use serde::Serialize;
+use dara::{Cell, ClosedCell, Colour, Move, MoveList, Phase, Position};
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
 
 use crate::protocol::display;
 
@@ -24,10 +23,36 @@ pub struct PositionView {
     pub quiet: u32,
     /// The ruleset's quiet-plies limit, if it has one.
     pub quiet_limit: Option<u32>,
-    /// Every legal move in canonical notation, each capture choice its own move.
-    pub legal: Vec<String>,
-    /// Empty cells the side to move may not place on, with the reason in words.
-    pub forbidden: BTreeMap<String, String>,
+    /// Every legal move, each capture choice its own move: in canonical notation on the wire.
+    #[serde(serialize_with = "notation")]
+    pub legal: MoveList,
+    /// Empty cells the side to move may not place on, with the reason: on the wire, each
+    /// cell's name with the reason in words.
+    #[serde(serialize_with = "reasons")]
+    pub forbidden: Vec<(Cell, ClosedCell)>,
+}
+
+/// Moves as notation, written straight into the message (no string per move).
+fn notation<S: Serializer>(moves: &MoveList, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(moves.iter().map(|m: &Move| DisplayAsStr(m)))
+}
+
+/// Closed cells as `{"c3": "reason"}`.
+fn reasons<S: Serializer>(closed: &[(Cell, ClosedCell)], s: S) -> Result<S::Ok, S::Error> {
+    let mut map = s.serialize_map(Some(closed.len()))?;
+    for (cell, why) in closed {
+        map.serialize_entry(&DisplayAsStr(cell), &DisplayAsStr(why))?;
+    }
+    map.end()
+}
+
+/// Serialises a value as the string its `Display` writes.
+struct DisplayAsStr<'a, T>(&'a T);
+
+impl<T: core::fmt::Display> Serialize for DisplayAsStr<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self.0)
+    }
 }
 
 /// Stones in hand.
@@ -51,48 +76,53 @@ impl PositionView {
             quiet: pos.quiet(),
             quiet_limit: pos.rules().quiet(),
             forbidden: forbidden_placements(pos),
-            legal: legal.iter().map(ToString::to_string).collect(),
+            legal: legal.clone(),
         }
     }
 }
 
 /// Why each empty cell is closed to the placer, when the game is placing (the rules say).
-fn forbidden_placements(pos: &Position) -> BTreeMap<String, String> {
+fn forbidden_placements(pos: &Position) -> Vec<(Cell, ClosedCell)> {
     if pos.is_over() {
-        return BTreeMap::new();
+        return Vec::new();
     }
-    pos.closed_cells().map(|(cell, why)| (cell.to_string(), why.to_string())).collect()
+    pos.closed_cells().collect()
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::Value;
+
     use super::*;
+
+    /// The view of `pos` as the wire carries it.
+    fn wire(pos: &Position) -> Value {
+        serde_json::to_value(PositionView::of(pos, &pos.legal_moves())).unwrap()
+    }
 
     #[test]
     fn the_start_has_thirty_placements_and_nothing_closed() {
-        let view = {
-            let pos = Position::start("arcade".parse().unwrap());
-            PositionView::of(&pos, &pos.legal_moves())
-        };
-        assert_eq!(view.legal.len(), 30);
-        assert!(view.forbidden.is_empty());
-        assert_eq!(view.quiet_limit, Some(80));
+        let view = wire(&Position::start("arcade".parse().unwrap()));
+        assert_eq!(view["legal"].as_array().unwrap().len(), 30);
+        assert_eq!(view["legal"][0], "a1");
+        assert_eq!(view["forbidden"], serde_json::json!({}));
+        assert_eq!(view["quiet_limit"], 80);
+        assert_eq!(view["side"], "white");
+        assert_eq!(view["phase"], "placement");
     }
 
     #[test]
     fn a_cell_that_would_make_three_says_why() {
         let rules = "arcade".parse().unwrap();
-        let pos = Position::from_text("6/6/6/BB4/WW4 w 10 10 0", rules).unwrap();
-        let view = PositionView::of(&pos, &pos.legal_moves());
-        assert_eq!(view.forbidden["c1"], "placements may not make three or more in a line");
-        assert!(!view.legal.contains(&"c1".to_owned()));
+        let view = wire(&Position::from_text("6/6/6/BB4/WW4 w 10 10 0", rules).unwrap());
+        assert_eq!(view["forbidden"]["c1"], "placements may not make three or more in a line");
+        assert!(!view["legal"].as_array().unwrap().contains(&Value::from("c1")));
     }
 
     #[test]
     fn corner_opening_says_why() {
-        let pos = Position::start("arcade,opening=corner".parse().unwrap());
-        let view = PositionView::of(&pos, &pos.legal_moves());
-        assert_eq!(view.legal.len(), 4);
-        assert_eq!(view.forbidden["c3"], "the first stone of the game goes in a corner");
+        let view = wire(&Position::start("arcade,opening=corner".parse().unwrap()));
+        assert_eq!(view["legal"].as_array().unwrap().len(), 4);
+        assert_eq!(view["forbidden"]["c3"], "the first stone of the game goes in a corner");
     }
 }
