@@ -180,3 +180,53 @@ fn no_seat_token_and_no_client_address_in_the_log_even_at_trace() {
     assert!(!log.contains(&token), "a seat token in the log");
     assert!(!log.contains("127.0.0.7"), "a client address in the log");
 }
+
+#[test]
+fn sigterm_closes_every_socket_with_1012_and_exits_despite_a_half_open_request() {
+    let mut server = Server::start("", "", &[]);
+    let body = r#"{"opponent":"friend","first":"me"}"#;
+    let post = format!(
+        "POST /api/games HTTP/1.1\r\nHost: dara\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = connect_from("127.0.0.1", server.addr).unwrap();
+    stream.write_all(post.as_bytes()).unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let game = answer.split("\"game\":\"").nth(1).unwrap().split('"').next().unwrap().to_owned();
+    let url = format!("ws://{}/ws/game/{game}", server.addr);
+    let mut sockets: Vec<_> = (0..3)
+        .map(|_| {
+            let tcp = connect_from("127.0.0.1", server.addr).unwrap();
+            let (mut ws, _) = tungstenite::client(url.clone(), tcp).unwrap();
+            ws.send(tungstenite::Message::text(r#"{"t":"hello","d":{"protocol":1}}"#)).unwrap();
+            ws.read().unwrap();
+            ws
+        })
+        .collect();
+    let mut half_open = connect_from("127.0.0.1", server.addr).unwrap();
+    half_open.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").unwrap();
+
+    let stopped_at = Instant::now();
+    let pid = server.child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    for ws in &mut sockets {
+        let code = loop {
+            match ws.read() {
+                Ok(tungstenite::Message::Close(frame)) => break frame.map(|f| u16::from(f.code)),
+                Ok(_) => continue,
+                Err(e) => panic!("no close frame: {e}"),
+            }
+        };
+        assert_eq!(code, Some(1012));
+    }
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(stopped_at.elapsed() < Duration::from_secs(5), "still running after 5 s");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status:?}");
+}

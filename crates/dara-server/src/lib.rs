@@ -85,5 +85,17 @@ pub async fn serve(
         header_timeout: state.config.header_timeout,
     };
     let connections = state.connections.clone();
-    listener::serve(listener, app(state), limits, connections, shutdown).await
+    let stopping = state.clone();
+    let shutdown = async move {
+        shutdown.await;
+        tracing::info!("stopping: closing every socket with 1012");
+        stopping.stopping.send_replace(true);
+    };
+    listener::serve(listener, app(state.clone()), limits, connections, shutdown).await?;
+    // The sockets' writers send their close frames; give them a moment, not forever.
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(1);
+    while state.metrics.sockets.get() > 0 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    Ok(())
 }

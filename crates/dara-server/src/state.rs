@@ -33,6 +33,9 @@ pub struct Shared {
     pub connections: Arc<Connections>,
     /// What an operator watches.
     pub metrics: Metrics,
+    /// Turns true when the server begins to stop: every socket is closed with 1012, so pages
+    /// reconnect at once to whatever serves next.
+    pub stopping: tokio::sync::watch::Sender<bool>,
 }
 
 /// The live games, and how many of them each client address asked for.
@@ -65,6 +68,7 @@ impl Shared {
             computer,
             connections: Arc::default(),
             metrics: Metrics::default(),
+            stopping: tokio::sync::watch::Sender::new(false),
         })
     }
 

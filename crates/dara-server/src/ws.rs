@@ -31,6 +31,8 @@ mod close {
     pub const SILENT: u16 = 4008;
     /// The page speaks another version of the protocol: it must reload, not reconnect.
     pub const RELOAD: u16 = 4009;
+    /// The server is stopping (a deploy, a restart): reconnect at once.
+    pub const RESTARTING: u16 = 1012;
 }
 
 enum Outgoing {
@@ -195,9 +197,14 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
     let forwarder = tokio::spawn(forward_events(welcome.events, out.clone()));
 
     let mut heartbeat = Heartbeat::new(state.config.silence);
+    let mut stopping = state.stopping.subscribe();
     loop {
         let frame = tokio::select! {
             frame = stream.next() => frame,
+            () = stopped(&mut stopping) => {
+                let _ = out.send(Outgoing::Close(close::RESTARTING, "the server is restarting")).await;
+                break;
+            }
             alive = heartbeat.beat() => {
                 if !alive {
                     let _ = out.send(Outgoing::Close(close::SILENT, "nothing heard: the connection seems lost")).await;
@@ -250,6 +257,11 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
     forwarder.abort();
     handle.leave(seat);
     finish(out, writer).await;
+}
+
+/// Completes once the server begins to stop (at once if it already has).
+async fn stopped(stopping: &mut tokio::sync::watch::Receiver<bool>) {
+    let _ = stopping.wait_for(|stop| *stop).await;
 }
 
 fn refused(refusal: Refusal) -> Wire {
@@ -306,8 +318,13 @@ async fn serve_lobby(socket: WebSocket, state: AppState) {
     let first = listing.borrow_and_update().clone();
     send(&out, first).await;
     let mut heartbeat = Heartbeat::new(state.config.silence);
+    let mut stopping = state.stopping.subscribe();
     loop {
         tokio::select! {
+            () = stopped(&mut stopping) => {
+                let _ = out.send(Outgoing::Close(close::RESTARTING, "the server is restarting")).await;
+                break;
+            }
             alive = heartbeat.beat() => {
                 if !alive {
                     let _ = out.send(Outgoing::Close(close::SILENT, "nothing heard: the connection seems lost")).await;
