@@ -97,6 +97,24 @@ fn request(from: &str, to: SocketAddr, text: &str, wait: Duration) -> std::io::R
     Ok(answer.lines().next().unwrap_or_default().to_owned())
 }
 
+/// Creates a game from `from` with the JSON `body`: its id and the creator's seat token.
+fn create_game(from: &str, to: SocketAddr, body: &str) -> (String, String) {
+    let post = format!(
+        "POST /api/games HTTP/1.1\r\nHost: dara\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = connect_from(from, to).unwrap();
+    stream.write_all(post.as_bytes()).unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let field = |name: &str| {
+        let start = format!("\"{name}\":\"");
+        answer.split(&start).nth(1).unwrap().split('"').next().unwrap().to_owned()
+    };
+    (field("game"), field("seat"))
+}
+
 #[test]
 fn out_of_file_descriptors_it_recovers_when_slow_requests_time_out() {
     // 160 files, and 250 connections that never finish their headers, from five addresses
@@ -147,17 +165,7 @@ fn five_hundred_connections_at_once_are_all_taken() {
 fn no_seat_token_and_no_client_address_in_the_log_even_at_trace() {
     let server = Server::start("", "--instant-computer", &[("RUST_LOG", "trace")]);
     let body = r#"{"opponent":"computer","level":1,"first":"me"}"#;
-    let post = format!(
-        "POST /api/games HTTP/1.1\r\nHost: dara\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let mut stream = connect_from("127.0.0.7", server.addr).unwrap();
-    stream.write_all(post.as_bytes()).unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    let token = answer.split("\"seat\":\"").nth(1).unwrap().split('"').next().unwrap().to_owned();
-    let game = answer.split("\"game\":\"").nth(1).unwrap().split('"').next().unwrap().to_owned();
+    let (game, token) = create_game("127.0.0.7", server.addr, body);
     assert_eq!(token.len(), 32);
 
     // Play a turn over the game's socket, the token in the hello.
@@ -184,17 +192,7 @@ fn no_seat_token_and_no_client_address_in_the_log_even_at_trace() {
 #[test]
 fn sigterm_closes_every_socket_with_1012_and_exits_despite_a_half_open_request() {
     let mut server = Server::start("", "", &[]);
-    let body = r#"{"opponent":"friend","first":"me"}"#;
-    let post = format!(
-        "POST /api/games HTTP/1.1\r\nHost: dara\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let mut stream = connect_from("127.0.0.1", server.addr).unwrap();
-    stream.write_all(post.as_bytes()).unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    let game = answer.split("\"game\":\"").nth(1).unwrap().split('"').next().unwrap().to_owned();
+    let (game, _) = create_game("127.0.0.1", server.addr, r#"{"opponent":"friend","first":"me"}"#);
     let url = format!("ws://{}/ws/game/{game}", server.addr);
     let mut sockets: Vec<_> = (0..3)
         .map(|_| {

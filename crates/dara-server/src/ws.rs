@@ -42,22 +42,23 @@ enum Outgoing {
 }
 
 /// Pings a socket and notices when it has gone silent (no message, no pong) for longer than
-/// the server allows. A browser answers pings by itself while its page lives; a frozen tab, a
-/// sleeping laptop or a cut cable does not.
+/// the server allows, or when the server begins to stop. A browser answers pings by itself
+/// while its page lives; a frozen tab, a sleeping laptop or a cut cable does not.
 struct Heartbeat {
     ticks: tokio::time::Interval,
     last_heard: Instant,
     silence: Duration,
+    stopping: tokio::sync::watch::Receiver<bool>,
 }
 
 impl Heartbeat {
     /// Pings a few times within each `silence`, so one lost pong is not taken for silence.
-    fn new(silence: Duration) -> Heartbeat {
-        let start = Instant::now();
+    fn new(state: &AppState) -> Heartbeat {
+        let (start, silence) = (Instant::now(), state.config.silence);
         let every = silence / 3;
         let mut ticks = tokio::time::interval_at(start + every, every);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        Heartbeat { ticks, last_heard: start, silence }
+        Heartbeat { ticks, last_heard: start, silence, stopping: state.stopping.subscribe() }
     }
 
     /// Something came from the socket.
@@ -65,11 +66,21 @@ impl Heartbeat {
         self.last_heard = Instant::now();
     }
 
-    /// Waits for the next beat: true when it is time to ping, false when the socket has been
-    /// silent too long.
-    async fn beat(&mut self) -> bool {
-        self.ticks.tick().await;
-        self.last_heard.elapsed() < self.silence
+    /// Waits for what the socket must be sent next of the server's own accord: a ping, or
+    /// its close (silent too long, or the server stopping).
+    async fn beat(&mut self) -> Outgoing {
+        tokio::select! {
+            _ = self.stopping.wait_for(|stop| *stop) => {
+                Outgoing::Close(close::RESTARTING, "the server is restarting")
+            }
+            _ = self.ticks.tick() => {
+                if self.last_heard.elapsed() < self.silence {
+                    Outgoing::Ping
+                } else {
+                    Outgoing::Close(close::SILENT, "nothing heard: the connection seems lost")
+                }
+            }
+        }
     }
 }
 
@@ -196,21 +207,14 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
     }
     let forwarder = tokio::spawn(forward_events(welcome.events, out.clone()));
 
-    let mut heartbeat = Heartbeat::new(state.config.silence);
-    let mut stopping = state.stopping.subscribe();
+    let mut heartbeat = Heartbeat::new(&state);
     loop {
         let frame = tokio::select! {
             frame = stream.next() => frame,
-            () = stopped(&mut stopping) => {
-                let _ = out.send(Outgoing::Close(close::RESTARTING, "the server is restarting")).await;
-                break;
-            }
-            alive = heartbeat.beat() => {
-                if !alive {
-                    let _ = out.send(Outgoing::Close(close::SILENT, "nothing heard: the connection seems lost")).await;
-                    break;
-                }
-                let _ = out.send(Outgoing::Ping).await;
+            beat = heartbeat.beat() => {
+                let closing = matches!(beat, Outgoing::Close(..));
+                let _ = out.send(beat).await;
+                if closing { break }
                 continue;
             }
         };
@@ -257,11 +261,6 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
     forwarder.abort();
     handle.leave(seat);
     finish(out, writer).await;
-}
-
-/// Completes once the server begins to stop (at once if it already has).
-async fn stopped(stopping: &mut tokio::sync::watch::Receiver<bool>) {
-    let _ = stopping.wait_for(|stop| *stop).await;
 }
 
 fn refused(refusal: Refusal) -> Wire {
@@ -317,20 +316,13 @@ async fn serve_lobby(socket: WebSocket, state: AppState) {
     let mut bucket = Bucket::new(state.config.burst, state.config.per_second);
     let first = listing.borrow_and_update().clone();
     send(&out, first).await;
-    let mut heartbeat = Heartbeat::new(state.config.silence);
-    let mut stopping = state.stopping.subscribe();
+    let mut heartbeat = Heartbeat::new(&state);
     loop {
         tokio::select! {
-            () = stopped(&mut stopping) => {
-                let _ = out.send(Outgoing::Close(close::RESTARTING, "the server is restarting")).await;
-                break;
-            }
-            alive = heartbeat.beat() => {
-                if !alive {
-                    let _ = out.send(Outgoing::Close(close::SILENT, "nothing heard: the connection seems lost")).await;
-                    break;
-                }
-                let _ = out.send(Outgoing::Ping).await;
+            beat = heartbeat.beat() => {
+                let closing = matches!(beat, Outgoing::Close(..));
+                let _ = out.send(beat).await;
+                if closing { break }
             }
             changed = listing.changed() => {
                 if changed.is_err() { break }

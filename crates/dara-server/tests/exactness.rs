@@ -4,25 +4,14 @@
 
 mod common;
 
-use common::{create, start, test_config, Client};
+use common::{create, start, test_config, two_players, Client};
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
-
-/// A game by link with both seats connected: (pale, dark).
-async fn two_players(addr: std::net::SocketAddr) -> (Client, Client) {
-    let (game, seat, _) =
-        create(addr, json!({ "opponent": "friend", "rules": "arcade", "first": "me" })).await;
-    let (pale, _) = Client::hello(addr, &game, Some(&seat), None).await;
-    let (mut dark, _) = Client::hello(addr, &game, None, None).await;
-    dark.send(json!({ "t": "join" })).await;
-    dark.next_of("joined").await;
-    (pale, dark)
-}
 
 #[tokio::test]
 async fn a_turn_id_names_one_turn() {
     let addr = start(test_config()).await;
-    let (mut pale, mut dark) = two_players(addr).await;
+    let (_, _, mut pale, mut dark) = two_players(addr).await;
     assert_eq!(pale.turn(7, "c3").await["t"], "accepted");
     dark.next_of("move").await;
     assert_eq!(dark.turn(1, "d3").await["t"], "accepted");
@@ -47,7 +36,7 @@ async fn a_turn_id_names_one_turn() {
 #[tokio::test]
 async fn a_key_given_twice_is_an_error_and_changes_nothing() {
     let addr = start(test_config()).await;
-    let (mut pale, mut dark) = two_players(addr).await;
+    let (_, _, mut pale, mut dark) = two_players(addr).await;
     // Read as most JSON readers would, this would resign.
     pale.send_raw(Message::Text(r#"{"t":"ping","t":"resign"}"#.into())).await;
     let error = pale.next_of("error").await;

@@ -7,7 +7,7 @@ mod common;
 use std::net::{IpAddr, SocketAddr};
 use std::time::{Duration, Instant};
 
-use common::{create, post, post_from, start, test_config, Client};
+use common::{create, post, post_from, start, test_config, two_players, Client};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
@@ -80,12 +80,7 @@ async fn half_open_requests_cannot_hold_the_server() {
 async fn a_silent_socket_is_let_go_and_its_player_counts_as_gone() {
     let config = dara_server::Config { silence: Duration::from_millis(600), ..test_config() };
     let addr = start(config).await;
-    let (game, seat, _) =
-        create(addr, json!({ "opponent": "friend", "rules": "arcade", "first": "me" })).await;
-    let (mut pale, _) = Client::hello(addr, &game, Some(&seat), None).await;
-    let (mut dark, _) = Client::hello(addr, &game, None, None).await;
-    dark.send(json!({ "t": "join" })).await;
-    dark.next_of("joined").await;
+    let (_, _, mut pale, mut dark) = two_players(addr).await;
     while pale.next_of("presence").await["d"]["black"]["online"] != true {}
     // Dark's page freezes: its socket stays open but reads nothing, so it answers no ping.
     let started = Instant::now();
@@ -262,12 +257,7 @@ async fn an_operator_sees_health_and_measures() {
     let addr = start(test_config()).await;
     let health = get_from(addr, "/healthz", "127.0.0.1").await;
     assert_eq!(health.status(), 200);
-    let (game, seat, _) =
-        create(addr, json!({ "opponent": "friend", "rules": "arcade", "first": "me" })).await;
-    let (mut pale, _) = Client::hello(addr, &game, Some(&seat), None).await;
-    let (mut dark, _) = Client::hello(addr, &game, None, None).await;
-    dark.send(json!({ "t": "join" })).await;
-    dark.next_of("joined").await;
+    let (_, seat, mut pale, _dark) = two_players(addr).await;
     assert_eq!(pale.turn(1, "c3").await["t"], "accepted");
     let metrics = get_from(addr, "/metrics", "127.0.0.1").await.text().await.unwrap();
     for line in

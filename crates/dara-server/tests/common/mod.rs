@@ -63,6 +63,18 @@ pub async fn create(addr: SocketAddr, body: Value) -> (String, String, String) {
     )
 }
 
+/// A game by link (arcade rules, the creator pale) with both seats connected: its id, the
+/// creator's token, and the two players' clients (pale, dark).
+pub async fn two_players(addr: SocketAddr) -> (String, String, Client, Client) {
+    let (game, seat, _) =
+        create(addr, json!({ "opponent": "friend", "rules": "arcade", "first": "me" })).await;
+    let (pale, _) = Client::hello(addr, &game, Some(&seat), None).await;
+    let (mut dark, _) = Client::hello(addr, &game, None, None).await;
+    dark.send(json!({ "t": "join" })).await;
+    dark.next_of("joined").await;
+    (game, seat, pale, dark)
+}
+
 #[derive(Debug)]
 pub struct Client {
     pub ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
