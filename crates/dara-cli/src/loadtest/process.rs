@@ -1,0 +1,110 @@
+//! Linux's view of a process: CPU time and resident memory from `/proc`, and this process's own
+//! limit on open files (every socket is one).
+
+use std::io;
+
+/// A process in `/proc`: a pid, or this process.
+#[derive(Debug, Clone, Copy)]
+pub enum Process {
+    /// This process.
+    Me,
+    /// Another process.
+    Pid(u32),
+}
+
+impl Process {
+    fn path(self, file: &str) -> String {
+        match self {
+            Process::Me => format!("/proc/self/{file}"),
+            Process::Pid(pid) => format!("/proc/{pid}/{file}"),
+        }
+    }
+
+    /// User plus system CPU time used so far, in seconds.
+    ///
+    /// # Errors
+    /// When the process is gone or `/proc` cannot be read.
+    pub fn cpu_seconds(self) -> io::Result<f64> {
+        let stat = std::fs::read_to_string(self.path("stat"))?;
+        // The command name (field 2) is in parentheses and may hold spaces: count from after it.
+        let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+        let mut fields = after_name.split_ascii_whitespace();
+        // Fields 3 (state) to 15: utime is the 14th, stime the 15th.
+        let mut field = |n: usize| -> io::Result<u64> {
+            fields.nth(n).and_then(|f| f.parse().ok()).ok_or_else(|| {
+                io::Error::new(io::ErrorKind::InvalidData, "unexpected /proc/PID/stat")
+            })
+        };
+        let utime = field(11)?;
+        let stime = field(0)?;
+        Ok((utime + stime) as f64 / clock_ticks_per_second() as f64)
+    }
+
+    /// Resident memory (`VmRSS`), in KiB.
+    ///
+    /// # Errors
+    /// When the process is gone or `/proc` cannot be read.
+    pub fn resident_kib(self) -> io::Result<u64> {
+        let status = std::fs::read_to_string(self.path("status"))?;
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, "no VmRSS in status"))
+    }
+}
+
+/// The kernel's clock ticks per second, the unit of `/proc/PID/stat` times (100 on Linux).
+fn clock_ticks_per_second() -> u64 {
+    use nix::unistd::{sysconf, SysconfVar};
+    match sysconf(SysconfVar::CLK_TCK) {
+        Ok(Some(ticks)) if ticks > 0 => ticks as u64,
+        _ => 100,
+    }
+}
+
+/// The open-files limit before and after raising the soft limit to the hard one.
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct OpenFiles {
+    /// The soft limit this process started with.
+    pub soft_before: u64,
+    /// The soft limit now.
+    pub soft: u64,
+    /// The hard limit, which only a privileged process may raise.
+    pub hard: u64,
+}
+
+/// Raises this process's soft limit on open files to its hard limit: each socket is a file, and
+/// the usual soft limit (1024) would stop the load at about 500 games.
+///
+/// # Errors
+/// When the limit cannot be read or set.
+pub fn raise_open_files() -> nix::Result<OpenFiles> {
+    use nix::sys::resource::{getrlimit, setrlimit, Resource};
+    let (soft_before, hard) = getrlimit(Resource::RLIMIT_NOFILE)?;
+    if soft_before < hard {
+        setrlimit(Resource::RLIMIT_NOFILE, hard, hard)?;
+    }
+    let (soft, hard) = getrlimit(Resource::RLIMIT_NOFILE)?;
+    Ok(OpenFiles { soft_before, soft, hard })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn this_process_has_cpu_time_and_memory() {
+        assert!(Process::Me.cpu_seconds().unwrap() >= 0.0);
+        assert!(Process::Me.resident_kib().unwrap() > 100);
+        let pid = std::process::id();
+        assert!(Process::Pid(pid).resident_kib().unwrap() > 100);
+    }
+
+    #[test]
+    fn the_soft_limit_reaches_the_hard_one() {
+        let limits = raise_open_files().unwrap();
+        assert_eq!(limits.soft, limits.hard);
+        assert!(limits.soft >= limits.soft_before);
+    }
+}
