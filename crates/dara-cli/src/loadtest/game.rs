@@ -368,7 +368,11 @@ impl Game<'_> {
 
     async fn ping(&mut self) -> Result<(), Stop> {
         for i in 0..2 {
-            self.send(i, Utf8Bytes::from_static(wire::PING)).await?;
+            // Before its snapshot a socket's hello may still be answered (and said again without
+            // `protocol`): a ping then would be refused with `hello-first`.
+            if self.seats[i].version.is_some() {
+                self.send(i, Utf8Bytes::from_static(wire::PING)).await?;
+            }
         }
         Ok(())
     }

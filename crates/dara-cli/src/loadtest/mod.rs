@@ -114,7 +114,9 @@ pub async fn run(plan: Plan) -> Result<Report> {
     progress.until(stats, "warm-up", warm_until).await;
 
     let server_cpu_before = server.map(Process::cpu_seconds).transpose()?;
+    let server_wait_before = server.map(Process::cpu_wait_seconds).transpose()?;
     let driver_cpu_before = Process::Me.cpu_seconds()?;
+    let driver_wait_before = Process::Me.cpu_wait_seconds()?;
     let window_start = Instant::now();
     stats.measuring.store(true, Relaxed);
     progress.until(stats, "measuring", window_start + Duration::from_secs_f64(plan.seconds)).await;
@@ -124,7 +126,12 @@ pub async fn run(plan: Plan) -> Result<Report> {
         (Some(p), Some(before)) => Some(p.cpu_seconds()? - before),
         _ => None,
     };
+    let server_wait = match (server, server_wait_before) {
+        (Some(p), Some(before)) => Some(p.cpu_wait_seconds()? - before),
+        _ => None,
+    };
     let driver_cpu = Process::Me.cpu_seconds()? - driver_cpu_before;
+    let driver_wait = Process::Me.cpu_wait_seconds()? - driver_wait_before;
     let rss_after = server.map(Process::resident_kib).transpose()?;
     for task in &tasks {
         task.abort();
@@ -166,10 +173,12 @@ pub async fn run(plan: Plan) -> Result<Report> {
         server_cpu_seconds: server_cpu,
         server_cpu_percent: server_cpu.map(|c| 100.0 * c / window),
         server_cpu_us_per_turn: server_cpu.filter(|_| turns > 0).map(|c| c * 1e6 / turns as f64),
+        server_cpu_wait_seconds: server_wait,
         server_rss_kib_before: rss_before,
         server_rss_kib_after: rss_after,
         server_rss_kib_per_game: rss_before.zip(rss_after).map(|(b, a)| per_game(b, a)),
         driver_cpu_percent: 100.0 * driver_cpu / window,
+        driver_cpu_wait_seconds: driver_wait,
         open_files,
     })
 }
@@ -285,6 +294,10 @@ pub struct Report {
     /// Of one core.
     pub server_cpu_percent: Option<f64>,
     pub server_cpu_us_per_turn: Option<f64>,
+    /// Time the server's threads were ready to run but waited for a CPU, in the window: large,
+    /// and other programs (or the load driver) shared its core, so its throughput and round
+    /// trips say more about them than about the server.
+    pub server_cpu_wait_seconds: Option<f64>,
     /// Server resident memory before the games connected.
     pub server_rss_kib_before: Option<u64>,
     /// And at the end of the window.
@@ -294,6 +307,8 @@ pub struct Report {
     /// This process's CPU in the window, of one core: near 100 the driver, not the server, is
     /// the limit.
     pub driver_cpu_percent: f64,
+    /// This process's threads waiting for a CPU in the window.
+    pub driver_cpu_wait_seconds: f64,
     pub open_files: OpenFiles,
 }
 
@@ -356,9 +371,12 @@ impl fmt::Display for Report {
                     "{label:<19}CPU {cpu:.2} s in {:.1} s ({percent:.1} % of a core)",
                     self.seconds
                 )?;
-                match self.server_cpu_us_per_turn {
-                    Some(us) => writeln!(f, ", {us:.1} µs per accepted turn")?,
-                    None => writeln!(f)?,
+                if let Some(us) = self.server_cpu_us_per_turn {
+                    write!(f, ", {us:.1} µs per accepted turn")?;
+                }
+                writeln!(f)?;
+                if let Some(wait) = self.server_cpu_wait_seconds {
+                    writeln!(f, "                   waited {wait:.2} s for a CPU (other programs on its core)")?;
                 }
             }
             if let (Some(before), Some(after), Some(per_game)) = (
@@ -377,12 +395,18 @@ impl fmt::Display for Report {
         }
         writeln!(
             f,
-            "load driver        CPU {:.1} % of a core; open files: soft limit {} (was {}), hard {}{}",
+            "load driver        CPU {:.1} % of a core, waited {:.2} s for a CPU; open files: soft \
+             limit {} (was {}), hard {}{}",
             self.driver_cpu_percent,
+            self.driver_cpu_wait_seconds,
             self.open_files.soft,
             self.open_files.soft_before,
             self.open_files.hard,
-            if self.sources > 0 { format!("; {} source addresses", self.sources) } else { String::new() }
+            if self.sources > 0 {
+                format!("; {} source addresses", self.sources)
+            } else {
+                String::new()
+            }
         )
     }
 }

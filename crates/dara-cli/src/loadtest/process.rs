@@ -40,6 +40,25 @@ impl Process {
         Ok((utime + stime) as f64 / clock_ticks_per_second() as f64)
     }
 
+    /// Time the process's threads have spent ready to run but waiting for a CPU, in seconds
+    /// (`/proc/PID/task/*/schedstat`): on a shared machine, what tells a server that ran out of
+    /// work to do from one that was kept off its core by other programs.
+    ///
+    /// # Errors
+    /// When the process is gone or `/proc` cannot be read.
+    pub fn cpu_wait_seconds(self) -> io::Result<f64> {
+        let mut waited_ns: u64 = 0;
+        for task in std::fs::read_dir(self.path("task"))? {
+            // A thread that ends meanwhile takes its figures with it.
+            let Ok(stat) = std::fs::read_to_string(task?.path().join("schedstat")) else {
+                continue;
+            };
+            waited_ns +=
+                stat.split_ascii_whitespace().nth(1).and_then(|w| w.parse().ok()).unwrap_or(0);
+        }
+        Ok(waited_ns as f64 / 1e9)
+    }
+
     /// Resident memory (`VmRSS`), in KiB.
     ///
     /// # Errors
@@ -97,6 +116,7 @@ mod tests {
     fn this_process_has_cpu_time_and_memory() {
         assert!(Process::Me.cpu_seconds().unwrap() >= 0.0);
         assert!(Process::Me.resident_kib().unwrap() > 100);
+        assert!(Process::Me.cpu_wait_seconds().unwrap() >= 0.0);
         let pid = std::process::id();
         assert!(Process::Pid(pid).resident_kib().unwrap() > 100);
     }
