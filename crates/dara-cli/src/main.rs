@@ -7,6 +7,8 @@ mod commands;
 mod cpu;
 mod diagram;
 mod game_input;
+mod loadtest;
+mod open_files;
 
 use clap::{Parser, Subcommand};
 
@@ -30,6 +32,7 @@ enum Command {
     Analyse(commands::analyse::Args),
     Play(commands::play::Args),
     Match(commands::matches::Args),
+    Loadtest(commands::loadtest::Args),
 }
 
 fn main() {
@@ -55,6 +58,7 @@ fn main() {
         Command::Analyse(args) => commands::analyse::run(args),
         Command::Play(args) => commands::play::run(args),
         Command::Match(args) => commands::matches::run(args),
+        Command::Loadtest(args) => commands::loadtest::run(args),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

@@ -4,6 +4,7 @@ pub mod analyse;
 pub mod bench;
 pub mod bench_search;
 pub mod engine;
+pub mod loadtest;
 pub mod matches;
 pub mod moves;
 pub mod perft;

@@ -55,15 +55,17 @@ impl Default for Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let colours = std::io::IsTerminal::is_terminal(&std::io::stdout());
-    tracing_subscriber::fmt().with_env_filter(log_filter()).with_ansi(colours).init();
+    // Logs go to standard error, so that standard output says only where the Arcade is served.
+    let colours = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    tracing_subscriber::fmt()
+        .with_env_filter(log_filter())
+        .with_ansi(colours)
+        .with_writer(std::io::stderr)
+        .init();
     // Every socket is a file: a server that stops at the default 1,024 refuses players long
     // before it runs short of anything else.
-    match rlimit::increase_nofile_limit(u64::MAX) {
-        Ok(soft) => {
-            let hard = rlimit::getrlimit(rlimit::Resource::NOFILE).map_or(soft, |(_, hard)| hard);
-            tracing::info!(soft, hard, "open files");
-        }
+    match crate::open_files::raise_open_files() {
+        Ok(files) => tracing::info!(soft = files.soft, hard = files.hard, "open files"),
         Err(e) => tracing::warn!("cannot raise the open-file limit: {e}"),
     }
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;

@@ -1,0 +1,122 @@
+//! `dara loadtest`: games kept in play against a running Arcade, over real WebSockets.
+
+use anyhow::{ensure, Context, Result};
+use clap::Parser;
+use dara::Ruleset;
+
+use crate::loadtest::{self, Plan};
+
+/// Load a running Arcade (`dara serve`) with games played over real WebSockets, and measure it.
+///
+/// Each game is asked for with `POST /api/games` (a game against a friend); its creator's socket
+/// says hello with the seat, a second socket takes the free seat with `join`, and each seat plays
+/// a random legal turn (from the server's own list) when it is its side to move. A game that ends
+/// is replaced by a new one. After the games have connected and warmed up, it measures for
+/// `--seconds`: games in play, turns accepted per second, the round trip of a turn to its
+/// `accepted` and to the opponent's `move` event (p50/p95/p99/max), and what went wrong. With
+/// `--server-pid` also the server's CPU time per turn and its memory per game.
+///
+/// The server limits games per client address (20): start it with a large
+/// `--games-per-address` for a load test, e.g.
+///
+///     taskset -c 0 dara serve --listen 127.0.0.1:8080 --games-per-address 100000 &
+///     taskset -c 1 dara loadtest --games 1000 --rate 1 --server-pid $!
+///
+/// Only a server on this machine (127.0.0.0/8, ::1, localhost) is loaded unless
+/// `--allow-remote` is given.
+#[derive(Debug, Parser)]
+#[command(verbatim_doc_comment)]
+pub struct Args {
+    /// The server, as http://host:port.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    server: String,
+    /// Load a server that is not on this machine's loopback: only one you run and may load.
+    #[arg(long)]
+    allow_remote: bool,
+    /// Games kept in play at once (two sockets each).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// The ruleset of every game.
+    #[arg(long, default_value = "arcade")]
+    rules: String,
+    /// Turns per second in each game; 0: each turn as soon as the server has answered the last.
+    /// The server closes a socket that sends more than 10 messages a second (after a burst of
+    /// 40), so a game played faster than about 19 turns a second is soon disconnected.
+    #[arg(long, default_value_t = 1.0)]
+    rate: f64,
+    /// Seconds measured, after the games have connected and warmed up.
+    #[arg(long, default_value_t = 30.0)]
+    seconds: f64,
+    /// Seconds played before measuring, once every game has connected.
+    #[arg(long, default_value_t = 5.0)]
+    warmup: f64,
+    /// New connections per second (HTTP and WebSocket), so the server's listen backlog is not
+    /// what is measured; 0: all at once.
+    #[arg(long, default_value_t = 2000.0)]
+    connect_rate: f64,
+    /// Seed of the random turns (each game's own generator is derived from it).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Bind the sockets to N loopback source addresses (127.0.0.2, 127.0.0.3, ...), one per
+    /// game in turn, past the server's per-address limits and the 28k ephemeral ports of one
+    /// address.
+    #[arg(long, value_name = "N")]
+    spread_sources: Option<u32>,
+    /// The server's process id: report its CPU time per accepted turn and its resident memory
+    /// per game (from /proc).
+    #[arg(long, value_name = "PID")]
+    server_pid: Option<u32>,
+    /// Connect both seats of every game and send nothing but keep-alives: for the memory an
+    /// idle game holds (with --server-pid).
+    #[arg(long)]
+    idle: bool,
+    /// The `protocol` field of `hello`; 0 leaves it out. Dropped by itself when the server
+    /// answers such a hello with an error (a server that does not know it yet).
+    #[arg(long, default_value_t = loadtest::PROTOCOL_VERSION)]
+    protocol_version: u32,
+    /// Print the results as one line of JSON, to compare runs with a script.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> Result<()> {
+    let _: Ruleset = args.rules.parse().context("--rules")?;
+    ensure!(args.games > 0, "--games must be at least 1");
+    let seconds_ok = |s: f64| s.is_finite() && (0.0..=86_400.0).contains(&s);
+    ensure!(
+        seconds_ok(args.seconds) && args.seconds > 0.0,
+        "--seconds must be more than 0 and at most a day"
+    );
+    ensure!(seconds_ok(args.warmup), "--warmup must be 0 to a day");
+    ensure!(args.rate.is_finite() && args.rate >= 0.0, "--rate must be 0 or more");
+    ensure!(
+        args.connect_rate.is_finite() && args.connect_rate >= 0.0,
+        "--connect-rate must be 0 or more"
+    );
+    ensure!(args.spread_sources != Some(0), "--spread-sources must be at least 1");
+    let plan = Plan {
+        server: args.server,
+        allow_remote: args.allow_remote,
+        games: args.games,
+        rules: args.rules,
+        rate: args.rate,
+        seconds: args.seconds,
+        warmup: args.warmup,
+        connect_rate: args.connect_rate,
+        seed: args.seed,
+        spread_sources: args.spread_sources,
+        server_pid: args.server_pid,
+        idle: args.idle,
+        protocol: (args.protocol_version > 0).then_some(args.protocol_version),
+    };
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let report = runtime.block_on(loadtest::run(plan))?;
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        print!("{report}");
+    }
+    // The game tasks are stopped, not waited for: their sockets close with the process.
+    runtime.shutdown_background();
+    Ok(())
+}

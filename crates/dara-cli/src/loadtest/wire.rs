@@ -1,0 +1,239 @@
+//! The Arcade's game-socket messages as the load driver sends and reads them, written from
+//! `crates/dara-server/PROTOCOL.md`.
+//!
+//! Reading borrows from the frame's text: one pass of serde over one struct that has every field
+//! the driver looks at, whatever the message's type, so a message costs no allocation but its
+//! list of legal turns.
+
+use core::fmt;
+use core::str::FromStr;
+
+use dara::Colour;
+use serde::de::{Deserializer, IgnoredAny, SeqAccess, Visitor};
+use serde::Deserialize;
+
+/// The protocol version the next server will expect in `hello` (`"protocol": 1` in its data).
+/// Today's server refuses a `hello` with fields it does not know, so the driver drops the field
+/// when the server answers such a `hello` with an `error`.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The keep-alive a page sends every few seconds.
+pub const PING: &str = r#"{"t":"ping","d":{"lag":0}}"#;
+
+/// Taking the free seat.
+pub const JOIN: &str = r#"{"t":"join"}"#;
+
+/// `hello` with a seat token (or none, to watch and then join), from the start of the game.
+pub fn hello(seat: Option<&str>, protocol: Option<u32>) -> String {
+    let seat = match seat {
+        // A token is hex digits: nothing to escape.
+        Some(token) => format!("\"{token}\""),
+        None => "null".to_owned(),
+    };
+    match protocol {
+        Some(version) => {
+            format!(r#"{{"t":"hello","d":{{"seat":{seat},"since":null,"protocol":{version}}}}}"#)
+        }
+        None => format!(r#"{{"t":"hello","d":{{"seat":{seat},"since":null}}}}"#),
+    }
+}
+
+/// One whole turn, as the notation writes it (taken from the server's own list of legal turns).
+pub fn turn(id: u64, m: &str) -> String {
+    format!(r#"{{"t":"move","d":{{"id":{id},"m":"{m}"}}}}"#)
+}
+
+/// The body of `POST /api/games` for a game against a friend by link.
+pub fn new_game(rules: &str) -> String {
+    let rules = serde_json::to_string(rules).expect("a string always serialises");
+    format!(r#"{{"opponent":"friend","rules":{rules}}}"#)
+}
+
+/// The answer to `POST /api/games`: the creator's seat.
+#[derive(Debug, Deserialize)]
+pub struct Created {
+    /// The game's id, for its socket's path.
+    pub game: String,
+    /// The creator's seat token.
+    pub seat: String,
+}
+
+/// Any message from the server: its type, its version (events only) and the fields of its data
+/// that the driver reads.
+#[derive(Debug, Deserialize)]
+pub struct Incoming<'a> {
+    /// The message's type.
+    #[serde(borrow)]
+    pub t: &'a str,
+    /// An event's version; answers have none.
+    #[serde(default)]
+    pub v: Option<u64>,
+    /// The data, absent for `pong`, `ok`, `join`.
+    #[serde(default, borrow)]
+    pub d: Option<Data<'a>>,
+}
+
+/// The fields the driver reads, from whichever message carries them.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct Data<'a> {
+    /// `accepted`, `rejected`: the turn's id.
+    pub id: Option<u64>,
+    /// `move`: the turn played.
+    #[serde(borrow)]
+    pub m: Option<&'a str>,
+    /// `move`: turns played, this one included.
+    pub ply: Option<u64>,
+    /// `snapshot`, `move`: the position after it.
+    #[serde(borrow)]
+    pub pos: Option<Position<'a>>,
+    /// `snapshot`: the receiver's colour, null for a watcher.
+    #[serde(borrow)]
+    pub you: Option<&'a str>,
+    /// `snapshot`: who holds each seat.
+    #[serde(borrow)]
+    pub seats: Option<Seats<'a>>,
+    /// `snapshot`: the turns played so far (only counted).
+    pub moves: Option<Count>,
+    /// `snapshot`: how the game ended, null while it goes on.
+    pub end: Option<IgnoredAny>,
+    /// `joined`, `seated`: the colour seated.
+    #[serde(borrow)]
+    pub colour: Option<&'a str>,
+    /// `rejected`, `error`, `end`: what happened, as a code.
+    #[serde(borrow)]
+    pub code: Option<&'a str>,
+}
+
+/// A position, as far as choosing a turn needs it.
+#[derive(Debug, Deserialize)]
+pub struct Position<'a> {
+    /// Whose turn it is.
+    #[serde(borrow)]
+    pub side: &'a str,
+    /// Every legal turn, each capture choice its own.
+    #[serde(borrow, default)]
+    pub legal: Vec<&'a str>,
+}
+
+/// The snapshot's seats: `{"kind": "human" | "open" | "computer"}` for each colour.
+#[derive(Debug, Deserialize)]
+pub struct Seats<'a> {
+    /// The pale stones' seat.
+    #[serde(borrow)]
+    pub white: SeatKind<'a>,
+    /// The dark stones' seat.
+    #[serde(borrow)]
+    pub black: SeatKind<'a>,
+}
+
+/// Who sits in a seat.
+#[derive(Debug, Deserialize)]
+pub struct SeatKind<'a> {
+    /// `human`, `open` or `computer`.
+    #[serde(borrow)]
+    pub kind: &'a str,
+}
+
+impl Seats<'_> {
+    /// Whether both seats are taken by people, so the game has begun.
+    pub fn both_seated(&self) -> bool {
+        self.white.kind == "human" && self.black.kind == "human"
+    }
+}
+
+/// The length of a JSON array, counted without keeping its elements.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Count(pub u64);
+
+impl<'de> Deserialize<'de> for Count {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Count, D::Error> {
+        struct Counter;
+        impl<'de> Visitor<'de> for Counter {
+            type Value = Count;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an array")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Count, A::Error> {
+                let mut n = 0;
+                while seq.next_element::<IgnoredAny>()?.is_some() {
+                    n += 1;
+                }
+                Ok(Count(n))
+            }
+        }
+        deserializer.deserialize_seq(Counter)
+    }
+}
+
+/// A colour as the server writes it, `white` or `black`.
+pub fn colour(text: &str) -> Option<Colour> {
+    Colour::from_str(text).ok()
+}
+
+impl<'a> Incoming<'a> {
+    /// Reads one text frame.
+    ///
+    /// # Errors
+    /// When the frame is not a message of the shape the protocol describes.
+    pub fn parse(text: &'a str) -> Result<Incoming<'a>, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_event_is_read_in_place() {
+        let text = r#"{"t":"move","d":{"m":"c3","ply":1,"pos":{"fen":"6/6/2W3/6/6 b 11 12 0",
+            "side":"black","phase":"placement","hand":{"white":11,"black":12},"quiet":0,
+            "quiet_limit":80,"legal":["a1","a2"],"forbidden":{"c4":"a \"row\""}},"clock":null},"v":3}"#;
+        let msg = Incoming::parse(text).unwrap();
+        assert_eq!((msg.t, msg.v), ("move", Some(3)));
+        let d = msg.d.unwrap();
+        assert_eq!((d.m, d.ply), (Some("c3"), Some(1)));
+        let pos = d.pos.unwrap();
+        assert_eq!(colour(pos.side), Some(Colour::Black));
+        assert_eq!(pos.legal, ["a1", "a2"]);
+    }
+
+    #[test]
+    fn a_snapshot_tells_seats_colour_and_turns_played() {
+        let text = r#"{"t":"snapshot","v":1,"d":{"rules":"arcade","opponent":"friend",
+            "you":null,"seats":{"white":{"kind":"human"},"black":{"kind":"open"}},
+            "moves":["c3","d4"],"pos":{"side":"white","legal":[]},"clock":null,"end":null,
+            "drawOffer":null}}"#;
+        let d = Incoming::parse(text).unwrap().d.unwrap();
+        assert_eq!(d.you, None);
+        assert!(!d.seats.unwrap().both_seated());
+        assert_eq!(d.moves.unwrap().0, 2);
+        assert!(d.end.is_none());
+    }
+
+    #[test]
+    fn answers_without_data_are_read() {
+        let msg = Incoming::parse(r#"{"t":"pong"}"#).unwrap();
+        assert_eq!((msg.t, msg.v, msg.d.is_none()), ("pong", None, true));
+        let msg = Incoming::parse(r#"{"t":"accepted","d":{"id":7}}"#).unwrap();
+        assert_eq!(msg.d.unwrap().id, Some(7));
+    }
+
+    #[test]
+    fn messages_sent_are_the_protocols() {
+        assert_eq!(
+            hello(Some("ab12"), Some(1)),
+            r#"{"t":"hello","d":{"seat":"ab12","since":null,"protocol":1}}"#
+        );
+        assert_eq!(hello(None, None), r#"{"t":"hello","d":{"seat":null,"since":null}}"#);
+        assert_eq!(turn(4, "c3-c4xe5"), r#"{"t":"move","d":{"id":4,"m":"c3-c4xe5"}}"#);
+        assert_eq!(
+            new_game("jaques,diagonal=yes"),
+            r#"{"opponent":"friend","rules":"jaques,diagonal=yes"}"#
+        );
+        for text in [PING, JOIN] {
+            serde_json::from_str::<serde_json::Value>(text).unwrap();
+        }
+    }
+}
