@@ -52,10 +52,11 @@ struct Heartbeat {
 }
 
 impl Heartbeat {
-    /// Pings a few times within each `silence`, so one lost pong is not taken for silence.
+    /// Looks a few times within each `silence`, so that a quiet socket is pinged twice before
+    /// it counts as silent.
     fn new(state: &AppState) -> Heartbeat {
         let (start, silence) = (Instant::now(), state.config.silence);
-        let every = silence / 3;
+        let every = silence / 4;
         let mut ticks = tokio::time::interval_at(start + every, every);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         Heartbeat { ticks, last_heard: start, silence, stopping: state.stopping.subscribe() }
@@ -66,31 +67,39 @@ impl Heartbeat {
         self.last_heard = Instant::now();
     }
 
-    /// Waits for what the socket must be sent next of the server's own accord: a ping, or
-    /// its close (silent too long, or the server stopping).
-    async fn beat(&mut self) -> Outgoing {
+    /// Waits for the next look at the socket: what it must be sent of the server's own accord
+    /// then, if anything: a ping, or its close (silent too long, or the server stopping).
+    async fn beat(&mut self) -> Option<Outgoing> {
         tokio::select! {
             _ = self.stopping.wait_for(|stop| *stop) => {
-                Outgoing::Close(close::RESTARTING, "the server is restarting")
+                Some(Outgoing::Close(close::RESTARTING, "the server is restarting"))
             }
             _ = self.ticks.tick() => {
-                if self.last_heard.elapsed() < self.silence {
-                    Outgoing::Ping
+                let quiet = self.last_heard.elapsed();
+                if quiet >= self.silence {
+                    Some(Outgoing::Close(close::SILENT, "nothing heard: the connection seems lost"))
+                } else if quiet >= self.silence / 2 {
+                    Some(Outgoing::Ping)
                 } else {
-                    Outgoing::Close(close::SILENT, "nothing heard: the connection seems lost")
+                    // A page that speaks (it pings every few seconds) needs no ping: one less
+                    // message for each socket every few seconds, thousands a second in all.
+                    None
                 }
             }
         }
     }
 }
 
-/// The WebSocket settings of every socket: messages of at most `max` bytes, and buffers sized
-/// for them (tungstenite's defaults, 128 KiB each way, would cost more than a whole game).
+/// The WebSocket settings of every socket: messages of at most `max` bytes, and small buffers
+/// (tungstenite's defaults, 128 KiB each way, would cost more than ten whole games). A browser's
+/// messages are a few dozen bytes: reads are done 1 KiB at a time, and a larger message simply
+/// takes more of them.
 fn sized(ws: WebSocketUpgrade, max: usize) -> WebSocketUpgrade {
     ws.max_message_size(max)
         .max_frame_size(max)
-        .read_buffer_size(max)
-        .write_buffer_size(0)
+        .read_buffer_size(1024)
+        // Messages are gathered until the writer flushes (see `spawn_writer`).
+        .write_buffer_size(16 * 1024)
         .max_write_buffer_size(64 * 1024)
 }
 
@@ -113,18 +122,29 @@ fn spawn_writer(
     let (tx, mut rx) = mpsc::channel::<Outgoing>(256);
     let mut sink = socket_sink;
     let task = tokio::spawn(async move {
-        while let Some(out) = rx.recv().await {
-            let result = match out {
-                Outgoing::Text(text) => sink.send(Message::Text(text.as_ref().into())).await,
-                Outgoing::Ping => sink.send(Message::Ping(Default::default())).await,
-                Outgoing::Close(code, reason) => {
-                    let _ = sink
-                        .send(Message::Close(Some(CloseFrame { code, reason: reason.into() })))
-                        .await;
-                    break;
+        // Everything queued by the time the writer runs goes out in one write: a turn's
+        // `accepted` and its `move` event usually leave together (a send on loopback costs more
+        // than rendering the event).
+        'socket: while let Some(first) = rx.recv().await {
+            let mut next = Some(first);
+            while let Some(out) = next.take() {
+                let (message, closing) = match out {
+                    Outgoing::Text(text) => (Message::Text(text), false),
+                    Outgoing::Ping => (Message::Ping(Default::default()), false),
+                    Outgoing::Close(code, reason) => {
+                        (Message::Close(Some(CloseFrame { code, reason: reason.into() })), true)
+                    }
+                };
+                if sink.feed(message).await.is_err() {
+                    break 'socket;
                 }
-            };
-            if result.is_err() {
+                if closing {
+                    let _ = sink.flush().await;
+                    break 'socket;
+                }
+                next = rx.try_recv().ok();
+            }
+            if sink.flush().await.is_err() {
                 break;
             }
         }
@@ -160,19 +180,19 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
     let welcome = loop {
         let frame = match tokio::time::timeout_at(deadline, stream.next()).await {
             Ok(Some(Ok(frame))) => frame,
-            Ok(_) => return finish(out, writer).await,
+            Ok(_) => return finish(out, writer, &mut stream).await,
             Err(_) => {
                 let _ = out.send(Outgoing::Close(close::SILENT, "say hello first")).await;
-                return finish(out, writer).await;
+                return finish(out, writer, &mut stream).await;
             }
         };
         if !bucket.take() {
             let _ = out.send(Outgoing::Close(close::FLOOD, "too many messages")).await;
-            return finish(out, writer).await;
+            return finish(out, writer, &mut stream).await;
         }
         let Message::Text(text) = frame else {
             if matches!(frame, Message::Close(_)) {
-                return finish(out, writer).await;
+                return finish(out, writer, &mut stream).await;
             }
             continue;
         };
@@ -186,14 +206,14 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
                             "this game has finished and been forgotten",
                         ))
                         .await;
-                    return finish(out, writer).await;
+                    return finish(out, writer, &mut stream).await;
                 }
             },
             Ok(_) => send(&out, refused(Refusal::HelloFirst)).await,
             Err(error @ ParseError::OtherProtocol(_)) => {
                 send(&out, refused(error.into())).await;
                 let _ = out.send(Outgoing::Close(close::RELOAD, "reload the page")).await;
-                return finish(out, writer).await;
+                return finish(out, writer, &mut stream).await;
             }
             Err(error) => send(&out, refused(error.into())).await,
         }
@@ -212,6 +232,7 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
         let frame = tokio::select! {
             frame = stream.next() => frame,
             beat = heartbeat.beat() => {
+                let Some(beat) = beat else { continue };
                 let closing = matches!(beat, Outgoing::Close(..));
                 let _ = out.send(beat).await;
                 if closing { break }
@@ -260,7 +281,7 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
     }
     forwarder.abort();
     handle.leave(seat);
-    finish(out, writer).await;
+    finish(out, writer, &mut stream).await;
 }
 
 fn refused(refusal: Refusal) -> Wire {
@@ -271,9 +292,25 @@ async fn send(out: &mpsc::Sender<Outgoing>, text: Wire) {
     let _ = out.send(Outgoing::Text(text)).await;
 }
 
-async fn finish(out: mpsc::Sender<Outgoing>, writer: tokio::task::JoinHandle<()>) {
+/// Ends a socket: what is queued is written (the close frame last), then what the client still
+/// sends is read and dropped until its own close, for at most a second. Dropping the socket
+/// with unread bytes would make the kernel reset it, and the reset can reach the client
+/// before the close frame does, leaving it without the reason.
+async fn finish(
+    out: mpsc::Sender<Outgoing>,
+    writer: tokio::task::JoinHandle<()>,
+    stream: &mut futures_util::stream::SplitStream<WebSocket>,
+) {
     drop(out);
     let _ = writer.await;
+    let drain = async {
+        while let Some(Ok(frame)) = stream.next().await {
+            if matches!(frame, Message::Close(_)) {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(1), drain).await;
 }
 
 /// Passes the game's events to one connection. One that falls too far behind is closed: it
@@ -320,6 +357,7 @@ async fn serve_lobby(socket: WebSocket, state: AppState) {
     loop {
         tokio::select! {
             beat = heartbeat.beat() => {
+                let Some(beat) = beat else { continue };
                 let closing = matches!(beat, Outgoing::Close(..));
                 let _ = out.send(beat).await;
                 if closing { break }
@@ -342,5 +380,5 @@ async fn serve_lobby(socket: WebSocket, state: AppState) {
             },
         }
     }
-    finish(out, writer).await;
+    finish(out, writer, &mut stream).await;
 }

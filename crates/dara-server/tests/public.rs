@@ -78,7 +78,7 @@ async fn half_open_requests_cannot_hold_the_server() {
 
 #[tokio::test]
 async fn a_silent_socket_is_let_go_and_its_player_counts_as_gone() {
-    let config = dara_server::Config { silence: Duration::from_millis(600), ..test_config() };
+    let config = dara_server::Config { silence: Duration::from_millis(1500), ..test_config() };
     let addr = start(config).await;
     let (_, _, mut pale, mut dark) = two_players(addr).await;
     while pale.next_of("presence").await["d"]["black"]["online"] != true {}
@@ -90,7 +90,7 @@ async fn a_silent_socket_is_let_go_and_its_player_counts_as_gone() {
             break started.elapsed();
         }
     };
-    assert!(gone >= Duration::from_millis(600), "not before the silence: {gone:?}");
+    assert!(gone >= Duration::from_millis(1500), "not before the silence: {gone:?}");
     // The frozen player may now be claimed against, once the claim time has passed.
     tokio::time::sleep(Duration::from_millis(400)).await;
     pale.send(json!({ "t": "claim" })).await;

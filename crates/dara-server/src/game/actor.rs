@@ -117,7 +117,9 @@ impl Game {
             rematch_offer: None,
             rematch: None,
             journal: Vec::new(),
-            watchers: broadcast::channel(128).0,
+            // Small: a connection that falls this far behind is closed and catches up from the
+            // journal (4000), and every slot is allocated up front, game by game.
+            watchers: broadcast::channel(16).0,
             crowd: Crowd::new(Instant::now()),
             last_turn: ByColour::default(),
             lag: ByColour::default(),

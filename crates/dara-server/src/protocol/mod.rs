@@ -8,8 +8,6 @@ mod client;
 mod event;
 mod refusal;
 
-use std::sync::Arc;
-
 use serde::Serialize;
 
 pub use answer::{Answer, PresenceView, SeatPresence};
@@ -17,8 +15,9 @@ pub use client::{lag, ClientMessage, ParseError, PROTOCOL_VERSION};
 pub use event::{EndView, Event, SeatView, Seats, Snapshot};
 pub use refusal::{Explained, Refusal};
 
-/// A message ready for the wire: serialised once, shared by every connection that gets it.
-pub type Wire = Arc<str>;
+/// A message ready for the wire: serialised once, shared by every connection that gets it (a
+/// reference-counted buffer, handed to each socket without a copy).
+pub type Wire = axum::extract::ws::Utf8Bytes;
 
 /// Serialises a message. Every message type here is plain data, so this cannot fail.
 fn wire(message: &impl Serialize) -> Wire {
