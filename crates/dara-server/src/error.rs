@@ -1,6 +1,8 @@
 //! The one error type of the HTTP side, mapped to a status and a JSON reason.
 
-use axum::http::StatusCode;
+use std::time::Duration;
+
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
@@ -14,6 +16,14 @@ pub enum AppError {
     NotFound,
     /// The server holds as many games as it will.
     Full,
+    /// As many searches wait for the computer as the server lets wait: a new game against it
+    /// would wait too long for its moves.
+    EngineBusy {
+        /// Searches waiting.
+        waiting: usize,
+        /// About when they will have been answered: when to come back.
+        retry_after: Duration,
+    },
     /// The client's address already has as many games as one may; the text says how many
     /// and when they go.
     TooManyGames(String),
@@ -34,7 +44,7 @@ impl AppError {
         match self {
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::NotFound => StatusCode::NOT_FOUND,
-            AppError::Full => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Full | AppError::EngineBusy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             AppError::TooManyGames(_) => StatusCode::TOO_MANY_REQUESTS,
             AppError::TableTaken => StatusCode::CONFLICT,
             AppError::TableClosed => StatusCode::NOT_FOUND,
@@ -49,6 +59,11 @@ impl AppError {
                 "no such game: it may have finished and been forgotten".to_owned()
             }
             AppError::Full => "the tables are full; try again in a minute".to_owned(),
+            AppError::EngineBusy { waiting, retry_after } => format!(
+                "the computer is busy: {waiting} games are waiting for its moves; try again in \
+                 {} seconds",
+                retry_seconds(*retry_after)
+            ),
             AppError::TableTaken => "someone else sat down at that table first: choose another, \
                                      or press Play anyone"
                 .to_owned(),
@@ -67,6 +82,18 @@ struct ErrorBody {
 
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        (self.status(), Json(ErrorBody { error: self.reason() })).into_response()
+        let body = Json(ErrorBody { error: self.reason() });
+        match self {
+            AppError::EngineBusy { retry_after, .. } => {
+                let seconds = retry_seconds(retry_after).to_string();
+                (self.status(), [(header::RETRY_AFTER, seconds)], body).into_response()
+            }
+            _ => (self.status(), body).into_response(),
+        }
     }
+}
+
+/// Whole seconds to wait, rounded up, at least one: what `Retry-After` says.
+fn retry_seconds(wait: Duration) -> u64 {
+    (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
 }

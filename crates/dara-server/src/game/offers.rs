@@ -68,6 +68,7 @@ impl Game {
             .ok_or(Refusal::NothingToTakeBack)?;
         let plies = self.played.moves().len() - first_undone;
         self.played.take_back(plies);
+        // Calls off the search for the position taken back, freeing its thread at once.
         self.thinking = None;
         self.ending = None;
         self.publish(GameEvent::TookBack { plies });
