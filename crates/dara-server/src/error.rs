@@ -59,11 +59,15 @@ impl AppError {
                 "no such game: it may have finished and been forgotten".to_owned()
             }
             AppError::Full => "the tables are full; try again in a minute".to_owned(),
-            AppError::EngineBusy { waiting, retry_after } => format!(
-                "the computer is busy: {waiting} games are waiting for its moves; try again in \
-                 {} seconds",
-                retry_seconds(*retry_after)
-            ),
+            AppError::EngineBusy { waiting, retry_after } => {
+                let seconds = retry_seconds(*retry_after);
+                format!(
+                    "the computer is busy: {waiting} {} waiting for its moves; try again in \
+                     {seconds} second{}",
+                    if *waiting == 1 { "game is" } else { "games are" },
+                    if seconds == 1 { "" } else { "s" }
+                )
+            }
             AppError::TableTaken => "someone else sat down at that table first: choose another, \
                                      or press Play anyone"
                 .to_owned(),
@@ -96,4 +100,26 @@ impl IntoResponse for AppError {
 /// Whole seconds to wait, rounded up, at least one: what `Retry-After` says.
 fn retry_seconds(wait: Duration) -> u64 {
     (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_busy_computer_says_when_to_come_back() {
+        let busy = AppError::EngineBusy { waiting: 64, retry_after: Duration::from_millis(31_200) };
+        assert_eq!(
+            busy.reason(),
+            "the computer is busy: 64 games are waiting for its moves; try again in 32 seconds"
+        );
+        let response = busy.into_response();
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(response.headers()[header::RETRY_AFTER], "32");
+        let one = AppError::EngineBusy { waiting: 1, retry_after: Duration::from_millis(10) };
+        assert_eq!(
+            one.reason(),
+            "the computer is busy: 1 game is waiting for its moves; try again in 1 second"
+        );
+    }
 }

@@ -160,10 +160,11 @@ async fn past_the_queue_bound_new_games_against_the_computer_wait() {
     let retry: u64 = refused.headers()["retry-after"].to_str().unwrap().parse().unwrap();
     assert!(retry >= 1);
     let body: Value = refused.json().await.unwrap();
+    let seconds = if retry == 1 { "second" } else { "seconds" };
     assert_eq!(
         body["error"],
         format!(
-            "the computer is busy: 2 games are waiting for its moves; try again in {retry} seconds"
+            "the computer is busy: 2 games are waiting for its moves; try again in {retry} {seconds}"
         )
     );
     // People can still play each other.
