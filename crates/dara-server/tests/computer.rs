@@ -24,7 +24,7 @@ fn computer_first() -> Value {
 }
 
 /// The next message that is not a presence update nor a place heard already: a connection
-/// that says hello just as its place changes may hear the new place twice.
+/// that says hello just as its place is told may hear it twice.
 async fn next_news(client: &mut Client, last: &mut Value) -> Value {
     loop {
         let msg = client.next_not_presence().await;
@@ -130,10 +130,20 @@ async fn one_clients_flood_does_not_starve_another() {
     let (mut them, _) = Client::hello(addr, &other, Some(&other_seat), None).await;
     let mut theirs = Value::Null;
     assert_eq!(next_news(&mut them, &mut theirs).await, place(0));
-    assert_eq!(next_news(&mut last, &mut lasts).await, place(3));
-    // It runs next: the flood's waiting games move up only as it starts.
+    // It runs next, then the flood's games in turn. (A place that changes twice within a
+    // quarter of a second is told once: the flood's last game may or may not hear that it
+    // went back to third.)
     assert_eq!(next_news(&mut them, &mut theirs).await["t"], "move");
-    assert_eq!(next_news(&mut last, &mut lasts).await, place(2));
+    let mut places = Vec::new();
+    loop {
+        let msg = next_news(&mut last, &mut lasts).await;
+        if msg["t"] == "move" {
+            break;
+        }
+        places.push(msg["d"]["ahead"].as_u64().unwrap());
+    }
+    assert!(places.iter().all(|p| *p <= 3), "{places:?}");
+    assert_eq!(places.last(), Some(&0), "{places:?}");
 }
 
 #[tokio::test]

@@ -7,7 +7,7 @@
 use std::future::Future;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Once, Weak};
 use std::time::Duration;
 
 use dara::{Move, Position};
@@ -18,7 +18,7 @@ use rand::Rng as _;
 use tokio::sync::{broadcast, oneshot};
 use tokio::time::Instant;
 
-use super::queue::{Queue, Removed};
+use super::queue::{Queue, Removed, TELL_EVERY};
 use crate::protocol::{Answer, Wire};
 
 /// Transposition table per search. Small: games are short-lived and many, and the levels that
@@ -38,6 +38,9 @@ struct Pool {
     queue: Mutex<Queue<Waiting>>,
     /// Most searches waiting before new games against the computer are refused.
     bound: usize,
+    /// Starts the ticker that tells the places left to tell, with the first search (inside the
+    /// runtime, which making the pool need not be).
+    ticker: Once,
 }
 
 /// What a waiting search needs: the signal that starts it, and its game's connections.
@@ -112,11 +115,31 @@ impl Pool {
                 queue.remove(id, false, now);
             }
         }
-        queue.tell_places(|waiting, ahead| {
+        Pool::tell(queue, now);
+    }
+
+    /// Tells the waiting games their places; a change too soon after the last one is left to
+    /// the ticker.
+    fn tell(queue: &mut Queue<Waiting>, now: std::time::Instant) -> bool {
+        queue.tell_places(now, |waiting, ahead| {
             if let Some(tell) = &waiting.tell {
                 let _ = tell.send(Answer::Queue { ahead }.wire());
             }
-        });
+        })
+    }
+
+    /// Tells the places left to tell, every `TELL_EVERY`, for as long as the pool lives.
+    async fn tick(pool: Weak<Pool>) {
+        let mut every = tokio::time::interval(TELL_EVERY);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            every.tick().await;
+            let Some(pool) = pool.upgrade() else { break };
+            let mut queue = pool.lock();
+            let now = std::time::Instant::now();
+            queue.order(now);
+            Pool::tell(&mut queue, now);
+        }
     }
 }
 
@@ -124,7 +147,7 @@ impl Computer {
     /// At most `threads` searches at once; new games against the computer are refused while
     /// `bound` searches wait; `human_pause` makes low levels wait a moment.
     pub fn new(threads: usize, bound: usize, human_pause: bool) -> Computer {
-        let pool = Pool { queue: Mutex::new(Queue::new(threads)), bound };
+        let pool = Pool { queue: Mutex::new(Queue::new(threads)), bound, ticker: Once::new() };
         Computer { pool: Arc::new(pool), human_pause }
     }
 
@@ -142,6 +165,9 @@ impl Computer {
     pub fn think(&self, request: Request) -> (Search, impl Future<Output = Option<Move>> + Send) {
         let asked = Instant::now();
         let pause = self.pause(request.level);
+        self.pool.ticker.call_once(|| {
+            tokio::spawn(Pool::tick(Arc::downgrade(&self.pool)));
+        });
         let stop = Arc::new(AtomicBool::new(false));
         let (start, started) = oneshot::channel();
         let (id, runs) = {

@@ -14,6 +14,11 @@ const HALF_LIFE: Duration = Duration::from_secs(30);
 /// What a search is expected to take before any has finished: level 8's second.
 const FIRST_GUESS: Duration = Duration::from_secs(1);
 
+/// A game hears its place at most this often: one client looping move and takeback moves
+/// everyone behind it back and forth, and should not make every waiting game's connections
+/// carry ten messages a second for it. A change within this time is told when it has passed.
+pub(super) const TELL_EVERY: Duration = Duration::from_millis(250);
+
 /// Who a search counts against: the client address its game counts against, or the server.
 pub(super) type Client = Option<IpAddr>;
 
@@ -43,8 +48,8 @@ struct Waiting<W> {
     id: u64,
     client: Client,
     payload: W,
-    /// The place it was last told (searches ahead of it), if any.
-    told: Option<u32>,
+    /// The place it was last told (searches ahead of it), and when, if ever.
+    told: Option<(u32, Instant)>,
 }
 
 /// Engine time used by one client, fading by half every `HALF_LIFE`.
@@ -156,19 +161,26 @@ impl<W> Queue<W> {
     }
 
     /// Tells every waiting search whose place changed since it was last told (call `order`
-    /// first): `tell(payload, searches ahead of it)`.
-    pub(super) fn tell_places(&mut self, mut tell: impl FnMut(&W, u32)) {
+    /// first), `tell(payload, searches ahead of it)`: a new one at once, the others no more
+    /// often than `TELL_EVERY`. True when a change is left to tell later.
+    pub(super) fn tell_places(&mut self, now: Instant, mut tell: impl FnMut(&W, u32)) -> bool {
+        let mut later = false;
         for (ahead, w) in (0u32..).zip(&mut self.waiting) {
-            if w.told != Some(ahead) {
-                w.told = Some(ahead);
-                tell(&w.payload, ahead);
+            match w.told {
+                Some((told, _)) if told == ahead => {}
+                Some((_, at)) if now.saturating_duration_since(at) < TELL_EVERY => later = true,
+                _ => {
+                    w.told = Some((ahead, now));
+                    tell(&w.payload, ahead);
+                }
             }
         }
+        later
     }
 
-    /// How many searches wait ahead of search `id`, if it waits.
+    /// How many searches wait ahead of search `id` as it was last told, if it waits.
     pub(super) fn ahead(&self, id: u64) -> Option<u32> {
-        self.waiting.iter().find(|w| w.id == id).and_then(|w| w.told)
+        self.waiting.iter().find(|w| w.id == id).and_then(|w| w.told).map(|(ahead, _)| ahead)
     }
 
     /// How many searches wait.
@@ -222,7 +234,7 @@ mod tests {
         let (b, _) = q.push(ip(2), "b", t1);
         q.order(t1);
         let mut places = Vec::new();
-        q.tell_places(|w, ahead| places.push((*w, ahead)));
+        q.tell_places(t1, |w, ahead| places.push((*w, ahead)));
         assert_eq!(places, [("b", 0), ("a2", 1), ("a3", 2)]);
         assert_eq!(q.ahead(b), Some(0));
         // The running search ends: the other client's runs next, then the flood's, in order.
@@ -231,8 +243,31 @@ mod tests {
         q.order(t2);
         assert_eq!(q.start_next(t2).map(|s| s.1), Some("b"));
         places.clear();
-        q.tell_places(|w, ahead| places.push((*w, ahead)));
+        q.tell_places(t2, |w, ahead| places.push((*w, ahead)));
         assert_eq!(places, [("a2", 0), ("a3", 1)]);
+    }
+
+    #[test]
+    fn a_place_changing_fast_is_told_no_more_often_than_it_may() {
+        let t0 = Instant::now();
+        let mut q = Queue::new(1);
+        q.push(ip(1), "running", t0);
+        q.push(ip(1), "waiting", t0);
+        let mut told = Vec::new();
+        assert!(!q.tell_places(t0, |w, ahead| told.push((*w, ahead))));
+        // Another client comes and goes, and comes again, within the interval: nothing is told
+        // until it has passed, then the latest place only.
+        let t1 = t0 + TELL_EVERY / 4;
+        let (loop1, _) = q.push(ip(2), "loop", t1);
+        q.order(t1);
+        assert!(q.tell_places(t1, |w, ahead| told.push((*w, ahead))));
+        q.remove(loop1, false, t1);
+        q.push(ip(2), "loop", t1);
+        q.order(t1);
+        assert!(q.tell_places(t1, |w, ahead| told.push((*w, ahead))));
+        assert_eq!(q.ahead(2), Some(0), "the place last told");
+        assert!(!q.tell_places(t0 + TELL_EVERY, |w, ahead| told.push((*w, ahead))));
+        assert_eq!(told, [("waiting", 0), ("loop", 0), ("loop", 0), ("waiting", 1)]);
     }
 
     #[test]
@@ -251,7 +286,7 @@ mod tests {
         q.push(ip(1), "one", later);
         q.order(later);
         let mut order = Vec::new();
-        q.tell_places(|w, _| order.push(*w));
+        q.tell_places(later, |w, _| order.push(*w));
         assert_eq!(order, ["one", "two"]);
         assert_eq!(q.remove(c, false, later), Removed::Running);
     }
