@@ -177,6 +177,12 @@ impl Searcher {
         Arc::clone(&self.stop)
     }
 
+    /// Makes `stop` the flag that ends this searcher's searches: for a driver that hands out the
+    /// flag before the searcher exists (a search waiting in a queue can be called off too).
+    pub fn set_stop_flag(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = stop;
+    }
+
     /// Searches `pos` within `limits`. `history` holds the hashes of the game's earlier
     /// positions, oldest first, so that repetitions are seen. `report` hears of every finished
     /// iteration. A set stop flag ends it at once: whoever sets the flag clears it before the next
@@ -734,5 +740,20 @@ mod tests {
         let (a, b) = (run(), run());
         assert_eq!((a.best, a.nodes), (b.best, b.nodes));
         assert!(a.nodes <= 20_001);
+    }
+
+    #[test]
+    fn a_stop_flag_handed_in_ends_even_an_endless_search() {
+        // Set before the search starts, as when a search is called off while it waits its turn:
+        // the search still answers with a legal move, after a few hundred nodes.
+        let pos = Position::start("arcade".parse().unwrap());
+        let mut searcher = Searcher::new(1);
+        let stop = Arc::new(AtomicBool::new(true));
+        searcher.set_stop_flag(Arc::clone(&stop));
+        let limits = Limits { infinite: true, ..Limits::default() };
+        let out = searcher.search(&pos, &[], &limits, &Style::default(), &mut |_| {});
+        assert!(pos.legal_moves().contains(&out.best.unwrap()));
+        assert!(out.nodes <= 1024, "{} nodes", out.nodes);
+        assert!(Arc::ptr_eq(&searcher.stop_flag(), &stop));
     }
 }

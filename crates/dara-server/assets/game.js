@@ -23,6 +23,7 @@ let presence = null;
 let turnId = Date.now() % 1e9;
 let clockBase = null;     // { white, black, running, at }
 let joinAsked = false;
+let queueAhead = null;    // searches ahead of the computer's for this game, while it waits
 
 function say(text) {
   $('announce').textContent = text;
@@ -56,6 +57,8 @@ function playTurn(m) {
 
 function receive(msg) {
   const d = msg.d;
+  // Whatever happens to the game, the computer's search it waited for is done or called off.
+  if (msg.v !== undefined) queueAhead = null;
   switch (msg.t) {
     case 'snapshot':
       game = d;
@@ -124,6 +127,9 @@ function receive(msg) {
       break;
     case 'presence':
       presence = { ...d, at: performance.now() };
+      break;
+    case 'queue':
+      queueAhead = d.ahead;
       break;
     case 'accepted':
       break;
@@ -242,11 +248,21 @@ function render() {
   quiet.textContent = ` · quiet plies: ${game.pos.quiet} of ${game.pos.quiet_limit}`;
   board.show({ fen: game.pos.fen, legal: game.pos.legal, forbidden: game.pos.forbidden, mine, lastMove: game.lastMove, you: game.you });
   $('status-note').hidden = !!game.end;
+  renderQueue();
   const watching = presence ? presence.watchers : 0;
   $('watchers').hidden = watching === 0;
   $('watchers').textContent = `${watching} watching`;
   renderMoves();
   renderControls(mine);
+}
+
+// The computer is busy with other games: how many of their searches come before this one's.
+function renderQueue() {
+  const waiting = queueAhead !== null && !game.end && game.seats[game.pos.side].kind === 'computer';
+  $('queue').hidden = !waiting;
+  if (!waiting) return;
+  const n = queueAhead;
+  $('queue').textContent = n === 0 ? 'The computer is thinking: yours is next.' : `The computer is thinking: ${n} ${n === 1 ? 'game' : 'games'} ahead.`;
 }
 
 function bothSeated() {

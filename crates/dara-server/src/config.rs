@@ -17,6 +17,10 @@ pub struct Config {
     pub idle_timeout: Duration,
     /// Searches the computer may run at once (the rest wait their turn).
     pub engine_threads: usize,
+    /// Most searches that may wait for the computer before new games against it are refused
+    /// (503, with when to come back). Each game has at most one search, so the games already
+    /// begun still get their moves.
+    pub engine_queue: usize,
     /// Whether low levels wait a human-looking moment before moving (off in tests).
     pub human_pause: bool,
     /// Most games held at once; beyond it, new games are refused.
@@ -59,6 +63,9 @@ impl Default for Config {
             finished_grace: Duration::from_secs(10 * 60),
             idle_timeout: Duration::from_secs(60 * 60),
             engine_threads: cores.max(1),
+            // At level 8 a search takes about a second of a core: 64 waiting searches on two
+            // cores answer within about half a minute.
+            engine_queue: 64,
             human_pause: true,
             max_games: 10_000,
             // Far more than one person plays at once (games a person finishes count for

@@ -1,5 +1,7 @@
 //! The one error type of the HTTP side, mapped to a status and a JSON reason.
 
+use std::time::Duration;
+
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -14,6 +16,14 @@ pub enum AppError {
     NotFound,
     /// The server holds as many games as it will.
     Full,
+    /// As many searches wait for the computer as the server lets wait: a new game against it
+    /// would wait too long for its moves.
+    EngineBusy {
+        /// Searches waiting.
+        waiting: usize,
+        /// About when they will have been answered: when to come back.
+        retry_after: Duration,
+    },
     /// The client's address already has as many games as one may; the text says how many
     /// and when they go.
     TooManyGames(String),
@@ -38,7 +48,7 @@ impl AppError {
         match self {
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::NotFound => StatusCode::NOT_FOUND,
-            AppError::Full => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Full | AppError::EngineBusy { .. } => StatusCode::SERVICE_UNAVAILABLE,
             AppError::TooManyGames(_) => StatusCode::TOO_MANY_REQUESTS,
             AppError::TableTaken => StatusCode::CONFLICT,
             AppError::TableClosed => StatusCode::NOT_FOUND,
@@ -57,6 +67,15 @@ impl AppError {
             AppError::Full => "the tables are full: a game nobody joins closes within 10 minutes, \
                                and finished games soon after; try again in a minute"
                 .to_owned(),
+            AppError::EngineBusy { waiting, retry_after } => {
+                let seconds = retry_seconds(*retry_after);
+                format!(
+                    "the computer is busy: {waiting} {} waiting for its moves; try again in \
+                     {seconds} second{}",
+                    if *waiting == 1 { "game is" } else { "games are" },
+                    if seconds == 1 { "" } else { "s" }
+                )
+            }
             AppError::TableTaken => "someone else sat down at that table first: choose another, \
                                      or press Play anyone"
                 .to_owned(),
@@ -79,12 +98,45 @@ struct ErrorBody {
 
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        let mut response =
-            (self.status(), Json(ErrorBody { error: self.reason() })).into_response();
-        if matches!(self, AppError::Full) {
+        let body = Json(ErrorBody { error: self.reason() });
+        match self {
             // When to come back, for a program.
-            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("60"));
+            AppError::EngineBusy { retry_after, .. } => {
+                let seconds = retry_seconds(retry_after).to_string();
+                (self.status(), [(header::RETRY_AFTER, seconds)], body).into_response()
+            }
+            AppError::Full => {
+                let wait = [(header::RETRY_AFTER, HeaderValue::from_static("60"))];
+                (self.status(), wait, body).into_response()
+            }
+            _ => (self.status(), body).into_response(),
         }
-        response
+    }
+}
+
+/// Whole seconds to wait, rounded up, at least one: what `Retry-After` says.
+fn retry_seconds(wait: Duration) -> u64 {
+    (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_busy_computer_says_when_to_come_back() {
+        let busy = AppError::EngineBusy { waiting: 64, retry_after: Duration::from_millis(31_200) };
+        assert_eq!(
+            busy.reason(),
+            "the computer is busy: 64 games are waiting for its moves; try again in 32 seconds"
+        );
+        let response = busy.into_response();
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(response.headers()[header::RETRY_AFTER], "32");
+        let one = AppError::EngineBusy { waiting: 1, retry_after: Duration::from_millis(10) };
+        assert_eq!(
+            one.reason(),
+            "the computer is busy: 1 game is waiting for its moves; try again in 1 second"
+        );
     }
 }

@@ -29,7 +29,7 @@ pub struct Metrics {
     pub turns: Counter<u64, AtomicU64>,
     /// Seconds from a turn's frame read to its answer queued.
     pub turn_seconds: Histogram,
-    /// Searches waiting for an engine thread.
+    /// Searches waiting for an engine thread (read when asked).
     pub engine_queue: Gauge<i64, AtomicI64>,
 }
 
@@ -66,6 +66,7 @@ pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
     let metrics = &state.metrics;
     metrics.games.set(state.live_games() as i64);
     metrics.connections.set(state.connections.total() as i64);
+    metrics.engine_queue.set(state.computer.waiting() as i64);
     let mut text = String::new();
     // Writing into a String cannot fail.
     let _ = encode(&mut text, &metrics.registry);

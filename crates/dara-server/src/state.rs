@@ -60,7 +60,8 @@ struct Held {
 impl Shared {
     /// Fresh state with these settings.
     pub fn new(config: Config) -> AppState {
-        let computer = Computer::new(config.engine_threads, config.human_pause);
+        let computer =
+            Computer::new(config.engine_threads, config.engine_queue, config.human_pause);
         Arc::new(Shared {
             config,
             registry: Mutex::default(),

@@ -14,6 +14,10 @@ pub struct Args {
     /// Searches the computer opponent may run at once (default: the number of cores).
     #[arg(long)]
     pub engine_threads: Option<usize>,
+    /// Searches that may wait for the computer (a game has at most one) before new games
+    /// against it are refused with 503 and when to come back.
+    #[arg(long, default_value_t = 64)]
+    pub engine_queue: usize,
     /// The computer answers at once, without the short human-looking pause of the low levels
     /// (for tests and demonstrations).
     #[arg(long)]
@@ -78,6 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if let Some(n) = args.engine_threads {
             config.engine_threads = n.max(1);
         }
+        config.engine_queue = args.engine_queue;
         config.human_pause = !args.instant_computer;
         config.claim_after = std::time::Duration::from_secs(args.claim_after);
         config.games_per_address = args.games_per_address;

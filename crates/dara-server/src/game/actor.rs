@@ -13,6 +13,7 @@ use tokio::sync::{broadcast, mpsc};
 use tokio::time::{sleep_until, Instant};
 
 use super::clock::Clock;
+use super::computer::Search;
 use super::ending::Ending;
 use super::event::GameEvent;
 use super::played::Played;
@@ -65,10 +66,19 @@ pub(super) struct Game {
     pub(super) lag: ByColour<std::time::Duration>,
     /// Takebacks so far (there is a limit).
     pub(super) takebacks: u32,
-    /// The search the computer is running for this position, if any.
-    pub(super) thinking: Option<u64>,
+    /// The search the computer is running (or waiting to run) for this position, if any: at
+    /// most one. Replacing or dropping it calls the search off.
+    pub(super) thinking: Option<Thinking>,
     /// Numbers every search asked for, so that an answer to an older one is recognised.
     pub(super) tickets: u64,
+}
+
+/// The computer's search for the position on the board.
+pub(super) struct Thinking {
+    /// Which search: its answer carries the same number.
+    pub(super) ticket: u64,
+    /// Calls it off when dropped.
+    pub(super) search: Search,
 }
 
 /// Starts the actor of a new game with these seats and registers it (an open table is listed
@@ -76,13 +86,18 @@ pub(super) struct Game {
 /// address the game counts against (see `address::requester`), if any.
 ///
 /// # Errors
-/// When the server, or that address's share of it, is full.
+/// When the server, or that address's share of it, is full, or the game is against the
+/// computer and as many searches wait for it as may.
 pub fn spawn(
     state: &AppState,
     settings: GameSettings,
     seats: ByColour<Seat>,
     asked_from: Option<IpAddr>,
 ) -> Result<GameHandle, AppError> {
+    let plays_computer = Colour::ALL.into_iter().any(|c| matches!(seats[c], Seat::Computer(_)));
+    if let Some((waiting, retry_after)) = plays_computer.then(|| state.computer.busy()).flatten() {
+        return Err(AppError::EngineBusy { waiting, retry_after });
+    }
     let id = GameId::random();
     let (tx, rx) = mpsc::channel(64);
     let handle = GameHandle { id: id.clone(), tx };
@@ -147,6 +162,8 @@ impl Game {
                 break;
             }
         }
+        // Called off before the game is let go: nobody will see its answer.
+        self.thinking = None;
         if let Some(shared) = self.shared.upgrade() {
             shared.forget(&self.id);
         }
@@ -205,7 +222,9 @@ impl Game {
             Cmd::ComputerMoved { ticket, m } => {
                 // A takeback while the engine thought makes its answer stale, even if the
                 // game has since come back to the same length.
-                if self.thinking == Some(ticket) && self.ending.is_none() {
+                if self.thinking.as_ref().is_some_and(|t| t.ticket == ticket)
+                    && self.ending.is_none()
+                {
                     self.thinking = None;
                     let side = self.played.pos().side();
                     if let Err(e) = self.play(side, m) {

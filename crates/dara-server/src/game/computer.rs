@@ -1,7 +1,13 @@
 //! The computer opponent: the engine's search, run off the async runtime on blocking threads,
-//! never more searches at once than the server allows (the rest queue on a semaphore).
+//! never more searches at once than the server allows. The rest wait in a queue (`queue`) that
+//! runs next the search of the client who used the engine least lately, and tells each waiting
+//! game how many searches are ahead of it. A search that is no longer wanted (a takeback, the
+//! game's end, its actor stopping) is called off at once, waiting or running.
 
-use std::sync::Arc;
+use std::future::Future;
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, Once, Weak};
 use std::time::Duration;
 
 use dara::{Move, Position};
@@ -9,8 +15,11 @@ use dara_engine::level::Level;
 use dara_engine::rng::Rng;
 use dara_engine::{Limits, Searcher};
 use rand::Rng as _;
-use tokio::sync::Semaphore;
+use tokio::sync::{broadcast, oneshot};
 use tokio::time::Instant;
+
+use super::queue::{Queue, Removed, TELL_EVERY};
+use crate::protocol::{Answer, Wire};
 
 /// Transposition table per search. Small: games are short-lived and many, and the levels that
 /// people play mostly stop on a node budget long before a larger table would pay.
@@ -19,34 +28,201 @@ const HASH_MIB: usize = 8;
 /// The engine, shared by every game against the computer.
 #[derive(Debug, Clone)]
 pub struct Computer {
-    permits: Arc<Semaphore>,
+    pool: Arc<Pool>,
     human_pause: bool,
 }
 
+#[derive(Debug)]
+struct Pool {
+    // A std mutex: held only to book a search in or out, never across an await or a search.
+    queue: Mutex<Queue<Waiting>>,
+    /// Most searches waiting before new games against the computer are refused.
+    bound: usize,
+    /// Starts the ticker that tells the places left to tell, with the first search (inside the
+    /// runtime, which making the pool need not be).
+    ticker: Once,
+}
+
+/// What a waiting search needs: the signal that starts it, and its game's connections.
+#[derive(Debug)]
+struct Waiting {
+    start: oneshot::Sender<()>,
+    tell: Option<broadcast::Sender<Wire>>,
+}
+
+/// One search asked of the computer.
+#[derive(Debug)]
+pub struct Request {
+    /// The position to move in.
+    pub pos: Position,
+    /// The hashes of the game's earlier positions.
+    pub history: Vec<u64>,
+    /// How well to play.
+    pub level: Level,
+    /// The client address the game counts against (`None`: the server's own game).
+    pub client: Option<IpAddr>,
+    /// Where the game's connections hear how many searches wait ahead of this one.
+    pub tell: Option<broadcast::Sender<Wire>>,
+}
+
+/// A search asked for, waiting or running. Dropping it calls the search off: a waiting search
+/// leaves the queue, a running one stops within a few hundred nodes and its thread is counted
+/// free at once.
+#[derive(Debug)]
+pub struct Search {
+    pool: Arc<Pool>,
+    id: u64,
+    stop: Arc<AtomicBool>,
+}
+
+impl Search {
+    /// How many searches wait ahead of this one, if it waits.
+    pub fn ahead(&self) -> Option<u32> {
+        self.pool.lock().ahead(self.id)
+    }
+}
+
+impl Drop for Search {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.pool.take_off(self.id, false);
+    }
+}
+
+impl Pool {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Queue<Waiting>> {
+        // Nothing panics while holding it; a poisoned lock still holds consistent books.
+        self.queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Books search `id` out (finished or called off) and starts whoever is next.
+    fn take_off(&self, id: u64, finished: bool) {
+        let mut queue = self.lock();
+        let now = std::time::Instant::now();
+        if queue.remove(id, finished, now) != Removed::Gone {
+            Pool::advance(&mut queue, now);
+        }
+    }
+
+    /// Starts waiting searches while threads are free, then tells the rest their places. Under
+    /// the lock, so that a game never hears a place after its search was called off.
+    fn advance(queue: &mut Queue<Waiting>, now: std::time::Instant) {
+        loop {
+            queue.order(now);
+            let Some((id, waiting)) = queue.start_next(now) else { break };
+            if waiting.start.send(()).is_err() {
+                // Whoever waited for it is gone: free the thread again.
+                queue.remove(id, false, now);
+            }
+        }
+        Pool::tell(queue, now);
+    }
+
+    /// Tells the waiting games their places; a change too soon after the last one is left to
+    /// the ticker.
+    fn tell(queue: &mut Queue<Waiting>, now: std::time::Instant) -> bool {
+        queue.tell_places(now, |waiting, ahead| {
+            if let Some(tell) = &waiting.tell {
+                let _ = tell.send(Answer::Queue { ahead }.wire());
+            }
+        })
+    }
+
+    /// Tells the places left to tell, every `TELL_EVERY`, for as long as the pool lives.
+    async fn tick(pool: Weak<Pool>) {
+        let mut every = tokio::time::interval(TELL_EVERY);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            every.tick().await;
+            let Some(pool) = pool.upgrade() else { break };
+            let mut queue = pool.lock();
+            let now = std::time::Instant::now();
+            queue.order(now);
+            Pool::tell(&mut queue, now);
+        }
+    }
+}
+
 impl Computer {
-    /// At most `threads` searches at once; `human_pause` makes low levels wait a moment.
-    pub fn new(threads: usize, human_pause: bool) -> Computer {
-        Computer { permits: Arc::new(Semaphore::new(threads.max(1))), human_pause }
+    /// At most `threads` searches at once; new games against the computer are refused while
+    /// `bound` searches wait; `human_pause` makes low levels wait a moment.
+    pub fn new(threads: usize, bound: usize, human_pause: bool) -> Computer {
+        let pool = Pool { queue: Mutex::new(Queue::new(threads)), bound, ticker: Once::new() };
+        Computer { pool: Arc::new(pool), human_pause }
+    }
+
+    /// Searches waiting for a thread now.
+    pub fn waiting(&self) -> usize {
+        self.pool.lock().waiting()
+    }
+
+    /// How long until the computer could take a new game, when it is too busy to: as many
+    /// searches wait as the server lets wait.
+    pub fn busy(&self) -> Option<(usize, Duration)> {
+        let queue = self.pool.lock();
+        let waiting = queue.waiting();
+        (waiting >= self.pool.bound).then(|| (waiting, queue.wait_estimate()))
+    }
+
+    /// Asks for the engine's move: the search is booked at once (running or waiting) and
+    /// called off when the returned [`Search`] is dropped. The future gives the move, or `None`
+    /// if the search was called off or the game is over in that position.
+    pub fn think(&self, request: Request) -> (Search, impl Future<Output = Option<Move>> + Send) {
+        let asked = Instant::now();
+        let pause = self.pause(request.level);
+        self.pool.ticker.call_once(|| {
+            tokio::spawn(Pool::tick(Arc::downgrade(&self.pool)));
+        });
+        let stop = Arc::new(AtomicBool::new(false));
+        let (start, started) = oneshot::channel();
+        let (id, runs) = {
+            let mut queue = self.pool.lock();
+            let now = std::time::Instant::now();
+            let waiting = Waiting { start, tell: request.tell };
+            let (id, runs) = queue.push(request.client, waiting, now);
+            if !runs {
+                // Tells it (and any it went ahead of) its place.
+                Pool::advance(&mut queue, now);
+            }
+            (id, runs)
+        };
+        let search = Search { pool: Arc::clone(&self.pool), id, stop: Arc::clone(&stop) };
+        let pool = Arc::clone(&self.pool);
+        let Request { pos, history, level, .. } = request;
+        let answer = async move {
+            // Booked out however this ends, even if this future is dropped midway.
+            let booked = Booked { pool, id };
+            if !runs {
+                // The sender is dropped when the search is called off while it waits.
+                started.await.ok()?;
+            }
+            let seed = rand::thread_rng().gen::<u64>();
+            let stopped = Arc::clone(&stop);
+            let best = tokio::task::spawn_blocking(move || {
+                let mut searcher = Searcher::new(HASH_MIB);
+                searcher.set_stop_flag(stopped);
+                let mut rng = Rng::new(seed);
+                let (limits, style) = level.plan(&Limits::default(), &mut rng);
+                searcher.search(&pos, &history, &limits, &style, &mut |_| {}).best
+            })
+            .await
+            .ok()??;
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            booked.finished();
+            tokio::time::sleep_until(asked + pause).await;
+            Some(best)
+        };
+        (search, answer)
     }
 
     /// The engine's move in `pos` at `level`, `history` being the hashes of the game's earlier
-    /// positions. `None` only if the game is over there.
+    /// positions, asked for the server itself. `None` only if the game is over there.
     pub async fn choose(&self, pos: Position, history: Vec<u64>, level: Level) -> Option<Move> {
-        let asked = Instant::now();
-        let pause = self.pause(level);
-        let permit = Arc::clone(&self.permits).acquire_owned().await.ok()?;
-        let seed = rand::thread_rng().gen::<u64>();
-        let best = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            let mut searcher = Searcher::new(HASH_MIB);
-            let mut rng = Rng::new(seed);
-            let (limits, style) = level.plan(&Limits::default(), &mut rng);
-            searcher.search(&pos, &history, &limits, &style, &mut |_| {}).best
-        })
-        .await
-        .ok()??;
-        tokio::time::sleep_until(asked + pause).await;
-        Some(best)
+        let request = Request { pos, history, level, client: None, tell: None };
+        let (_search, answer) = self.think(request);
+        answer.await
     }
 
     /// How long a person at this level would seem to think: beginners hesitate a little, strong
@@ -64,15 +240,65 @@ impl Computer {
     }
 }
 
+/// A search's place in the pool, waiting or running: booked out when dropped, or, once
+/// `finished`, as one that ran to its end (so that its time teaches how long searches take).
+struct Booked {
+    pool: Arc<Pool>,
+    id: u64,
+}
+
+impl Booked {
+    fn finished(self) {
+        self.pool.take_off(self.id, true);
+        std::mem::forget(self);
+    }
+}
+
+impl Drop for Booked {
+    fn drop(&mut self) {
+        self.pool.take_off(self.id, false);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[tokio::test]
     async fn the_computer_plays_a_legal_move() {
-        let computer = Computer::new(1, false);
+        let computer = Computer::new(1, 64, false);
         let pos = Position::start("arcade".parse().unwrap());
         let m = computer.choose(pos.clone(), vec![], Level::new(1).unwrap()).await.unwrap();
         assert!(pos.legal_moves().contains(&m));
+    }
+
+    #[tokio::test]
+    async fn a_search_called_off_frees_its_thread_at_once() {
+        let computer = Computer::new(1, 64, false);
+        let pos = Position::start("arcade".parse().unwrap());
+        let request = |client| Request {
+            pos: pos.clone(),
+            history: vec![],
+            level: Level::MAX,
+            client,
+            tell: None,
+        };
+        let (first, first_answer) = computer.think(request(None));
+        let (tell, mut heard) = broadcast::channel(8);
+        let second = Request { tell: Some(tell), ..request(None) };
+        let (second, second_answer) = computer.think(second);
+        assert_eq!(second.ahead(), Some(0));
+        assert_eq!(&*heard.recv().await.unwrap(), r#"{"t":"queue","d":{"ahead":0}}"#);
+        // A level-8 search takes a second; calling it off starts the next one now.
+        drop(first);
+        assert_eq!(second.ahead(), None);
+        assert_eq!(first_answer.await, None);
+        assert!(pos.legal_moves().contains(&second_answer.await.unwrap()));
+        // The bound: one search waiting is as many as this pool lets wait.
+        let small = Computer::new(1, 1, false);
+        let (_running, _) = small.think(request(None));
+        assert!(small.busy().is_none());
+        let (_waiting, _) = small.think(request(None));
+        assert_eq!(small.busy(), Some((1, Duration::from_secs(2))));
     }
 }

@@ -20,8 +20,8 @@ pub(super) struct Ending {
 }
 
 impl Game {
-    /// Ends the game (once): the clock stops, offers lapse, everyone is told, the lobby forgets
-    /// the table.
+    /// Ends the game (once): the clock stops, offers lapse, the computer stops thinking,
+    /// everyone is told, the lobby forgets the table.
     pub(super) fn finish(&mut self, result: GameResult, reason: EndReason, now: Instant) {
         if self.ending.is_some() {
             return;
@@ -31,6 +31,8 @@ impl Game {
         }
         self.ending = Some(Ending { result, reason, at: now });
         self.draw_offer = None;
+        // The computer's answer would come to nothing: free its thread for other games.
+        self.thinking = None;
         let left = self.clock.as_ref().map(|c| c.left(now));
         self.publish(GameEvent::Ended { result, reason, left });
         if let Some(shared) = self.shared.upgrade() {

@@ -10,6 +10,7 @@ mod history;
 mod offers;
 mod played;
 mod presence;
+mod queue;
 pub mod settings;
 mod turn;
 

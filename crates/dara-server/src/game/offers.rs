@@ -76,6 +76,7 @@ impl Game {
         let plies = self.played.moves().len() - first_undone;
         self.played.take_back(plies);
         self.takebacks += 1;
+        // Calls off the search for the position taken back, freeing its thread at once.
         self.thinking = None;
         if self.ending.take().is_some() {
             if let Some(shared) = self.shared.upgrade() {

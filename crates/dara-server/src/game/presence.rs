@@ -106,6 +106,10 @@ impl Game {
         }
         self.relist();
         messages.push(self.presence());
+        // Read after subscribing: a place told meanwhile is heard again, never missed.
+        if let Some(ahead) = self.thinking.as_ref().and_then(|t| t.search.ahead()) {
+            messages.push(Answer::Queue { ahead }.wire());
+        }
         Welcome { seat, messages, events }
     }
 

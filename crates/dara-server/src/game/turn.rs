@@ -5,7 +5,8 @@ use dara::record::GameResult;
 use dara::{Colour, DrawReason, Move, Status, WinReason};
 use tokio::time::Instant;
 
-use super::actor::{Game, Seat};
+use super::actor::{Game, Seat, Thinking};
+use super::computer::Request;
 use super::event::{written_move, EndReason, GameEvent};
 use crate::protocol::{Answer, Refusal};
 
@@ -113,11 +114,18 @@ impl Game {
         let Some(shared) = self.shared.upgrade() else { return };
         self.tickets += 1;
         let ticket = self.tickets;
-        self.thinking = Some(ticket);
-        let (pos, history) = (self.played.pos().clone(), self.played.hashes().to_vec());
-        let (handle, computer) = (self.handle.clone(), shared.computer.clone());
+        let request = Request {
+            pos: self.played.pos().clone(),
+            history: self.played.hashes().to_vec(),
+            level,
+            client: self.asked_from,
+            tell: Some(self.watchers.clone()),
+        };
+        let (search, answer) = shared.computer.think(request);
+        self.thinking = Some(Thinking { ticket, search });
+        let handle = self.handle.clone();
         tokio::spawn(async move {
-            if let Some(m) = computer.choose(pos, history, level).await {
+            if let Some(m) = answer.await {
                 handle.computer_moved(ticket, m).await;
             }
         });

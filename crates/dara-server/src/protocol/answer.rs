@@ -1,5 +1,5 @@
-//! The server's answers: messages with no version, sent to one connection (or, for presence
-//! and the lobby's list, to everyone looking).
+//! The server's answers: messages with no version, sent to one connection (or, for presence,
+//! the computer's queue and the lobby's list, to everyone looking).
 
 use serde::Serialize;
 
@@ -42,6 +42,13 @@ pub enum Answer {
     Presence(PresenceView),
     /// The open tables, in the lobby.
     Tables(Vec<Table>),
+    /// The computer's search for this game waits its turn: how many searches wait ahead of it
+    /// (0: it runs next). Sent to the game's connections whenever the number changes, and on
+    /// hello while it waits.
+    Queue {
+        /// Searches that will run before this game's.
+        ahead: u32,
+    },
 }
 
 impl Answer {
@@ -98,5 +105,6 @@ mod tests {
             &*Answer::Joined { seat: "ab".into(), colour: Colour::Black }.wire(),
             r#"{"t":"joined","d":{"seat":"ab","colour":"black"}}"#
         );
+        assert_eq!(&*Answer::Queue { ahead: 3 }.wire(), r#"{"t":"queue","d":{"ahead":3}}"#);
     }
 }

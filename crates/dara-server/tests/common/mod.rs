@@ -75,6 +75,21 @@ pub async fn two_players(addr: SocketAddr) -> (String, String, Client, Client) {
     (game, seat, pale, dark)
 }
 
+/// Creates a game from a chosen loopback address (see `post_from`).
+pub async fn create_from(
+    addr: SocketAddr,
+    body: Value,
+    from: std::net::IpAddr,
+) -> (String, String, String) {
+    let (status, created) = post_from(addr, "/api/games", body, Some(from)).await;
+    assert_eq!(status, 201, "{created}");
+    (
+        created["game"].as_str().unwrap().to_owned(),
+        created["seat"].as_str().unwrap().to_owned(),
+        created["colour"].as_str().unwrap().to_owned(),
+    )
+}
+
 #[derive(Debug)]
 pub struct Client {
     pub ws: WebSocketStream<MaybeTlsStream<TcpStream>>,

@@ -1,0 +1,75 @@
+// The computer says when it is busy: a game whose search waits shows how many games are ahead,
+// and past the queue's bound the home page says when to come back.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startArcade, stopArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
+
+let server;
+let browser;
+let newPage;
+let pages;
+
+// One engine thread, room for eight waiting searches: at level 8, a second each.
+before(async () => ({ server, browser, newPage, pages } = await startArcade(['--instant-computer', '--engine-threads', '1', '--engine-queue', '8', '--games-per-address', '100'])));
+after(() => stopArcade({ server, browser }));
+
+const computerFirst = { opponent: 'computer', level: 8, first: 'them' };
+
+// Creates games against the computer until the server turns one away; returns the last created.
+async function fillQueue() {
+  let last = null;
+  for (let i = 0; i < 20; i += 1) {
+    const response = await fetch(`${server.url}/api/games`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(computerFirst),
+    });
+    if (response.status === 503) return last;
+    assert.equal(response.status, 201);
+    last = await response.json();
+  }
+  throw new Error('the queue never filled');
+}
+
+test('a full queue turns new games away on the home page', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('queue-full', pages, async () => {
+    const home = await newPage({ width: 390, height: 844 });
+    await home.goto(server.url + '/');
+    await home.selectOption('#level', '8');
+    // A search ends every second, so a place may free up between filling and clicking: then
+    // the click starts a game, and the queue is filled again.
+    for (let tries = 0; ; tries += 1) {
+      await fillQueue();
+      await home.click('#play-computer button[type=submit]');
+      await home.waitForFunction(() => !document.querySelector('#home-error').hidden || location.pathname.startsWith('/g/'));
+      if (!(await home.locator('#home-error').isHidden())) break;
+      assert.ok(tries < 5, 'the home page is turned away at least once');
+      await home.goto(server.url + '/');
+      await home.selectOption('#level', '8');
+    }
+    assert.match(await home.locator('#home-error').innerText(), /the computer is busy: 8 games are waiting for its moves; try again in \d+ seconds?/);
+  });
+});
+
+test('a waiting game shows its place in the queue until the computer moves', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('queue-place', pages, async () => {
+    // Several searches wait ahead of this game's, a second each: the queue is full or nearly
+    // (the test before filled it), and this game takes the first place that frees up.
+    await fillQueue();
+    let created = null;
+    while (!created) {
+      const response = await fetch(`${server.url}/api/games`, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(computerFirst),
+      });
+      if (response.status === 201) created = await response.json();
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const page = await newPage();
+    await page.goto(server.url + created.url);
+    const queue = page.locator('#queue');
+    await page.waitForFunction(() => /^The computer is thinking: \d+ games? ahead\.$/.test(document.querySelector('#queue').textContent));
+    assert.equal(await queue.isHidden(), false);
+    await page.waitForFunction(() => document.querySelector('#queue').textContent === 'The computer is thinking: yours is next.', null, { timeout: 30000 });
+    await page.waitForFunction(() => document.querySelector('#moves').textContent.trim() !== '', null, { timeout: 30000 });
+    assert.equal(await queue.isHidden(), true);
+    assert.match(await page.locator('#turn').innerText(), /^Your turn/);
+  });
+});
