@@ -1,0 +1,102 @@
+//! The WebSocket endpoints: one per game (players and watchers, `game`) and one for the lobby
+//! (`lobby`). Each socket is split into a writer task fed by a queue (`writer`) and a reader
+//! loop that checks, parses and forwards what the browser sends; a heartbeat (`heartbeat`)
+//! pings quiet sockets and closes silent ones.
+
+mod game;
+mod heartbeat;
+mod lobby;
+mod writer;
+
+use std::time::Duration;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use futures_util::StreamExt;
+use tokio::sync::mpsc;
+
+use crate::protocol::{Answer, Refusal, Wire};
+use crate::state::AppState;
+
+pub use game::game_socket;
+pub use lobby::lobby_socket;
+
+/// Close codes the browser can act on.
+pub(crate) mod close {
+    /// The connection sent too much: it is not welcome back at this rate.
+    pub const FLOOD: u16 = 1008;
+    /// The connection fell behind the game; reconnecting with the last version catches up.
+    pub const BEHIND: u16 = 4000;
+    /// The game has ended its life on the server.
+    pub const GONE: u16 = 4004;
+    /// No hello in time, or nothing heard for too long.
+    pub const SILENT: u16 = 4008;
+    /// The page speaks another version of the protocol: it must reload, not reconnect.
+    pub const RELOAD: u16 = 4009;
+    /// The server is stopping (a deploy, a restart): reconnect at once.
+    pub const RESTARTING: u16 = 1012;
+}
+
+/// What a socket's writer is given to send.
+pub(crate) enum Outgoing {
+    Text(Wire),
+    Ping,
+    Close(u16, &'static str),
+}
+
+/// The WebSocket settings of every socket: messages of at most `max` bytes, and small buffers
+/// (tungstenite's defaults, 128 KiB each way, would cost more than ten whole games). A browser's
+/// messages are a few dozen bytes: reads are done 1 KiB at a time, and a larger message simply
+/// takes more of them.
+pub(crate) fn sized(ws: WebSocketUpgrade, max: usize) -> WebSocketUpgrade {
+    ws.max_message_size(max)
+        .max_frame_size(max)
+        .read_buffer_size(1024)
+        // Messages are gathered until the writer flushes (see `spawn_writer`).
+        .write_buffer_size(16 * 1024)
+        .max_write_buffer_size(64 * 1024)
+}
+
+/// Counts a socket open in the metrics while it lives.
+pub(crate) struct Open(AppState);
+
+impl Open {
+    pub(crate) fn new(state: &AppState) -> Open {
+        state.metrics.sockets.inc();
+        Open(state.clone())
+    }
+}
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        self.0.metrics.sockets.dec();
+    }
+}
+
+pub(crate) fn refused(refusal: Refusal) -> Wire {
+    Answer::Error(refusal.into()).wire()
+}
+
+pub(crate) async fn send(out: &mpsc::Sender<Outgoing>, text: Wire) {
+    let _ = out.send(Outgoing::Text(text)).await;
+}
+
+/// Ends a socket: what is queued is written (the close frame last), then what the client still
+/// sends is read and dropped until its own close, for at most a second. Dropping the socket
+/// with unread bytes would make the kernel reset it, and the reset can reach the client
+/// before the close frame does, leaving it without the reason.
+pub(crate) async fn finish(
+    out: mpsc::Sender<Outgoing>,
+    writer: tokio::task::JoinHandle<()>,
+    stream: &mut futures_util::stream::SplitStream<WebSocket>,
+) {
+    drop(out);
+    let _ = writer.await;
+    let drain = async {
+        while let Some(Ok(frame)) = stream.next().await {
+            if matches!(frame, Message::Close(_)) {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(1), drain).await;
+}
