@@ -170,13 +170,21 @@ impl Game {
         tracing::debug!(game = %self.id, "game forgotten");
     }
 
-    pub(super) fn config(&self) -> Option<Config> {
-        self.shared.upgrade().map(|s| s.config.clone())
+    /// The server's state, while it runs: its settings are read there, not copied (this is
+    /// asked after every command).
+    pub(super) fn server(&self) -> Option<Arc<Shared>> {
+        self.shared.upgrade()
+    }
+
+    /// How long a gone player may be away before the opponent may claim.
+    pub(super) fn claim_after(&self) -> std::time::Duration {
+        self.server().map(|s| s.config.claim_after).unwrap_or_default()
     }
 
     /// The next moment something happens by itself: a flag falls, or the game is forgotten.
     fn next_wake(&self) -> Option<Instant> {
-        let config = self.config()?;
+        let server = self.server()?;
+        let config = &server.config;
         let flag = self
             .clock
             .as_ref()
@@ -185,15 +193,16 @@ impl Game {
             .map(|(_, at)| at);
         let finished = self.ending.as_ref().map(|e| e.at + config.finished_grace);
         let idle = self.crowd.empty_since().map(|t| t + config.idle_timeout);
-        let unjoined = self.unjoined_until(&config);
+        let unjoined = self.unjoined_until(config);
         [flag, finished, idle, unjoined].into_iter().flatten().min()
     }
 
     fn expired(&self, now: Instant) -> bool {
-        let Some(config) = self.config() else { return true };
+        let Some(server) = self.server() else { return true };
+        let config = &server.config;
         let finished = self.ending.as_ref().is_some_and(|e| now >= e.at + config.finished_grace);
         let idle = self.crowd.empty_since().is_some_and(|t| now >= t + config.idle_timeout);
-        let unjoined = self.unjoined_until(&config).is_some_and(|t| now >= t);
+        let unjoined = self.unjoined_until(config).is_some_and(|t| now >= t);
         finished || idle || unjoined
     }
 

@@ -7,10 +7,11 @@ use tokio::time::Instant;
 
 use super::actor::{Game, Seat};
 use super::clock::ClockView;
-use super::event::GameEvent;
+use super::event::{EndReason, GameEvent};
 use super::played::Played;
 use crate::protocol::{EndView, Event, SeatView, Seats, Snapshot, Wire};
 use crate::view::PositionView;
+use dara::record::GameResult;
 use dara::Colour;
 
 impl Game {
@@ -70,14 +71,27 @@ impl Game {
             GameEvent::DrawDeclined { by } => Event::DrawDecline { by },
             GameEvent::RematchOffered { by } => Event::RematchOffer { by },
             GameEvent::RematchStarted { ref game } => Event::Rematch { game: game.clone() },
-            GameEvent::Ended { result, reason, left } => Event::End(Box::new(EndView {
-                result,
-                winner: result.winner(),
-                why: reason,
-                reason: reason.to_string(),
-                record: self.record(played, result).to_string(),
-                clock: clock(left, None),
-            })),
+            GameEvent::Ended { result, reason, left } => {
+                Event::End(Box::new(self.end_view(played, result, reason, clock(left, None))))
+            }
+        }
+    }
+
+    /// How `played` ended, with its record.
+    fn end_view(
+        &self,
+        played: &Played,
+        result: GameResult,
+        reason: EndReason,
+        clock: Option<ClockView>,
+    ) -> EndView {
+        EndView {
+            result,
+            winner: result.winner(),
+            why: reason,
+            reason: reason.to_string(),
+            record: self.record(played, result).to_string(),
+            clock,
         }
     }
 
@@ -89,14 +103,8 @@ impl Game {
             Seat::Human(_) => SeatView::Human,
             Seat::Computer(level) => SeatView::Computer { level: level.get() },
         };
-        let end = self.ending.as_ref().map(|e| EndView {
-            result: e.result,
-            winner: e.result.winner(),
-            why: e.reason,
-            reason: e.reason.to_string(),
-            record: self.record(&self.played, e.result).to_string(),
-            clock: None,
-        });
+        let end =
+            self.ending.as_ref().map(|e| self.end_view(&self.played, e.result, e.reason, None));
         let snapshot = Snapshot {
             rules: self.settings.rules,
             opponent: self.settings.opponent,

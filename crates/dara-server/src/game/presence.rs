@@ -154,7 +154,7 @@ impl Game {
     /// Who is connected, and for a player who is gone, how long until the opponent may claim.
     fn presence(&self) -> Wire {
         let now = Instant::now();
-        let claim_after = self.config().map(|c| c.claim_after).unwrap_or_default();
+        let claim_after = self.claim_after();
         let one = |c: Colour| match &self.seats[c] {
             Seat::Computer(_) => SeatPresence { online: true, away_ms: None, claim_in_ms: None },
             Seat::Open => SeatPresence { online: false, away_ms: None, claim_in_ms: None },
@@ -235,7 +235,7 @@ impl Game {
     pub(super) fn claim(&mut self, seat: Option<Colour>) -> Result<(), Refusal> {
         let colour = self.player(seat)?;
         self.ongoing()?;
-        let claim_after = self.config().map(|c| c.claim_after).unwrap_or_default();
+        let claim_after = self.claim_after();
         let gone = !colour;
         let now = Instant::now();
         match (&self.seats[gone], self.crowd.away(gone, now)) {
