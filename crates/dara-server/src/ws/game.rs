@@ -5,13 +5,12 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::Response;
 use dara::Colour;
-use futures_util::StreamExt;
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::broadcast;
 use tokio::time::Instant;
 
-use super::heartbeat::Heartbeat;
-use super::writer::spawn_writer;
-use super::{close, finish, refused, send, sized, Open, Outgoing};
+use super::connection::Connection;
+use super::heartbeat::{Beat, Heartbeat};
+use super::{close, refused, sized, Open};
 use crate::error::AppError;
 use crate::flood::{Bucket, HELLO_TIMEOUT};
 use crate::game::GameHandle;
@@ -33,51 +32,40 @@ pub async fn game_socket(
 
 async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
     let _open = Open::new(&state);
-    let (sink, mut stream) = socket.split();
-    let (out, writer) = spawn_writer(sink);
+    let mut conn = Connection::new(socket, state.config.silence);
     let mut bucket = Bucket::new(state.config.burst, state.config.per_second);
 
     // Nothing happens before hello: it says who this is and what they have already seen.
     let deadline = Instant::now() + HELLO_TIMEOUT;
     let welcome = loop {
-        let frame = match tokio::time::timeout_at(deadline, stream.next()).await {
-            Ok(Some(Ok(frame))) => frame,
-            Ok(_) => return finish(out, writer, &mut stream).await,
-            Err(_) => {
-                let _ = out.send(Outgoing::Close(close::SILENT, "say hello first")).await;
-                return finish(out, writer, &mut stream).await;
-            }
+        let frame = match tokio::time::timeout_at(deadline, conn.next()).await {
+            Ok(Some(frame)) => frame,
+            Ok(None) => return conn.end().await,
+            Err(_) => return conn.close(close::SILENT, "say hello first").await,
         };
         if !bucket.take() {
-            let _ = out.send(Outgoing::Close(close::FLOOD, "too many messages")).await;
-            return finish(out, writer, &mut stream).await;
+            return conn.close(close::FLOOD, "too many messages").await;
         }
         let Message::Text(text) = frame else {
             if matches!(frame, Message::Close(_)) {
-                return finish(out, writer, &mut stream).await;
+                return conn.end().await;
             }
             continue;
         };
         match ClientMessage::parse(text.as_str()) {
             Ok(ClientMessage::Hello { seat, since }) => match handle.hello(seat, since).await {
                 Some(welcome) => break welcome,
-                None => {
-                    let _ = out
-                        .send(Outgoing::Close(
-                            close::GONE,
-                            "this game has finished and been forgotten",
-                        ))
-                        .await;
-                    return finish(out, writer, &mut stream).await;
-                }
+                None => return conn.close(close::GONE, GONE).await,
             },
-            Ok(_) => send(&out, refused(Refusal::HelloFirst)).await,
+            Ok(_) => conn.queue(refused(Refusal::HelloFirst)),
             Err(error @ ParseError::OtherProtocol(_)) => {
-                send(&out, refused(error.into())).await;
-                let _ = out.send(Outgoing::Close(close::RELOAD, "reload the page")).await;
-                return finish(out, writer, &mut stream).await;
+                conn.queue(refused(error.into()));
+                return conn.close(close::RELOAD, "reload the page").await;
             }
-            Err(error) => send(&out, refused(error.into())).await,
+            Err(error) => conn.queue(refused(error.into())),
+        }
+        if conn.flush().await.is_err() {
+            return;
         }
     };
 
@@ -85,89 +73,102 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
     // The seat's colour, never its token; the game, never the client's address.
     tracing::debug!(game = %handle.id, ?seat, "hello");
     for message in welcome.messages {
-        send(&out, message).await;
+        conn.queue(message);
     }
-    let forwarder = tokio::spawn(forward_events(welcome.events, out.clone()));
-
+    let mut events = welcome.events;
     let mut heartbeat = Heartbeat::new(&state);
-    loop {
+    let ending = loop {
+        if conn.flush().await.is_err() {
+            break None;
+        }
         let frame = tokio::select! {
-            frame = stream.next() => frame,
-            beat = heartbeat.beat() => {
-                let Some(beat) = beat else { continue };
-                let closing = matches!(beat, Outgoing::Close(..));
-                let _ = out.send(beat).await;
-                if closing { break }
-                continue;
+            frame = conn.next() => frame,
+            event = events.recv() => {
+                let gathered = event.map(|text| conn.queue(text));
+                match gathered.and_then(|()| gather(&mut events, &mut conn)) {
+                    Ok(()) => continue,
+                    Err(lost) => break Some(lost_events(lost)),
+                }
             }
+            beat = heartbeat.beat() => match beat {
+                Beat::Ping => {
+                    conn.queue_ping();
+                    continue;
+                }
+                Beat::Close(code, reason) => break Some((code, reason)),
+            },
         };
-        // An error includes an oversized frame: the socket is closed.
-        let Some(Ok(frame)) = frame else { break };
+        let Some(frame) = frame else { break None };
         heartbeat.heard();
         if !bucket.take() {
-            let _ = out.send(Outgoing::Close(close::FLOOD, "too many messages")).await;
-            break;
+            break Some((close::FLOOD, "too many messages"));
         }
         let text = match frame {
             Message::Text(text) => text,
             Message::Binary(_) => {
-                send(&out, refused(Refusal::Binary)).await;
+                conn.queue(refused(Refusal::Binary));
                 continue;
             }
-            Message::Close(_) => break,
+            Message::Close(_) => break None,
             Message::Ping(_) | Message::Pong(_) => continue,
         };
         let msg = match ClientMessage::parse(text.as_str()) {
             Ok(msg) => msg,
             Err(error) => {
-                send(&out, refused(error.into())).await;
+                conn.queue(refused(error.into()));
                 continue;
             }
         };
         let turn = matches!(msg, ClientMessage::Move { .. }).then(Instant::now);
-        match handle.act(seat, msg).await {
-            Some(reply) => {
-                seat = reply.seat;
-                send(&out, reply.text).await;
-                if let Some(started) = turn {
-                    state.metrics.turn_seconds.observe(started.elapsed().as_secs_f64());
-                }
+        let Some(reply) = handle.act(seat, msg).await else {
+            break Some((close::GONE, GONE));
+        };
+        seat = reply.seat;
+        conn.queue(reply.text);
+        // The events the request caused (a turn's `move`) are already here: they leave in the
+        // same write as the reply.
+        if let Err(lost) = gather(&mut events, &mut conn) {
+            break Some(lost_events(lost));
+        }
+        if let Some(started) = turn {
+            state.metrics.turn_seconds.observe(started.elapsed().as_secs_f64());
+        }
+    };
+    handle.leave(seat);
+    match ending {
+        Some((code, reason)) => conn.close(code, reason).await,
+        None => conn.end().await,
+    }
+}
+
+/// Queues the events that have already arrived.
+fn gather(
+    events: &mut broadcast::Receiver<Wire>,
+    conn: &mut Connection,
+) -> Result<(), broadcast::error::RecvError> {
+    loop {
+        match events.try_recv() {
+            Ok(text) => conn.queue(text),
+            Err(broadcast::error::TryRecvError::Empty) => return Ok(()),
+            Err(broadcast::error::TryRecvError::Lagged(missed)) => {
+                return Err(broadcast::error::RecvError::Lagged(missed))
             }
-            None => {
-                let _ = out
-                    .send(Outgoing::Close(close::GONE, "this game has finished and been forgotten"))
-                    .await;
-                break;
+            Err(broadcast::error::TryRecvError::Closed) => {
+                return Err(broadcast::error::RecvError::Closed)
             }
         }
     }
-    forwarder.abort();
-    handle.leave(seat);
-    finish(out, writer, &mut stream).await;
 }
 
-/// Passes the game's events to one connection. One that falls too far behind is closed: it
-/// comes back with its last version and gets exactly what it missed.
-async fn forward_events(mut events: broadcast::Receiver<Wire>, out: mpsc::Sender<Outgoing>) {
-    loop {
-        match events.recv().await {
-            Ok(text) => {
-                if out.send(Outgoing::Text(text)).await.is_err() {
-                    break;
-                }
-            }
-            Err(broadcast::error::RecvError::Lagged(_)) => {
-                let _ = out
-                    .send(Outgoing::Close(close::BEHIND, "fell behind: reconnect to catch up"))
-                    .await;
-                break;
-            }
-            Err(broadcast::error::RecvError::Closed) => {
-                let _ = out
-                    .send(Outgoing::Close(close::GONE, "this game has finished and been forgotten"))
-                    .await;
-                break;
-            }
+const GONE: &str = "this game has finished and been forgotten";
+
+/// Why a connection's events stopped: it fell too far behind (it comes back with its last
+/// version and gets exactly what it missed), or the game has ended its life.
+fn lost_events(lost: broadcast::error::RecvError) -> (u16, &'static str) {
+    match lost {
+        broadcast::error::RecvError::Lagged(_) => {
+            (close::BEHIND, "fell behind: reconnect to catch up")
         }
+        broadcast::error::RecvError::Closed => (close::GONE, GONE),
     }
 }

@@ -3,11 +3,10 @@
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::Response;
-use futures_util::StreamExt;
 
-use super::heartbeat::Heartbeat;
-use super::writer::spawn_writer;
-use super::{close, finish, send, sized, Open, Outgoing};
+use super::connection::Connection;
+use super::heartbeat::{Beat, Heartbeat};
+use super::{close, sized, Open};
 use crate::flood::Bucket;
 use crate::state::AppState;
 
@@ -19,38 +18,38 @@ pub async fn lobby_socket(ws: WebSocketUpgrade, State(state): State<AppState>) -
 
 async fn serve_lobby(socket: WebSocket, state: AppState) {
     let _open = Open::new(&state);
-    let (sink, mut stream) = socket.split();
-    let (out, writer) = spawn_writer(sink);
+    let mut conn = Connection::new(socket, state.config.silence);
     let mut listing = state.lobby.listing();
     let mut bucket = Bucket::new(state.config.burst, state.config.per_second);
-    let first = listing.borrow_and_update().clone();
-    send(&out, first).await;
+    conn.queue(listing.borrow_and_update().clone());
     let mut heartbeat = Heartbeat::new(&state);
-    loop {
+    let ending = loop {
+        if conn.flush().await.is_err() {
+            break None;
+        }
         tokio::select! {
-            beat = heartbeat.beat() => {
-                let Some(beat) = beat else { continue };
-                let closing = matches!(beat, Outgoing::Close(..));
-                let _ = out.send(beat).await;
-                if closing { break }
-            }
+            beat = heartbeat.beat() => match beat {
+                Beat::Ping => conn.queue_ping(),
+                Beat::Close(code, reason) => break Some((code, reason)),
+            },
             changed = listing.changed() => {
-                if changed.is_err() { break }
-                let text = listing.borrow_and_update().clone();
-                send(&out, text).await;
+                if changed.is_err() { break None }
+                conn.queue(listing.borrow_and_update().clone());
             }
-            frame = stream.next() => match frame {
+            frame = conn.next() => match frame {
                 // The lobby needs nothing from the browser but keep-alives.
-                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
-                Some(Ok(_)) => {
+                Some(Message::Close(_)) | None => break None,
+                Some(_) => {
                     heartbeat.heard();
                     if !bucket.take() {
-                        let _ = out.send(Outgoing::Close(close::FLOOD, "too many messages")).await;
-                        break;
+                        break Some((close::FLOOD, "too many messages"));
                     }
                 }
             },
         }
+    };
+    match ending {
+        Some((code, reason)) => conn.close(code, reason).await,
+        None => conn.end().await,
     }
-    finish(out, writer, &mut stream).await;
 }

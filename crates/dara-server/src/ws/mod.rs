@@ -3,16 +3,12 @@
 //! loop that checks, parses and forwards what the browser sends; a heartbeat (`heartbeat`)
 //! pings quiet sockets and closes silent ones.
 
+mod connection;
 mod game;
 mod heartbeat;
 mod lobby;
-mod writer;
 
-use std::time::Duration;
-
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
-use futures_util::StreamExt;
-use tokio::sync::mpsc;
+use axum::extract::ws::WebSocketUpgrade;
 
 use crate::protocol::{Answer, Refusal, Wire};
 use crate::state::AppState;
@@ -36,13 +32,6 @@ pub(crate) mod close {
     pub const RESTARTING: u16 = 1012;
 }
 
-/// What a socket's writer is given to send.
-pub(crate) enum Outgoing {
-    Text(Wire),
-    Ping,
-    Close(u16, &'static str),
-}
-
 /// The WebSocket settings of every socket: messages of at most `max` bytes, and small buffers
 /// (tungstenite's defaults, 128 KiB each way, would cost more than ten whole games). A browser's
 /// messages are a few dozen bytes: reads are done 1 KiB at a time, and a larger message simply
@@ -51,7 +40,7 @@ pub(crate) fn sized(ws: WebSocketUpgrade, max: usize) -> WebSocketUpgrade {
     ws.max_message_size(max)
         .max_frame_size(max)
         .read_buffer_size(1024)
-        // Messages are gathered until the writer flushes (see `spawn_writer`).
+        // Messages are gathered until the connection flushes (see `Connection::flush`).
         .write_buffer_size(16 * 1024)
         .max_write_buffer_size(64 * 1024)
 }
@@ -74,29 +63,4 @@ impl Drop for Open {
 
 pub(crate) fn refused(refusal: Refusal) -> Wire {
     Answer::Error(refusal.into()).wire()
-}
-
-pub(crate) async fn send(out: &mpsc::Sender<Outgoing>, text: Wire) {
-    let _ = out.send(Outgoing::Text(text)).await;
-}
-
-/// Ends a socket: what is queued is written (the close frame last), then what the client still
-/// sends is read and dropped until its own close, for at most a second. Dropping the socket
-/// with unread bytes would make the kernel reset it, and the reset can reach the client
-/// before the close frame does, leaving it without the reason.
-pub(crate) async fn finish(
-    out: mpsc::Sender<Outgoing>,
-    writer: tokio::task::JoinHandle<()>,
-    stream: &mut futures_util::stream::SplitStream<WebSocket>,
-) {
-    drop(out);
-    let _ = writer.await;
-    let drain = async {
-        while let Some(Ok(frame)) = stream.next().await {
-            if matches!(frame, Message::Close(_)) {
-                break;
-            }
-        }
-    };
-    let _ = tokio::time::timeout(Duration::from_secs(1), drain).await;
 }

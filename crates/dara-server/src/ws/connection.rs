@@ -1,0 +1,102 @@
+//! One socket served by one task: its frames are read, and what it is sent is gathered and
+//! written in one go each time the task wakes.
+//!
+//! A turn's `accepted` and its `move` event leave in one write. On loopback, where the load
+//! tests run, a send costs about as much as everything else a turn does, and a task per
+//! direction (reader, writer, forwarder of events) costs three wake-ups where one is enough.
+
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use futures_util::{SinkExt, StreamExt};
+
+use crate::protocol::Wire;
+
+/// The peer is gone, or stopped reading: the socket is finished.
+#[derive(Debug)]
+pub(crate) struct Gone;
+
+/// A WebSocket and what it is to be sent at the next flush.
+pub(crate) struct Connection {
+    socket: WebSocket,
+    queued: Vec<Message>,
+    /// How long a write may wait for the peer to take bytes: a client that reads nothing for
+    /// this long is as lost as a silent one, and must not hold its task forever.
+    write_timeout: Duration,
+}
+
+impl Connection {
+    pub(crate) fn new(socket: WebSocket, write_timeout: Duration) -> Connection {
+        Connection { socket, queued: Vec::new(), write_timeout }
+    }
+
+    /// The next frame from the peer; `None` when the socket has ended or broken (an oversized
+    /// frame included).
+    pub(crate) async fn next(&mut self) -> Option<Message> {
+        match self.socket.next().await {
+            Some(Ok(frame)) => Some(frame),
+            _ => None,
+        }
+    }
+
+    /// Queues a message for the next flush.
+    pub(crate) fn queue(&mut self, text: Wire) {
+        self.queued.push(Message::Text(text));
+    }
+
+    /// Queues a ping for the next flush.
+    pub(crate) fn queue_ping(&mut self) {
+        self.queued.push(Message::Ping(Default::default()));
+    }
+
+    /// Writes everything queued, in order, in one send when it fits.
+    pub(crate) async fn flush(&mut self) -> Result<(), Gone> {
+        if self.queued.is_empty() {
+            return Ok(());
+        }
+        let socket = &mut self.socket;
+        let queued = &mut self.queued;
+        let write = async {
+            for message in queued.drain(..) {
+                socket.feed(message).await?;
+            }
+            socket.flush().await
+        };
+        match tokio::time::timeout(self.write_timeout, write).await {
+            Ok(Ok(())) => Ok(()),
+            _ => Err(Gone),
+        }
+    }
+
+    /// Sends what is queued, then a close frame with `code` and `reason`, and ends the socket.
+    pub(crate) async fn close(mut self, code: u16, reason: &'static str) {
+        self.queued.push(Message::Close(Some(CloseFrame { code, reason: reason.into() })));
+        if self.flush().await.is_ok() {
+            self.drain().await;
+        }
+    }
+
+    /// Ends the socket without a reason: sends what is queued (and the reply to the peer's own
+    /// close, if it sent one), then a close frame.
+    pub(crate) async fn end(mut self) {
+        let _ = self.flush().await;
+        let write_timeout = self.write_timeout;
+        if tokio::time::timeout(write_timeout, self.socket.close()).await.is_ok() {
+            self.drain().await;
+        }
+    }
+
+    /// Reads and drops what the client still sends until its own close, for at most a second.
+    /// Dropping the socket with unread bytes would make the kernel reset it, and the reset can
+    /// reach the client before the close frame does, leaving it without the reason.
+    async fn drain(&mut self) {
+        let drain = async {
+            while let Some(Ok(frame)) = self.socket.next().await {
+                if matches!(frame, Message::Close(_)) {
+                    break;
+                }
+            }
+        };
+        let _ = tokio::time::timeout(Duration::from_secs(1), drain).await;
+    }
+}
