@@ -46,3 +46,30 @@ test('a cut link shows reconnecting, a turn waits as sending, and is played once
     assert.equal(moves[2], 'a1');
   });
 });
+
+test('a page in play reports its lag with its turns, and pings only when it has sent nothing for a while', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('pings', pages, async () => {
+    const created = await createGame(server, { opponent: 'computer', level: 1, first: 'me' });
+    const page = await newPage();
+    const sent = [];
+    page.on('websocket', (ws) => ws.on('framesent', (frame) => {
+      sent.push({ at: Date.now(), msg: JSON.parse(frame.payload) });
+    }));
+    await page.goto(server.url + created.url);
+    await page.click('[data-cell="c3"].put');
+    await page.waitForFunction(() => document.querySelector('#moves').innerText.split(/\s+/).filter(Boolean).length === 2);
+
+    const turns = sent.filter((f) => f.msg.t === 'move');
+    assert.equal(turns.length, 1);
+    assert.equal(typeof turns[0].msg.d.lag, 'number', JSON.stringify(turns[0].msg));
+
+    // Then nothing to send: a ping follows about four seconds after the turn (the page looks
+    // once a second), carrying the lag measured from the turn's answer.
+    await page.waitForTimeout(6500);
+    const pings = sent.filter((f) => f.msg.t === 'ping');
+    assert.ok(pings.length >= 1, 'a quiet page pings');
+    const after = pings[0].at - turns[0].at;
+    assert.ok(after >= 3500 && after <= 6500, `first ping ${after} ms after the turn`);
+    assert.equal(typeof pings[0].msg.d.lag, 'number');
+  });
+});

@@ -3,10 +3,11 @@
 // so the server's clock can credit the lag.
 //
 // A link can die without closing: a cable pulled, a laptop asleep, a router that forgets. The
-// page pings every few seconds and the server answers every ping, so a socket that has been
-// silent for SILENT_MS is taken for dead and replaced, with a visible "reconnecting". A turn is
-// kept until the server answers it and sent again (same id) on the next socket: the server
-// plays a resent turn once.
+// server answers every turn and every ping, and the page pings whenever it has sent nothing for
+// PING_MS, so a socket that has been silent for SILENT_MS is taken for dead and replaced, with
+// a visible "reconnecting". (A page in play sends turns, not pings: on a busy server pings
+// would be a third of the messages.) A turn is kept until the server answers it and sent again
+// (same id) on the next socket: the server plays a resent turn once.
 
 // The protocol version this page speaks (PROTOCOL.md); a server of another release says reload.
 const PROTOCOL = 1;
@@ -26,8 +27,9 @@ export class Connection {
     this.retry = 500;
     this.queue = [];
     this.turns = new Map(); // turns sent and not yet answered, by id
+    this.turnSentAt = new Map(); // when each was last sent, for the round trip
+    this.sentAt = performance.now();
     this.open();
-    this.pinger = setInterval(() => this.ping(), PING_MS);
     this.watchdog = setInterval(() => this.check(), 1000);
   }
 
@@ -40,16 +42,21 @@ export class Connection {
     ws.onopen = () => {
       this.retry = 500;
       this.heardAt = performance.now();
-      ws.send(JSON.stringify({ t: 'hello', d: { protocol: PROTOCOL, seat: this.seat || null, since: this.version } }));
+      this.write(JSON.stringify({ t: 'hello', d: { protocol: PROTOCOL, seat: this.seat || null, since: this.version } }));
       this.onState('connected');
-      for (const msg of this.queue.splice(0)) ws.send(msg);
-      for (const msg of this.turns.values()) ws.send(msg);
+      for (const msg of this.queue.splice(0)) this.write(msg);
+      for (const [id, msg] of this.turns) this.writeTurn(id, msg);
     };
     ws.onmessage = (e) => {
       this.heardAt = performance.now();
       const msg = JSON.parse(e.data);
-      if (msg.t === 'pong' && this.pingAt) { this.lag = Math.round((performance.now() - this.pingAt) / 2); this.pingAt = null; }
-      if (msg.t === 'accepted' || msg.t === 'rejected') this.turns.delete(msg.d.id);
+      if (msg.t === 'pong' && this.pingAt) { this.measured(this.pingAt); this.pingAt = null; }
+      if (msg.t === 'accepted' || msg.t === 'rejected') {
+        const sentAt = this.turnSentAt.get(msg.d.id);
+        if (sentAt !== undefined) this.measured(sentAt);
+        this.turns.delete(msg.d.id);
+        this.turnSentAt.delete(msg.d.id);
+      }
       if (typeof msg.v === 'number') {
         // Events arrive in order; one already applied (after a resume) is skipped.
         if (msg.t !== 'snapshot' && this.version !== null && msg.v <= this.version) return;
@@ -81,12 +88,12 @@ export class Connection {
   }
 
   stop(state) {
-    clearInterval(this.pinger);
     clearInterval(this.watchdog);
     this.onState(state);
   }
 
-  // A socket stuck opening, or silent too long, is dead: replace it.
+  // Once a second: a socket stuck opening, or silent too long, is dead and replaced; one that
+  // has been sent nothing for a while is pinged.
   check() {
     const ws = this.ws;
     if (!ws) return;
@@ -94,19 +101,33 @@ export class Connection {
     const stuck = ws.readyState === WebSocket.CONNECTING && now - this.openedAt > OPEN_MS;
     const silent = ws.readyState === WebSocket.OPEN && now - this.heardAt > SILENT_MS;
     if (stuck || silent) this.reconnect();
+    else if (now - this.sentAt >= PING_MS) this.ping();
+  }
+
+  // The one-way delay, half a round trip begun at `since`, which the server credits on the clock.
+  measured(since) { this.lag = Math.round((performance.now() - since) / 2); }
+
+  write(text) {
+    this.ws.send(text);
+    this.sentAt = performance.now();
   }
 
   send(t, d) {
     const text = JSON.stringify(d === undefined ? { t } : { t, d });
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.write(text);
     else this.queue.push(text);
   }
 
-  // A turn, kept until the server answers it (see above).
+  // A turn, kept until the server answers it (see above). It carries the lag, as pings do.
   sendTurn(id, m) {
-    const text = JSON.stringify({ t: 'move', d: { id, m } });
+    const text = JSON.stringify({ t: 'move', d: { id, m, lag: this.lag } });
     this.turns.set(id, text);
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(text);
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.writeTurn(id, text);
+  }
+
+  writeTurn(id, text) {
+    this.write(text);
+    this.turnSentAt.set(id, performance.now());
   }
 
   // Whether a turn is on its way.

@@ -41,7 +41,7 @@ async fn a_flag_falls_and_the_player_out_of_time_loses() {
 
     // Pale moves after 10 s: 50 s left, plus 2.
     tokio::time::sleep(Duration::from_secs(10)).await;
-    let move_c3 = ClientMessage::Move { id: 1, text: "c3".into() };
+    let move_c3 = ClientMessage::Move { id: 1, text: "c3".into(), lag: None };
     let reply = handle.act(Some(dara::Colour::White), move_c3).await.unwrap();
     assert_eq!(parse(&reply.text)["t"], "accepted");
     let moved = parse(&events.recv().await.unwrap());
@@ -59,9 +59,31 @@ async fn a_flag_falls_and_the_player_out_of_time_loses() {
     assert_eq!(end["d"]["reason"], "Dark ran out of time");
     assert_eq!(end["d"]["clock"]["black"], 0);
     // A move after the flag is refused.
-    let late = ClientMessage::Move { id: 1, text: "d4".into() };
+    let late = ClientMessage::Move { id: 1, text: "d4".into(), lag: None };
     let reply = handle.act(Some(dara::Colour::Black), late).await.unwrap();
     assert_eq!(parse(&reply.text)["d"]["reason"], "the game is over");
+}
+
+/// A page in play reports its lag with its turns instead of pinging: the clock credits it as
+/// it credits a ping's (PROTOCOL.md, `move`).
+#[tokio::test(start_paused = true)]
+async fn the_lag_a_turn_reports_is_credited() {
+    let state = Shared::new(Config::default());
+    let request: NewGame = serde_json::from_value(json!({
+        "opponent": "friend", "first": "me", "clock": { "initial": 60, "increment": 0 }
+    }))
+    .unwrap();
+    let (pale, dark) = (SeatToken::random(), SeatToken::random());
+    let seats = ByColour { white: Seat::Human(pale.clone()), black: Seat::Human(dark) };
+    let handle = game::spawn(&state, request.check().unwrap(), seats, None).unwrap();
+    let mut events = handle.hello(Some(pale.as_str().to_owned()), None).await.unwrap().events;
+
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    let move_c3 = ClientMessage::Move { id: 1, text: "c3".into(), lag: Some(300) };
+    let reply = handle.act(Some(Colour::White), move_c3).await.unwrap();
+    assert_eq!(parse(&reply.text)["t"], "accepted");
+    let moved = parse(&events.recv().await.unwrap());
+    assert_eq!(moved["d"]["clock"]["white"], 50_300, "10 s used, 300 ms of it the line's");
 }
 
 #[tokio::test]

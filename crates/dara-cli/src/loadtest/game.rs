@@ -28,8 +28,10 @@ use super::wire::{self, Incoming, Position};
 
 /// A game that has said nothing for this long (not even `pong`) is given up as stuck.
 pub const SILENCE: Duration = Duration::from_secs(30);
-/// The page's keep-alive period.
-const PING_EVERY: Duration = Duration::from_secs(4);
+/// The page pings a socket it has sent nothing on for this long (PROTOCOL.md, Limits).
+const PING_WHEN_QUIET: Duration = Duration::from_secs(4);
+/// How often the page looks whether a ping is due.
+const PING_LOOK: Duration = Duration::from_secs(1);
 /// For a connection, or a WebSocket handshake, to complete.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Before trying again after a refusal or a failure, so a failing server is not hammered.
@@ -243,6 +245,10 @@ struct Seat {
     sent_at: Instant,
     /// Turns sent and not yet `accepted`, oldest first.
     awaiting: VecDeque<(u64, Instant)>,
+    /// When it last sent anything: a ping is due after `PING_WHEN_QUIET`.
+    last_sent: Instant,
+    /// Half its last turn's round trip, in milliseconds: the lag a page reports with a turn.
+    lag_ms: u64,
 }
 
 impl Seat {
@@ -262,6 +268,8 @@ impl Seat {
             sent_ply: 0,
             sent_at: Instant::now(),
             awaiting: VecDeque::with_capacity(2),
+            last_sent: Instant::now(),
+            lag_ms: 0,
         }
     }
 }
@@ -289,9 +297,9 @@ struct Game<'a> {
 impl Game<'_> {
     async fn run(&mut self) -> Stop {
         let stats = &self.shared.stats;
-        // Pings spread over the period, not all games at once.
-        let offset = self.rng.gen_range(Duration::ZERO..PING_EVERY);
-        let mut ping = tokio::time::interval_at(Instant::now() + offset, PING_EVERY);
+        // Looks spread over the period, not all games at once.
+        let offset = self.rng.gen_range(Duration::ZERO..PING_LOOK);
+        let mut ping = tokio::time::interval_at(Instant::now() + offset, PING_LOOK);
         ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
         if let Some(every) = self.shared.turn_every {
             // Games out of step with each other, as people are.
@@ -356,7 +364,7 @@ impl Game<'_> {
         self.next_id += 1;
         let seat = &mut self.seats[i];
         let choice = seat.choice.take().expect("a seat with a choice");
-        let frame = wire::turn(id, &choice);
+        let frame = wire::turn(id, &choice, seat.lag_ms);
         seat.sent = choice;
         seat.sent_ply = seat.ply + 1;
         let at = Instant::now();
@@ -366,11 +374,13 @@ impl Game<'_> {
         Ok(false)
     }
 
+    /// Pings each socket that has sent nothing for a while, as the page does.
     async fn ping(&mut self) -> Result<(), Stop> {
         for i in 0..2 {
             // Before its snapshot a socket's hello may still be answered (and said again without
             // `protocol`): a ping then would be refused with `hello-first`.
-            if self.seats[i].version.is_some() {
+            let seat = &self.seats[i];
+            if seat.version.is_some() && seat.last_sent.elapsed() >= PING_WHEN_QUIET {
                 self.send(i, Utf8Bytes::from_static(wire::PING)).await?;
             }
         }
@@ -379,7 +389,10 @@ impl Game<'_> {
 
     async fn send(&mut self, i: usize, text: Utf8Bytes) -> Result<(), Stop> {
         match self.seats[i].ws.send(Message::Text(text)).await {
-            Ok(()) => Ok(()),
+            Ok(()) => {
+                self.seats[i].last_sent = Instant::now();
+                Ok(())
+            }
             Err(e) => {
                 self.shared.stats.closed(0);
                 self.shared.stats.tell(|| format!("a socket failed while sending: {e}"));
@@ -490,7 +503,9 @@ impl Game<'_> {
                 let seat = &mut self.seats[i];
                 match seat.awaiting.pop_front() {
                     Some((id, at)) if d.id == Some(id) => {
-                        self.shared.stats.accepted(received.saturating_duration_since(at));
+                        let trip = received.saturating_duration_since(at);
+                        seat.lag_ms = (trip / 2).as_millis() as u64;
+                        self.shared.stats.accepted(trip);
                     }
                     _ => return self.desync(i, format!("accepted a turn not sent: {text}")),
                 }

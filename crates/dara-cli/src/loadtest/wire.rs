@@ -38,9 +38,10 @@ pub fn hello(seat: Option<&str>, protocol: Option<u32>) -> String {
     }
 }
 
-/// One whole turn, as the notation writes it (taken from the server's own list of legal turns).
-pub fn turn(id: u64, m: &str) -> String {
-    format!(r#"{{"t":"move","d":{{"id":{id},"m":"{m}"}}}}"#)
+/// One whole turn, as the notation writes it (taken from the server's own list of legal turns),
+/// with the lag the page reports.
+pub fn turn(id: u64, m: &str, lag_ms: u64) -> String {
+    format!(r#"{{"t":"move","d":{{"id":{id},"m":"{m}","lag":{lag_ms}}}}}"#)
 }
 
 /// The body of `POST /api/games` for a game against a friend by link.
@@ -227,7 +228,7 @@ mod tests {
             r#"{"t":"hello","d":{"seat":"ab12","since":null,"protocol":1}}"#
         );
         assert_eq!(hello(None, None), r#"{"t":"hello","d":{"seat":null,"since":null}}"#);
-        assert_eq!(turn(4, "c3-c4xe5"), r#"{"t":"move","d":{"id":4,"m":"c3-c4xe5"}}"#);
+        assert_eq!(turn(4, "c3-c4xe5", 12), r#"{"t":"move","d":{"id":4,"m":"c3-c4xe5","lag":12}}"#);
         assert_eq!(
             new_game("jaques,diagonal=yes"),
             r#"{"opponent":"friend","rules":"jaques,diagonal=yes"}"#

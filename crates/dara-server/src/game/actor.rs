@@ -246,7 +246,12 @@ impl Game {
 
     fn act(&mut self, seat: Option<Colour>, msg: ClientMessage) -> (Answer, Option<Colour>) {
         let outcome = match msg {
-            ClientMessage::Move { id, text } => return (self.turn(seat, id, &text), seat),
+            ClientMessage::Move { id, text, lag } => {
+                if let Some((c, lag)) = seat.zip(lag) {
+                    self.lag[c] = protocol::lag(lag);
+                }
+                return (self.turn(seat, id, &text), seat);
+            }
             ClientMessage::Join => return self.join(seat),
             ClientMessage::Ping { lag } => {
                 if let Some(c) = seat {

@@ -27,6 +27,9 @@ pub enum ClientMessage {
         id: u64,
         /// The move, e.g. `c3-c4xe5`.
         text: String,
+        /// The browser's last measured one-way delay in milliseconds, as in `ping`: a page
+        /// that is playing says it with each turn instead of pinging.
+        lag: Option<u64>,
     },
     /// Give up.
     Resign,
@@ -108,6 +111,8 @@ struct HelloData {
 struct MoveData {
     id: u64,
     m: String,
+    #[serde(default)]
+    lag: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -213,7 +218,7 @@ impl ClientMessage {
                 if d.m.len() > 64 {
                     return Err(ParseError::MoveTooLong);
                 }
-                ClientMessage::Move { id: d.id, text: d.m }
+                ClientMessage::Move { id: d.id, text: d.m, lag: d.lag }
             }
             "resign" => ClientMessage::Resign,
             "draw-offer" => ClientMessage::DrawOffer,
@@ -247,7 +252,11 @@ mod tests {
     fn reads_each_message() {
         assert_eq!(
             ClientMessage::parse(r#"{"t":"move","d":{"id":3,"m":"c3-c4xe5"}}"#),
-            Ok(ClientMessage::Move { id: 3, text: "c3-c4xe5".into() })
+            Ok(ClientMessage::Move { id: 3, text: "c3-c4xe5".into(), lag: None })
+        );
+        assert_eq!(
+            ClientMessage::parse(r#"{"t":"move","d":{"id":4,"m":"a1","lag":35}}"#),
+            Ok(ClientMessage::Move { id: 4, text: "a1".into(), lag: Some(35) })
         );
         assert_eq!(
             ClientMessage::parse(r#"{"t":"hello","d":{"protocol":1,"seat":"ab","since":4}}"#),
