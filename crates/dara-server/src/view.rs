@@ -1,8 +1,8 @@
 //! A position as the browser sees it: the board text, hands, counters, every legal move in
 //! notation, and why each closed cell is closed. The page holds no rules: it draws this.
 
-use dara::{Cell, ClosedCell, Colour, Move, MoveList, Phase, Position};
-use serde::ser::SerializeMap;
+use dara::{Cell, ClosedCell, Colour, MoveList, Phase, Position};
+use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 
 use crate::protocol::display;
@@ -32,9 +32,19 @@ pub struct PositionView {
     pub forbidden: Vec<(Cell, ClosedCell)>,
 }
 
-/// Moves as notation, written straight into the message (no string per move).
+/// Moves as notation: each written into one reused buffer and given whole to the serializer
+/// (written straight into the message, a move came out in a handful of pieces, each checked for
+/// characters to escape on its own).
 fn notation<S: Serializer>(moves: &MoveList, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(moves.iter().map(|m: &Move| DisplayAsStr(m)))
+    use std::fmt::Write;
+    let mut list = s.serialize_seq(Some(moves.len()))?;
+    let mut text = String::with_capacity(16);
+    for m in moves {
+        text.clear();
+        write!(text, "{m}").map_err(serde::ser::Error::custom)?;
+        list.serialize_element(text.as_str())?;
+    }
+    list.end()
 }
 
 /// Closed cells as `{"c3": "reason"}`.

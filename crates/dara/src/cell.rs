@@ -98,8 +98,12 @@ pub(crate) fn parse_coord(text: &str) -> Option<(u8, u8)> {
 }
 
 impl fmt::Display for Cell {
+    /// Written as two bytes at once: the server writes every legal move of every position it
+    /// sends, and the formatting machinery of `write!` cost more than the rest of the move.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.file_char(), self.rank() + 1)
+        // A rank is below 8 (`Cell` packs eight to a rank), so its number is one digit.
+        let name = [self.file_char() as u8, b'1' + self.rank()];
+        f.write_str(core::str::from_utf8(&name).map_err(|_| fmt::Error)?)
     }
 }
 

@@ -56,13 +56,17 @@ impl fmt::Display for Move {
     /// Canonical notation: `c3`, `pass`, `c3-c4`, `c3-c4xa5xb4` (captures in ascending order of
     /// rank, then file).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write;
         match self {
-            Move::Put(cell) => write!(f, "{cell}"),
+            Move::Put(cell) => cell.fmt(f),
             Move::Pass => f.write_str("pass"),
             Move::Step { from, to, captures } => {
-                write!(f, "{from}-{to}")?;
+                from.fmt(f)?;
+                f.write_char('-')?;
+                to.fmt(f)?;
                 for cell in *captures {
-                    write!(f, "x{cell}")?;
+                    f.write_char('x')?;
+                    cell.fmt(f)?;
                 }
                 Ok(())
             }

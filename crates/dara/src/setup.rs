@@ -156,7 +156,7 @@ impl Setup {
 
     /// The board field alone: ranks from the top, `/` between them.
     pub fn board_text(&self) -> String {
-        let mut out = String::new();
+        let mut out = String::with_capacity(usize::from(self.rows) * (usize::from(self.cols) + 1));
         for rank in (0..self.rows).rev() {
             let mut empty = 0u32;
             for file in 0..self.cols {
@@ -166,23 +166,29 @@ impl Setup {
                 });
                 match stone {
                     Some(colour) => {
-                        if empty > 0 {
-                            out.push_str(&empty.to_string());
-                            empty = 0;
-                        }
+                        push_count(&mut out, empty);
+                        empty = 0;
                         out.push(colour.stone_char());
                     }
                     None => empty += 1,
                 }
             }
-            if empty > 0 {
-                out.push_str(&empty.to_string());
-            }
+            push_count(&mut out, empty);
             if rank > 0 {
                 out.push('/');
             }
         }
         out
+    }
+}
+
+/// A run of empty cells in the board text: nothing for none, else its number, written without
+/// a string of its own (a rank holds at most eight cells, one digit).
+fn push_count(out: &mut String, empty: u32) {
+    match char::from_digit(empty, 10) {
+        Some('0') => {}
+        Some(digit) => out.push(digit),
+        None => out.push_str(&empty.to_string()),
     }
 }
 
