@@ -349,3 +349,35 @@ async fn a_takeback_while_the_computer_thinks_discards_its_stale_answer() {
     assert_eq!(me.turn(3, &next).await["t"], "accepted");
     assert_eq!(me.next_of("move").await["d"]["ply"], 3);
 }
+
+#[tokio::test]
+async fn a_draw_offer_can_be_withdrawn_by_the_one_who_made_it() {
+    let addr = start(test_config()).await;
+    let (game, _, mut pale, mut dark) = common::two_players(addr).await;
+    let reason = |msg: &Value| msg["d"]["reason"].as_str().unwrap_or_default().to_owned();
+    // Nothing to withdraw yet, and the opponent's offer is not theirs to withdraw.
+    pale.send(json!({ "t": "draw-withdraw" })).await;
+    assert_eq!(reason(&pale.next_of("error").await), "you have no draw offer to withdraw");
+    pale.send(json!({ "t": "draw-offer" })).await;
+    assert_eq!(dark.next_of("draw-offer").await["d"]["by"], "white");
+    dark.send(json!({ "t": "draw-withdraw" })).await;
+    let refused = dark.next_of("error").await;
+    assert_eq!(refused["d"]["code"], "no-draw-to-withdraw");
+
+    pale.send(json!({ "t": "draw-withdraw" })).await;
+    assert_eq!(pale.next_of("ok").await["t"], "ok");
+    let withdrawn = dark.next_of("draw-withdraw").await;
+    assert_eq!(withdrawn["d"]["by"], "white");
+    // A watcher arriving now sees no offer, and one resuming from before hears the withdrawal.
+    let (_, snapshot) = Client::hello(addr, &game, None, None).await;
+    assert_eq!(snapshot["d"]["drawOffer"], Value::Null);
+    let (mut late, first) = Client::hello(addr, &game, None, Some(1)).await;
+    assert_eq!(first["t"], "draw-offer");
+    assert_eq!(late.next().await["t"], "draw-withdraw");
+    // Gone means gone: the opponent can no longer accept it, and the game goes on.
+    dark.send(json!({ "t": "draw-decline" })).await;
+    assert_eq!(reason(&dark.next_of("error").await), "there is no draw on offer to you");
+    dark.send(json!({ "t": "draw-offer" })).await;
+    assert_eq!(pale.next_of("draw-offer").await["d"]["by"], "black");
+    assert_eq!(pale.turn(1, "c3").await["t"], "accepted");
+}

@@ -258,6 +258,7 @@ impl Game {
             ClientMessage::Resign => self.resign(seat),
             ClientMessage::DrawOffer => self.offer_draw(seat),
             ClientMessage::DrawDecline => self.decline_draw(seat),
+            ClientMessage::DrawWithdraw => self.withdraw_draw(seat),
             ClientMessage::Takeback => self.takeback(seat),
             ClientMessage::Rematch => self.ask_rematch(seat),
             ClientMessage::Claim => self.claim(seat),

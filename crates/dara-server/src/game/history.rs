@@ -69,6 +69,7 @@ impl Game {
             },
             GameEvent::DrawOffered { by } => Event::DrawOffer { by },
             GameEvent::DrawDeclined { by } => Event::DrawDecline { by },
+            GameEvent::DrawWithdrawn { by } => Event::DrawWithdraw { by },
             GameEvent::RematchOffered { by } => Event::RematchOffer { by },
             GameEvent::RematchStarted { ref game } => Event::Rematch { game: game.clone() },
             GameEvent::Ended { result, reason, left } => {

@@ -55,6 +55,11 @@ pub enum Event {
         /// By whom.
         by: Colour,
     },
+    /// The draw offer was withdrawn by the player who made it.
+    DrawWithdraw {
+        /// By whom.
+        by: Colour,
+    },
     /// The game is over.
     End(Box<EndView>),
     /// A rematch is asked for.
