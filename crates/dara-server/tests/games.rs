@@ -381,3 +381,23 @@ async fn a_draw_offer_can_be_withdrawn_by_the_one_who_made_it() {
     assert_eq!(pale.next_of("draw-offer").await["d"]["by"], "black");
     assert_eq!(pale.turn(1, "c3").await["t"], "accepted");
 }
+
+#[tokio::test]
+async fn everyone_hears_how_many_watch() {
+    let addr = start(test_config()).await;
+    let (game, _, mut pale, _dark) = common::two_players(addr).await;
+    let (first, _) = Client::hello(addr, &game, None, None).await;
+    heard_watchers(&mut pale, 1).await;
+    // Two more: a change that comes within a quarter of a second of the last one told is told
+    // when the quarter has passed, so pale hears the count reach three either way.
+    let (second, _) = Client::hello(addr, &game, None, None).await;
+    let (third, _) = Client::hello(addr, &game, None, None).await;
+    heard_watchers(&mut pale, 3).await;
+    drop((first, second, third));
+    heard_watchers(&mut pale, 0).await;
+}
+
+/// Reads presence messages until one counts `n` watchers.
+async fn heard_watchers(client: &mut Client, n: u64) {
+    while client.next_of("presence").await["d"]["watchers"].as_u64() != Some(n) {}
+}
