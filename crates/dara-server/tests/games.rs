@@ -401,3 +401,17 @@ async fn everyone_hears_how_many_watch() {
 async fn heard_watchers(client: &mut Client, n: u64) {
     while client.next_of("presence").await["d"]["watchers"].as_u64() != Some(n) {}
 }
+
+#[tokio::test]
+async fn a_snapshot_carries_every_earlier_position() {
+    let addr = start(test_config()).await;
+    let (game, _, mut pale, mut dark) = common::two_players(addr).await;
+    assert_eq!(pale.turn(1, "c3").await["t"], "accepted");
+    assert_eq!(dark.turn(1, "d4").await["t"], "accepted");
+    let (_, snapshot) = Client::hello(addr, &game, None, None).await;
+    assert_eq!(
+        snapshot["d"]["positions"],
+        json!(["6/6/6/6/6 w 12 12 0", "6/6/2W3/6/6 b 11 12 0", "6/3B2/2W3/6/6 w 11 11 0"])
+    );
+    assert_eq!(snapshot["d"]["positions"][2], snapshot["d"]["pos"]["fen"]);
+}

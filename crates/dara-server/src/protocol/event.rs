@@ -102,6 +102,9 @@ pub struct Snapshot {
     pub seats: Seats,
     /// Every turn so far, in notation.
     pub moves: Vec<String>,
+    /// The board after each turn, as position text, the start first: `positions[n]` follows
+    /// `moves[n - 1]`, so a page can show any earlier position without knowing the rules.
+    pub positions: Vec<String>,
     /// The position now.
     pub pos: PositionView,
     /// The clocks, if the game has them.
