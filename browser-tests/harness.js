@@ -50,8 +50,8 @@ export async function keepScreenshotsOnFailure(name, pages, body) {
 // so that a failing test can keep a screenshot of every one still open.
 export function pageMaker(browser) {
   const open = [];
-  const newPage = async (viewport = { width: 1280, height: 860 }) => {
-    const context = await browser.newContext({ viewport });
+  const newPage = async (viewport = { width: 1280, height: 860 }, options = {}) => {
+    const context = await browser.newContext({ viewport, ...options });
     const page = await context.newPage();
     page.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
     open.push(page);

@@ -66,6 +66,39 @@ try {
     await other.waitForSelector('#end:not([hidden])');
     await other.screenshot({ path: `${out}/${label}-end.png`, fullPage: true });
     await other.context().close();
+    // A longer game between two people: a draw offered, the resign dialog, an earlier position
+    // looked at while a new move comes, and the move list past move 10.
+    const long = await page.evaluate(async () => {
+      const r = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ opponent: 'friend', rules: 'arcade', first: 'me', clock: { initial: 300, increment: 3 } }) });
+      return r.json();
+    });
+    await page.goto(server.url + long.url);
+    const friend = await (await browser.newContext({ viewport })).newPage();
+    await friend.goto(`${server.url}/g/${long.game}`);
+    await page.waitForSelector('#invite', { state: 'hidden' });
+    const placements = ['a1', 'f5', 'c1', 'd5', 'e1', 'b5', 'a3', 'f3', 'c3', 'd3', 'e3', 'b3', 'b2', 'e4', 'd2', 'c4', 'f2', 'a4', 'b4', 'f1', 'e5', 'd1', 'c5'];
+    for (const [i, m] of placements.entries()) await play(i % 2 ? friend : page, m);
+    await friend.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 23);
+    await page.click('#draw');
+    await page.waitForSelector('#withdraw:not([hidden])');
+    await friend.waitForFunction(() => document.querySelector('#draw').textContent === 'Accept draw');
+    await page.screenshot({ path: `${out}/${label}-draw-offered.png`, fullPage: true });
+    await friend.screenshot({ path: `${out}/${label}-draw-to-answer.png`, fullPage: true });
+    await page.click('#withdraw');
+    await page.click('#resign');
+    await page.waitForSelector('#resign-dialog[open]');
+    await page.screenshot({ path: `${out}/${label}-resign-dialog.png` });
+    await page.keyboard.press('Escape');
+    await page.click('#moves button[data-ply="9"]');
+    await page.waitForSelector('#browsing:not([hidden])');
+    await play(friend, 'a5');
+    await page.waitForFunction(() => document.querySelector('#live').textContent.includes('new'));
+    await page.screenshot({ path: `${out}/${label}-browsing.png`, fullPage: true });
+    await page.click('#live');
+    await page.click('#flip');
+    await page.screenshot({ path: `${out}/${label}-flipped.png`, fullPage: true });
+    await friend.context().close();
     // The lobby: a table opened in one browser, listed live on another's home page.
     const host = await (await browser.newContext({ viewport })).newPage();
     await page.goto(server.url + '/');
@@ -75,6 +108,12 @@ try {
     await host.waitForURL(/#seat=/);
     await page.waitForSelector('#tables li');
     await page.screenshot({ path: `${out}/${label}-lobby.png`, fullPage: true });
+    // The same table in another tab of the browser that opened it: its own, not a seat.
+    const ownTab = await host.context().newPage();
+    await ownTab.goto(server.url + '/');
+    await ownTab.waitForSelector('#tables li.own');
+    await ownTab.screenshot({ path: `${out}/${label}-lobby-own-table.png`, fullPage: true });
+    await ownTab.close();
     // A watcher, and the host seeing its opponent's connection drop.
     await page.click('#tables li a');
     await page.waitForURL(/\/g\//);

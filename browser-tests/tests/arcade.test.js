@@ -12,8 +12,10 @@ let pages;
 before(async () => ({ server, browser, newPage, pages } = await startArcade(['--instant-computer', '--claim-after', '2'])));
 after(() => stopArcade({ server, browser }));
 
-const movesText = (page) => page.locator('#moves').innerText();
-const moveCount = async (page) => (await movesText(page)).split(/\s+/).filter(Boolean).length;
+// The moves as the list shows them, two a line: 'c3 d4\na1 f5'.
+const movesText = (page) => page.$$eval('#moves li', (lines) => lines
+  .map((li) => [...li.querySelectorAll('button.move')].map((b) => b.textContent).join(' ')).join('\n'));
+const moveCount = (page) => page.locator('#moves button.move').count();
 
 // Starts a game from the home page's forms.
 async function startFromHome(page, form) {
@@ -65,8 +67,7 @@ test('a complete game against the computer, played by clicking', { timeout: 2400
     while (!(await myTurnOrEnd(page))) {
       const before = await moveCount(page);
       await clickTurn(page);
-      await page.waitForFunction((n) => document.querySelectorAll('#moves li').length > 0
-        && document.querySelector('#moves').innerText.split(/\s+/).filter(Boolean).length > n, before);
+      await page.waitForFunction((n) => document.querySelectorAll('#moves button.move').length > n, before);
       turns += 1;
       assert.ok(turns < 400, 'the game ends');
     }
@@ -75,6 +76,8 @@ test('a complete game against the computer, played by clicking', { timeout: 2400
     const record = await page.locator('#record').inputValue();
     assert.match(record, /\[Rules "wikipedia"\]/);
     assert.match(record, /\[Black "Computer level 1"\]/);
+    // A finished game offers no takeback.
+    assert.ok(await page.locator('#takeback').isHidden());
   });
 });
 
@@ -112,8 +115,8 @@ test('two browsers play each other through the invite link, then rematch', { tim
     // The clock runs for the side to move.
     assert.match(await host.locator('#player-white .clock').innerText(), /^\d+:\d\d$/);
 
-    friend.once('dialog', (d) => d.accept());
     await friend.click('#resign');
+    await friend.click('#resign-confirm');
     await host.waitForSelector('#end:not([hidden])');
     assert.match(await host.locator('#result').innerText(), /^Pale wins \(1-0\): Dark resigned/);
     await host.click('#rematch');
@@ -143,7 +146,8 @@ test('a reload in the middle of a game resumes the seat', { timeout: 60000 }, as
       && document.querySelector('#turn').textContent.startsWith('Your turn'));
     const before = await movesText(page);
     await page.reload();
-    await page.waitForFunction((t) => document.querySelector('#moves').innerText === t, before);
+    await page.waitForFunction((n) => document.querySelectorAll('#moves button.move').length === n, before.split(/\s+/).length);
+    assert.equal(await movesText(page), before);
     assert.equal(page.url(), url);
     // The bare link (no token in it) also finds the seat, remembered by the browser.
     await page.goto(url.split('#')[0]);
@@ -178,7 +182,7 @@ test('a placement made by keyboard alone', { timeout: 60000 }, async () => {
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelector('#moves').innerText.includes('c3'));
     assert.match(await page.locator('[data-cell="c3"]').getAttribute('aria-label'), /^c3, pale stone/);
-    assert.match(await page.locator('#announce').innerText(), /Placed on c3/);
+    assert.match(await page.locator('#announce').innerText(), /^Pale placed on c3\./);
   });
 });
 

@@ -32,6 +32,7 @@ test('Sit down on a table just taken says so on the home page; on an open one it
     });
     await late.goto(server.url + '/');
     await late.waitForSelector('#tables li a');
+    const taken = await late.locator('#tables li a').getAttribute('href');
     frozen = true;
 
     // Someone else presses "Play anyone" with the same rules and clock, and sits down.
@@ -53,7 +54,11 @@ test('Sit down on a table just taken says so on the home page; on an open one it
     frozen = false;
     const other = await newPage();
     await openTable(other, 'ninja');
-    await late.waitForFunction(() => document.querySelectorAll('#tables li a').length === 1);
+    // The list still shows the taken table until the new one's listing arrives: wait for that.
+    await late.waitForFunction((old) => {
+      const links = document.querySelectorAll('#tables li a');
+      return links.length === 1 && links[0].getAttribute('href') !== old;
+    }, taken);
     await late.click('#tables li a');
     await late.waitForURL(/\/g\/[0-9a-f]{16}#seat=[0-9a-f]{32}$/);
     await other.waitForSelector('#invite', { state: 'hidden' });

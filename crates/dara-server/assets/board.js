@@ -6,6 +6,8 @@ import { parsePosition, parseMove, cellName, parseCell, stoneWord } from './nota
 const NS = 'http://www.w3.org/2000/svg';
 const SIZE = 100;
 const PAD = 44;
+// How long the other side's move is shown moving: longer than the CSS animations take.
+const MOTION_MS = 700;
 
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(NS, name);
@@ -15,17 +17,20 @@ function el(name, attrs = {}, parent = null) {
 }
 
 export class Board {
-  // onTurn(moveText) sends a turn; say(text) announces to screen readers and the status line.
-  constructor(host, { onTurn, say }) {
+  // onTurn(moveText) sends a turn; say(text) announces to screen readers and the status line;
+  // onChange() hears that a stone was picked up or let go, or a capture is being chosen.
+  constructor(host, { onTurn, say, onChange = () => {} }) {
     this.host = host;
     this.onTurn = onTurn;
     this.say = say;
+    this.onChange = onChange;
     this.selected = null;      // the stone chosen to step
     this.pending = null;       // { from, to, moves, chosen } while picking captures
     this.cursor = null;        // keyboard focus cell
     this.dragFrom = null;      // where the pointer went down
     this.pressedSelected = false; // whether it went down on the stone already picked up
     this.flipped = false;
+    this.motion = null;        // { key, at }: the other side's move being shown moving, since when
     this.svg = el('svg', { class: 'board', role: 'grid', 'aria-label': 'Dara board' });
     host.appendChild(this.svg);
     // The focus ring shows only for keyboard use, not after every tap.
@@ -34,16 +39,21 @@ export class Board {
     this.svg.addEventListener('pointerup', (e) => this.pointerUp(e));
   }
 
-  // state: { fen, legal, forbidden, mine (bool: may I move now), lastMove, you }
+  // state: { fen, legal, forbidden, mine (bool: may I move now), waiting (bool: my turn is on
+  // its way), browsing (bool: an earlier position), lastMove, flipped (bool: pale at the top),
+  // fresh ({ key, move }: a move just made by the other side, to show moving) }
   show(state) {
     const samePosition = this.state && this.state.fen === state.fen && this.state.mine === state.mine;
     this.state = state;
     this.pos = parsePosition(state.fen);
     this.moves = state.mine ? state.legal.map((text) => ({ text, ...parseMove(text) })) : [];
     if (!samePosition) { this.selected = null; this.pending = null; }
-    this.flipped = state.you === 'black';
+    this.flipped = !!state.flipped;
     this.draw();
   }
+
+  // Whether the player is choosing which stone to take.
+  choosingCapture() { return !!this.pending; }
 
   xy(name) {
     const { file, rank } = parseCell(name);
@@ -100,6 +110,18 @@ export class Board {
     el('rect', { x: PAD - 14, y: PAD - 14, width: cols * SIZE + 28, height: rows * SIZE + 28, rx: 18, class: 'wood' }, svg);
     const last = this.lastCells();
     const captured = this.state.lastMove ? parseMove(this.state.lastMove).captures || [] : [];
+    // The other side's step slides its stone in, and the stones it took fade out. A board drawn
+    // again meanwhile carries on from where the motion was (a negative delay), so it runs once
+    // per move; after it, or once the player picks a stone, the stone is drawn in its cell as
+    // any other. CSS leaves both out under reduced motion.
+    const now = performance.now();
+    const key = this.state.fresh && this.state.fresh.key;
+    if (key && (!this.motion || this.motion.key !== key)) this.motion = { key, at: now };
+    const elapsed = key ? now - this.motion.at : Infinity;
+    const fresh = elapsed < MOTION_MS && !this.selected && !this.pending ? parseMove(this.state.fresh.move) : null;
+    const slide = fresh && fresh.kind === 'step' ? fresh : null;
+    const gone = fresh ? fresh.captures : [];
+    const moving = [];
     if (!this.cursor || !parseCell(this.cursor) || parseCell(this.cursor).file >= cols || parseCell(this.cursor).rank >= rows) {
       this.cursor = cellName(0, 0);
     }
@@ -128,13 +150,32 @@ export class Board {
         let ghost = '';
         if (this.pending && name === this.pending.from) { stone = null; }
         if (this.pending && name === this.pending.to) { stone = this.pos.stones.get(this.pending.from); ghost = ' arriving'; }
-        if (stone) el('circle', { cx: x, cy: y, r: 34, class: `stone ${stone === 'W' ? 'pale' : 'dark'}${ghost}` }, g);
+        if (stone && slide && name === slide.to) moving.push({ name, stone, from: slide.from });
+        else if (stone) el('circle', { cx: x, cy: y, r: 34, class: `stone ${stone === 'W' ? 'pale' : 'dark'}${ghost}` }, g);
         if (role === 'put' || role === 'target') el('circle', { cx: x, cy: y, r: role === 'put' ? 8 : 13, class: 'dot' }, g);
         if (role === 'select') el('circle', { cx: x, cy: y, r: 40, class: 'movable' }, g);
         if (role === 'capture') el('circle', { cx: x, cy: y, r: 42, class: 'capturable' }, g);
         if (this.selected === name) el('circle', { cx: x, cy: y, r: 42, class: 'selected' }, g);
         if (this.pending && this.pending.to === name) el('circle', { cx: x, cy: y, r: 42, class: 'selected' }, g);
       }
+    }
+    // Drawn over every cell, so that the sliding stone passes over the holes, and never in the
+    // way of a tap (the cell under it takes the press).
+    const motion = el('g', { class: 'motion', 'aria-hidden': 'true' }, svg);
+    for (const { name, stone, from } of moving) {
+      const [x, y] = this.xy(name);
+      const [fx, fy] = this.xy(from);
+      const circle = el('circle', { cx: x, cy: y, r: 34, class: `stone ${stone === 'W' ? 'pale' : 'dark'} sliding`, 'data-moving': name }, motion);
+      // Through the style object: the site's content policy refuses style attributes.
+      circle.style.setProperty('--dx', `${fx - x}px`);
+      circle.style.setProperty('--dy', `${fy - y}px`);
+      circle.style.animationDelay = `${-Math.round(elapsed)}ms`;
+    }
+    const mover = slide && this.pos.stones.get(slide.to);
+    for (const name of gone) {
+      const [x, y] = this.xy(name);
+      const circle = el('circle', { cx: x, cy: y, r: 34, class: `stone ${mover === 'W' ? 'dark' : 'pale'} fading`, 'data-taken': name }, motion);
+      circle.style.animationDelay = `${-Math.round(elapsed)}ms`;
     }
     for (let c = 0; c < cols; c++) {
       const file = this.flipped ? cols - 1 - c : c;
@@ -147,6 +188,7 @@ export class Board {
       t.textContent = String(rank + 1);
     }
     if (hadFocus) this.focusCursor();
+    this.onChange();
   }
 
   focusCursor() {
@@ -156,6 +198,12 @@ export class Board {
 
   // A tap, click, drop or Enter on a cell.
   activate(name) {
+    // A second press while the turn is on its way (a double click) does nothing.
+    if (this.state.waiting) return;
+    if (this.state.browsing) {
+      this.say('This is an earlier position: go back to the live position to play.');
+      return;
+    }
     if (!this.state.mine) {
       this.say(this.state.forbidden[name] ? `${name} is closed: ${this.state.forbidden[name]}` : 'It is not your turn.');
       return;

@@ -3,6 +3,7 @@
 import { Board } from './board.js';
 import { Connection } from './connection.js';
 import { parsePosition, parseMove, colourWord } from './notation.js';
+import * as sound from './sound.js';
 
 const gameId = location.pathname.split('/')[2];
 const $ = (id) => document.getElementById(id);
@@ -24,15 +25,23 @@ let turnId = Date.now() % 1e9;
 let clockBase = null;     // { white, black, running, at }
 let joinAsked = false;
 let queueAhead = null;    // searches ahead of the computer's for this game, while it waits
+let viewing = null;       // the ply whose position is shown while browsing; null: the live one
+let unseen = 0;           // moves played since browsing began, not yet looked at
+let awaiting = null;      // the number of plies when our turn was sent, until it is answered
+let turnedRound = false;  // the person flipped the board from its usual way round
+let fresh = null;         // the other side's last move, to show moving: { key, move }
 
-function say(text) {
+// Tells screen readers, and shows the same under the headline unless `shown` is false (the
+// page already shows it elsewhere, as the note of a standing draw offer).
+function say(text, { shown = true } = {}) {
   $('announce').textContent = text;
-  $('status-note').textContent = text;
+  $('status-note').textContent = shown ? text : '';
 }
 
 const board = new Board($('board'), {
   onTurn: (m) => playTurn(m),
   say,
+  onChange: () => renderTurn(),
 });
 
 const conn = new Connection(gameId, {
@@ -45,10 +54,14 @@ const conn = new Connection(gameId, {
   },
 });
 
-// A turn is sent once: while it is on its way the board offers nothing more, and the page says
-// it is sending (the connection resends it, same id, if the link drops meanwhile).
+// A turn is sent once: until its move event (or a rejection) arrives the board offers nothing
+// more, so a double click or a second Enter cannot send another, and the page says it is
+// sending (the connection resends it, same id, if the link drops meanwhile). The server's
+// `accepted` can come before the move event: the board waits for the event, which brings the
+// next position.
 function playTurn(m) {
-  if (conn.sending()) return;
+  if (conn.sending() || awaiting !== null || viewing !== null) return;
+  awaiting = game.moves.length;
   turnId += 1;
   conn.sendTurn(turnId, m);
   say(`Sending ${m}…`);
@@ -62,6 +75,8 @@ function receive(msg) {
   switch (msg.t) {
     case 'snapshot':
       game = d;
+      awaiting = null;
+      if (viewing !== null && viewing >= game.moves.length) viewing = null;
       game.lastMove = d.moves.length ? d.moves[d.moves.length - 1] : null;
       setClock(d.clock);
       if (!game.you && !token && !joinAsked && (d.seats.white.kind === 'open' || d.seats.black.kind === 'open')) {
@@ -83,34 +98,52 @@ function receive(msg) {
       say(`${cap(colourWord[d.colour])} has sat down. The game begins.`);
       break;
     case 'move': {
-      // `ply` counts this turn: the list is cut to what came before it, then the turn added.
+      // The mover is the side to move before it: turns need not alternate when the
+      // movement phase begins.
+      const mover = game.pos.side;
+      // `ply` counts this turn: the lists are cut to what came before it, then the turn added.
       game.moves.length = d.ply - 1;
       game.moves.push(d.m);
+      game.positions.length = d.ply;
+      game.positions.push(d.pos.fen);
       game.pos = d.pos;
       game.lastMove = d.m;
       game.drawOffer = null;
+      if (awaiting !== null && d.ply > awaiting) awaiting = null;
+      if (viewing !== null) unseen += 1;
+      if (mover !== game.you) fresh = { key: `${d.ply} ${d.m}`, move: d.m };
       setClock(d.clock);
-      say(`${describeMove(d.m)}. ${turnText()}`);
+      sound.play(parseMove(d.m).captures.length ? 'capture' : 'move');
+      say(`${describeMove(d.m, mover)}. ${turnText()}`);
       break;
     }
     case 'takeback':
       game.moves.length = d.ply;
+      game.positions.length = d.ply + 1;
       game.pos = d.pos;
       game.end = null;
       game.lastMove = game.moves[game.moves.length - 1] || null;
+      awaiting = null;
+      if (viewing !== null && viewing >= d.ply) viewing = null;
       say(`Took back ${d.plies} ${d.plies === 1 ? 'move' : 'moves'}. ${turnText()}`);
       break;
     case 'draw-offer':
       game.drawOffer = d.by;
-      say(d.by === game.you ? 'You offered a draw.' : `${cap(colourWord[d.by])} offers a draw.`);
+      say(d.by === game.you ? 'You offered a draw.' : `${cap(colourWord[d.by])} offers a draw.`, { shown: false });
       break;
     case 'draw-decline':
       game.drawOffer = null;
       say('The draw offer was declined.');
       break;
+    case 'draw-withdraw':
+      game.drawOffer = null;
+      say(d.by === game.you ? 'You withdrew your draw offer.' : `${cap(colourWord[d.by])} withdrew the draw offer.`);
+      break;
     case 'end':
       game.end = d;
       setClock(d.clock);
+      if ($('resign-dialog').open) $('resign-dialog').close();
+      sound.play('end');
       say(`Game over: ${resultText(d)}.`);
       break;
     case 'rematch-offer':
@@ -134,6 +167,7 @@ function receive(msg) {
     case 'accepted':
       break;
     case 'rejected':
+      awaiting = null;
       say(`Move not played: ${d.reason}.`);
       break;
     case 'error':
@@ -147,19 +181,33 @@ function receive(msg) {
 
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
-function describeMove(text) {
+// "a", "a and b", "a, b and c".
+function inWords(list) {
+  return list.length < 2 ? list.join('') : `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
+}
+
+// A turn in words, for the announcement: "Dark placed on f5", "Pale stepped d1 to c1 and took e4".
+function describeMove(text, mover) {
+  const who = cap(colourWord[mover]);
   const m = parseMove(text);
-  if (m.kind === 'pass') return 'Pass';
-  if (m.kind === 'put') return `Placed on ${m.to}`;
-  const taken = m.captures.length ? `, taking ${m.captures.join(' and ')}` : '';
-  return `${m.from} to ${m.to}${taken}`;
+  if (m.kind === 'pass') return `${who} passed`;
+  if (m.kind === 'put') return `${who} placed on ${m.to}`;
+  const taken = m.captures.length ? ` and took ${inWords(m.captures)}` : '';
+  return `${who} stepped ${m.from} to ${m.to}${taken}`;
 }
 
 function turnText() {
   if (!game || game.end) return '';
   const side = game.pos.side;
   const who = side === game.you ? 'Your turn' : `${cap(colourWord[side])} to play`;
+  if (side === game.you && board.choosingCapture()) return `${who}: choose a stone to take.`;
   return `${who}: ${game.pos.phase === 'placement' ? 'place a stone' : 'step a stone'}.`;
+}
+
+// The headline: whose turn and what to do, or how the game ended.
+function renderTurn() {
+  if (!game) return;
+  $('turn').textContent = game.end ? `Game over: ${resultText(game.end)}.` : !bothSeated() ? 'Waiting for your opponent to sit down.' : turnText();
 }
 
 function resultText(end) {
@@ -226,11 +274,13 @@ function render() {
   if (!game) return;
   document.title = `Dara — ${game.rules}`;
   $('rules').textContent = game.rules;
-  const pos = parsePosition(game.pos.fen);
+  const browsing = viewing !== null;
+  const fen = browsing ? game.positions[viewing] : game.pos.fen;
+  const pos = parsePosition(fen);
   for (const colour of ['white', 'black']) {
     const panel = $(`player-${colour}`);
     panel.querySelector('.name').textContent = playerName(colour);
-    panel.querySelector('.hand').textContent = `${game.pos.hand[colour]} in hand`;
+    panel.querySelector('.hand').textContent = `${pos.hand[colour]} in hand`;
     panel.querySelector('.on-board').textContent = `${[...pos.stones.values()].filter((s) => s === (colour === 'white' ? 'W' : 'B')).length} on the board`;
     panel.querySelector('.away').textContent = presenceText(colour);
     panel.classList.toggle('to-move', !game.end && game.pos.side === colour);
@@ -238,22 +288,57 @@ function render() {
     clock.hidden = !clockBase;
     if (clockBase) clock.textContent = formatMs(clockMs(colour));
   }
-  // The player's own panel goes nearest the board's bottom edge.
-  $('players').classList.toggle('flipped', game.you === 'black');
-  const mine = !game.end && !!game.you && game.pos.side === game.you && bothSeated() && !conn.sending();
-  $('turn').textContent = game.end ? `Game over: ${resultText(game.end)}.` : !bothSeated() ? 'Waiting for your opponent to sit down.' : turnText();
+  // The player's own panel goes nearest the board's bottom edge, unless the board was flipped.
+  const flipped = (game.you === 'black') !== turnedRound;
+  $('players').classList.toggle('flipped', flipped);
+  $('flip').setAttribute('aria-pressed', String(turnedRound));
+  const waiting = conn.sending() || awaiting !== null;
+  const mine = !game.end && !!game.you && game.pos.side === game.you && bothSeated() && !waiting && !browsing;
   $('phase').textContent = `${cap(game.pos.phase)} phase`;
   const quiet = $('quiet');
   quiet.hidden = game.pos.quiet_limit === null || game.pos.phase !== 'movement';
   quiet.textContent = ` · quiet plies: ${game.pos.quiet} of ${game.pos.quiet_limit}`;
-  board.show({ fen: game.pos.fen, legal: game.pos.legal, forbidden: game.pos.forbidden, mine, lastMove: game.lastMove, you: game.you });
+  board.show({
+    fen, legal: browsing ? [] : game.pos.legal, forbidden: browsing ? {} : game.pos.forbidden, mine, waiting, browsing, flipped,
+    lastMove: browsing ? game.moves[viewing - 1] || null : game.lastMove,
+    fresh: !browsing && fresh && fresh.key === `${game.moves.length} ${game.lastMove}` ? fresh : null,
+  });
+  renderTurn();
   $('status-note').hidden = !!game.end;
   renderQueue();
   const watching = presence ? presence.watchers : 0;
   $('watchers').hidden = watching === 0;
-  $('watchers').textContent = `${watching} watching`;
+  $('watchers').textContent = `${watching} ${watching === 1 ? 'person' : 'people'} watching`;
+  renderBrowsing();
   renderMoves();
   renderControls(mine);
+}
+
+// Looking at an earlier position: which one, how to come back, and what happened meanwhile.
+function renderBrowsing() {
+  const browsing = viewing !== null;
+  $('browsing').hidden = !browsing;
+  $('prev').disabled = (browsing ? viewing : game.moves.length) === 0;
+  $('next').disabled = !browsing;
+  if (!browsing) return;
+  const what = viewing === 0 ? 'the start' : `move ${viewing} of ${game.moves.length}: ${game.moves[viewing - 1]}`;
+  const news = unseen ? ` ${unseen} new ${unseen === 1 ? 'move' : 'moves'} since.` : '';
+  $('browse-note').textContent = `You are looking at ${what}.${news}`;
+  $('live').textContent = unseen ? `Back to the live position (${unseen} new)` : 'Back to the live position';
+  $('browsing').classList.toggle('news', unseen > 0);
+}
+
+// Shows the position after `ply` turns (the live one when `ply` is the last).
+function view(ply) {
+  if (!game) return;
+  const last = game.moves.length;
+  const next = Math.max(0, Math.min(last, ply));
+  viewing = next === last ? null : next;
+  if (viewing === null) unseen = 0;
+  board.cancel();
+  render();
+  const current = $('moves').querySelector('[aria-current="true"]');
+  if (current) current.scrollIntoView({ block: 'nearest' });
 }
 
 // The computer is busy with other games: how many of their searches come before this one's.
@@ -269,15 +354,33 @@ function bothSeated() {
   return game.seats.white.kind !== 'open' && game.seats.black.kind !== 'open';
 }
 
+// Two turns a line under the line's number, each a button that shows the board after it.
 function renderMoves() {
   const list = $('moves');
+  // The focus, if it was in the list, follows the position shown.
+  const hadFocus = list.contains(document.activeElement);
   list.replaceChildren();
+  const shown = viewing === null ? game.moves.length : viewing;
   for (let i = 0; i < game.moves.length; i += 2) {
     const li = document.createElement('li');
-    li.textContent = game.moves.slice(i, i + 2).join(' ');
+    const number = document.createElement('span');
+    number.className = 'number';
+    number.textContent = `${i / 2 + 1}.`;
+    li.appendChild(number);
+    for (let ply = i + 1; ply <= Math.min(i + 2, game.moves.length); ply++) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'move';
+      button.dataset.ply = String(ply);
+      button.textContent = game.moves[ply - 1];
+      if (ply === shown) button.setAttribute('aria-current', 'true');
+      button.addEventListener('click', () => view(ply));
+      li.appendChild(button);
+    }
     list.appendChild(li);
   }
-  list.scrollTop = list.scrollHeight;
+  if (hadFocus) (list.querySelector('[aria-current="true"]') || list.querySelector('button'))?.focus();
+  if (viewing === null) list.scrollTop = list.scrollHeight;
 }
 
 function renderControls(mine) {
@@ -291,7 +394,15 @@ function renderControls(mine) {
   $('draw').hidden = !playing || vsComputer || !bothSeated() || game.drawOffer === game.you;
   $('draw').textContent = game.drawOffer === opponent ? 'Accept draw' : 'Offer draw';
   $('decline').hidden = !playing || game.drawOffer !== opponent;
-  $('takeback').hidden = !game.you || !vsComputer || game.moves.length === 0;
+  $('withdraw').hidden = !playing || game.drawOffer !== game.you;
+  const offer = !game.end && game.drawOffer;
+  $('offer-note').hidden = !offer;
+  if (offer) {
+    $('offer-note').textContent = offer === game.you ? 'You have offered a draw.'
+      : game.you ? 'Your opponent offers a draw.' : `${cap(colourWord[offer])} offers a draw.`;
+  }
+  // Taking back is for a game still going on.
+  $('takeback').hidden = !playing || !vsComputer || game.moves.length === 0;
   renderClaim();
   $('typed').hidden = !game.you || !!game.end;
   $('typed-input').disabled = !mine;
@@ -308,9 +419,43 @@ function renderControls(mine) {
   }
 }
 
-$('resign').addEventListener('click', () => { if (confirm('Resign this game?')) conn.send('resign'); });
+// Resigning asks first, in the page: a dialog that holds the focus, Escape or "Keep playing"
+// closing it, and the focus back on the resign button after.
+$('resign').addEventListener('click', () => $('resign-dialog').showModal());
+$('resign-cancel').addEventListener('click', () => $('resign-dialog').close());
+$('resign-confirm').addEventListener('click', () => {
+  $('resign-dialog').close();
+  conn.send('resign');
+});
+$('resign-dialog').addEventListener('close', () => { if (!$('resign').hidden) $('resign').focus(); });
 $('draw').addEventListener('click', () => conn.send('draw-offer'));
 $('decline').addEventListener('click', () => conn.send('draw-decline'));
+$('withdraw').addEventListener('click', () => conn.send('draw-withdraw'));
+$('prev').addEventListener('click', () => view((viewing === null ? game.moves.length : viewing) - 1));
+$('next').addEventListener('click', () => view(viewing === null ? Infinity : viewing + 1));
+$('live').addEventListener('click', () => view(Infinity));
+$('flip').addEventListener('click', () => { turnedRound = !turnedRound; render(); });
+$('mute').setAttribute('aria-pressed', String(sound.muted()));
+$('mute').addEventListener('click', () => {
+  sound.setMuted(!sound.muted());
+  $('mute').setAttribute('aria-pressed', String(sound.muted()));
+  sound.unlock();
+});
+// Sound may start only after a press or a key (see sound.js).
+for (const kind of ['pointerdown', 'keydown']) document.addEventListener(kind, () => sound.unlock(), { capture: true });
+
+// Left and right go through the earlier positions, Home to the start and End back to the live
+// one, wherever the focus is, except on the board (whose arrows move between cells), in a text
+// field, or in the dialog.
+document.addEventListener('keydown', (e) => {
+  if (!game || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  if (e.target.closest && e.target.closest('svg.board, input, textarea, select, dialog')) return;
+  const at = viewing === null ? game.moves.length : viewing;
+  const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: Infinity }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  view(to);
+});
 $('takeback').addEventListener('click', () => conn.send('takeback'));
 $('claim').addEventListener('click', () => conn.send('claim'));
 $('rematch').addEventListener('click', () => conn.send('rematch'));

@@ -90,13 +90,22 @@ function listen() {
     for (const table of msg.d) {
       const li = document.createElement('li');
       const text = document.createElement('span');
-      text.textContent = `${table.rules}, ${clockLabel(table.clock)}, you would play ${table.seat === 'white' ? 'pale (first)' : 'dark'}`;
-      const sit = document.createElement('a');
-      sit.href = `/g/${table.game}`;
-      sit.className = 'button';
-      sit.textContent = 'Sit down';
-      sit.addEventListener('click', (e) => { e.preventDefault(); sitDown(table.game); });
-      li.append(text, sit);
+      const link = document.createElement('a');
+      link.href = `/g/${table.game}`;
+      link.className = 'button';
+      // A table this browser opened (its seat is remembered here) is not offered as a seat
+      // against oneself: it leads back to the table instead.
+      if (localStorage.getItem(`dara.seat.${table.game}`)) {
+        li.className = 'own';
+        text.textContent = `Your table: ${table.rules}, ${clockLabel(table.clock)}, waiting for someone to sit down`;
+        link.classList.add('secondary');
+        link.textContent = 'Back to your table';
+      } else {
+        text.textContent = `${table.rules}, ${clockLabel(table.clock)}, you would play ${table.seat === 'white' ? 'pale (first)' : 'dark'}`;
+        link.textContent = 'Sit down';
+        link.addEventListener('click', (e) => { e.preventDefault(); sitDown(table.game); });
+      }
+      li.append(text, link);
       list.appendChild(li);
     }
   };

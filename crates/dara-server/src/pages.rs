@@ -18,6 +18,7 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     ("connection.js", "text/javascript; charset=utf-8", include_bytes!("../assets/connection.js")),
     ("rules-form.js", "text/javascript; charset=utf-8", include_bytes!("../assets/rules-form.js")),
     ("diagrams.js", "text/javascript; charset=utf-8", include_bytes!("../assets/diagrams.js")),
+    ("sound.js", "text/javascript; charset=utf-8", include_bytes!("../assets/sound.js")),
     ("favicon.svg", "image/svg+xml", include_bytes!("../assets/favicon.svg")),
 ];
 

@@ -349,3 +349,69 @@ async fn a_takeback_while_the_computer_thinks_discards_its_stale_answer() {
     assert_eq!(me.turn(3, &next).await["t"], "accepted");
     assert_eq!(me.next_of("move").await["d"]["ply"], 3);
 }
+
+#[tokio::test]
+async fn a_draw_offer_can_be_withdrawn_by_the_one_who_made_it() {
+    let addr = start(test_config()).await;
+    let (game, _, mut pale, mut dark) = common::two_players(addr).await;
+    let reason = |msg: &Value| msg["d"]["reason"].as_str().unwrap_or_default().to_owned();
+    // Nothing to withdraw yet, and the opponent's offer is not theirs to withdraw.
+    pale.send(json!({ "t": "draw-withdraw" })).await;
+    assert_eq!(reason(&pale.next_of("error").await), "you have no draw offer to withdraw");
+    pale.send(json!({ "t": "draw-offer" })).await;
+    assert_eq!(dark.next_of("draw-offer").await["d"]["by"], "white");
+    dark.send(json!({ "t": "draw-withdraw" })).await;
+    let refused = dark.next_of("error").await;
+    assert_eq!(refused["d"]["code"], "no-draw-to-withdraw");
+
+    pale.send(json!({ "t": "draw-withdraw" })).await;
+    assert_eq!(pale.next_of("ok").await["t"], "ok");
+    let withdrawn = dark.next_of("draw-withdraw").await;
+    assert_eq!(withdrawn["d"]["by"], "white");
+    // A watcher arriving now sees no offer, and one resuming from before hears the withdrawal.
+    let (_, snapshot) = Client::hello(addr, &game, None, None).await;
+    assert_eq!(snapshot["d"]["drawOffer"], Value::Null);
+    let (mut late, first) = Client::hello(addr, &game, None, Some(1)).await;
+    assert_eq!(first["t"], "draw-offer");
+    assert_eq!(late.next().await["t"], "draw-withdraw");
+    // Gone means gone: the opponent can no longer accept it, and the game goes on.
+    dark.send(json!({ "t": "draw-decline" })).await;
+    assert_eq!(reason(&dark.next_of("error").await), "there is no draw on offer to you");
+    dark.send(json!({ "t": "draw-offer" })).await;
+    assert_eq!(pale.next_of("draw-offer").await["d"]["by"], "black");
+    assert_eq!(pale.turn(1, "c3").await["t"], "accepted");
+}
+
+#[tokio::test]
+async fn everyone_hears_how_many_watch() {
+    let addr = start(test_config()).await;
+    let (game, _, mut pale, _dark) = common::two_players(addr).await;
+    let (first, _) = Client::hello(addr, &game, None, None).await;
+    heard_watchers(&mut pale, 1).await;
+    // Two more: a change that comes within a quarter of a second of the last one told is told
+    // when the quarter has passed, so pale hears the count reach three either way.
+    let (second, _) = Client::hello(addr, &game, None, None).await;
+    let (third, _) = Client::hello(addr, &game, None, None).await;
+    heard_watchers(&mut pale, 3).await;
+    drop((first, second, third));
+    heard_watchers(&mut pale, 0).await;
+}
+
+/// Reads presence messages until one counts `n` watchers.
+async fn heard_watchers(client: &mut Client, n: u64) {
+    while client.next_of("presence").await["d"]["watchers"].as_u64() != Some(n) {}
+}
+
+#[tokio::test]
+async fn a_snapshot_carries_every_earlier_position() {
+    let addr = start(test_config()).await;
+    let (game, _, mut pale, mut dark) = common::two_players(addr).await;
+    assert_eq!(pale.turn(1, "c3").await["t"], "accepted");
+    assert_eq!(dark.turn(1, "d4").await["t"], "accepted");
+    let (_, snapshot) = Client::hello(addr, &game, None, None).await;
+    assert_eq!(
+        snapshot["d"]["positions"],
+        json!(["6/6/6/6/6 w 12 12 0", "6/6/2W3/6/6 b 11 12 0", "6/3B2/2W3/6/6 w 11 11 0"])
+    );
+    assert_eq!(snapshot["d"]["positions"][2], snapshot["d"]["pos"]["fen"]);
+}

@@ -5,8 +5,8 @@ use dara::Ruleset;
 use dara_engine::matches::{self, MatchConfig, PlayerSpec, Sprt, Termination};
 
 /// Play two players against each other in colour-swapped pairs from random placement openings.
-/// Players: `level:N` (1..8; `level:N@MS` with its own ms per move), `random`, `material4`,
-/// `cmd:<command speaking ENGINE.md>`.
+/// Players: `level:N` (1..8; `level:N@MS` with its own ms per move), `random`, `greedy` (captures
+/// whenever it can, otherwise random), `material4`, `cmd:<command speaking ENGINE.md>`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The first player (results are from its side).

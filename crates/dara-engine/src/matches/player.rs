@@ -1,5 +1,5 @@
 //! The players of a match: how a player is named on the command line (`level:N`, `random`,
-//! `material4`, `cmd:<command>`), what every player answers to, and the players that live in this
+//! `greedy`, `material4`, `cmd:<command>`), what every player answers to, and the players that live in this
 //! process (the engine at a level, and the baselines).
 
 use core::fmt;
@@ -14,14 +14,16 @@ use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::search::Searcher;
 
-/// Who plays: `level:N` (or `level:N@MS`, with its own time per move), `random`, `material4`,
-/// or `cmd:<command line>`.
+/// Who plays: `level:N` (or `level:N@MS`, with its own time per move), `random`, `greedy`,
+/// `material4`, or `cmd:<command line>`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
     /// This engine at a level, with its own milliseconds per move if given.
     Level(Level, Option<u64>),
     /// A uniformly random legal move.
     Random,
+    /// A capture whenever it can, otherwise a random legal move.
+    Greedy,
     /// Depth-4 alpha-beta on material.
     Material4,
     /// An outside program speaking the engine protocol, run through `sh -c`.
@@ -36,7 +38,7 @@ impl fmt::Display for PlayerSpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown player {:?}: expected level:1..8, random, material4 or cmd:<command>",
+            "unknown player {:?}: expected level:1..8, random, greedy, material4 or cmd:<command>",
             self.0
         )
     }
@@ -64,6 +66,7 @@ impl FromStr for PlayerSpec {
         }
         match s {
             "random" => Ok(PlayerSpec::Random),
+            "greedy" => Ok(PlayerSpec::Greedy),
             "material4" => Ok(PlayerSpec::Material4),
             _ => Err(err()),
         }
@@ -76,6 +79,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Level(l, None) => write!(f, "level:{l}"),
             PlayerSpec::Level(l, Some(ms)) => write!(f, "level:{l}@{ms}"),
             PlayerSpec::Random => f.write_str("random"),
+            PlayerSpec::Greedy => f.write_str("greedy"),
             PlayerSpec::Material4 => f.write_str("material4"),
             PlayerSpec::Command(c) => write!(f, "cmd:{c}"),
         }
@@ -92,6 +96,7 @@ impl PlayerSpec {
                 searcher: Box::new(Searcher::new(16)),
             },
             PlayerSpec::Random => Kind::Random,
+            PlayerSpec::Greedy => Kind::Greedy,
             PlayerSpec::Material4 => Kind::Material4,
             PlayerSpec::Command(cmd) => return Ok(Box::new(OutsideEngine::spawn(cmd)?)),
         };
@@ -148,6 +153,7 @@ enum Kind {
         searcher: Box<Searcher>,
     },
     Random,
+    Greedy,
     Material4,
 }
 
@@ -176,6 +182,7 @@ impl Player for InProcess {
                 searcher.search(pos, history, &limits, &style, &mut |_| {}).best
             }
             Kind::Random => baselines::random_move(pos, &mut self.rng),
+            Kind::Greedy => baselines::greedy_move(pos, &mut self.rng),
             Kind::Material4 => baselines::material_move(pos, 4, &mut self.rng),
         };
         m.map(|m| m.to_string()).ok_or_else(|| PlayerError("no move".into()))
@@ -191,6 +198,8 @@ mod tests {
         assert_eq!("level:3".parse(), Ok(PlayerSpec::Level(Level::new(3).unwrap(), None)));
         assert_eq!("level:8@200".parse(), Ok(PlayerSpec::Level(Level::MAX, Some(200))));
         assert_eq!("material4".parse(), Ok(PlayerSpec::Material4));
+        assert_eq!("greedy".parse(), Ok(PlayerSpec::Greedy));
+        assert_eq!(PlayerSpec::Greedy.to_string(), "greedy");
         assert_eq!("cmd:dara engine".parse(), Ok(PlayerSpec::Command("dara engine".into())));
         assert!("level:0".parse::<PlayerSpec>().is_err());
         assert!("stockfish".parse::<PlayerSpec>().is_err());

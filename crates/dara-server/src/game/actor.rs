@@ -158,6 +158,7 @@ impl Game {
             }
             let now = Instant::now();
             self.check_flag(now);
+            self.tell_presence_if_due(now);
             if self.expired(now) {
                 break;
             }
@@ -194,7 +195,8 @@ impl Game {
         let finished = self.ending.as_ref().map(|e| e.at + config.finished_grace);
         let idle = self.crowd.empty_since().map(|t| t + config.idle_timeout);
         let unjoined = self.unjoined_until(config);
-        [flag, finished, idle, unjoined].into_iter().flatten().min()
+        let presence = self.crowd.presence_due();
+        [flag, finished, idle, unjoined, presence].into_iter().flatten().min()
     }
 
     fn expired(&self, now: Instant) -> bool {
@@ -263,6 +265,7 @@ impl Game {
             ClientMessage::Resign => self.resign(seat),
             ClientMessage::DrawOffer => self.offer_draw(seat),
             ClientMessage::DrawDecline => self.decline_draw(seat),
+            ClientMessage::DrawWithdraw => self.withdraw_draw(seat),
             ClientMessage::Takeback => self.takeback(seat),
             ClientMessage::Rematch => self.ask_rematch(seat),
             ClientMessage::Claim => self.claim(seat),

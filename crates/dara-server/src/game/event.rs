@@ -50,6 +50,11 @@ pub enum GameEvent {
         /// By whom.
         by: Colour,
     },
+    /// The player who offered a draw withdrew the offer.
+    DrawWithdrawn {
+        /// By whom.
+        by: Colour,
+    },
     /// A rematch is asked for.
     RematchOffered {
         /// By whom.
@@ -224,6 +229,10 @@ mod tests {
             ),
             (GameEvent::TookBack { plies: 2 }, r#"{"e":"took-back","plies":2}"#),
             (GameEvent::DrawOffered { by: Colour::White }, r#"{"e":"draw-offered","by":"white"}"#),
+            (
+                GameEvent::DrawWithdrawn { by: Colour::White },
+                r#"{"e":"draw-withdrawn","by":"white"}"#,
+            ),
             (
                 GameEvent::Ended {
                     result: GameResult::BlackWins,

@@ -69,6 +69,7 @@ impl Game {
             },
             GameEvent::DrawOffered { by } => Event::DrawOffer { by },
             GameEvent::DrawDeclined { by } => Event::DrawDecline { by },
+            GameEvent::DrawWithdrawn { by } => Event::DrawWithdraw { by },
             GameEvent::RematchOffered { by } => Event::RematchOffer { by },
             GameEvent::RematchStarted { ref game } => Event::Rematch { game: game.clone() },
             GameEvent::Ended { result, reason, left } => {
@@ -111,6 +112,7 @@ impl Game {
             you,
             seats: Seats { white: seat(Colour::White), black: seat(Colour::Black) },
             moves: self.played.moves().iter().map(ToString::to_string).collect(),
+            positions: self.positions(),
             pos: PositionView::of(self.played.pos(), self.played.legal()),
             clock: self.clock.as_ref().map(|c| c.view(now)),
             end,
@@ -119,6 +121,19 @@ impl Game {
             rematch: self.rematch.clone(),
         };
         Event::Snapshot(Box::new(snapshot)).wire(self.journal.len() as u64)
+    }
+
+    /// The position text at the start and after every turn, replayed from the start.
+    fn positions(&self) -> Vec<String> {
+        let mut pos = self.played.start().clone();
+        let mut texts = Vec::with_capacity(self.played.moves().len() + 1);
+        texts.push(pos.to_string());
+        for m in self.played.moves() {
+            // Every turn kept was legal when played, from this start.
+            pos.play_unchecked(*m);
+            texts.push(pos.to_string());
+        }
+        texts
     }
 }
 

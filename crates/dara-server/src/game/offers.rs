@@ -1,4 +1,5 @@
-//! What one player offers and the other answers: a draw, a takeback (against the computer,
+//! What one player offers and the other answers (or the one who offered withdraws): a draw, a
+//! takeback (against the computer,
 //! which always agrees), a rematch.
 
 use dara::record::GameResult;
@@ -47,6 +48,18 @@ impl Game {
         }
         self.draw_offer = None;
         self.publish(GameEvent::DrawDeclined { by: colour });
+        Ok(())
+    }
+
+    /// Takes back the draw the player offered, before the opponent answers it.
+    pub(super) fn withdraw_draw(&mut self, seat: Option<dara::Colour>) -> Result<(), Refusal> {
+        let colour = self.player(seat)?;
+        self.ongoing()?;
+        if self.draw_offer != Some(colour) {
+            return Err(Refusal::NoDrawToWithdraw);
+        }
+        self.draw_offer = None;
+        self.publish(GameEvent::DrawWithdrawn { by: colour });
         Ok(())
     }
 

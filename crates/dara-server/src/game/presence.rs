@@ -2,6 +2,8 @@
 //! follows from it: taking the free seat, the lobby's listing, and claiming a game the opponent
 //! has left.
 
+use std::time::Duration;
+
 use dara::{ByColour, Colour};
 use tokio::time::Instant;
 
@@ -14,6 +16,12 @@ use crate::protocol::{Answer, PresenceView, Refusal, SeatPresence, Wire};
 use crate::seat::SeatToken;
 use dara::record::GameResult;
 
+/// Everyone hears the number of watchers at most this often: a crowd arriving at a popular
+/// game (each arrival telling every connection) should not cost the square of its size in
+/// messages. A change within this time is told when it has passed. Players coming and going
+/// are told at once: the opponent's claim waits on it.
+const WATCHERS_TOLD_EVERY: Duration = Duration::from_millis(250);
+
 /// The connections open to one game.
 #[derive(Debug)]
 pub(super) struct Crowd {
@@ -22,6 +30,10 @@ pub(super) struct Crowd {
     away_since: ByColour<Option<Instant>>,
     /// When the last connection closed, if none is open.
     empty_since: Option<Instant>,
+    /// When presence was last told to everyone.
+    told_at: Option<Instant>,
+    /// When a change in the number of watchers, not yet told, is due to be told.
+    due: Option<Instant>,
 }
 
 impl Crowd {
@@ -32,7 +44,32 @@ impl Crowd {
             watchers: 0,
             away_since: ByColour::default(),
             empty_since: Some(now),
+            told_at: None,
+            due: None,
         }
+    }
+
+    /// When a change in the number of watchers is due to be told, if one waits.
+    pub(super) fn presence_due(&self) -> Option<Instant> {
+        self.due
+    }
+
+    /// The number of watchers changed at `now`: true if everyone may be told at once; if not,
+    /// it is told when due.
+    fn watchers_changed(&mut self, now: Instant) -> bool {
+        match self.told_at {
+            Some(at) if now.saturating_duration_since(at) < WATCHERS_TOLD_EVERY => {
+                self.due.get_or_insert(at + WATCHERS_TOLD_EVERY);
+                false
+            }
+            _ => true,
+        }
+    }
+
+    /// Everyone was told the presence at `now`.
+    fn told(&mut self, now: Instant) {
+        self.told_at = Some(now);
+        self.due = None;
     }
 
     /// When the last connection closed, if none is open.
@@ -103,6 +140,8 @@ impl Game {
         let events = self.watchers.subscribe();
         if self.crowd.arrive(seat) {
             self.announce_presence();
+        } else if seat.is_none() {
+            self.watchers_changed();
         }
         self.relist();
         messages.push(self.presence());
@@ -122,8 +161,24 @@ impl Game {
     pub(super) fn leave(&mut self, seat: Option<Colour>) {
         if self.crowd.leave(seat, Instant::now()) {
             self.announce_presence();
+        } else if seat.is_none() {
+            self.watchers_changed();
         }
         self.relist();
+    }
+
+    /// Tells everyone the new number of watchers, now or when it is due.
+    fn watchers_changed(&mut self) {
+        if self.crowd.watchers_changed(Instant::now()) {
+            self.announce_presence();
+        }
+    }
+
+    /// Tells the number of watchers if a change waits and is due by `now`.
+    pub(super) fn tell_presence_if_due(&mut self, now: Instant) {
+        if self.crowd.presence_due().is_some_and(|due| now >= due) {
+            self.announce_presence();
+        }
     }
 
     /// An open table is listed while it has a free seat and the person waiting at it is
@@ -147,8 +202,9 @@ impl Game {
         }
     }
 
-    pub(super) fn announce_presence(&self) {
+    pub(super) fn announce_presence(&mut self) {
         let _ = self.watchers.send(self.presence());
+        self.crowd.told(Instant::now());
     }
 
     /// Who is connected, and for a player who is gone, how long until the opponent may claim.

@@ -37,6 +37,8 @@ pub enum ClientMessage {
     DrawOffer,
     /// Turn down the draw on offer.
     DrawDecline,
+    /// Take back the draw one offered oneself, before the opponent answers.
+    DrawWithdraw,
     /// Undo your last move (against the computer only).
     Takeback,
     /// Ask for (or agree to) another game with colours swapped.
@@ -223,6 +225,7 @@ impl ClientMessage {
             "resign" => ClientMessage::Resign,
             "draw-offer" => ClientMessage::DrawOffer,
             "draw-decline" => ClientMessage::DrawDecline,
+            "draw-withdraw" => ClientMessage::DrawWithdraw,
             "takeback" => ClientMessage::Takeback,
             "rematch" => ClientMessage::Rematch,
             "claim" => ClientMessage::Claim,
@@ -267,6 +270,10 @@ mod tests {
             Ok(ClientMessage::Hello { seat: None, since: None })
         );
         assert_eq!(ClientMessage::parse(r#"{"t":"resign"}"#), Ok(ClientMessage::Resign));
+        assert_eq!(
+            ClientMessage::parse(r#"{"t":"draw-withdraw"}"#),
+            Ok(ClientMessage::DrawWithdraw)
+        );
     }
 
     #[test]

@@ -55,6 +55,11 @@ pub enum Event {
         /// By whom.
         by: Colour,
     },
+    /// The draw offer was withdrawn by the player who made it.
+    DrawWithdraw {
+        /// By whom.
+        by: Colour,
+    },
     /// The game is over.
     End(Box<EndView>),
     /// A rematch is asked for.
@@ -97,6 +102,9 @@ pub struct Snapshot {
     pub seats: Seats,
     /// Every turn so far, in notation.
     pub moves: Vec<String>,
+    /// The board after each turn, as position text, the start first: `positions[n]` follows
+    /// `moves[n - 1]`, so a page can show any earlier position without knowing the rules.
+    pub positions: Vec<String>,
     /// The position now.
     pub pos: PositionView,
     /// The clocks, if the game has them.

@@ -66,6 +66,8 @@ pub enum Refusal {
     ComputerPlaysOn,
     /// A decline with no offer to decline.
     NoDrawOffered,
+    /// A withdrawal with no offer of one's own standing.
+    NoDrawToWithdraw,
     /// A takeback in a game between people.
     TakebacksAgainstComputerOnly,
     /// A takeback before the player's first move.
@@ -139,6 +141,7 @@ impl fmt::Display for Refusal {
             Refusal::DrawAlreadyOffered => f.write_str("you have already offered a draw"),
             Refusal::ComputerPlaysOn => f.write_str("the computer plays every game out"),
             Refusal::NoDrawOffered => f.write_str("there is no draw on offer to you"),
+            Refusal::NoDrawToWithdraw => f.write_str("you have no draw offer to withdraw"),
             Refusal::TakebacksAgainstComputerOnly => {
                 f.write_str("takebacks are only for games against the computer")
             }
