@@ -360,6 +360,8 @@ async fn a_draw_offer_can_be_withdrawn_by_the_one_who_made_it() {
     assert_eq!(reason(&pale.next_of("error").await), "you have no draw offer to withdraw");
     pale.send(json!({ "t": "draw-offer" })).await;
     assert_eq!(dark.next_of("draw-offer").await["d"]["by"], "white");
+    // Pale hears its own offer too (after its `ok`, or before: the protocol allows either).
+    assert_eq!(pale.next_of("draw-offer").await["d"]["by"], "white");
     dark.send(json!({ "t": "draw-withdraw" })).await;
     let refused = dark.next_of("error").await;
     assert_eq!(refused["d"]["code"], "no-draw-to-withdraw");

@@ -1,6 +1,5 @@
 //! What one player offers and the other answers (or the one who offered withdraws): a draw, a
-//! takeback (against the computer,
-//! which always agrees), a rematch.
+//! takeback (against the computer, which always agrees), a rematch.
 
 use dara::record::GameResult;
 use dara::ByColour;
