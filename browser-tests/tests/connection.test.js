@@ -59,7 +59,7 @@ test('a page in play reports its lag with its turns, and pings only when it has 
     }));
     await page.goto(server.url + created.url);
     await page.click('[data-cell="c3"].put');
-    await page.waitForFunction(() => document.querySelector('#moves').innerText.split(/\s+/).filter(Boolean).length === 2);
+    await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 2);
 
     const turns = sent.filter((f) => f.msg.t === 'move');
     assert.equal(turns.length, 1);
