@@ -28,7 +28,8 @@ test('a cut link shows reconnecting, a turn waits as sending, and is played once
     proxy.cut();
     const cutAt = Date.now();
     await page.waitForSelector('#connection:not([hidden])', { timeout: 15000 });
-    assert.equal(await page.locator('#connection').innerText(), 'Connection lost: reconnecting…');
+    assert.equal(await page.locator('#connection-text').innerText(), 'Connection lost: reconnecting…');
+    assert.ok(await page.locator('#retry-now').isVisible(), 'a "Retry now" button while reconnecting');
     const noticed = Date.now() - cutAt;
     assert.ok(noticed <= 12000, `noticed after ${noticed} ms`);
 
@@ -39,8 +40,10 @@ test('a cut link shows reconnecting, a turn waits as sending, and is played once
     assert.equal(await page.locator('#status-note').innerText(), `Sending ${cell}…`);
     assert.equal(await page.locator('[data-cell].put').count(), 0);
 
+    // Back: "Retry now" does not wait for the attempt stuck on the dead link to time out.
     proxy.restore();
-    await page.waitForSelector('#connection', { state: 'hidden', timeout: 30000 });
+    await page.click('#retry-now');
+    await page.waitForSelector('#connection', { state: 'hidden', timeout: 3000 });
     // Played once: the computer answers it, and the list has four moves, that one once.
     await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 4);
     const moves = await page.$$eval('#moves button.move', (buttons) => buttons.map((b) => b.textContent));

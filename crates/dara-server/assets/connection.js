@@ -15,6 +15,8 @@ const PING_MS = 4000;
 const SILENT_MS = 10000;
 // A socket that has not opened by then is stuck on a dead link too.
 const OPEN_MS = 5000;
+// The longest wait between attempts while the server is away.
+const MAX_RETRY_MS = 5000;
 
 export class Connection {
   constructor(gameId, { seat, onMessage, onState }) {
@@ -69,11 +71,15 @@ export class Connection {
       if (e.code === 4004) { this.stop('gone'); return; }
       if (e.code === 1008) { this.stop('refused'); return; }
       if (e.code === 4009) { this.stop('reload'); return; }
+      // 1012: the server is restarting (a deploy) and will be back in a moment: at once.
+      if (e.code === 1012) this.retry = 150;
       this.reconnect();
     };
   }
 
-  // Gives up on the current socket and opens another after a short, growing wait.
+  // Gives up on the current socket and opens another after a short wait that grows while the
+  // server stays away. The wait is spread at random (a third either way) so that the pages of
+  // a restarted server do not all come back in the same instant.
   reconnect() {
     const old = this.ws;
     this.ws = null;
@@ -82,12 +88,34 @@ export class Connection {
       old.onmessage = null;
       try { old.close(); } catch { /* already closing */ }
     }
+    const wait = Math.round(this.retry * (2 / 3 + Math.random() * 2 / 3));
+    this.retryAt = performance.now() + wait;
     this.onState('reconnecting');
-    setTimeout(() => this.open(), this.retry);
-    this.retry = Math.min(this.retry * 2, 8000);
+    clearTimeout(this.reopen);
+    this.reopen = setTimeout(() => this.open(), wait);
+    this.retry = Math.min(Math.max(this.retry * 2, 500), MAX_RETRY_MS);
   }
 
+  // The person asked: try again now rather than at the end of the wait.
+  retryNow() {
+    if (this.stopped || (this.ws && this.ws.readyState === WebSocket.OPEN)) return;
+    const stuck = this.ws;
+    if (stuck) {
+      // An attempt still opening on a link that was dead when it began: start afresh.
+      stuck.onclose = null;
+      stuck.onmessage = null;
+      try { stuck.close(); } catch { /* already closing */ }
+    }
+    clearTimeout(this.reopen);
+    this.open();
+  }
+
+  // Milliseconds until the next attempt, while reconnecting.
+  retryIn() { return Math.max(0, (this.retryAt || 0) - performance.now()); }
+
   stop(state) {
+    this.stopped = true;
+    clearTimeout(this.reopen);
     clearInterval(this.watchdog);
     this.onState(state);
   }

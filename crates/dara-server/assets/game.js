@@ -48,11 +48,13 @@ const conn = new Connection(gameId, {
   seat: token,
   onMessage: (msg) => receive(msg),
   onState: (s) => {
-    const text = { connected: '', reconnecting: 'Connection lost: reconnecting…', gone: 'This game has finished and been forgotten.', refused: 'The server closed this connection: too many messages.', reload: 'The Arcade has been updated: reload the page to go on.' }[s];
-    $('connection').textContent = text;
+    const text = { connected: '', reconnecting: 'Connection lost: reconnecting…', gone: 'This game is over and no longer kept.', refused: 'The server closed this connection: too many messages.', reload: 'The Arcade has been updated: reload the page to go on.' }[s];
+    $('connection-text').textContent = text;
     $('connection').hidden = !text;
+    $('retry-now').hidden = s !== 'reconnecting';
   },
 });
+$('retry-now').addEventListener('click', () => conn.retryNow());
 
 // A turn is sent once: until its move event (or a rejection) arrives the board offers nothing
 // more, so a double click or a second Enter cannot send another, and the page says it is
