@@ -21,7 +21,15 @@ pub type Wire = axum::extract::ws::Utf8Bytes;
 
 /// Serialises a message. Every message type here is plain data, so this cannot fail.
 fn wire(message: &impl Serialize) -> Wire {
-    serde_json::to_string(message).expect("protocol messages always serialise").into()
+    wire_in(message, Vec::new())
+}
+
+/// Serialises a message into `buffer`: a caller that knows its messages are large starts with
+/// room for them, rather than growing the buffer five times on the way (an event with a
+/// position is about 400 bytes, and the doubling ends at the same capacity anyway).
+fn wire_in(message: &impl Serialize, mut buffer: Vec<u8>) -> Wire {
+    serde_json::to_writer(&mut buffer, message).expect("protocol messages always serialise");
+    String::from_utf8(buffer).expect("serde_json writes UTF-8").into()
 }
 
 /// Writes a value through its `Display` (moves, results, rulesets: their notation).
