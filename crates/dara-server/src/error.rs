@@ -35,6 +35,15 @@ pub enum AppError {
     ForeignOrigin,
     /// A post that does not say it carries JSON.
     NotJson,
+    /// As many analyses wait for the engine as the server lets wait.
+    AnalysisBusy {
+        /// Analyses waiting.
+        waiting: usize,
+        /// About when to come back.
+        retry_after: Duration,
+    },
+    /// The client already has its share of analyses booked.
+    OneAnalysisAtATime,
 }
 
 impl AppError {
@@ -48,8 +57,12 @@ impl AppError {
         match self {
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::NotFound => StatusCode::NOT_FOUND,
-            AppError::Full | AppError::EngineBusy { .. } => StatusCode::SERVICE_UNAVAILABLE,
-            AppError::TooManyGames(_) => StatusCode::TOO_MANY_REQUESTS,
+            AppError::Full | AppError::EngineBusy { .. } | AppError::AnalysisBusy { .. } => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            AppError::TooManyGames(_) | AppError::OneAnalysisAtATime => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             AppError::TableTaken => StatusCode::CONFLICT,
             AppError::TableClosed => StatusCode::NOT_FOUND,
             AppError::ForeignOrigin => StatusCode::FORBIDDEN,
@@ -86,6 +99,18 @@ impl AppError {
                 "this request came from a page of another site, which may not act here".to_owned()
             }
             AppError::NotJson => "send the request's body as application/json".to_owned(),
+            AppError::AnalysisBusy { waiting, retry_after } => {
+                let seconds = retry_seconds(*retry_after);
+                format!(
+                    "the engine is busy: {waiting} {} waiting, after the games in play; try \
+                     again in {seconds} second{}",
+                    if *waiting == 1 { "analysis is" } else { "analyses are" },
+                    if seconds == 1 { "" } else { "s" }
+                )
+            }
+            AppError::OneAnalysisAtATime => {
+                "one analysis at a time: wait for the one you asked for".to_owned()
+            }
         }
     }
 }
@@ -101,7 +126,8 @@ impl IntoResponse for AppError {
         let body = Json(ErrorBody { error: self.reason() });
         match self {
             // When to come back, for a program.
-            AppError::EngineBusy { retry_after, .. } => {
+            AppError::EngineBusy { retry_after, .. }
+            | AppError::AnalysisBusy { retry_after, .. } => {
                 let seconds = retry_seconds(retry_after).to_string();
                 (self.status(), [(header::RETRY_AFTER, seconds)], body).into_response()
             }

@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 pub mod address;
+pub mod analysis;
 pub mod api;
 pub mod config;
 pub mod date;
@@ -44,6 +45,7 @@ pub fn app(state: AppState) -> Router {
         .route("/privacy", get(pages::privacy))
         .route("/assets/{name}", get(pages::asset))
         .route("/api/games", post(api::create))
+        .route("/api/analysis", post(analysis::analyse))
         .route("/api/seek", post(api::seek))
         .route("/api/tables", get(api::tables))
         .route("/api/tables/{id}/sit", post(api::sit))

@@ -13,12 +13,13 @@ use std::time::Duration;
 use dara::{Move, Position};
 use dara_engine::level::Level;
 use dara_engine::rng::Rng;
+use dara_engine::search::{Outcome, Style};
 use dara_engine::{Limits, Searcher};
 use rand::Rng as _;
 use tokio::sync::{broadcast, oneshot};
 use tokio::time::Instant;
 
-use super::queue::{Queue, Removed, TELL_EVERY};
+use super::queue::{Purpose, Queue, Removed, TELL_EVERY};
 use crate::protocol::{Answer, Wire};
 
 /// Transposition table per search. Small: games are short-lived and many, and the levels that
@@ -63,6 +64,70 @@ pub struct Request {
     pub client: Option<IpAddr>,
     /// Where the game's connections hear how many searches wait ahead of this one.
     pub tell: Option<broadcast::Sender<Wire>>,
+}
+
+/// A position to study: the analysis board's, or one of a finished game's for its review.
+#[derive(Debug)]
+pub struct Study {
+    /// The position.
+    pub pos: Position,
+    /// The hashes of the positions before it, in the game or line that led there (so that a
+    /// repetition counts as it would in play).
+    pub history: Vec<u64>,
+    /// The client address it counts against.
+    pub client: Option<IpAddr>,
+}
+
+/// What the engine found in a studied position.
+#[derive(Debug)]
+pub struct Analysis {
+    /// Its best move, score (for the side to move), depth and line.
+    pub outcome: Outcome,
+    /// How long it waited for a thread.
+    pub waited: Duration,
+}
+
+/// The most one analysis may take: a few hundred milliseconds of a thread, so that a page
+/// stepping through a game is answered briskly and nobody can buy a long search with one
+/// request.
+#[derive(Debug, Clone, Copy)]
+pub struct AnalysisBudget {
+    /// Time.
+    pub time: Duration,
+    /// Nodes, whichever comes first.
+    pub nodes: u64,
+}
+
+/// The budget of every analysis.
+pub const ANALYSIS_BUDGET: AnalysisBudget =
+    AnalysisBudget { time: Duration::from_millis(700), nodes: 1_500_000 };
+
+/// At most this many analyses booked (running or waiting) per client address: a page asks for
+/// one position at a time, and a review walks a game one position after another.
+const ANALYSES_PER_CLIENT: usize = 2;
+
+/// Why an analysis was not booked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnalysisRefused {
+    /// As many analyses wait as the server lets wait.
+    Busy {
+        /// Analyses waiting.
+        waiting: usize,
+        /// About when to come back.
+        retry_after: Duration,
+    },
+    /// The client already has its share of analyses booked.
+    OneAtATime,
+}
+
+/// What cannot happen.
+enum Never {}
+
+/// Who a search is for, and where its game hears its place.
+struct Booking {
+    purpose: Purpose,
+    client: Option<IpAddr>,
+    tell: Option<broadcast::Sender<Wire>>,
 }
 
 /// A search asked for, waiting or running. Dropping it calls the search off: a waiting search
@@ -170,6 +235,81 @@ impl Computer {
     pub fn think(&self, request: Request) -> (Search, impl Future<Output = Option<Move>> + Send) {
         let asked = Instant::now();
         let pause = self.pause(request.level);
+        let Request { pos, history, level, client, tell } = request;
+        let booking = Booking { purpose: Purpose::Play, client, tell };
+        let admitted = self.book(
+            booking,
+            |_| Ok::<(), Never>(()),
+            move |stop| {
+                let mut searcher = Searcher::new(HASH_MIB);
+                searcher.set_stop_flag(stop);
+                let mut rng = Rng::new(rand::thread_rng().gen::<u64>());
+                let (limits, style) = level.plan(&Limits::default(), &mut rng);
+                searcher.search(&pos, &history, &limits, &style, &mut |_| {}).best
+            },
+        );
+        let Ok((search, answer)) = admitted;
+        let answer = async move {
+            let best = answer.await?;
+            tokio::time::sleep_until(asked + pause).await;
+            Some(best)
+        };
+        (search, answer)
+    }
+
+    /// Asks the engine to study a position, after the searches of games in play and within a
+    /// bounded budget ([`ANALYSIS_BUDGET`]); booked and called off as [`Computer::think`]. The
+    /// future gives what the search found, or `None` if it was called off. Refused while as many
+    /// analyses wait as the server lets wait, or when the client already has its share booked.
+    #[allow(clippy::type_complexity)]
+    pub fn analyse(
+        &self,
+        study: Study,
+    ) -> Result<(Search, impl Future<Output = Option<Analysis>> + Send), AnalysisRefused> {
+        let asked = Instant::now();
+        let Study { pos, history, client } = study;
+        let bound = self.pool.bound;
+        let admit = move |queue: &Queue<Waiting>| {
+            let waiting = queue.waiting_for(Purpose::Analysis);
+            if waiting >= bound {
+                let retry_after = queue.wait_estimate() + ANALYSIS_BUDGET.time * waiting as u32;
+                return Err(AnalysisRefused::Busy { waiting, retry_after });
+            }
+            if queue.booked_by(client, Purpose::Analysis) >= ANALYSES_PER_CLIENT {
+                return Err(AnalysisRefused::OneAtATime);
+            }
+            Ok(())
+        };
+        let booking = Booking { purpose: Purpose::Analysis, client, tell: None };
+        let (search, answer) = self.book(booking, admit, move |stop| {
+            let mut searcher = Searcher::new(HASH_MIB);
+            searcher.set_stop_flag(stop);
+            let limits = Limits {
+                movetime: Some(ANALYSIS_BUDGET.time),
+                nodes: Some(ANALYSIS_BUDGET.nodes),
+                ..Limits::default()
+            };
+            let outcome = searcher.search(&pos, &history, &limits, &Style::default(), &mut |_| {});
+            Some(Analysis { outcome, waited: Duration::ZERO })
+        })?;
+        let answer = async move {
+            let mut analysis = answer.await?;
+            analysis.waited = asked.elapsed().saturating_sub(analysis.outcome.time);
+            Some(analysis)
+        };
+        Ok((search, answer))
+    }
+
+    /// Books `job` on the pool (running at once or waiting its turn) if `admit` lets it in,
+    /// looking at the queue under the same lock, and runs it on a blocking thread when its turn
+    /// comes; `job` is given the flag that calls it off.
+    #[allow(clippy::type_complexity)]
+    fn book<T: Send + 'static, R>(
+        &self,
+        booking: Booking,
+        admit: impl FnOnce(&Queue<Waiting>) -> Result<(), R>,
+        job: impl FnOnce(Arc<AtomicBool>) -> Option<T> + Send + 'static,
+    ) -> Result<(Search, impl Future<Output = Option<T>> + Send), R> {
         self.pool.ticker.call_once(|| {
             tokio::spawn(Pool::tick(Arc::downgrade(&self.pool)));
         });
@@ -177,9 +317,10 @@ impl Computer {
         let (start, started) = oneshot::channel();
         let (id, runs) = {
             let mut queue = self.pool.lock();
+            admit(&queue)?;
             let now = std::time::Instant::now();
-            let waiting = Waiting { start, tell: request.tell };
-            let (id, runs) = queue.push(request.client, waiting, now);
+            let Booking { purpose, client, tell } = booking;
+            let (id, runs) = queue.push_for(purpose, client, Waiting { start, tell }, now);
             if !runs {
                 // Tells it (and any it went ahead of) its place.
                 Pool::advance(&mut queue, now);
@@ -188,7 +329,6 @@ impl Computer {
         };
         let search = Search { pool: Arc::clone(&self.pool), id, stop: Arc::clone(&stop) };
         let pool = Arc::clone(&self.pool);
-        let Request { pos, history, level, .. } = request;
         let answer = async move {
             // Booked out however this ends, even if this future is dropped midway.
             let booked = Booked { pool, id };
@@ -196,25 +336,15 @@ impl Computer {
                 // The sender is dropped when the search is called off while it waits.
                 started.await.ok()?;
             }
-            let seed = rand::thread_rng().gen::<u64>();
             let stopped = Arc::clone(&stop);
-            let best = tokio::task::spawn_blocking(move || {
-                let mut searcher = Searcher::new(HASH_MIB);
-                searcher.set_stop_flag(stopped);
-                let mut rng = Rng::new(seed);
-                let (limits, style) = level.plan(&Limits::default(), &mut rng);
-                searcher.search(&pos, &history, &limits, &style, &mut |_| {}).best
-            })
-            .await
-            .ok()??;
+            let found = tokio::task::spawn_blocking(move || job(stopped)).await.ok()??;
             if stop.load(Ordering::Relaxed) {
                 return None;
             }
             booked.finished();
-            tokio::time::sleep_until(asked + pause).await;
-            Some(best)
+            Some(found)
         };
-        (search, answer)
+        Ok((search, answer))
     }
 
     /// The engine's move in `pos` at `level`, `history` being the hashes of the game's earlier

@@ -2,6 +2,8 @@
 //! client address has used lately. When more searches wait than threads are free, the next to
 //! run is the one whose address has used the least engine time recently, so that one client
 //! (say, one looping move and takeback, or opening many games) cannot take more than its share.
+//! Searches for games in play go before analysis (a position someone studies can wait a moment
+//! where a game's clock cannot), and analysis never takes more than half the threads.
 //! Plain bookkeeping, with the time passed in: `computer` runs the searches.
 
 use std::collections::HashMap;
@@ -22,6 +24,15 @@ pub(super) const TELL_EVERY: Duration = Duration::from_millis(250);
 /// Who a search counts against: the client address its game counts against, or the server.
 pub(super) type Client = Option<IpAddr>;
 
+/// What a search is for, which decides who goes first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Purpose {
+    /// The computer's move in a game being played.
+    Play,
+    /// A position someone studies (the analysis board, a game's review).
+    Analysis,
+}
+
 /// The searches running and waiting; `W` is what a waiting search needs to be started and told
 /// its place.
 #[derive(Debug)]
@@ -40,6 +51,7 @@ pub(super) struct Queue<W> {
 struct Running {
     id: u64,
     client: Client,
+    purpose: Purpose,
     since: Instant,
 }
 
@@ -47,6 +59,7 @@ struct Running {
 struct Waiting<W> {
     id: u64,
     client: Client,
+    purpose: Purpose,
     payload: W,
     /// The place it was last told (searches ahead of it), and when, if ever.
     told: Option<(u32, Instant)>,
@@ -90,17 +103,43 @@ impl<W> Queue<W> {
         }
     }
 
-    /// Adds a search for `client`: its id, and whether it runs at once (a thread is free and
-    /// nobody waits) rather than waiting with `payload`.
+    /// Adds a search for a game in play, for `client`: its id, and whether it runs at once (a
+    /// thread is free and no such search waits) rather than waiting with `payload`.
+    #[cfg(test)]
     pub(super) fn push(&mut self, client: Client, payload: W, now: Instant) -> (u64, bool) {
+        self.push_for(Purpose::Play, client, payload, now)
+    }
+
+    /// Adds a search for `purpose`; see [`Queue::push`].
+    pub(super) fn push_for(
+        &mut self,
+        purpose: Purpose,
+        client: Client,
+        payload: W,
+        now: Instant,
+    ) -> (u64, bool) {
         self.next_id += 1;
         let id = self.next_id;
-        if self.running.len() < self.threads && self.waiting.is_empty() {
-            self.running.push(Running { id, client, since: now });
+        let nobody_before = !self.waiting.iter().any(|w| w.purpose <= purpose);
+        if nobody_before && self.may_start(purpose) {
+            self.running.push(Running { id, client, purpose, since: now });
             (id, true)
         } else {
-            self.waiting.push(Waiting { id, client, payload, told: None });
+            self.waiting.push(Waiting { id, client, purpose, payload, told: None });
             (id, false)
+        }
+    }
+
+    /// Whether a search for `purpose` may start now: a thread is free, and analysis keeps to
+    /// half of them (at least one), so that a game in play always finds one soon.
+    fn may_start(&self, purpose: Purpose) -> bool {
+        let free = self.running.len() < self.threads;
+        match purpose {
+            Purpose::Play => free,
+            Purpose::Analysis => {
+                let analysing = self.running.iter().filter(|r| r.purpose == purpose).count();
+                free && analysing < (self.threads / 2).max(1)
+            }
         }
     }
 
@@ -112,7 +151,8 @@ impl<W> Queue<W> {
             let ran = now.saturating_duration_since(run.since);
             let spent = self.spent.entry(run.client).or_insert(Spent { seconds: 0.0, at: now });
             *spent = Spent { seconds: spent.at(now) + ran.as_secs_f64(), at: now };
-            if finished {
+            // Analysis runs on a budget of its own: only games' searches teach the typical time.
+            if finished && run.purpose == Purpose::Play {
                 self.typical = (self.typical * 7 + ran) / 8;
             }
             // Forget clients whose use has faded to nothing, so the table stays small.
@@ -128,9 +168,9 @@ impl<W> Queue<W> {
         }
     }
 
-    /// Sorts the waiting searches into the order they will run: least engine time used lately
-    /// by their client first (a running search counts for the time it has run so far), and
-    /// among equals, first come first served.
+    /// Sorts the waiting searches into the order they will run: games in play before analysis,
+    /// then least engine time used lately by their client first (a running search counts for
+    /// the time it has run so far), and among equals, first come first served.
     pub(super) fn order(&mut self, now: Instant) {
         if self.waiting.len() < 2 {
             return;
@@ -145,19 +185,22 @@ impl<W> Queue<W> {
                 *u += now.saturating_duration_since(r.since).as_secs_f64();
             }
         }
-        self.waiting
-            .sort_by(|a, b| used[&a.client].total_cmp(&used[&b.client]).then(a.id.cmp(&b.id)));
+        self.waiting.sort_by(|a, b| {
+            a.purpose
+                .cmp(&b.purpose)
+                .then(used[&a.client].total_cmp(&used[&b.client]))
+                .then(a.id.cmp(&b.id))
+        });
     }
 
     /// The next search to start, if a thread is free and one waits: it counts as running from
     /// now. Call `order` first.
     pub(super) fn start_next(&mut self, now: Instant) -> Option<(u64, W)> {
-        if self.running.len() >= self.threads || self.waiting.is_empty() {
-            return None;
-        }
-        let next = self.waiting.remove(0);
-        self.running.push(Running { id: next.id, client: next.client, since: now });
-        Some((next.id, next.payload))
+        let i = self.waiting.iter().position(|w| self.may_start(w.purpose))?;
+        let next = self.waiting.remove(i);
+        let (id, client, purpose) = (next.id, next.client, next.purpose);
+        self.running.push(Running { id, client, purpose, since: now });
+        Some((id, next.payload))
     }
 
     /// Tells every waiting search whose place changed since it was last told (call `order`
@@ -183,15 +226,27 @@ impl<W> Queue<W> {
         self.waiting.iter().find(|w| w.id == id).and_then(|w| w.told).map(|(ahead, _)| ahead)
     }
 
-    /// How many searches wait.
-    pub(super) fn waiting(&self) -> usize {
-        self.waiting.len()
+    /// How many searches for `purpose` wait.
+    pub(super) fn waiting_for(&self, purpose: Purpose) -> usize {
+        self.waiting.iter().filter(|w| w.purpose == purpose).count()
     }
 
-    /// About when a search asked for now would be done: every waiting one, and it, at the
-    /// typical time each, shared among the threads.
+    /// How many searches for `purpose` `client` has booked, running or waiting.
+    pub(super) fn booked_by(&self, client: Client, purpose: Purpose) -> usize {
+        let running = self.running.iter().filter(|r| r.client == client && r.purpose == purpose);
+        let waiting = self.waiting.iter().filter(|w| w.client == client && w.purpose == purpose);
+        running.count() + waiting.count()
+    }
+
+    /// How many searches for games in play wait (analysis waits behind them).
+    pub(super) fn waiting(&self) -> usize {
+        self.waiting_for(Purpose::Play)
+    }
+
+    /// About when a search for a game asked for now would be done: every such search waiting,
+    /// and it, at the typical time each, shared among the threads.
     pub(super) fn wait_estimate(&self) -> Duration {
-        let searches = self.waiting.len() as u32 + 1;
+        let searches = self.waiting() as u32 + 1;
         self.typical * searches / self.threads as u32
     }
 }
@@ -289,6 +344,33 @@ mod tests {
         q.tell_places(later, |w, _| order.push(*w));
         assert_eq!(order, ["one", "two"]);
         assert_eq!(q.remove(c, false, later), Removed::Running);
+    }
+
+    #[test]
+    fn games_in_play_go_before_analysis_which_keeps_to_half_the_threads() {
+        let t0 = Instant::now();
+        let mut q = Queue::new(2);
+        // Analysis takes one thread of two, not both.
+        let (a1, runs) = q.push_for(Purpose::Analysis, ip(1), "a1", t0);
+        assert!(runs);
+        assert!(!q.push_for(Purpose::Analysis, ip(2), "a2", t0).1, "the other thread is kept");
+        // A game's search takes the free thread at once, though analysis waits.
+        assert!(q.push(ip(3), "g1", t0).1);
+        // With both threads busy, a later game's search still goes before the waiting analysis,
+        // even for a client that has used more engine time.
+        let (_, runs) = q.push(ip(1), "g2", t0);
+        assert!(!runs);
+        q.order(t0);
+        let mut order = Vec::new();
+        q.tell_places(t0, |w, ahead| order.push((*w, ahead)));
+        assert_eq!(order, [("g2", 0), ("a2", 1)]);
+        assert_eq!(q.waiting(), 1, "analysis does not count against new games");
+        assert_eq!(q.waiting_for(Purpose::Analysis), 1);
+        // The analysis ends: its thread goes to the game, not to the other analysis.
+        q.remove(a1, true, t0 + Duration::from_secs(1));
+        q.order(t0);
+        assert_eq!(q.start_next(t0).map(|s| s.1), Some("g2"));
+        assert_eq!(q.start_next(t0), None);
     }
 
     #[test]

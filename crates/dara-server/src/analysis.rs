@@ -1,0 +1,131 @@
+//! `POST /api/analysis`: what the engine thinks of a position, for the analysis board and a
+//! game's review. The position is given as the game gives it (a start and the turns from it),
+//! so that a repetition counts as it would in play; the search runs in the computer's pool
+//! after the games in play, within a budget of its own, and counts against the client.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::State;
+use axum::Json;
+use dara::{Colour, Position, Ruleset};
+use dara_engine::score::Score;
+use serde::{Deserialize, Serialize};
+
+use crate::address::Client;
+use crate::error::AppError;
+use crate::game::computer::{AnalysisRefused, Study};
+use crate::game::Played;
+use crate::state::AppState;
+
+/// The most turns a position may be reached by: more than any game the Arcade keeps.
+const MOST_TURNS: usize = 2_000;
+
+/// A position to analyse.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnalysisRequest {
+    /// The ruleset in notation (`arcade`, `arcade,place=four`, ...).
+    rules: String,
+    /// The position text the turns start from; the ruleset's start when left out.
+    #[serde(default)]
+    start: Option<String>,
+    /// The turns from the start, in notation.
+    #[serde(default)]
+    moves: Vec<String>,
+}
+
+/// What the engine found.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AnalysisAnswer {
+    /// The side to move in the position.
+    side: Colour,
+    /// The best turn, in notation; none when the game is over there.
+    best: Option<String>,
+    /// The line the engine expects, best turn first.
+    line: Vec<String>,
+    /// The score for the side to move.
+    score: ScoreView,
+    /// The last depth the search completed.
+    depth: u32,
+    /// Positions searched.
+    nodes: u64,
+    /// How long the engine thought, in milliseconds.
+    thought_ms: u64,
+    /// How long the request waited for a free thread (behind the games in play).
+    waited_ms: u64,
+}
+
+/// A score as the page reads it: `{"cp": 35}` (hundredths of a stone), `{"win": 7}` or
+/// `{"loss": 4}` (plies to the end), for the side to move.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum ScoreView {
+    Cp(i32),
+    Win(u32),
+    Loss(u32),
+}
+
+impl From<Score> for ScoreView {
+    fn from(score: Score) -> ScoreView {
+        match score {
+            Score::Cp(cp) => ScoreView::Cp(cp),
+            Score::Win(n) => ScoreView::Win(n),
+            Score::Loss(n) => ScoreView::Loss(n),
+        }
+    }
+}
+
+/// `POST /api/analysis`.
+pub async fn analyse(
+    State(state): State<AppState>,
+    Client(client): Client,
+    body: Result<Json<AnalysisRequest>, JsonRejection>,
+) -> Result<Json<AnalysisAnswer>, AppError> {
+    let request = body.map(|Json(r)| r).map_err(|e| AppError::bad(e.body_text()))?;
+    let played = reach(&request)?;
+    let pos = played.pos().clone();
+    // The hashes of the positions before this one, as a game's own search is given them.
+    let history = played.hashes().to_vec();
+    let study = Study { pos: pos.clone(), history, client: Some(client) };
+    let (_search, answer) = state.computer.analyse(study).map_err(|refused| match refused {
+        AnalysisRefused::Busy { waiting, retry_after } => {
+            AppError::AnalysisBusy { waiting, retry_after }
+        }
+        AnalysisRefused::OneAtATime => AppError::OneAnalysisAtATime,
+    })?;
+    // Dropping the search (the client went away) calls it off.
+    let analysis = answer.await.ok_or_else(|| AppError::bad("the analysis was called off"))?;
+    let outcome = analysis.outcome;
+    Ok(Json(AnalysisAnswer {
+        side: pos.side(),
+        best: outcome.best.map(|m| m.to_string()),
+        line: outcome.pv.iter().map(ToString::to_string).collect(),
+        score: outcome.score.into(),
+        depth: outcome.depth,
+        nodes: outcome.nodes,
+        thought_ms: outcome.time.as_millis() as u64,
+        waited_ms: analysis.waited.as_millis() as u64,
+    }))
+}
+
+/// The game the request describes, played through the rules; a bad ruleset, start or turn is
+/// said exactly.
+fn reach(request: &AnalysisRequest) -> Result<Played, AppError> {
+    let rules: Ruleset = request.rules.parse().map_err(|e| AppError::bad(format!("rules: {e}")))?;
+    let start = match &request.start {
+        Some(text) => Position::from_text(text, rules)
+            .map_err(|e| AppError::bad(format!("start position: {e}")))?,
+        None => Position::start(rules),
+    };
+    if request.moves.len() > MOST_TURNS {
+        return Err(AppError::bad(format!("at most {MOST_TURNS} turns")));
+    }
+    let mut played = Played::new(start);
+    for (i, text) in request.moves.iter().enumerate() {
+        played
+            .resolve(text)
+            .and_then(|m| played.play(m))
+            .map_err(|e| AppError::bad(format!("turn {} ({text}): {e}", i + 1)))?;
+    }
+    Ok(played)
+}
