@@ -19,7 +19,7 @@ use crate::state::AppState;
 /// The most turns a position may be reached by: more than any game the Arcade keeps.
 const MOST_TURNS: usize = 2_000;
 
-/// A position to analyse.
+/// A position to analyse, or (for a review) the game that reached it.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AnalysisRequest {
@@ -59,7 +59,7 @@ pub struct AnalysisAnswer {
 /// `{"loss": 4}` (plies to the end), for the side to move.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "lowercase")]
-enum ScoreView {
+pub(crate) enum ScoreView {
     Cp(i32),
     Win(u32),
     Loss(u32),
@@ -75,6 +75,16 @@ impl From<Score> for ScoreView {
     }
 }
 
+/// The refusal of an analysis or a review, as the HTTP side says it.
+pub(crate) fn refused(refused: AnalysisRefused) -> AppError {
+    match refused {
+        AnalysisRefused::Busy { waiting, retry_after } => {
+            AppError::AnalysisBusy { waiting, retry_after }
+        }
+        AnalysisRefused::OneAtATime => AppError::OneAnalysisAtATime,
+    }
+}
+
 /// `POST /api/analysis`.
 pub async fn analyse(
     State(state): State<AppState>,
@@ -87,12 +97,7 @@ pub async fn analyse(
     // The hashes of the positions before this one, as a game's own search is given them.
     let history = played.hashes().to_vec();
     let study = Study { pos: pos.clone(), history, client: Some(client) };
-    let (_search, answer) = state.computer.analyse(study).map_err(|refused| match refused {
-        AnalysisRefused::Busy { waiting, retry_after } => {
-            AppError::AnalysisBusy { waiting, retry_after }
-        }
-        AnalysisRefused::OneAtATime => AppError::OneAnalysisAtATime,
-    })?;
+    let (_search, answer) = state.computer.analyse(study).map_err(refused)?;
     // Dropping the search (the client went away) calls it off.
     let analysis = answer.await.ok_or_else(|| AppError::bad("the analysis was called off"))?;
     let outcome = analysis.outcome;
@@ -110,7 +115,7 @@ pub async fn analyse(
 
 /// The game the request describes, played through the rules; a bad ruleset, start or turn is
 /// said exactly.
-fn reach(request: &AnalysisRequest) -> Result<Played, AppError> {
+pub(crate) fn reach(request: &AnalysisRequest) -> Result<Played, AppError> {
     let rules: Ruleset = request.rules.parse().map_err(|e| AppError::bad(format!("rules: {e}")))?;
     let start = match &request.start {
         Some(text) => Position::from_text(text, rules)

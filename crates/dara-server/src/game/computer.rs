@@ -98,6 +98,23 @@ pub struct AnalysisBudget {
     pub nodes: u64,
 }
 
+/// The budget of each position of a review: a twelfth of an analysis's, so that a game of a
+/// hundred turns is reviewed in about five seconds of one thread.
+pub const REVIEW_BUDGET: AnalysisBudget =
+    AnalysisBudget { time: Duration::from_millis(80), nodes: 60_000 };
+
+/// A whole game to review: its start, its turns (each checked against the rules), and the
+/// client address it counts against.
+#[derive(Debug)]
+pub struct Line {
+    /// The position the turns start from.
+    pub start: Position,
+    /// The turns.
+    pub moves: Vec<Move>,
+    /// Who asks.
+    pub client: Option<IpAddr>,
+}
+
 /// The budget of every analysis.
 pub const ANALYSIS_BUDGET: AnalysisBudget =
     AnalysisBudget { time: Duration::from_millis(700), nodes: 1_500_000 };
@@ -268,18 +285,7 @@ impl Computer {
     ) -> Result<(Search, impl Future<Output = Option<Analysis>> + Send), AnalysisRefused> {
         let asked = Instant::now();
         let Study { pos, history, client } = study;
-        let bound = self.pool.bound;
-        let admit = move |queue: &Queue<Waiting>| {
-            let waiting = queue.waiting_for(Purpose::Analysis);
-            if waiting >= bound {
-                let retry_after = queue.wait_estimate() + ANALYSIS_BUDGET.time * waiting as u32;
-                return Err(AnalysisRefused::Busy { waiting, retry_after });
-            }
-            if queue.booked_by(client, Purpose::Analysis) >= ANALYSES_PER_CLIENT {
-                return Err(AnalysisRefused::OneAtATime);
-            }
-            Ok(())
-        };
+        let admit = self.admit_analysis(client);
         let booking = Booking { purpose: Purpose::Analysis, client, tell: None };
         let (search, answer) = self.book(booking, admit, move |stop| {
             let mut searcher = Searcher::new(HASH_MIB);
@@ -298,6 +304,67 @@ impl Computer {
             Some(analysis)
         };
         Ok((search, answer))
+    }
+
+    /// Asks the engine to go through a whole game for its review: every position from the
+    /// start, each within [`REVIEW_BUDGET`], in one booking as an analysis (one search table
+    /// serves the whole game, and a review does not queue once per position behind others).
+    /// The future gives one outcome per position (none where the game is over), or `None` if
+    /// the review was called off.
+    #[allow(clippy::type_complexity)]
+    pub fn review(
+        &self,
+        line: Line,
+    ) -> Result<(Search, impl Future<Output = Option<Vec<Option<Outcome>>>> + Send), AnalysisRefused>
+    {
+        let Line { start, moves, client } = line;
+        let booking = Booking { purpose: Purpose::Analysis, client, tell: None };
+        self.book(booking, self.admit_analysis(client), move |stop| {
+            let mut searcher = Searcher::new(HASH_MIB);
+            searcher.set_stop_flag(Arc::clone(&stop));
+            let limits = Limits {
+                movetime: Some(REVIEW_BUDGET.time),
+                nodes: Some(REVIEW_BUDGET.nodes),
+                ..Limits::default()
+            };
+            let (mut pos, mut history) = (start, Vec::with_capacity(moves.len()));
+            let mut found = Vec::with_capacity(moves.len() + 1);
+            for i in 0..=moves.len() {
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let outcome = (!pos.is_over()).then(|| {
+                    searcher.search(&pos, &history, &limits, &Style::default(), &mut |_| {})
+                });
+                found.push(outcome);
+                if let Some(&m) = moves.get(i) {
+                    history.push(pos.hash());
+                    // Every turn was checked against the rules before the review was booked.
+                    pos.play_unchecked(m);
+                }
+            }
+            Some(found)
+        })
+    }
+
+    /// Lets an analysis (or a review) in unless as many wait as the server lets wait, or the
+    /// client already has its share booked: looked at under the queue's lock.
+    fn admit_analysis(
+        &self,
+        client: Option<IpAddr>,
+    ) -> impl FnOnce(&Queue<Waiting>) -> Result<(), AnalysisRefused> + 'static {
+        let bound = self.pool.bound;
+        move |queue| {
+            let waiting = queue.waiting_for(Purpose::Analysis);
+            if waiting >= bound {
+                let retry_after = queue.wait_estimate() + ANALYSIS_BUDGET.time * waiting as u32;
+                return Err(AnalysisRefused::Busy { waiting, retry_after });
+            }
+            if queue.booked_by(client, Purpose::Analysis) >= ANALYSES_PER_CLIENT {
+                return Err(AnalysisRefused::OneAtATime);
+            }
+            Ok(())
+        }
     }
 
     /// Books `job` on the pool (running at once or waiting its turn) if `admit` lets it in,
