@@ -91,8 +91,7 @@ pub async fn analyse(
     Client(client): Client,
     body: Result<Json<AnalysisRequest>, JsonRejection>,
 ) -> Result<Json<AnalysisAnswer>, AppError> {
-    let request = body.map(|Json(r)| r).map_err(|e| AppError::bad(e.body_text()))?;
-    let played = reach(&request)?;
+    let played = reach(body)?;
     let pos = played.pos().clone();
     // The hashes of the positions before this one, as a game's own search is given them.
     let history = played.hashes().to_vec();
@@ -113,9 +112,12 @@ pub async fn analyse(
     }))
 }
 
-/// The game the request describes, played through the rules; a bad ruleset, start or turn is
-/// said exactly.
-pub(crate) fn reach(request: &AnalysisRequest) -> Result<Played, AppError> {
+/// The game a request's body describes, played through the rules; a body that is not such a
+/// request, or a bad ruleset, start or turn, is said exactly.
+pub(crate) fn reach(
+    body: Result<Json<AnalysisRequest>, JsonRejection>,
+) -> Result<Played, AppError> {
+    let request = body.map(|Json(r)| r).map_err(|e| AppError::bad(e.body_text()))?;
     let rules: Ruleset = request.rules.parse().map_err(|e| AppError::bad(format!("rules: {e}")))?;
     let start = match &request.start {
         Some(text) => Position::from_text(text, rules)

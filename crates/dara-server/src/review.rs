@@ -100,8 +100,7 @@ pub async fn review(
     Client(client): Client,
     body: Result<Json<AnalysisRequest>, JsonRejection>,
 ) -> Result<Json<Review>, AppError> {
-    let request = body.map(|Json(r)| r).map_err(|e| AppError::bad(e.body_text()))?;
-    let played = reach(&request)?;
+    let played = reach(body)?;
     if played.moves().len() > MOST_TURNS {
         return Err(AppError::bad(format!("a review goes through at most {MOST_TURNS} turns")));
     }
