@@ -4,6 +4,7 @@ import { Board } from './board.js';
 import { Connection } from './connection.js';
 import { parsePosition, parseMove, colourWord } from './notation.js';
 import * as sound from './sound.js';
+import { MARKS, fetchReview, drawGraph, fillTable, summary, turnNote } from './review.js';
 
 const gameId = location.pathname.split('/')[2];
 const $ = (id) => document.getElementById(id);
@@ -30,6 +31,7 @@ let unseen = 0;           // moves played since browsing began, not yet looked a
 let awaiting = null;      // the number of plies when our turn was sent, until it is answered
 let turnedRound = false;  // the person flipped the board from its usual way round
 let fresh = null;         // the other side's last move, to show moving: { key, move }
+let reviewed = null;      // the engine's review of the finished game, once asked for
 
 // Tells screen readers, and shows the same under the headline unless `shown` is false (the
 // page already shows it elsewhere, as the note of a standing draw offer).
@@ -314,6 +316,35 @@ function render() {
   renderBrowsing();
   renderMoves();
   renderControls(mine);
+  renderReview();
+}
+
+// The review, once the engine has gone through the game: the graph's marker and the note
+// follow the position shown.
+function renderReview() {
+  $('review-start').hidden = !game.end || reviewed !== null || $('review').dataset.asking === 'yes';
+  if (!reviewed) return;
+  const shown = viewing === null ? game.moves.length : viewing;
+  drawGraph($('review-graph'), reviewed, shown, (ply) => view(ply));
+  $('review-note').textContent = turnNote(reviewed, shown, colourWord);
+}
+
+async function startReview() {
+  $('review').hidden = false;
+  $('review').dataset.asking = 'yes';
+  $('review-status').textContent = 'The engine is going through the game: a few seconds…';
+  render();
+  try {
+    reviewed = await fetchReview(game);
+    $('review-status').textContent = '';
+    $('review-summary').textContent = summary(reviewed, colourWord);
+    fillTable($('review-table'), reviewed, colourWord, (ply) => view(ply));
+    $('review-body').hidden = false;
+  } catch (e) {
+    $('review-status').textContent = `No review this time: ${e.message}.`;
+  }
+  $('review').dataset.asking = 'no';
+  render();
 }
 
 // Looking at an earlier position: which one, how to come back, and what happened meanwhile.
@@ -375,6 +406,12 @@ function renderMoves() {
       button.className = 'move';
       button.dataset.ply = String(ply);
       button.textContent = game.moves[ply - 1];
+      const mark = reviewed && reviewed.turns[ply - 1] ? reviewed.turns[ply - 1].mark : null;
+      if (mark && MARKS[mark].sign) {
+        button.classList.add(`mark-${mark}`);
+        button.textContent += MARKS[mark].sign;
+        button.setAttribute('aria-label', `${game.moves[ply - 1]}, ${MARKS[mark].word}`);
+      }
       if (ply === shown) button.setAttribute('aria-current', 'true');
       button.addEventListener('click', () => view(ply));
       li.appendChild(button);
@@ -459,6 +496,7 @@ document.addEventListener('keydown', (e) => {
   view(to);
 });
 $('takeback').addEventListener('click', () => conn.send('takeback'));
+$('review-start').addEventListener('click', () => startReview());
 $('claim').addEventListener('click', () => conn.send('claim'));
 $('rematch').addEventListener('click', () => conn.send('rematch'));
 $('copy-link').addEventListener('click', () => copy($('invite-link').value, 'Link copied.'));

@@ -19,6 +19,7 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     ("rules-form.js", "text/javascript; charset=utf-8", include_bytes!("../assets/rules-form.js")),
     ("diagrams.js", "text/javascript; charset=utf-8", include_bytes!("../assets/diagrams.js")),
     ("sound.js", "text/javascript; charset=utf-8", include_bytes!("../assets/sound.js")),
+    ("review.js", "text/javascript; charset=utf-8", include_bytes!("../assets/review.js")),
     ("favicon.svg", "image/svg+xml", include_bytes!("../assets/favicon.svg")),
 ];
 

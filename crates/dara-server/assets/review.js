@@ -1,0 +1,132 @@
+// A finished game's review: the server's engine goes through the game (POST /api/review) and
+// marks each turn by what it lost; this draws the marks in the move list's words, an
+// evaluation graph over the game (the same figures as a table, for a screen reader), and for a
+// turn that lost something, the engine's better turn. The thresholds are the server's
+// (PROTOCOL.md, "Analysis").
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+// What each mark is called, and the sign a move list gives it.
+export const MARKS = {
+  best: { word: 'best', sign: '' },
+  good: { word: 'good', sign: '' },
+  inaccuracy: { word: 'inaccuracy', sign: '?!' },
+  mistake: { word: 'mistake', sign: '?' },
+  blunder: { word: 'blunder', sign: '??' },
+};
+
+// Asks the server to review `game` (a finished game's snapshot): the review, or an Error whose
+// message is the server's reason (busy, one at a time, ...).
+export async function fetchReview(game) {
+  const body = { rules: game.rules, start: game.positions[0], moves: game.moves };
+  const response = await fetch('/api/review', {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
+  return answer;
+}
+
+// "+1.4" for Pale, in stones, as the graph and the table say it.
+export function evaluationText(pale) {
+  if (pale >= 1000) return 'Pale wins';
+  if (pale <= -1000) return 'Dark wins';
+  const tenths = Math.round(pale / 10);
+  if (tenths === 0) return '0.0';
+  const stones = (tenths / 10).toFixed(1);
+  return tenths > 0 ? `+${stones}` : stones;
+}
+
+// The graph: Pale's evaluation after each turn, the start first; a click on a point shows the
+// position there. `shown` is the ply on the board.
+export function drawGraph(host, review, shown, onView) {
+  const n = review.positions.length - 1;
+  const width = 400;
+  const height = 120;
+  const x = (ply) => (n === 0 ? 0 : (ply * width) / n);
+  // Squeezed towards the ends, so that a stone's difference shows and a won game is at the edge.
+  const y = (pale) => height / 2 - Math.tanh(pale / 300) * (height / 2 - 6);
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  svg.setAttribute('class', 'eval-graph');
+  svg.setAttribute('aria-hidden', 'true');
+  const el = (name, attrs) => {
+    const node = document.createElementNS(SVG, name);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+    svg.appendChild(node);
+    return node;
+  };
+  el('rect', { x: 0, y: 0, width, height, class: 'eval-dark' });
+  const points = review.positions.map((p, ply) => `${x(ply)},${y(p.pale)}`);
+  el('polygon', { points: `0,${height} ${points.join(' ')} ${x(n)},${height}`, class: 'eval-pale' });
+  el('line', { x1: 0, y1: height / 2, x2: width, y2: height / 2, class: 'eval-even' });
+  el('line', { x1: x(shown), y1: 0, x2: x(shown), y2: height, class: 'eval-shown' });
+  review.turns.forEach((turn, i) => {
+    const ply = i + 1;
+    const bad = turn.mark === 'mistake' || turn.mark === 'blunder' || turn.mark === 'inaccuracy';
+    const dot = el('circle', {
+      cx: x(ply), cy: y(review.positions[ply].pale), r: bad ? 4 : 2.5,
+      class: `eval-point mark-${turn.mark}`,
+    });
+    dot.dataset.ply = String(ply);
+    dot.addEventListener('click', () => onView(ply));
+  });
+  host.replaceChildren(svg);
+}
+
+// The same figures as a table, a row a turn, each with a button to see the board after it.
+export function fillTable(tbody, review, colourWord, onView) {
+  tbody.replaceChildren();
+  review.turns.forEach((turn, i) => {
+    const ply = i + 1;
+    const row = document.createElement('tr');
+    const cells = [
+      String(Math.floor(i / 2) + 1),
+      null,
+      colourWord[turn.by],
+      MARKS[turn.mark].word,
+      evaluationText(review.positions[ply].pale),
+      turn.mark === 'best' || turn.mark === 'good' || !turn.best ? '' : turn.best,
+    ];
+    for (const text of cells) {
+      const td = document.createElement('td');
+      if (text === null) {
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'link';
+        button.textContent = turn.move;
+        button.addEventListener('click', () => onView(ply));
+        td.appendChild(button);
+      } else {
+        td.textContent = text;
+      }
+      row.appendChild(td);
+    }
+    if (turn.mark !== 'best' && turn.mark !== 'good') row.classList.add(`mark-${turn.mark}`);
+    tbody.appendChild(row);
+  });
+}
+
+// How many turns of each bad kind each side played: "Pale: 1 inaccuracy, 2 mistakes".
+export function summary(review, colourWord) {
+  const lines = [];
+  for (const colour of ['white', 'black']) {
+    const counts = { inaccuracy: 0, mistake: 0, blunder: 0 };
+    for (const t of review.turns) if (t.by === colour && t.mark in counts) counts[t.mark] += 1;
+    const parts = Object.entries(counts).filter(([, c]) => c > 0)
+      .map(([mark, c]) => `${c} ${mark}${c === 1 ? '' : 's'}`);
+    const who = colourWord[colour].charAt(0).toUpperCase() + colourWord[colour].slice(1);
+    lines.push(`${who}: ${parts.length ? parts.join(', ') : 'no mistakes found'}`);
+  }
+  return `${lines.join('. ')}.`;
+}
+
+// What the review says of the turn that led to the position shown (ply 0: the start).
+export function turnNote(review, ply, colourWord) {
+  if (ply === 0) return `The start. The engine would play ${review.positions[0].best || 'nothing'}.`;
+  const turn = review.turns[ply - 1];
+  const who = colourWord[turn.by].charAt(0).toUpperCase() + colourWord[turn.by].slice(1);
+  const head = `Move ${ply}, ${turn.move} by ${who}: ${MARKS[turn.mark].word}`;
+  const better = turn.mark === 'best' || turn.mark === 'good' || !turn.best ? '' : ` Better was ${turn.best}.`;
+  return `${head} (${evaluationText(review.positions[ply].pale)}).${better}`;
+}
