@@ -21,6 +21,7 @@ pub mod lobby;
 pub mod metrics;
 pub mod pages;
 pub mod protocol;
+pub mod record;
 pub mod review;
 pub mod seat;
 pub mod state;
@@ -48,6 +49,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games", post(api::create))
         .route("/api/analysis", post(analysis::analyse))
         .route("/api/review", post(review::review))
+        .route("/api/record", post(record::read))
         .route("/api/seek", post(api::seek))
         .route("/api/tables", get(api::tables))
         .route("/api/tables/{id}/sit", post(api::sit))
