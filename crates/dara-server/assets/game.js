@@ -454,6 +454,9 @@ function renderControls(mine) {
     $('rematch').textContent = game.rematchOffer && game.rematchOffer !== game.you ? 'Accept rematch' : game.rematchOffer === game.you ? 'Rematch asked…' : 'Rematch (colours swapped)';
     $('rematch').disabled = game.rematchOffer === game.you;
     $('watch-next').hidden = !(game.rematch && !game.you);
+    // The game goes to the analysis board in the link's fragment, never to the server.
+    const study = new URLSearchParams({ rules: game.rules, start: game.positions[0], moves: game.moves.join(',') });
+    $('analyse-link').href = `/analysis#${study}`;
     if (game.rematch) $('watch-next').href = `/g/${game.rematch}`;
   }
 }

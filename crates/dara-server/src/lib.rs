@@ -45,6 +45,7 @@ pub fn app(state: AppState) -> Router {
         .route("/g/{id}", get(pages::game))
         .route("/rules", get(pages::rules))
         .route("/privacy", get(pages::privacy))
+        .route("/analysis", get(pages::analysis))
         .route("/assets/{name}", get(pages::asset))
         .route("/api/games", post(api::create))
         .route("/api/analysis", post(analysis::analyse))

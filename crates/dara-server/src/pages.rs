@@ -20,6 +20,7 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     ("diagrams.js", "text/javascript; charset=utf-8", include_bytes!("../assets/diagrams.js")),
     ("sound.js", "text/javascript; charset=utf-8", include_bytes!("../assets/sound.js")),
     ("review.js", "text/javascript; charset=utf-8", include_bytes!("../assets/review.js")),
+    ("analysis.js", "text/javascript; charset=utf-8", include_bytes!("../assets/analysis.js")),
     ("favicon.svg", "image/svg+xml", include_bytes!("../assets/favicon.svg")),
 ];
 
@@ -54,6 +55,11 @@ pub async fn game(State(state): State<AppState>, Path(id): Path<String>) -> Resp
 /// `/rules`: how to play.
 pub async fn rules() -> Response {
     page(StatusCode::OK, include_str!("../assets/rules.html"))
+}
+
+/// `/analysis`: the analysis board.
+pub async fn analysis() -> Response {
+    page(StatusCode::OK, include_str!("../assets/analysis.html"))
 }
 
 /// `/privacy`: what is kept (nothing).

@@ -1,0 +1,208 @@
+// The analysis board: a game record or a position, pasted or linked (`#rules=…&start=…&moves=…`
+// from a finished game), stepped through, with the engine's evaluation, best turn and line for
+// the position shown. The server reads the record (POST /api/record) and searches
+// (POST /api/analysis); this page draws.
+import { Board } from './board.js';
+import { parseMove } from './notation.js';
+import { evaluationText } from './review.js';
+
+const $ = (id) => document.getElementById(id);
+const NS = 'http://www.w3.org/2000/svg';
+// A position shown this long is searched: stepping quickly through a game asks nothing
+// meanwhile.
+const SETTLE_MS = 250;
+// After this long the page says why: games in play come first.
+const PATIENCE_MS = 800;
+
+let study = { rules: 'arcade', start: null, moves: [], positions: [] };
+let shown = 0;
+let asking = null; // { controller, timer } of the search for the position shown
+
+const board = new Board($('board'), { onTurn: () => {}, say: (text) => { $('announce').textContent = text; } });
+
+async function post(path, body, signal) {
+  const response = await fetch(path, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal,
+  });
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const error = new Error(answer.error || `the server answered ${response.status}`);
+    error.status = response.status;
+    throw error;
+  }
+  return answer;
+}
+
+// Reads what was pasted: a record through the server; a position as it is, under the rules given.
+async function load(text, rules) {
+  const trimmed = text.trim();
+  if (!trimmed) throw new Error('paste a game record or a position first');
+  const isPosition = !trimmed.includes('[') && !/\d\.\s/.test(trimmed) && trimmed.split(/\s+/).length === 5;
+  const record = isPosition
+    ? `[Rules "${rules.trim() || 'arcade'}"]\n[Position "${trimmed}"]\n\n*\n`
+    : trimmed;
+  const read = await post('/api/record', { record });
+  return { rules: read.rules, start: read.start, moves: read.moves, positions: read.positions };
+}
+
+function show(ply) {
+  shown = Math.max(0, Math.min(study.moves.length, ply));
+  render();
+  ask();
+}
+
+function render() {
+  $('rules').textContent = study.rules;
+  const fen = study.positions[shown];
+  const lastMove = shown > 0 ? study.moves[shown - 1] : null;
+  board.show({ fen, legal: [], forbidden: {}, mine: false, waiting: false, browsing: true, lastMove, flipped: false });
+  $('shown').textContent = shown === 0 ? 'The start.' : `After move ${shown} of ${study.moves.length}: ${lastMove}.`;
+  $('first').disabled = $('prev').disabled = shown === 0;
+  $('last').disabled = $('next').disabled = shown === study.moves.length;
+  const list = $('moves');
+  const hadFocus = list.contains(document.activeElement);
+  list.replaceChildren();
+  for (let i = 0; i < study.moves.length; i += 2) {
+    const li = document.createElement('li');
+    const number = document.createElement('span');
+    number.className = 'number';
+    number.textContent = `${i / 2 + 1}.`;
+    li.appendChild(number);
+    for (let ply = i + 1; ply <= Math.min(i + 2, study.moves.length); ply++) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'move';
+      button.textContent = study.moves[ply - 1];
+      if (ply === shown) button.setAttribute('aria-current', 'true');
+      button.addEventListener('click', () => show(ply));
+      li.appendChild(button);
+    }
+    list.appendChild(li);
+  }
+  if (hadFocus) (list.querySelector('[aria-current="true"]') || list.querySelector('button'))?.focus();
+}
+
+// The engine's view of the position shown, asked once it has been shown a moment; a search
+// for a position no longer shown is called off (the server drops it when the request goes).
+function ask() {
+  if (asking) { clearTimeout(asking.timer); clearTimeout(asking.patience); asking.controller.abort(); }
+  const controller = new AbortController();
+  const ply = shown;
+  $('engine-status').textContent = 'The engine is looking…';
+  for (const id of ['evaluation', 'best', 'line']) $(id).textContent = '';
+  drawBest(null);
+  const timer = setTimeout(async () => {
+    const patience = setTimeout(() => {
+      $('engine-status').textContent = 'The engine is busy with games being played: this analysis waits its turn.';
+    }, PATIENCE_MS);
+    asking.patience = patience;
+    try {
+      const body = { rules: study.rules, start: study.start, moves: study.moves.slice(0, ply) };
+      const found = await post('/api/analysis', body, controller.signal);
+      clearTimeout(patience);
+      if (ply !== shown) return;
+      showFound(found);
+    } catch (e) {
+      clearTimeout(patience);
+      if (e.name === 'AbortError' || ply !== shown) return;
+      // The one before may not have been called off yet: ask again in a moment.
+      if (e.status === 429) { setTimeout(() => { if (ply === shown) ask(); }, 400); return; }
+      $('engine-status').textContent = `No analysis: ${e.message}.`;
+    }
+  }, SETTLE_MS);
+  asking = { controller, timer, patience: null };
+}
+
+function showFound(found) {
+  const side = found.side === 'white' ? 'Pale' : 'Dark';
+  if (!found.best) {
+    $('engine-status').textContent = 'The game is over in this position.';
+    return;
+  }
+  const s = found.score;
+  const forPale = 'cp' in s ? (found.side === 'white' ? s.cp : -s.cp) : null;
+  let words;
+  if ('win' in s) words = `${side} wins in ${s.win} ${s.win === 1 ? 'ply' : 'plies'} with best play`;
+  else if ('loss' in s) words = `${side} loses in ${s.loss} ${s.loss === 1 ? 'ply' : 'plies'} with best play`;
+  else words = `${evaluationText(forPale)} (in stones, for Pale)`;
+  $('engine-status').textContent = `Depth ${found.depth}, ${found.nodes.toLocaleString('en')} positions${found.waitedMs > 50 ? `, after waiting ${(found.waitedMs / 1000).toFixed(1)} s` : ''}.`;
+  $('evaluation').textContent = `Evaluation: ${words}.`;
+  $('best').textContent = `Best for ${side}: ${found.best}.`;
+  $('line').textContent = `The line it expects: ${found.line.join(' ')}.`;
+  drawBest(found.best);
+}
+
+// The best turn on the board: an arrow for a step (rings on the stones it takes), a ring for
+// a placement. Drawn over the board, which knows nothing of it.
+function drawBest(text) {
+  const svg = $('board').querySelector('svg.board');
+  if (!svg) return;
+  svg.querySelector('.best-move')?.remove();
+  if (!text) return;
+  const m = parseMove(text);
+  if (m.kind === 'pass') return;
+  const g = document.createElementNS(NS, 'g');
+  g.setAttribute('class', 'best-move');
+  g.setAttribute('aria-hidden', 'true');
+  const at = (name) => board.xy(name);
+  const ring = (name, cls) => {
+    const [x, y] = at(name);
+    const c = document.createElementNS(NS, 'circle');
+    for (const [k, v] of Object.entries({ cx: x, cy: y, r: 42, class: cls })) c.setAttribute(k, String(v));
+    g.appendChild(c);
+  };
+  if (m.kind === 'put') ring(m.to, 'best-ring');
+  if (m.kind === 'step') {
+    const [x1, y1] = at(m.from);
+    const [x2, y2] = at(m.to);
+    const line = document.createElementNS(NS, 'line');
+    for (const [k, v] of Object.entries({ x1, y1, x2, y2, class: 'best-arrow' })) line.setAttribute(k, String(v));
+    g.appendChild(line);
+    ring(m.to, 'best-ring');
+    for (const c of m.captures || []) ring(c, 'best-take');
+  }
+  svg.appendChild(g);
+}
+
+async function importFrom(text, rules) {
+  try {
+    study = await load(text, rules);
+    $('import-error').textContent = '';
+    show(study.moves.length);
+  } catch (e) {
+    $('import-error').textContent = `That could not be read: ${e.message}.`;
+  }
+}
+
+$('import').addEventListener('submit', (e) => {
+  e.preventDefault();
+  importFrom($('import-text').value, $('import-rules').value);
+});
+$('first').addEventListener('click', () => show(0));
+$('prev').addEventListener('click', () => show(shown - 1));
+$('next').addEventListener('click', () => show(shown + 1));
+$('last').addEventListener('click', () => show(Infinity));
+document.addEventListener('keydown', (e) => {
+  if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  if (e.target.closest && e.target.closest('input, textarea, select')) return;
+  const to = { ArrowLeft: shown - 1, ArrowRight: shown + 1, Home: 0, End: Infinity }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  show(to);
+});
+
+// A link from a finished game: `#rules=…&start=…&moves=c3,d4,…` (in the fragment, so the game
+// never reaches the server's logs); else the empty board under the Arcade's rules.
+const hash = new URLSearchParams(location.hash.slice(1));
+if (hash.has('moves') || hash.has('start')) {
+  const rules = hash.get('rules') || 'arcade';
+  const start = hash.get('start');
+  const moves = (hash.get('moves') || '').split(',').filter(Boolean);
+  const tags = `[Rules "${rules}"]\n${start ? `[Position "${start}"]\n` : ''}`;
+  const numbered = moves.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ${m}` : m)).join(' ');
+  const record = `${tags}\n${numbered} *\n`;
+  $('import-text').value = record;
+  importFrom(record, rules);
+} else {
+  importFrom('6/6/6/6/6 w 12 12 0', 'arcade');
+}
