@@ -35,6 +35,9 @@ pub enum AppError {
     ForeignOrigin,
     /// A post that does not say it carries JSON.
     NotJson,
+    /// The store of live games failed (or the server is stopping): a game that cannot be kept
+    /// is not begun.
+    Unkept,
 }
 
 impl AppError {
@@ -48,7 +51,9 @@ impl AppError {
         match self {
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::NotFound => StatusCode::NOT_FOUND,
-            AppError::Full | AppError::EngineBusy { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            AppError::Full | AppError::EngineBusy { .. } | AppError::Unkept => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             AppError::TooManyGames(_) => StatusCode::TOO_MANY_REQUESTS,
             AppError::TableTaken => StatusCode::CONFLICT,
             AppError::TableClosed => StatusCode::NOT_FOUND,
@@ -86,6 +91,9 @@ impl AppError {
                 "this request came from a page of another site, which may not act here".to_owned()
             }
             AppError::NotJson => "send the request's body as application/json".to_owned(),
+            AppError::Unkept => {
+                "the server cannot keep a new game just now; try again in a minute".to_owned()
+            }
         }
     }
 }
