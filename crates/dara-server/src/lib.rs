@@ -84,18 +84,25 @@ pub async fn run_kept(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let state = Shared::keeping(config, opened.store, opened.key);
+    take_up(&state, opened.games);
+    serve(listener, state, shutdown).await
+}
+
+/// Takes up stored games (see [`game::restore`]); gives how many could be. A game that cannot
+/// be is logged and left in the store, for a later release to read.
+pub fn take_up(state: &AppState, games: Vec<store::StoredGame>) -> usize {
     let started = std::time::Instant::now();
-    let count = opened.games.len();
+    let count = games.len();
     let mut taken_up = 0;
-    for stored in opened.games {
+    for stored in games {
         let id = stored.id.clone();
-        match game::restore(&state, stored) {
+        match game::restore(state, stored) {
             Ok(_) => taken_up += 1,
             Err(e) => tracing::error!(game = %id, "a stored game cannot be taken up: {e}"),
         }
     }
     tracing::info!(taken_up, of = count, elapsed = ?started.elapsed(), "live games taken up");
-    serve(listener, state, shutdown).await
+    taken_up
 }
 
 /// Serves the site with state made beforehand, so that a test can also reach the games
