@@ -346,3 +346,83 @@ fn games_survive_kill_9_at_random_moments() {
         assert_eq!(texts, moves, "the record holds exactly the acknowledged turns");
     }
 }
+
+/// SIGTERM with live sockets and a half-open request: every socket hears 1012, the process
+/// exits within 5 s, and a new process on the same data takes up every game: a game between
+/// people where each acknowledged turn is kept, and a game against the computer, which
+/// answers again.
+#[test]
+fn after_sigterm_a_new_process_takes_up_every_game() {
+    let data = DataDir::new("term");
+    let mut server = Server::start(&data.0);
+    let addr = server.addr;
+    let mut sockets = Vec::new();
+    let mut people = Vec::new();
+    for _ in 0..3 {
+        let created = post(addr, "/api/games", &json!({"opponent": "friend", "first": "me"}));
+        let game = created["game"].as_str().unwrap().to_owned();
+        let (mut white, _) = Seat::hello(addr, &game, created["seat"].as_str()).unwrap();
+        let (mut black, _) = Seat::hello(addr, &game, None).unwrap();
+        black.send(&json!({"t": "join"})).unwrap();
+        let dark =
+            black.until(|m| m["t"] == "joined").unwrap()["d"]["seat"].as_str().unwrap().to_owned();
+        for (white_moves, id, m) in [(true, 1, "c3"), (false, 1, "d3"), (true, 2, "a1")] {
+            let seat = if white_moves { &mut white } else { &mut black };
+            seat.send(&json!({"t": "move", "d": {"id": id, "m": m}})).unwrap();
+            seat.until(|msg| msg["t"] == "accepted").unwrap();
+        }
+        people.push((game, created["seat"].as_str().unwrap().to_owned(), dark));
+        sockets.extend([white, black]);
+    }
+    let created =
+        post(addr, "/api/games", &json!({"opponent": "computer", "level": 1, "first": "me"}));
+    let computer_game = created["game"].as_str().unwrap().to_owned();
+    let pale = created["seat"].as_str().unwrap().to_owned();
+    let (mut player, _) = Seat::hello(addr, &computer_game, Some(&pale)).unwrap();
+    player.send(&json!({"t": "move", "d": {"id": 1, "m": "c3"}})).unwrap();
+    player.until(|m| m["t"] == "move" && m["d"]["ply"] == 2).unwrap();
+    sockets.push(player);
+    let mut half_open = TcpStream::connect(addr).unwrap();
+    half_open.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").unwrap();
+
+    let stopped_at = Instant::now();
+    let pid = server.child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    for seat in &mut sockets {
+        let code = loop {
+            match seat.ws.read() {
+                Ok(Message::Close(frame)) => break frame.map(|f| u16::from(f.code)),
+                Ok(_) => continue,
+                Err(e) => panic!("no close frame: {e}"),
+            }
+        };
+        assert_eq!(code, Some(1012));
+    }
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(stopped_at.elapsed() < Duration::from_secs(5), "still running after 5 s");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status}");
+
+    let server = Server::start(&data.0);
+    let addr = server.addr;
+    for (game, pale, dark) in &people {
+        let (mut white, snapshot) = Seat::hello(addr, game, Some(pale)).unwrap();
+        assert_eq!(snapshot["d"]["moves"], json!(["c3", "d3", "a1"]), "{snapshot}");
+        assert_eq!(snapshot["d"]["you"], "white");
+        let (mut black, _) = Seat::hello(addr, game, Some(dark)).unwrap();
+        black.send(&json!({"t": "move", "d": {"id": 2, "m": "f5"}})).unwrap();
+        let answer = black.until(|m| m["t"] == "accepted" || m["t"] == "rejected").unwrap();
+        assert_eq!(answer["t"], "accepted", "{answer}");
+        white.until(|m| m["t"] == "move" && m["d"]["ply"] == 4).unwrap();
+    }
+    let (mut player, snapshot) = Seat::hello(addr, &computer_game, Some(&pale)).unwrap();
+    assert_eq!(snapshot["d"]["moves"].as_array().unwrap().len(), 2, "{snapshot}");
+    let legal = snapshot["d"]["pos"]["legal"][0].as_str().unwrap().to_owned();
+    player.send(&json!({"t": "move", "d": {"id": 2, "m": legal}})).unwrap();
+    // The computer answers in the game taken up.
+    player.until(|m| m["t"] == "move" && m["d"]["ply"] == 4).unwrap();
+}
