@@ -1,5 +1,5 @@
-//! A server started again on the data it kept: the time it was down is nobody's, and a game it
-//! forgot is gone from the disk. Each "process" here is a server with a runtime of its own,
+//! A server started again on the data it kept: the time it was down is nobody's, a game it
+//! forgot is gone from the disk, and a store written by an earlier format still reads. Each "process" here is a server with a runtime of its own,
 //! reached over real sockets; dropping that runtime without stopping the server is its crash
 //! (what it had acknowledged was already on disk). The library allows clocks shorter than the
 //! site offers, so the test needs no minute of waiting for a clock.
@@ -202,4 +202,121 @@ async fn a_forgotten_game_leaves_nothing_on_disk() {
     for hash in &hashes {
         assert!(!live(hash), "its seats' token hashes are gone from every file");
     }
+}
+
+/// Where the store written by format 1 is kept, for every later release to read.
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/store-format-1")
+}
+
+/// The seat codes the fixture's people hold.
+const FIXTURE_TOKENS: [&str; 4] = [
+    "a0000000000000000000000000000001",
+    "b0000000000000000000000000000002",
+    "c0000000000000000000000000000003",
+    "d0000000000000000000000000000004",
+];
+
+/// Writes the fixture store (run once, with `--ignored`, when a store format is released): a
+/// game by link on a 5+3 clock with two turns and a draw offer, one against the computer, one
+/// resigned, and an open table with one person waiting.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "writes the committed fixture"]
+async fn write_the_format_1_fixture() {
+    let dir = fixture();
+    let _ = std::fs::remove_dir_all(&dir);
+    let process = Process::start(&dir, test_config());
+    let addr = process.addr;
+    let key = process.state.seat_key.clone();
+    let human = |i: usize| Seat::Human(key.hash(FIXTURE_TOKENS[i]));
+    let spawn = |opponent, clock, seats| {
+        let state = process.state.clone();
+        let settings =
+            GameSettings { rules: Ruleset::default(), opponent, creator: Colour::White, clock };
+        process.runtime.spawn(async move {
+            let (handle, stored) = game::spawn(&state, settings, seats, None).unwrap();
+            stored.wait().await.unwrap();
+            handle.id.to_string()
+        })
+    };
+    let clock = Some(TimeControl { initial: 300, increment: 3 });
+    let by_link = spawn(Opponent::Friend, clock, ByColour { white: human(0), black: human(1) })
+        .await
+        .unwrap();
+    let (mut white, _) = Client::hello(addr, &by_link, Some(FIXTURE_TOKENS[0]), None).await;
+    let (mut black, _) = Client::hello(addr, &by_link, Some(FIXTURE_TOKENS[1]), None).await;
+    assert_eq!(white.turn(1, "c3").await["t"], "accepted");
+    assert_eq!(black.turn(1, "d3").await["t"], "accepted");
+    white.send(json!({ "t": "draw-offer" })).await;
+    white.next_of("draw-offer").await;
+
+    let level = dara_engine::level::Level::new(1).unwrap();
+    let computer = spawn(
+        Opponent::Computer(level),
+        None,
+        ByColour { white: human(2), black: Seat::Computer(level) },
+    )
+    .await
+    .unwrap();
+    let (mut player, _) = Client::hello(addr, &computer, Some(FIXTURE_TOKENS[2]), None).await;
+    assert_eq!(player.turn(1, "c3").await["t"], "accepted");
+    while player.next_of("move").await["d"]["ply"] != 2 {}
+
+    let resigned =
+        spawn(Opponent::Friend, None, ByColour { white: human(3), black: human(0) }).await.unwrap();
+    let (mut quitter, _) = Client::hello(addr, &resigned, Some(FIXTURE_TOKENS[3]), None).await;
+    quitter.send(json!({ "t": "resign" })).await;
+    quitter.next_of("end").await;
+
+    let open =
+        spawn(Opponent::Open, None, ByColour { white: human(1), black: Seat::Open }).await.unwrap();
+    drop((white, black, player, quitter, open));
+    let store = process.state.store.clone();
+    process.runtime.spawn(async move { store.close().await }).await.unwrap();
+    process.crash();
+}
+
+/// The store written by format 1 (committed under `tests/fixtures`) still reads, and its games
+/// are taken up as they were.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_of_format_1_is_taken_up() {
+    let data = DataDir::new("fixture");
+    std::fs::create_dir_all(&data.0).unwrap();
+    for name in [sqlite::DATABASE, sqlite::SEAT_KEY] {
+        std::fs::copy(fixture().join(name), data.0.join(name)).unwrap();
+    }
+    let opened = Store::open(&data.0).unwrap();
+    let mut games: Vec<_> =
+        opened.games.iter().map(|g| (g.events.len(), g.id.to_string())).collect();
+    games.sort();
+    assert_eq!(games.len(), 4, "{games:?}");
+    let ids: Vec<String> = games.into_iter().map(|(_, id)| id).collect();
+    // Fewest events first: the open table (none), the resigned game (one), the game against the
+    // computer (two turns), the game by link (two turns, then the draw offer).
+    let [open, resigned, computer, by_link] = [&ids[0], &ids[1], &ids[2], &ids[3]];
+    drop(opened);
+    let process = Process::start(&data.0, test_config());
+    let addr = process.addr;
+
+    let (mut white, snapshot) = Client::hello(addr, by_link, Some(FIXTURE_TOKENS[0]), None).await;
+    let d = &snapshot["d"];
+    assert_eq!((d["you"].clone(), d["moves"].clone()), (json!("white"), json!(["c3", "d3"])));
+    assert_eq!(d["drawOffer"], "white", "{d}");
+    assert_eq!(d["clock"]["control"], "5+3", "{d}");
+    let (mut black, _) = Client::hello(addr, by_link, Some(FIXTURE_TOKENS[1]), None).await;
+    black.send(json!({ "t": "draw-offer" })).await;
+    assert_eq!(white.next_of("end").await["d"]["code"], "agreement");
+
+    let (mut player, snapshot) = Client::hello(addr, computer, Some(FIXTURE_TOKENS[2]), None).await;
+    assert_eq!(snapshot["d"]["seats"]["black"]["kind"], "computer", "{snapshot}");
+    let legal = snapshot["d"]["pos"]["legal"][0].as_str().unwrap().to_owned();
+    assert_eq!(player.turn(2, &legal).await["t"], "accepted");
+    while player.next_of("move").await["d"]["ply"] != 4 {}
+
+    let (_, snapshot) = Client::hello(addr, resigned, Some(FIXTURE_TOKENS[3]), None).await;
+    assert_eq!(snapshot["d"]["end"]["code"], "resigned", "{snapshot}");
+    let (_, snapshot) = Client::hello(addr, open, Some(FIXTURE_TOKENS[1]), None).await;
+    assert_eq!(snapshot["d"]["seats"]["black"]["kind"], "open", "{snapshot}");
+    assert_eq!(snapshot["d"]["you"], "white", "{snapshot}");
+    process.crash();
 }
