@@ -426,3 +426,25 @@ fn after_sigterm_a_new_process_takes_up_every_game() {
     // The computer answers in the game taken up.
     player.until(|m| m["t"] == "move" && m["d"]["ply"] == 4).unwrap();
 }
+
+/// One server per data directory: a second is refused at once, saying why, and the first
+/// says where it keeps its games.
+#[test]
+fn a_second_server_on_the_same_data_is_refused() {
+    let data = DataDir::new("lock");
+    let _first = Server::start(&data.0);
+    let second = Command::new(env!("CARGO_BIN_EXE_dara"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(&data.0)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!second.status.success());
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(said.contains("another dara server is using the data directory"), "{said}");
+    let memory = Command::new(env!("CARGO_BIN_EXE_dara"))
+        .args(["serve", "--memory-only", "--data-dir", "x"])
+        .output()
+        .unwrap();
+    assert!(!memory.status.success(), "--memory-only and --data-dir contradict each other");
+}

@@ -128,3 +128,66 @@ impl Game {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Weak;
+
+    use dara::ByColour;
+
+    use super::*;
+    use crate::game::clock::TimeControl;
+    use crate::game::settings::{GameSettings, Opponent};
+    use crate::seat::{GameId, SeatKey};
+    use crate::store::Store;
+
+    fn game(key: &SeatKey) -> Game {
+        let id = GameId::random();
+        let handle = GameHandle { id: id.clone(), tx: mpsc::channel(1).0 };
+        let settings = GameSettings {
+            rules: "arcade".parse().unwrap(),
+            opponent: Opponent::Friend,
+            creator: Colour::White,
+            clock: Some(TimeControl { initial: 60, increment: 0 }),
+        };
+        let seats =
+            ByColour { white: Seat::Human(key.hash("pale")), black: Seat::Human(key.hash("dark")) };
+        Game::new(id, Weak::new(), handle, settings, seats, None).kept(Store::Memory, key.clone())
+    }
+
+    /// After a restart the clocks wait for the side to move, but not for ever: a minute.
+    #[tokio::test(start_paused = true)]
+    async fn held_clocks_run_after_a_minute_or_when_the_mover_is_back() {
+        let key = SeatKey::random();
+        let mut before = game(&key);
+        before.start_if_ready(Instant::now());
+        tokio::time::advance(Duration::from_secs(5)).await;
+        assert!(matches!(
+            before.turn(Some(Colour::White), 1, "c3"),
+            crate::protocol::Answer::Accepted { .. }
+        ));
+
+        for mover_returns in [false, true] {
+            let mut after = game(&key);
+            after.replay_stored(before.journal.clone()).unwrap();
+            let clock = after.clock.as_ref().unwrap();
+            assert_eq!(clock.running(), None);
+            assert_eq!(clock.left(Instant::now()).white, 55_000);
+            // The player not to move comes back: still held.
+            let _ = after.hello(Some("pale"), None);
+            assert_eq!(after.clock.as_ref().unwrap().running(), None);
+            if mover_returns {
+                let _ = after.hello(Some("dark"), None);
+                assert_eq!(after.clock.as_ref().unwrap().running(), Some(Colour::Black));
+            } else {
+                tokio::time::advance(CLOCKS_HELD_FOR - Duration::from_millis(1)).await;
+                after.release_clocks_if_due(Instant::now());
+                assert_eq!(after.clock.as_ref().unwrap().running(), None);
+                tokio::time::advance(Duration::from_millis(1)).await;
+                after.release_clocks_if_due(Instant::now());
+                assert_eq!(after.clock.as_ref().unwrap().running(), Some(Colour::Black));
+            }
+            assert_eq!(after.last_turn.white, Some((1, after.played.moves()[0])));
+        }
+    }
+}
