@@ -120,11 +120,12 @@ pub fn spawn(
     state.register(handle.clone(), asked_from)?;
     let game = Game::new(id, Arc::downgrade(state), handle.clone(), settings, seats, asked_from)
         .kept(state.store.clone(), state.seat_key.clone());
-    let committed = game.store.send(vec![Write::Begin {
+    let begin = game.store.is_durable().then(|| Write::Begin {
         game: game.id.clone(),
         record: GameRecord::new(&game.settings, &game.date),
         seats: StoredSeats::new(&game.seats),
-    }]);
+    });
+    let committed = game.store.send(begin.into_iter().collect());
     tokio::spawn(game.run(rx));
     Ok((handle, committed))
 }
