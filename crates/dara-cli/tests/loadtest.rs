@@ -17,7 +17,14 @@ struct Server {
 impl Server {
     fn start() -> Server {
         let mut child = Command::new(DARA)
-            .args(["serve", "--listen", "127.0.0.1:0", "--games-per-address", "1000"])
+            .args([
+                "serve",
+                "--memory-only",
+                "--listen",
+                "127.0.0.1:0",
+                "--games-per-address",
+                "1000",
+            ])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

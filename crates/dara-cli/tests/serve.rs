@@ -21,7 +21,9 @@ impl Server {
     /// limits first (`prelude`, e.g. `ulimit -n 160`).
     fn start(prelude: &str, args: &str, env: &[(&str, &str)]) -> Server {
         let dara = env!("CARGO_BIN_EXE_dara");
-        let script = format!("{prelude} exec {dara} serve --listen 127.0.0.1:0 {args} 2>&1");
+        // Each test's server keeps nothing on disk, so that they may run side by side.
+        let keep = if args.contains("--data-dir") { "" } else { "--memory-only" };
+        let script = format!("{prelude} exec {dara} serve --listen 127.0.0.1:0 {keep} {args} 2>&1");
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(script)

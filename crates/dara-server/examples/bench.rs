@@ -86,7 +86,10 @@ async fn main() {
         let request: NewGame =
             serde_json::from_value(json!({ "opponent": "friend", "first": "me" })).unwrap();
         let setup = request.check().unwrap();
-        let seats = ByColour { white: Seat::Human(SeatToken::random()), black: Seat::Open };
+        let seats = ByColour {
+            white: Seat::Human(state.seat_key.seal(&SeatToken::random())),
+            black: Seat::Open,
+        };
         game::spawn(&state, setup, seats, None).unwrap();
     }
     tokio::time::sleep(Duration::from_millis(500)).await;

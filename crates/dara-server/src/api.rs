@@ -43,11 +43,15 @@ pub async fn create(
     body: Result<Json<NewGame>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Created>), AppError> {
     let setup = read(body)?.check()?;
-    Ok((StatusCode::CREATED, Json(create_game(&state, setup, client)?)))
+    Ok((StatusCode::CREATED, Json(create_game(&state, setup, client).await?)))
 }
 
 /// Starts the game of `setup` with its creator in their seat, counted against `client`.
-fn create_game(state: &AppState, setup: GameSettings, client: IpAddr) -> Result<Created, AppError> {
+async fn create_game(
+    state: &AppState,
+    setup: GameSettings,
+    client: IpAddr,
+) -> Result<Created, AppError> {
     let token = SeatToken::random();
     let other = match setup.opponent {
         Opponent::Computer(level) => Seat::Computer(level),
@@ -55,10 +59,12 @@ fn create_game(state: &AppState, setup: GameSettings, client: IpAddr) -> Result<
     };
     let creator = setup.creator;
     let seats = match creator {
-        Colour::White => ByColour { white: Seat::Human(token.clone()), black: other },
-        Colour::Black => ByColour { white: other, black: Seat::Human(token.clone()) },
+        Colour::White => ByColour { white: Seat::Human(state.seat_key.seal(&token)), black: other },
+        Colour::Black => ByColour { white: other, black: Seat::Human(state.seat_key.seal(&token)) },
     };
-    let handle = game::spawn(state, setup, seats, Some(client))?;
+    let (handle, stored) = game::spawn(state, setup, seats, Some(client))?;
+    // The token is handed out only once the game it opens is kept.
+    stored.wait().await.map_err(|_| AppError::Unkept)?;
     Ok(created(&handle.id, Some(&token), Some(creator)))
 }
 
@@ -111,7 +117,7 @@ pub async fn seek(
         }
     }
     // Nobody is waiting: open a table of their own (the request's opponent is "open").
-    Ok(Json(create_game(&state, setup, client)?))
+    Ok(Json(create_game(&state, setup, client).await?))
 }
 
 /// `POST /api/tables/{id}/sit`: the lobby's "Sit down". Answers with the seat, or why there is
@@ -130,7 +136,7 @@ async fn sit_at(state: &AppState, id: &GameId, client: IpAddr) -> Result<Created
     let handle = state.game(id).ok_or(AppError::TableClosed)?;
     state.count_seat(id, client)?;
     let token = SeatToken::random();
-    let refused = match handle.sit(token.clone()).await {
+    let refused = match handle.sit(state.seat_key.seal(&token)).await {
         Some(Ok(colour)) => return Ok(created(id, Some(&token), Some(colour))),
         Some(Err(SitRefused::Taken)) => AppError::TableTaken,
         Some(Err(SitRefused::Closed)) | None => AppError::TableClosed,

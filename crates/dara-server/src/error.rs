@@ -44,6 +44,9 @@ pub enum AppError {
     },
     /// The client already has its share of analyses booked.
     OneAnalysisAtATime,
+    /// The store of live games failed (or the server is stopping): a game that cannot be kept
+    /// is not begun.
+    Unkept,
 }
 
 impl AppError {
@@ -57,9 +60,10 @@ impl AppError {
         match self {
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::NotFound => StatusCode::NOT_FOUND,
-            AppError::Full | AppError::EngineBusy { .. } | AppError::AnalysisBusy { .. } => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            AppError::Full
+            | AppError::EngineBusy { .. }
+            | AppError::AnalysisBusy { .. }
+            | AppError::Unkept => StatusCode::SERVICE_UNAVAILABLE,
             AppError::TooManyGames(_) | AppError::OneAnalysisAtATime => {
                 StatusCode::TOO_MANY_REQUESTS
             }
@@ -110,6 +114,9 @@ impl AppError {
             }
             AppError::OneAnalysisAtATime => {
                 "one analysis at a time: wait for the one you asked for".to_owned()
+            }
+            AppError::Unkept => {
+                "the server cannot keep a new game just now; try again in a minute".to_owned()
             }
         }
     }

@@ -1,6 +1,8 @@
 //! The Arcade for Dara: a web server to play Dara in the browser against the computer, a friend
-//! by link, or whoever sits down at an open table. No account, nothing kept: games live in
-//! memory, one actor each, and are forgotten soon after they end.
+//! by link, or whoever sits down at an open table. No account, nothing kept after a game: games
+//! live in memory, one actor each, journaled to a store on disk while they live (so that they
+//! survive a crash and a restart, see [`store`]), and are forgotten and erased soon after they
+//! end.
 //!
 //! [`app`] builds the router (tests call it directly), [`run`] serves it until shutdown.
 
@@ -25,6 +27,7 @@ pub mod record;
 pub mod review;
 pub mod seat;
 pub mod state;
+pub mod store;
 pub mod view;
 pub mod ws;
 
@@ -76,6 +79,39 @@ pub async fn run(
     serve(listener, Shared::new(config), shutdown).await
 }
 
+/// Takes up every game `opened` held, then serves the site keeping games there until
+/// `shutdown` completes. Returns how many games were taken up before serving.
+///
+/// # Errors
+/// When the listener fails.
+pub async fn run_kept(
+    listener: TcpListener,
+    config: Config,
+    opened: store::Opened,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let state = Shared::keeping(config, opened.store, opened.key);
+    take_up(&state, opened.games);
+    serve(listener, state, shutdown).await
+}
+
+/// Takes up stored games (see [`game::restore`]); gives how many could be. A game that cannot
+/// be is logged and left in the store, for a later release to read.
+pub fn take_up(state: &AppState, games: Vec<store::StoredGame>) -> usize {
+    let started = std::time::Instant::now();
+    let count = games.len();
+    let mut taken_up = 0;
+    for stored in games {
+        let id = stored.id.clone();
+        match game::restore(state, stored) {
+            Ok(_) => taken_up += 1,
+            Err(e) => tracing::error!(game = %id, "a stored game cannot be taken up: {e}"),
+        }
+    }
+    tracing::info!(taken_up, of = count, elapsed = ?started.elapsed(), "live games taken up");
+    taken_up
+}
+
 /// Serves the site with state made beforehand, so that a test can also reach the games
 /// through the library (say, one on a clock shorter than the site offers).
 ///
@@ -104,5 +140,8 @@ pub async fn serve(
     while state.metrics.sockets.get() > 0 && tokio::time::Instant::now() < deadline {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
+    // Everything acknowledged is on disk already; this empties the log and lets the next
+    // process take the data directory.
+    state.store.close().await;
     Ok(())
 }

@@ -87,6 +87,82 @@ impl fmt::Debug for SeatToken {
     }
 }
 
+/// The server's secret for hashing seat tokens: what the store keeps of a token is its keyed
+/// hash, so a copy of the store (a backup, a stolen disk) holds no seat. The key is kept in the
+/// data directory, apart from the store's file; a memory-only server makes a fresh one.
+#[derive(Clone)]
+pub struct SeatKey([u8; 32]);
+
+impl SeatKey {
+    /// A fresh key: 256 bits from the operating system.
+    pub fn random() -> SeatKey {
+        SeatKey(random_bytes::<32>())
+    }
+
+    /// A key read back from its 32 bytes.
+    pub fn from_bytes(bytes: [u8; 32]) -> SeatKey {
+        SeatKey(bytes)
+    }
+
+    /// The key's bytes, to be written where it is kept.
+    pub fn to_bytes(&self) -> [u8; 32] {
+        self.0
+    }
+
+    /// The keyed hash of the token `text` (blake3 in keyed mode, a MAC).
+    pub fn hash(&self, text: &str) -> SeatHash {
+        SeatHash(*blake3::keyed_hash(&self.0, text.as_bytes()).as_bytes())
+    }
+
+    /// The keyed hash of `token`.
+    pub fn seal(&self, token: &SeatToken) -> SeatHash {
+        self.hash(token.as_str())
+    }
+}
+
+impl fmt::Debug for SeatKey {
+    // Nor does the key.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SeatKey(..)")
+    }
+}
+
+/// What the server keeps of a seat token: its keyed hash under the [`SeatKey`]. A token offered
+/// is hashed and compared with this.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct SeatHash([u8; 32]);
+
+impl SeatHash {
+    /// Whether `other` is this hash. Compares every byte whatever the first difference (a
+    /// hash's prefix says nothing of the token, but nothing is lost by being careful).
+    pub fn matches(&self, other: &SeatHash) -> bool {
+        self.0.iter().zip(&other.0).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    }
+
+    /// As 64 hex digits, the store's form.
+    pub fn to_hex(&self) -> String {
+        hex(&self.0)
+    }
+
+    /// Read back from [`SeatHash::to_hex`].
+    pub fn from_hex(text: &str) -> Option<SeatHash> {
+        if text.len() != 64 || !text.is_ascii() {
+            return None;
+        }
+        let mut bytes = [0u8; 32];
+        for (i, b) in bytes.iter_mut().enumerate() {
+            *b = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).ok()?;
+        }
+        Some(SeatHash(bytes))
+    }
+}
+
+impl fmt::Debug for SeatHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SeatHash(..)")
+    }
+}
+
 fn random_bytes<const N: usize>() -> [u8; N] {
     let mut bytes = [0u8; N];
     OsRng.fill_bytes(&mut bytes);
@@ -110,6 +186,19 @@ mod tests {
         assert!(a.matches(a.as_str()));
         assert!(!a.matches(b.as_str()));
         assert!(!a.matches(""));
+    }
+
+    #[test]
+    fn a_token_is_known_by_its_keyed_hash_only() {
+        let key = SeatKey::random();
+        let token = SeatToken::random();
+        let sealed = key.seal(&token);
+        assert!(sealed.matches(&key.hash(token.as_str())));
+        assert!(!sealed.matches(&key.hash(SeatToken::random().as_str())));
+        assert!(!sealed.matches(&SeatKey::random().seal(&token)));
+        assert!(!sealed.to_hex().contains(token.as_str()));
+        assert!(SeatHash::from_hex(&sealed.to_hex()).unwrap().matches(&sealed));
+        assert!(SeatHash::from_hex("zz").is_none());
     }
 
     #[test]

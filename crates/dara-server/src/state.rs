@@ -13,7 +13,8 @@ use crate::game::GameHandle;
 use crate::listener::Connections;
 use crate::lobby::Lobby;
 use crate::metrics::Metrics;
-use crate::seat::GameId;
+use crate::seat::{GameId, SeatKey};
+use crate::store::Store;
 
 /// The server's shared state, cheap to clone.
 pub type AppState = Arc<Shared>;
@@ -36,6 +37,10 @@ pub struct Shared {
     /// Turns true when the server begins to stop: every socket is closed with 1012, so pages
     /// reconnect at once to whatever serves next.
     pub stopping: tokio::sync::watch::Sender<bool>,
+    /// Where live games are kept.
+    pub store: Store,
+    /// The key seat tokens are hashed with.
+    pub seat_key: SeatKey,
 }
 
 /// The live games, and how many of them each client address asked for.
@@ -58,8 +63,14 @@ struct Held {
 }
 
 impl Shared {
-    /// Fresh state with these settings.
+    /// Fresh state with these settings, keeping games in memory only.
     pub fn new(config: Config) -> AppState {
+        Shared::keeping(config, Store::Memory, SeatKey::random())
+    }
+
+    /// Fresh state with these settings, keeping games in `store`, their seats hashed with
+    /// `seat_key`.
+    pub fn keeping(config: Config, store: Store, seat_key: SeatKey) -> AppState {
         let computer =
             Computer::new(config.engine_threads, config.engine_queue, config.human_pause);
         Arc::new(Shared {
@@ -70,6 +81,8 @@ impl Shared {
             connections: Arc::default(),
             metrics: Metrics::default(),
             stopping: tokio::sync::watch::Sender::new(false),
+            store,
+            seat_key,
         })
     }
 

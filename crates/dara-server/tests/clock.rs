@@ -31,8 +31,11 @@ async fn a_flag_falls_and_the_player_out_of_time_loses() {
     let setup = request.check().unwrap();
     assert_eq!(setup.clock, Some(TimeControl { initial: 60, increment: 2 }));
     let (pale, dark) = (SeatToken::random(), SeatToken::random());
-    let seats = ByColour { white: Seat::Human(pale.clone()), black: Seat::Human(dark.clone()) };
-    let handle = game::spawn(&state, setup, seats, None).unwrap();
+    let seats = ByColour {
+        white: Seat::Human(state.seat_key.seal(&pale)),
+        black: Seat::Human(state.seat_key.seal(&dark)),
+    };
+    let handle = game::spawn(&state, setup, seats, None).unwrap().0;
 
     let welcome = handle.hello(Some(pale.as_str().to_owned()), None).await.unwrap();
     let mut events = welcome.events;
@@ -74,8 +77,11 @@ async fn the_lag_a_turn_reports_is_credited() {
     }))
     .unwrap();
     let (pale, dark) = (SeatToken::random(), SeatToken::random());
-    let seats = ByColour { white: Seat::Human(pale.clone()), black: Seat::Human(dark) };
-    let handle = game::spawn(&state, request.check().unwrap(), seats, None).unwrap();
+    let seats = ByColour {
+        white: Seat::Human(state.seat_key.seal(&pale)),
+        black: Seat::Human(state.seat_key.seal(&dark)),
+    };
+    let handle = game::spawn(&state, request.check().unwrap(), seats, None).unwrap().0;
     let mut events = handle.hello(Some(pale.as_str().to_owned()), None).await.unwrap().events;
 
     tokio::time::sleep(Duration::from_secs(10)).await;
@@ -97,8 +103,11 @@ async fn over_real_sockets_both_seats_see_the_flag_fall() {
         clock: Some(TimeControl { initial: 2, increment: 0 }),
     };
     let (pale, dark) = (SeatToken::random(), SeatToken::random());
-    let seats = ByColour { white: Seat::Human(pale.clone()), black: Seat::Human(dark.clone()) };
-    let game = game::spawn(&state, setup, seats, None).unwrap().id.to_string();
+    let seats = ByColour {
+        white: Seat::Human(state.seat_key.seal(&pale)),
+        black: Seat::Human(state.seat_key.seal(&dark)),
+    };
+    let game = game::spawn(&state, setup, seats, None).unwrap().0.id.to_string();
     let (mut white, snapshot) = Client::hello(addr, &game, Some(pale.as_str()), None).await;
     assert_eq!(snapshot["d"]["clock"]["running"], "white");
     let (mut black, _) = Client::hello(addr, &game, Some(dark.as_str()), None).await;

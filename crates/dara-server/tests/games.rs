@@ -321,6 +321,17 @@ async fn bad_requests_get_a_reason() {
     assert_eq!(missing.status().as_u16(), 404);
 }
 
+/// A page that reconnects to a game the server does not have hears so (4004) over a real
+/// socket, rather than a refused upgrade that looks like a server that is down.
+#[tokio::test]
+async fn a_socket_to_a_game_the_server_does_not_have_is_closed_with_4004() {
+    let addr = start(test_config()).await;
+    for id in ["0123456789abcdef", "nonsense"] {
+        let mut client = Client::connect(addr, id).await;
+        assert_eq!(client.closed().await, Some(4004), "{id}");
+    }
+}
+
 #[tokio::test]
 async fn a_takeback_while_the_computer_thinks_discards_its_stale_answer() {
     // One search at a time, each a full second: the first search is still running when the

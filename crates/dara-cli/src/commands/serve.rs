@@ -49,6 +49,13 @@ pub struct Args {
     /// Connections waiting to be accepted (the listen backlog).
     #[arg(long, default_value_t = 4096)]
     pub backlog: u32,
+    /// Where live games are kept, so that they survive a crash and a restart (made on first
+    /// start; one server at a time). A game is erased from it when it is forgotten.
+    #[arg(long, value_name = "PATH", default_value = "dara-data", conflicts_with = "memory_only")]
+    pub data_dir: std::path::PathBuf,
+    /// Keep live games in memory only: a restart loses them.
+    #[arg(long)]
+    pub memory_only: bool,
 }
 
 impl Default for Args {
@@ -72,6 +79,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Ok(files) => tracing::info!(soft = files.soft, hard = files.hard, "open files"),
         Err(e) => tracing::warn!("cannot raise the open-file limit: {e}"),
     }
+    // Opened before anything is served, so that a second server on the same directory stops
+    // here with a clear error.
+    let opened = if args.memory_only {
+        tracing::info!("live games are kept in memory only: a restart loses them");
+        None
+    } else {
+        let opened = dara_server::store::Store::open(&args.data_dir)
+            .with_context(|| format!("cannot keep live games in {}", args.data_dir.display()))?;
+        tracing::info!(
+            games = opened.games.len(),
+            "live games are kept in {}",
+            args.data_dir.display()
+        );
+        Some(opened)
+    };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async {
         let listener = listen(args.listen, args.backlog)
@@ -111,7 +133,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             #[cfg(not(unix))]
             let _ = tokio::signal::ctrl_c().await;
         };
-        dara_server::run(listener, config, shutdown).await.context("serving")
+        match opened {
+            Some(opened) => dara_server::run_kept(listener, config, opened, shutdown).await,
+            None => dara_server::run(listener, config, shutdown).await,
+        }
+        .context("serving")
     })
 }
 

@@ -16,6 +16,7 @@ use super::clock::Clock;
 use super::computer::Search;
 use super::ending::Ending;
 use super::event::GameEvent;
+use super::keeping::Answering;
 use super::played::Played;
 use super::presence::Crowd;
 use super::settings::GameSettings;
@@ -24,16 +25,17 @@ use crate::config::Config;
 use crate::date::record_date;
 use crate::error::AppError;
 use crate::protocol::{self, Answer, ClientMessage, Refusal, Wire};
-use crate::seat::{GameId, SeatToken};
+use crate::seat::{GameId, SeatHash, SeatKey};
 use crate::state::{AppState, Shared};
+use crate::store::{Committed, GameRecord, Store, StoredSeats, Write};
 
 /// Who sits in a seat.
 #[derive(Debug, Clone)]
 pub enum Seat {
     /// Nobody yet: the first to open the invite link (or sit at the table) takes it.
     Open,
-    /// A person, known only by the token they hold.
-    Human(SeatToken),
+    /// A person, known only by the keyed hash of the token they hold.
+    Human(SeatHash),
     /// The engine.
     Computer(Level),
 }
@@ -71,6 +73,18 @@ pub(super) struct Game {
     pub(super) thinking: Option<Thinking>,
     /// Numbers every search asked for, so that an answer to an older one is recognised.
     pub(super) tickets: u64,
+    /// Where the game is kept, and how much of its journal is there already.
+    pub(super) store: Store,
+    pub(super) stored: usize,
+    /// Whether the seats changed since they were stored.
+    pub(super) seats_changed: bool,
+    /// What everyone is to be told once the events behind it are stored.
+    pub(super) outbox: Vec<Wire>,
+    /// Hashes the tokens people offer.
+    pub(super) key: SeatKey,
+    /// After a restart, the clocks stay stopped until the side to move is back, or until this
+    /// moment: the time the server was down is nobody's.
+    pub(super) held_until: Option<Instant>,
 }
 
 /// The computer's search for the position on the board.
@@ -83,7 +97,9 @@ pub(super) struct Thinking {
 
 /// Starts the actor of a new game with these seats and registers it (an open table is listed
 /// in the lobby once the person waiting at it is connected). `asked_from` is the client
-/// address the game counts against (see `address::requester`), if any.
+/// address the game counts against (see `address::requester`), if any. The game is sent to the
+/// store at once; awaiting the [`Committed`] waits until it is there (anything the game
+/// itself stores later is committed after it).
 ///
 /// # Errors
 /// When the server, or that address's share of it, is full, or the game is against the
@@ -93,7 +109,7 @@ pub fn spawn(
     settings: GameSettings,
     seats: ByColour<Seat>,
     asked_from: Option<IpAddr>,
-) -> Result<GameHandle, AppError> {
+) -> Result<(GameHandle, Committed), AppError> {
     let plays_computer = Colour::ALL.into_iter().any(|c| matches!(seats[c], Seat::Computer(_)));
     if let Some((waiting, retry_after)) = plays_computer.then(|| state.computer.busy()).flatten() {
         return Err(AppError::EngineBusy { waiting, retry_after });
@@ -102,9 +118,16 @@ pub fn spawn(
     let (tx, rx) = mpsc::channel(64);
     let handle = GameHandle { id: id.clone(), tx };
     state.register(handle.clone(), asked_from)?;
-    let game = Game::new(id, Arc::downgrade(state), handle.clone(), settings, seats, asked_from);
+    let game = Game::new(id, Arc::downgrade(state), handle.clone(), settings, seats, asked_from)
+        .kept(state.store.clone(), state.seat_key.clone());
+    let begin = game.store.is_durable().then(|| Write::Begin {
+        game: game.id.clone(),
+        record: GameRecord::new(&game.settings, &game.date),
+        seats: StoredSeats::new(&game.seats),
+    });
+    let committed = game.store.send(begin.into_iter().collect());
     tokio::spawn(game.run(rx));
-    Ok(handle)
+    Ok((handle, committed))
 }
 
 impl Game {
@@ -141,32 +164,67 @@ impl Game {
             takebacks: 0,
             thinking: None,
             tickets: 0,
+            store: Store::Memory,
+            stored: 0,
+            seats_changed: false,
+            outbox: Vec::new(),
+            key: SeatKey::random(),
+            held_until: None,
         }
     }
 
-    async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
+    /// The game, kept in `store`, its seats hashed with `key`.
+    pub(super) fn kept(mut self, store: Store, key: SeatKey) -> Game {
+        self.store = store;
+        self.key = key;
+        self
+    }
+
+    pub(super) async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
         self.start_if_ready(Instant::now());
         self.ask_computer();
+        let mut answer = None;
         loop {
+            if !self.settle(answer.take()).await {
+                // What could not be kept is told to nobody: the game stops here, and a
+                // restarted server takes it up from what was kept.
+                self.thinking = None;
+                if let Some(shared) = self.shared.upgrade() {
+                    shared.forget(&self.id);
+                }
+                return;
+            }
+            let now = Instant::now();
+            if self.expired(now) {
+                break;
+            }
             let wake = self.next_wake();
             tokio::select! {
                 cmd = rx.recv() => match cmd {
                     Some(Cmd::Forget) | None => break,
-                    Some(cmd) => self.handle(cmd),
+                    Some(cmd) => answer = self.handle(cmd),
                 },
                 () = sleep_until(wake.unwrap_or_else(Instant::now)), if wake.is_some() => {}
             }
             let now = Instant::now();
+            self.release_clocks_if_due(now);
             self.check_flag(now);
             self.tell_presence_if_due(now);
-            if self.expired(now) {
-                break;
-            }
         }
         // Called off before the game is let go: nobody will see its answer.
         self.thinking = None;
+        let stopping = self.shared.upgrade().map_or(true, |s| *s.stopping.borrow());
         if let Some(shared) = self.shared.upgrade() {
             shared.forget(&self.id);
+        }
+        // A server that stops keeps its games for the next; a game that ended its life is
+        // erased, so nothing is kept after it.
+        if !stopping {
+            if let Err(e) =
+                self.store.send(vec![Write::Erase { game: self.id.clone() }]).wait().await
+            {
+                tracing::warn!(game = %self.id, "the forgotten game could not be erased: {e}");
+            }
         }
         tracing::debug!(game = %self.id, "game forgotten");
     }
@@ -196,7 +254,7 @@ impl Game {
         let idle = self.crowd.empty_since().map(|t| t + config.idle_timeout);
         let unjoined = self.unjoined_until(config);
         let presence = self.crowd.presence_due();
-        [flag, finished, idle, unjoined, presence].into_iter().flatten().min()
+        [flag, finished, idle, unjoined, presence, self.held_until].into_iter().flatten().min()
     }
 
     fn expired(&self, now: Instant) -> bool {
@@ -215,18 +273,20 @@ impl Game {
             .then(|| self.created + config.unjoined_timeout)
     }
 
-    fn handle(&mut self, cmd: Cmd) {
+    /// Carries out `cmd`; its answer waits until what it changed is stored.
+    fn handle(&mut self, cmd: Cmd) -> Option<Answering> {
         match cmd {
             Cmd::Hello { seat, since, reply } => {
                 let welcome = self.hello(seat.as_deref(), since);
-                let _ = reply.send(welcome);
+                return Some(Answering::Welcome(reply, welcome));
             }
             Cmd::Act { seat, msg, reply } => {
                 let (answer, seat) = self.act(seat, msg);
-                let _ = reply.send(Reply { text: answer.wire(), seat });
+                return Some(Answering::Reply(reply, Reply { text: answer.wire(), seat }));
             }
             Cmd::Sit { token, reply } => {
-                let _ = reply.send(self.sit(token));
+                let sat = self.sit(token);
+                return Some(Answering::Sit(reply, sat));
             }
             Cmd::Leave { seat } => self.leave(seat),
             Cmd::Forget => {}
@@ -238,12 +298,13 @@ impl Game {
                 {
                     self.thinking = None;
                     let side = self.played.pos().side();
-                    if let Err(e) = self.play(side, m) {
+                    if let Err(e) = self.play(side, m, None) {
                         tracing::error!(game = %self.id, "the engine chose a refused move {m}: {e}");
                     }
                 }
             }
         }
+        None
     }
 
     fn act(&mut self, seat: Option<Colour>, msg: ClientMessage) -> (Answer, Option<Colour>) {
@@ -302,9 +363,10 @@ impl Game {
         matches!(self.seats[!colour], Seat::Computer(_))
     }
 
-    /// Starts the clock of the side to move once both seats are filled.
+    /// Starts the clock of the side to move once both seats are filled (and, after a restart,
+    /// once the clocks are no longer held).
     pub(super) fn start_if_ready(&mut self, now: Instant) {
-        if self.ending.is_none() && self.both_seated() {
+        if self.ending.is_none() && self.both_seated() && self.held_until.is_none() {
             let side = self.played.pos().side();
             if let Some(clock) = self.clock.as_mut() {
                 if clock.running().is_none() {

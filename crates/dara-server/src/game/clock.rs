@@ -83,6 +83,15 @@ impl Clock {
         Clock { control, remaining: ByColour { white: start, black: start }, running: None }
     }
 
+    /// A stopped clock with `left` on it (as the journal last said).
+    pub fn resumed(control: TimeControl, left: TimeLeft) -> Clock {
+        let remaining = ByColour {
+            white: Duration::from_millis(left.white),
+            black: Duration::from_millis(left.black),
+        };
+        Clock { control, remaining, running: None }
+    }
+
     /// Starts `colour`'s clock.
     pub fn start(&mut self, colour: Colour, now: Instant) {
         self.running = Some((colour, now));

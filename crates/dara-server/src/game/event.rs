@@ -34,6 +34,10 @@ pub enum GameEvent {
         m: Move,
         /// Both clocks just after it (the mover's charged and credited), if the game has them.
         left: Option<TimeLeft>,
+        /// The id the player's page gave the turn (none for the computer's), so that a turn
+        /// sent again after a restart is answered as before, not played twice.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        turn: Option<u64>,
     },
     /// The last `plies` turns were undone (against the computer).
     TookBack {
@@ -224,8 +228,12 @@ mod tests {
                 r#"{"e":"seated","colour":"black","left":{"white":60000,"black":60000}}"#,
             ),
             (
-                GameEvent::Moved { m: step, left: None },
+                GameEvent::Moved { m: step, left: None, turn: None },
                 r#"{"e":"moved","m":"c3-c4xe5","left":null}"#,
+            ),
+            (
+                GameEvent::Moved { m: step, left: None, turn: Some(7) },
+                r#"{"e":"moved","m":"c3-c4xe5","left":null,"turn":7}"#,
             ),
             (GameEvent::TookBack { plies: 2 }, r#"{"e":"took-back","plies":2}"#),
             (GameEvent::DrawOffered { by: Colour::White }, r#"{"e":"draw-offered","by":"white"}"#),

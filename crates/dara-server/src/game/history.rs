@@ -15,11 +15,11 @@ use dara::record::GameResult;
 use dara::Colour;
 
 impl Game {
-    /// Numbers an event, keeps it, and tells every connection.
+    /// Numbers an event, keeps it, and tells every connection (once it is stored).
     pub(super) fn publish(&mut self, event: GameEvent) {
         let text = self.render(&event, &self.played).wire(self.journal.len() as u64 + 1);
         self.journal.push(event);
-        let _ = self.watchers.send(text);
+        self.tell(text);
     }
 
     /// What a connection that last saw version `since` needs: the events after it, or a
@@ -53,7 +53,7 @@ impl Game {
             GameEvent::Seated { colour, left } => {
                 Event::Seated { colour, clock: clock(left, Some(pos.side())) }
             }
-            GameEvent::Moved { m, left } => {
+            GameEvent::Moved { m, left, .. } => {
                 let running = (!pos.is_over()).then(|| pos.side());
                 Event::Move {
                     m,

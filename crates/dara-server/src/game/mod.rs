@@ -7,10 +7,12 @@ pub mod computer;
 mod ending;
 mod event;
 mod history;
+mod keeping;
 mod offers;
 mod played;
 mod presence;
 mod queue;
+mod restore;
 pub mod settings;
 mod turn;
 
@@ -18,11 +20,12 @@ use dara::{Colour, Move};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::protocol::{ClientMessage, Wire};
-use crate::seat::{GameId, SeatToken};
+use crate::seat::{GameId, SeatHash};
 
 pub use actor::{spawn, Seat};
 pub use event::{EndReason, GameEvent, JOURNAL_FORMAT};
 pub use played::Played;
+pub use restore::restore;
 pub use settings::{GameSettings, NewGame, Opponent};
 
 /// A request to a game's actor.
@@ -49,8 +52,8 @@ pub enum Cmd {
     /// Someone not yet connected sits down at an open table ("play anyone" handed it to
     /// them, or they pressed "Sit down").
     Sit {
-        /// The token that will hold the seat.
-        token: SeatToken,
+        /// The keyed hash of the token that will hold the seat.
+        token: SeatHash,
         /// The colour they play, or why they cannot sit.
         reply: oneshot::Sender<Result<Colour, SitRefused>>,
     },
@@ -124,7 +127,7 @@ impl GameHandle {
     }
 
     /// Gives the free seat of an open table to `token`; `None` if the game has gone.
-    pub async fn sit(&self, token: SeatToken) -> Option<Result<Colour, SitRefused>> {
+    pub async fn sit(&self, token: SeatHash) -> Option<Result<Colour, SitRefused>> {
         let (reply, rx) = oneshot::channel();
         self.tx.send(Cmd::Sit { token, reply }).await.ok()?;
         rx.await.ok()

@@ -136,7 +136,9 @@ impl Game {
             settings.opponent = Opponent::Friend;
         }
         settings.creator = !settings.creator;
-        let handle = spawn(&shared, settings, seats, self.asked_from)
+        // Not waited for: the store commits the new game before anything this one stores
+        // after it, so the rematch this game names is always there.
+        let (handle, _) = spawn(&shared, settings, seats, self.asked_from)
             .map_err(|e| unavailable(e.reason()))?;
         self.rematch = Some(handle.id.clone());
         self.rematch_offer = None;

@@ -13,7 +13,7 @@ use super::settings::Opponent;
 use super::{SitRefused, Welcome};
 use crate::lobby::Table;
 use crate::protocol::{Answer, PresenceView, Refusal, SeatPresence, Wire};
-use crate::seat::SeatToken;
+use crate::seat::{SeatHash, SeatToken};
 use dara::record::GameResult;
 
 /// Everyone hears the number of watchers at most this often: a crowd arriving at a popular
@@ -113,6 +113,12 @@ impl Crowd {
         gone
     }
 
+    /// `colour`'s player counts as gone since `now` (nobody is connected to a game taken up
+    /// after a restart).
+    pub(super) fn away_from(&mut self, colour: Colour, now: Instant) {
+        self.away_since[colour] = Some(now);
+    }
+
     /// A watcher's connection became `colour`'s player's.
     fn watcher_sat_down(&mut self, colour: Colour) {
         self.watchers = self.watchers.saturating_sub(1);
@@ -130,6 +136,10 @@ impl Crowd {
 impl Game {
     pub(super) fn hello(&mut self, token: Option<&str>, since: Option<u64>) -> Welcome {
         let seat = token.and_then(|t| self.seat_of(t));
+        // After a restart the clocks wait for the side to move.
+        if seat.is_some_and(|c| c == self.played.pos().side()) {
+            self.release_clocks(Instant::now());
+        }
         let mut messages = Vec::new();
         if token.is_some() && seat.is_none() {
             messages.push(Answer::Error(Refusal::NotYourSeatLink.into()).wire());
@@ -153,9 +163,10 @@ impl Game {
     }
 
     fn seat_of(&self, token: &str) -> Option<Colour> {
+        let offered = self.key.hash(token);
         Colour::ALL
             .into_iter()
-            .find(|c| matches!(&self.seats[*c], Seat::Human(t) if t.matches(token)))
+            .find(|c| matches!(&self.seats[*c], Seat::Human(t) if t.matches(&offered)))
     }
 
     pub(super) fn leave(&mut self, seat: Option<Colour>) {
@@ -203,7 +214,8 @@ impl Game {
     }
 
     pub(super) fn announce_presence(&mut self) {
-        let _ = self.watchers.send(self.presence());
+        let presence = self.presence();
+        self.tell(presence);
         self.crowd.told(Instant::now());
     }
 
@@ -251,7 +263,8 @@ impl Game {
         let token = SeatToken::random();
         // The connection stops counting as a watcher and starts counting as the player.
         self.crowd.watcher_sat_down(colour);
-        self.seat_person(colour, token.clone(), Instant::now());
+        let hash = self.key.seal(&token);
+        self.seat_person(colour, hash, Instant::now());
         (Answer::Joined { seat: token.as_str().to_owned(), colour }, Some(colour))
     }
 
@@ -259,7 +272,7 @@ impl Game {
     /// handed it to them, or they pressed "Sit down"). The seat is theirs from this moment:
     /// had they been sent to the page to ask for it, someone following an older listing of the
     /// lobby could take it in between, and they would arrive to watch instead of play.
-    pub(super) fn sit(&mut self, token: SeatToken) -> Result<Colour, SitRefused> {
+    pub(super) fn sit(&mut self, token: SeatHash) -> Result<Colour, SitRefused> {
         if self.settings.opponent != Opponent::Open || self.ending.is_some() {
             return Err(SitRefused::Closed);
         }
@@ -276,8 +289,9 @@ impl Game {
     }
 
     /// Fills the free seat `colour`: off the lobby, the clock starts, everyone is told.
-    fn seat_person(&mut self, colour: Colour, token: SeatToken, now: Instant) {
+    fn seat_person(&mut self, colour: Colour, token: SeatHash, now: Instant) {
         self.seats[colour] = Seat::Human(token);
+        self.seats_changed = true;
         if let Some(shared) = self.shared.upgrade() {
             shared.lobby.close(&self.id);
         }

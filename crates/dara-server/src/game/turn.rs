@@ -41,7 +41,7 @@ impl Game {
             Ok(m) => m,
             Err(detail) => return rejected(Refusal::IllegalMove { detail }),
         };
-        match self.play(colour, m) {
+        match self.play(colour, m, Some(id)) {
             Ok(()) => {
                 self.last_turn[colour] = Some((id, m));
                 Answer::Accepted { id }
@@ -50,9 +50,15 @@ impl Game {
         }
     }
 
-    /// Plays a turn for `colour`: clock, event, end of game, then the computer's turn. A turn
-    /// the position does not allow changes nothing, not even the clock.
-    pub(super) fn play(&mut self, colour: Colour, m: Move) -> Result<(), Refusal> {
+    /// Plays a turn for `colour` (`turn` being its id from the player's page): clock, event,
+    /// end of game, then the computer's turn. A turn the position does not allow changes
+    /// nothing, not even the clock.
+    pub(super) fn play(
+        &mut self,
+        colour: Colour,
+        m: Move,
+        turn: Option<u64>,
+    ) -> Result<(), Refusal> {
         if !self.played.legal().contains(&m) {
             // Checked before the clock is punched, so a refused turn costs nothing.
             let detail = self.played.play(m).expect_err("a turn outside the legal list");
@@ -81,7 +87,7 @@ impl Game {
             }
         }
         let left = self.clock.as_ref().map(|c| c.left(now));
-        self.publish(GameEvent::Moved { m, left });
+        self.publish(GameEvent::Moved { m, left, turn });
         if let Some(shared) = self.shared.upgrade() {
             shared.metrics.turns.inc();
         }
@@ -144,7 +150,7 @@ mod tests {
     use crate::game::clock::TimeControl;
     use crate::game::settings::{GameSettings, Opponent};
     use crate::game::GameHandle;
-    use crate::seat::{GameId, SeatToken};
+    use crate::seat::{GameId, SeatKey};
 
     /// A game between two people on a 1+0 clock, its actor not running: the test is the loop.
     pub(crate) fn two_people(rules: &str) -> Game {
@@ -157,8 +163,8 @@ mod tests {
             clock: Some(TimeControl { initial: 60, increment: 0 }),
         };
         let seats = ByColour {
-            white: Seat::Human(SeatToken::random()),
-            black: Seat::Human(SeatToken::random()),
+            white: Seat::Human(SeatKey::random().hash("white")),
+            black: Seat::Human(SeatKey::random().hash("black")),
         };
         let mut game = Game::new(id, Weak::new(), handle, settings, seats, None);
         game.start_if_ready(Instant::now());
@@ -178,13 +184,13 @@ mod tests {
         let c3 = Cell::from_name("c3").unwrap();
         let c4 = Cell::from_name("c4").unwrap();
         let step = Move::Step { from: c3, to: c4, captures: dara::Bitboard::EMPTY };
-        assert!(matches!(game.play(Colour::White, step), Err(Refusal::IllegalMove { .. })));
+        assert!(matches!(game.play(Colour::White, step, None), Err(Refusal::IllegalMove { .. })));
         assert_eq!(before(&game), clock);
         assert_eq!(clock.1, Some(Colour::White));
         assert_eq!(game.played.hashes(), hashes);
         assert!(game.journal.is_empty());
         // The same side's legal turn is then charged the whole five seconds.
-        game.play(Colour::White, Move::Put(c3)).unwrap();
+        game.play(Colour::White, Move::Put(c3), None).unwrap();
         let left = game.clock.as_ref().unwrap().left(Instant::now());
         assert_eq!(left.white, 55_000);
     }

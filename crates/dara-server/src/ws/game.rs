@@ -11,23 +11,32 @@ use tokio::time::Instant;
 use super::connection::Connection;
 use super::heartbeat::{Beat, Heartbeat};
 use super::{close, refused, sized, Open};
-use crate::error::AppError;
 use crate::flood::{Bucket, HELLO_TIMEOUT};
 use crate::game::GameHandle;
 use crate::protocol::{ClientMessage, ParseError, Refusal, Wire};
 use crate::seat::GameId;
 use crate::state::AppState;
 
-/// `GET /ws/game/{id}`: a player's or a watcher's connection to a game.
+/// `GET /ws/game/{id}`: a player's or a watcher's connection to a game. A socket to a game
+/// the server does not have (forgotten, or never there) is upgraded and closed with 4004: a
+/// page hears why and stops, where a refused upgrade looks to it like a server that is down,
+/// to be retried.
 pub async fn game_socket(
     ws: WebSocketUpgrade,
     State(state): State<AppState>,
     Path(id): Path<String>,
-) -> Result<Response, AppError> {
-    let id = GameId::parse(&id).ok_or(AppError::NotFound)?;
-    let handle = state.game(&id).ok_or(AppError::NotFound)?;
+) -> Response {
+    let handle = GameId::parse(&id).and_then(|id| state.game(&id));
     let max = state.config.max_message;
-    Ok(sized(ws, max).on_upgrade(move |socket| serve_game(socket, handle, state)))
+    sized(ws, max).on_upgrade(move |socket| async move {
+        match handle {
+            Some(handle) => serve_game(socket, handle, state).await,
+            None => {
+                let _open = Open::new(&state);
+                Connection::new(socket, state.config.silence).close(close::GONE, GONE).await;
+            }
+        }
+    })
 }
 
 async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {

@@ -1,0 +1,74 @@
+//! Nothing is told before it is kept: a command's events and its answer wait in the actor
+//! until the store has committed them, so a crash at any instant loses nothing anyone was
+//! told. With the memory-only store nothing waits.
+
+use dara::Colour;
+use tokio::sync::oneshot;
+
+use super::actor::Game;
+use super::{Reply, SitRefused, Welcome};
+use crate::protocol::Wire;
+use crate::store::{StoredSeats, Write};
+
+/// The answer to a command, held until what the command changed is stored.
+#[derive(Debug)]
+pub(super) enum Answering {
+    Welcome(oneshot::Sender<Welcome>, Welcome),
+    Reply(oneshot::Sender<Reply>, Reply),
+    Sit(oneshot::Sender<Result<Colour, SitRefused>>, Result<Colour, SitRefused>),
+}
+
+impl Answering {
+    fn send(self) {
+        // Whoever asked may have gone meanwhile; nothing is owed to them then.
+        match self {
+            Answering::Welcome(tx, welcome) => drop(tx.send(welcome)),
+            Answering::Reply(tx, reply) => drop(tx.send(reply)),
+            Answering::Sit(tx, sat) => drop(tx.send(sat)),
+        }
+    }
+}
+
+impl Game {
+    /// Tells every connection `wire`, once what came before it is stored.
+    pub(super) fn tell(&mut self, wire: Wire) {
+        self.outbox.push(wire);
+    }
+
+    /// Stores what changed, then tells everyone and answers. False if the store failed: then
+    /// nobody is told anything.
+    pub(super) async fn settle(&mut self, answer: Option<Answering>) -> bool {
+        let writes = self.unsaved();
+        if !writes.is_empty() {
+            if let Err(e) = self.store.send(writes).wait().await {
+                tracing::error!(game = %self.id, "the game could not be stored, so it stops: {e}");
+                return false;
+            }
+        }
+        for wire in self.outbox.drain(..) {
+            let _ = self.watchers.send(wire);
+        }
+        if let Some(answer) = answer {
+            answer.send();
+        }
+        true
+    }
+
+    /// What the store lacks: the seats if they changed, and the events it has not had.
+    fn unsaved(&mut self) -> Vec<Write> {
+        if !self.store.is_durable() {
+            self.stored = self.journal.len();
+            return Vec::new();
+        }
+        let mut writes = Vec::new();
+        if std::mem::take(&mut self.seats_changed) {
+            writes
+                .push(Write::Seats { game: self.id.clone(), seats: StoredSeats::new(&self.seats) });
+        }
+        for (v, event) in (1..).zip(&self.journal).skip(self.stored) {
+            writes.push(Write::Append { game: self.id.clone(), v, event: event.clone() });
+        }
+        self.stored = self.journal.len();
+        writes
+    }
+}

@@ -1,0 +1,122 @@
+//! Where live games are kept so that they survive a crash and a restart: every event of a game
+//! is written before anyone is told of it, and read back when the server starts. A game that
+//! ends its life is erased. [`Store::Memory`] keeps nothing (`--memory-only`, and the tests
+//! that need no disk); [`Store::Sqlite`] keeps games in a data directory (see [`sqlite`]).
+
+pub mod record;
+pub mod sqlite;
+
+use std::path::Path;
+
+use tokio::sync::oneshot;
+
+use crate::game::GameEvent;
+use crate::seat::{GameId, SeatKey};
+pub use record::{GameRecord, StoredGame, StoredSeats, Unreadable};
+pub use sqlite::{Sqlite, StoreError, STORE_FORMAT};
+
+/// Where live games are kept.
+#[derive(Debug, Clone)]
+pub enum Store {
+    /// Nowhere: a restart loses every game.
+    Memory,
+    /// In an SQLite database in the data directory.
+    Sqlite(Sqlite),
+}
+
+/// One change to what the store holds.
+#[derive(Debug)]
+pub enum Write {
+    /// A game begins.
+    Begin {
+        /// Its id.
+        game: GameId,
+        /// Its settings and start.
+        record: GameRecord,
+        /// Who sits where.
+        seats: StoredSeats,
+    },
+    /// Someone sat down: the seats change.
+    Seats {
+        /// The game.
+        game: GameId,
+        /// Who sits where now.
+        seats: StoredSeats,
+    },
+    /// Event `v` of a game.
+    Append {
+        /// The game.
+        game: GameId,
+        /// Its version (the first event is 1).
+        v: u64,
+        /// What happened.
+        event: GameEvent,
+    },
+    /// A game has ended its life: nothing of it is kept.
+    Erase {
+        /// The game.
+        game: GameId,
+    },
+}
+
+/// What the store had when it was opened: its games, and the key their seats are hashed with.
+#[derive(Debug)]
+pub struct Opened {
+    /// The store, ready for writes.
+    pub store: Store,
+    /// The key for seat tokens.
+    pub key: SeatKey,
+    /// Every live game it held.
+    pub games: Vec<StoredGame>,
+}
+
+/// A write on its way: awaiting it waits for its commit (at once for [`Store::Memory`]).
+#[derive(Debug)]
+pub struct Committed(Option<oneshot::Receiver<Result<(), StoreError>>>);
+
+impl Committed {
+    /// Waits until the writes are on disk.
+    ///
+    /// # Errors
+    /// The store failed, or has been closed.
+    pub async fn wait(self) -> Result<(), StoreError> {
+        match self.0 {
+            None => Ok(()),
+            Some(rx) => rx.await.unwrap_or(Err(StoreError::Closed)),
+        }
+    }
+}
+
+impl Store {
+    /// Opens (creating it on first start) the store in the directory `dir`, locked against
+    /// every other process until this one closes it.
+    ///
+    /// # Errors
+    /// The directory cannot be made or read, another server holds it, or it was written by a
+    /// later release.
+    pub fn open(dir: &Path) -> Result<Opened, StoreError> {
+        let (sqlite, key, games) = Sqlite::open(dir)?;
+        Ok(Opened { store: Store::Sqlite(sqlite), key, games })
+    }
+
+    /// Whether games outlive the process.
+    pub fn is_durable(&self) -> bool {
+        matches!(self, Store::Sqlite(_))
+    }
+
+    /// Sends `writes`, to be committed together (with whatever other games sent meanwhile), in
+    /// order after every write sent before.
+    pub fn send(&self, writes: Vec<Write>) -> Committed {
+        match self {
+            Store::Memory => Committed(None),
+            Store::Sqlite(sqlite) => Committed(Some(sqlite.send(writes))),
+        }
+    }
+
+    /// Commits what is pending and closes the store; later writes fail.
+    pub async fn close(&self) {
+        if let Store::Sqlite(sqlite) = self {
+            sqlite.close().await;
+        }
+    }
+}
