@@ -13,8 +13,12 @@ export const FAILURES = join(here, 'failures');
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-export async function startServer(extra = []) {
-  const child = spawn(BINARY, ['serve', '--listen', '127.0.0.1:0', ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
+// A server of its own: on a free port unless `listen` names one (a restart comes back on the
+// same), keeping its live games in memory unless `extra` names a `--data-dir` (tests run side by
+// side, and each store is locked to one process).
+export async function startServer(extra = [], { listen = '127.0.0.1:0' } = {}) {
+  const keep = extra.includes('--data-dir') ? [] : ['--memory-only'];
+  const child = spawn(BINARY, ['serve', '--listen', listen, ...keep, ...extra], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (chunk) => {
@@ -24,7 +28,8 @@ export async function startServer(extra = []) {
     });
     child.on('exit', (code) => reject(new Error(`server exited with ${code}: is ${BINARY} built?`)));
   });
-  return { url, stop: () => child.kill('SIGINT') };
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  return { url, stop: () => child.kill('SIGINT'), kill: (signal) => { child.kill(signal); return exited; } };
 }
 
 export async function startBrowser() {
