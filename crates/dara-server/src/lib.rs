@@ -19,6 +19,7 @@ pub mod listener;
 pub mod lobby;
 pub mod metrics;
 pub mod pages;
+pub mod position;
 pub mod protocol;
 pub mod seat;
 pub mod state;
@@ -42,10 +43,12 @@ pub fn app(state: AppState) -> Router {
         .route("/g/{id}", get(pages::game))
         .route("/rules", get(pages::rules))
         .route("/privacy", get(pages::privacy))
+        .route("/learn", get(pages::learn))
         .route("/assets/{name}", get(pages::asset))
         .route("/api/games", post(api::create))
         .route("/api/seek", post(api::seek))
         .route("/api/tables", get(api::tables))
+        .route("/api/position", post(position::judge))
         .route("/api/tables/{id}/sit", post(api::sit))
         .route("/ws/game/{id}", get(ws::game_socket))
         .route("/ws/lobby", get(ws::lobby_socket))

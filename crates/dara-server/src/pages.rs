@@ -18,6 +18,8 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     ("connection.js", "text/javascript; charset=utf-8", include_bytes!("../assets/connection.js")),
     ("rules-form.js", "text/javascript; charset=utf-8", include_bytes!("../assets/rules-form.js")),
     ("diagrams.js", "text/javascript; charset=utf-8", include_bytes!("../assets/diagrams.js")),
+    ("learn.js", "text/javascript; charset=utf-8", include_bytes!("../assets/learn.js")),
+    ("lessons.js", "text/javascript; charset=utf-8", include_bytes!("../assets/lessons.js")),
     ("sound.js", "text/javascript; charset=utf-8", include_bytes!("../assets/sound.js")),
     ("favicon.svg", "image/svg+xml", include_bytes!("../assets/favicon.svg")),
 ];
@@ -53,6 +55,11 @@ pub async fn game(State(state): State<AppState>, Path(id): Path<String>) -> Resp
 /// `/rules`: how to play.
 pub async fn rules() -> Response {
     page(StatusCode::OK, include_str!("../assets/rules.html"))
+}
+
+/// `/learn`: the rules taught by playing them, a step at a time, up to a first game.
+pub async fn learn() -> Response {
+    page(StatusCode::OK, include_str!("../assets/learn.html"))
 }
 
 /// `/privacy`: what is kept (nothing).
