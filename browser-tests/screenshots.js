@@ -14,7 +14,7 @@ try {
     const page = await context.newPage();
     page.on('console', (m) => { if (m.type() === 'error') console.log(`console: ${m.text()}`); });
     page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
-    for (const path of ['/', '/learn', '/rules', '/privacy', '/g/0000000000000000']) {
+    for (const path of ['/', '/learn', '/puzzles', '/rules', '/privacy', '/g/0000000000000000']) {
       await page.goto(server.url + path);
       await page.waitForTimeout(300);
       const name = path === '/' ? 'home' : path.split('/')[1];
@@ -42,6 +42,15 @@ try {
     await page.click('#next');
     await page.waitForSelector('#finale:not([hidden])');
     await page.screenshot({ path: `${out}/${label}-learn-finale.png`, fullPage: true });
+    // A puzzle answered wrongly: the explanation, "Try again" and "Show the solution".
+    await page.goto(server.url + '/puzzles');
+    await page.waitForSelector('[data-cell].select');
+    await page.locator('[data-cell].select').last().click();
+    await page.locator('[data-cell].target').first().click();
+    const choose = page.locator('[data-cell].capture');
+    if (await choose.count()) await choose.first().click();
+    await page.waitForFunction(() => /Right|Not this one/.test(document.querySelector('#feedback').textContent));
+    await page.screenshot({ path: `${out}/${label}-puzzle-answered.png`, fullPage: true });
     // A game against the computer, a few placements in.
     await page.goto(server.url + '/');
     await page.selectOption('#level', '1');

@@ -179,7 +179,7 @@ test('the lessons can be done by keyboard alone, with the feedback spoken', { ti
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelector('#lesson-title').textContent === 'Stepping');
     await page.waitForSelector('[data-cell].select');
-    for (let i = 0; i < 10 && await page.evaluate(() => document.activeElement.id) !== 'typed-input'; i++) await page.keyboard.press('Tab');
+    for (let i = 0; i < 10 && await page.evaluate(() => document.activeElement.id) !== 'typed-input'; i++) await page.keyboard.press('Shift+Tab');
     await page.keyboard.type('c3-d4');
     await page.keyboard.press('Enter');
     await feedbackSays(page, 'c3-d4 cannot be played: c3 to d4 is not a step');

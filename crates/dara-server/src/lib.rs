@@ -21,6 +21,7 @@ pub mod metrics;
 pub mod pages;
 pub mod position;
 pub mod protocol;
+pub mod puzzles;
 pub mod seat;
 pub mod state;
 pub mod view;
@@ -44,11 +45,13 @@ pub fn app(state: AppState) -> Router {
         .route("/rules", get(pages::rules))
         .route("/privacy", get(pages::privacy))
         .route("/learn", get(pages::learn))
+        .route("/puzzles", get(pages::puzzles))
         .route("/assets/{name}", get(pages::asset))
         .route("/api/games", post(api::create))
         .route("/api/seek", post(api::seek))
         .route("/api/tables", get(api::tables))
         .route("/api/position", post(position::judge))
+        .route("/api/puzzles", get(puzzles::list))
         .route("/api/tables/{id}/sit", post(api::sit))
         .route("/ws/game/{id}", get(ws::game_socket))
         .route("/ws/lobby", get(ws::lobby_socket))

@@ -20,6 +20,7 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     ("diagrams.js", "text/javascript; charset=utf-8", include_bytes!("../assets/diagrams.js")),
     ("learn.js", "text/javascript; charset=utf-8", include_bytes!("../assets/learn.js")),
     ("lessons.js", "text/javascript; charset=utf-8", include_bytes!("../assets/lessons.js")),
+    ("puzzles.js", "text/javascript; charset=utf-8", include_bytes!("../assets/puzzles.js")),
     ("sound.js", "text/javascript; charset=utf-8", include_bytes!("../assets/sound.js")),
     ("favicon.svg", "image/svg+xml", include_bytes!("../assets/favicon.svg")),
 ];
@@ -60,6 +61,11 @@ pub async fn rules() -> Response {
 /// `/learn`: the rules taught by playing them, a step at a time, up to a first game.
 pub async fn learn() -> Response {
     page(StatusCode::OK, include_str!("../assets/learn.html"))
+}
+
+/// `/puzzles`: positions with one clearly best move, a stream by difficulty.
+pub async fn puzzles() -> Response {
+    page(StatusCode::OK, include_str!("../assets/puzzles.html"))
 }
 
 /// `/privacy`: what is kept (nothing).
