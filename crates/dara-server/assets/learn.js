@@ -82,6 +82,7 @@ async function start(index, { focus = true } = {}) {
   localStorage.setItem('dara.learn.step', String(index));
   $('finale').hidden = true;
   $('lesson').hidden = false;
+  $('learn-tools').hidden = false;
   const l = lesson();
   $('progress').textContent = `Step ${index + 1} of ${lessons.length}`;
   $('lesson-title').textContent = l.title;
@@ -196,6 +197,8 @@ function retry() {
 function finale() {
   $('finale').hidden = false;
   $('lesson').hidden = true;
+  // Typing a move or starting a lesson again is no use here: the finale's one action is the game.
+  $('learn-tools').hidden = true;
   localStorage.setItem('dara.learn.done', '1');
   renderSteps();
   $('finale-title').focus();

@@ -41,7 +41,7 @@ export const lessons = [
       {
         ask: 'Click or tap the crossed-out cell c1 (or press Enter on it) to hear why it is closed.',
         closed: 'c1',
-        done: 'That is the rule: placements may not make three or more in a line. Rows of three are made later, by stepping.',
+        done: 'So c1 stays closed while stones are placed. Rows of three are made later, by stepping.',
       },
       {
         ask: 'Now place a stone next to one of yours, on a cell that is open.',
