@@ -14,12 +14,43 @@ try {
     const page = await context.newPage();
     page.on('console', (m) => { if (m.type() === 'error') console.log(`console: ${m.text()}`); });
     page.on('pageerror', (e) => console.log(`page error: ${e.message}`));
-    for (const path of ['/', '/rules', '/privacy', '/g/0000000000000000']) {
+    for (const path of ['/', '/learn', '/puzzles', '/rules', '/privacy', '/g/0000000000000000']) {
       await page.goto(server.url + path);
       await page.waitForTimeout(300);
       const name = path === '/' ? 'home' : path.split('/')[1];
       await page.screenshot({ path: `${out}/${label}-${name}.png`, fullPage: true });
     }
+    // The guided first game: a closed cell explained, then a wrong move explained.
+    await page.goto(server.url + '/learn');
+    await page.click('[data-cell="c3"]');
+    await page.click('#next');
+    await page.waitForSelector('[data-cell="c1"] .forbidden');
+    await page.click('[data-cell="c1"]');
+    await page.screenshot({ path: `${out}/${label}-learn-closed.png`, fullPage: true });
+    await page.click('[data-cell="e3"]');
+    await page.waitForSelector('#retry:not([hidden])');
+    await page.screenshot({ path: `${out}/${label}-learn-wrong.png`, fullPage: true });
+    await page.click('#retry');
+    await page.click('[data-cell="b2"]');
+    await page.locator('#steps button').nth(7).click();
+    await page.waitForSelector('[data-cell="c2"].select');
+    await page.click('[data-cell="c2"]');
+    await page.click('[data-cell="c1"]');
+    await page.waitForSelector('[data-cell].capture');
+    await page.screenshot({ path: `${out}/${label}-learn-capture.png`, fullPage: true });
+    await page.click('[data-cell="d3"]');
+    await page.click('#next');
+    await page.waitForSelector('#finale:not([hidden])');
+    await page.screenshot({ path: `${out}/${label}-learn-finale.png`, fullPage: true });
+    // A puzzle answered wrongly: the explanation, "Try again" and "Show the solution".
+    await page.goto(server.url + '/puzzles');
+    await page.waitForSelector('[data-cell].select');
+    await page.locator('[data-cell].select').last().click();
+    await page.locator('[data-cell].target').first().click();
+    const choose = page.locator('[data-cell].capture');
+    if (await choose.count()) await choose.first().click();
+    await page.waitForFunction(() => /Right|Not this one/.test(document.querySelector('#feedback').textContent));
+    await page.screenshot({ path: `${out}/${label}-puzzle-answered.png`, fullPage: true });
     // A game against the computer, a few placements in.
     await page.goto(server.url + '/');
     await page.selectOption('#level', '1');

@@ -33,6 +33,7 @@ enum Command {
     Play(commands::play::Args),
     Match(commands::matches::Args),
     Loadtest(commands::loadtest::Args),
+    Puzzles(commands::puzzles::Args),
 }
 
 fn main() {
@@ -59,6 +60,7 @@ fn main() {
         Command::Play(args) => commands::play::run(args),
         Command::Match(args) => commands::matches::run(args),
         Command::Loadtest(args) => commands::loadtest::run(args),
+        Command::Puzzles(args) => commands::puzzles::run(args),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

@@ -83,3 +83,21 @@ fn bench_search_prints_a_signature() {
     let last = text.lines().last().unwrap();
     assert!(last.ends_with(" nps") && last.contains(" nodes "), "{last}");
 }
+
+#[test]
+fn puzzles_generate_writes_the_puzzle_file() {
+    // Two short games: whatever they yield, the file has its header, and every puzzle line
+    // its seven fields with the checking depth 4 plies past the finding depth.
+    let text = stdout(dara().args([
+        "puzzles", "generate", "--games", "2", "--limit", "2", "--depth", "2", "--seed", "5",
+    ]));
+    assert!(
+        text.starts_with("# Dara puzzles: dara puzzles generate --rules arcade --games 2"),
+        "{text}"
+    );
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 7, "{line}");
+        assert_eq!(fields[3], "2/6", "{line}");
+    }
+}

@@ -12,6 +12,7 @@ pub mod level;
 pub mod limits;
 pub mod matches;
 pub mod protocol;
+pub mod puzzles;
 pub mod rng;
 pub mod score;
 pub mod search;

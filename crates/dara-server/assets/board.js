@@ -18,12 +18,14 @@ function el(name, attrs = {}, parent = null) {
 
 export class Board {
   // onTurn(moveText) sends a turn; say(text) announces to screen readers and the status line;
-  // onChange() hears that a stone was picked up or let go, or a capture is being chosen.
-  constructor(host, { onTurn, say, onChange = () => {} }) {
+  // onChange() hears that a stone was picked up or let go, or a capture is being chosen;
+  // onClosed(cell) hears that the player tried a closed cell (its reason already said).
+  constructor(host, { onTurn, say, onChange = () => {}, onClosed = () => {} }) {
     this.host = host;
     this.onTurn = onTurn;
     this.say = say;
     this.onChange = onChange;
+    this.onClosed = onClosed;
     this.selected = null;      // the stone chosen to step
     this.pending = null;       // { from, to, moves, chosen } while picking captures
     this.cursor = null;        // keyboard focus cell
@@ -237,7 +239,11 @@ export class Board {
       if (this.selected) this.say(`${name} selected. It can step to ${this.targetsFrom(name).map((m) => m.to).filter((v, i, a) => a.indexOf(v) === i).join(', ')}.`);
       return;
     }
-    if (this.state.forbidden[name]) { this.say(`You cannot place on ${name}: ${this.state.forbidden[name]}.`); return; }
+    if (this.state.forbidden[name]) {
+      this.say(`You cannot place on ${name}: ${this.state.forbidden[name]}.`);
+      this.onClosed(name);
+      return;
+    }
     if (this.moves.length === 1 && this.moves[0].kind === 'pass') { this.say('You have no cell to place on: pass.'); return; }
     if (this.selected) { this.selected = null; this.draw(); }
   }

@@ -22,7 +22,9 @@ pub mod listener;
 pub mod lobby;
 pub mod metrics;
 pub mod pages;
+pub mod position;
 pub mod protocol;
+pub mod puzzles;
 pub mod record;
 pub mod review;
 pub mod seat;
@@ -49,6 +51,8 @@ pub fn app(state: AppState) -> Router {
         .route("/rules", get(pages::rules))
         .route("/privacy", get(pages::privacy))
         .route("/analysis", get(pages::analysis))
+        .route("/learn", get(pages::learn))
+        .route("/puzzles", get(pages::puzzles))
         .route("/assets/{name}", get(pages::asset))
         .route("/api/games", post(api::create))
         .route("/api/analysis", post(analysis::analyse))
@@ -56,6 +60,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/record", post(record::read))
         .route("/api/seek", post(api::seek))
         .route("/api/tables", get(api::tables))
+        .route("/api/position", post(position::judge))
+        .route("/api/puzzles", get(puzzles::list))
         .route("/api/tables/{id}/sit", post(api::sit))
         .route("/ws/game/{id}", get(ws::game_socket))
         .route("/ws/lobby", get(ws::lobby_socket))

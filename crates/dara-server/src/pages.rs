@@ -18,6 +18,9 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     ("connection.js", "text/javascript; charset=utf-8", include_bytes!("../assets/connection.js")),
     ("rules-form.js", "text/javascript; charset=utf-8", include_bytes!("../assets/rules-form.js")),
     ("diagrams.js", "text/javascript; charset=utf-8", include_bytes!("../assets/diagrams.js")),
+    ("learn.js", "text/javascript; charset=utf-8", include_bytes!("../assets/learn.js")),
+    ("lessons.js", "text/javascript; charset=utf-8", include_bytes!("../assets/lessons.js")),
+    ("puzzles.js", "text/javascript; charset=utf-8", include_bytes!("../assets/puzzles.js")),
     ("sound.js", "text/javascript; charset=utf-8", include_bytes!("../assets/sound.js")),
     ("review.js", "text/javascript; charset=utf-8", include_bytes!("../assets/review.js")),
     ("analysis.js", "text/javascript; charset=utf-8", include_bytes!("../assets/analysis.js")),
@@ -60,6 +63,16 @@ pub async fn rules() -> Response {
 /// `/analysis`: the analysis board.
 pub async fn analysis() -> Response {
     page(StatusCode::OK, include_str!("../assets/analysis.html"))
+}
+
+/// `/learn`: the rules taught by playing them, a step at a time, up to a first game.
+pub async fn learn() -> Response {
+    page(StatusCode::OK, include_str!("../assets/learn.html"))
+}
+
+/// `/puzzles`: positions with one clearly best move, a stream by difficulty.
+pub async fn puzzles() -> Response {
+    page(StatusCode::OK, include_str!("../assets/puzzles.html"))
 }
 
 /// `/privacy`: what is kept (nothing).

@@ -403,6 +403,12 @@ impl IllegalMoveError {
     pub fn text(&self) -> &str {
         &self.text
     }
+
+    /// Why the move cannot be played, in plain English without the move's text: for a page
+    /// that shows the reason beside the move already on its board.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
 }
 
 impl fmt::Display for IllegalMoveError {

@@ -9,5 +9,6 @@ pub mod matches;
 pub mod moves;
 pub mod perft;
 pub mod play;
+pub mod puzzles;
 pub mod serve;
 pub mod show;

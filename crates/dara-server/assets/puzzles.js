@@ -1,0 +1,216 @@
+// The puzzles page: a stream of positions by difficulty, each with one clearly best move found
+// and checked by the engine (GET /api/puzzles). The server judges every move (POST
+// /api/position); this page compares a legal move with the solution, explains a wrong one with
+// the opponent's answer the rules allow, and keeps the streak in this browser only.
+import { Board } from './board.js';
+import { parseMove, colourWord } from './notation.js';
+
+const $ = (id) => document.getElementById(id);
+const store = {
+  get: (key, fallback) => { const v = Number(localStorage.getItem(`dara.puzzles.${key}`)); return Number.isFinite(v) && localStorage.getItem(`dara.puzzles.${key}`) !== null ? v : fallback; },
+  set: (key, value) => localStorage.setItem(`dara.puzzles.${key}`, String(value)),
+};
+// How long each move of the solution's line is shown before the next.
+const LINE_MS = 900;
+
+let all = [];
+let stream = [];      // the puzzles of the chosen difficulty
+let index = 0;        // the one shown, in the stream
+let puzzle = null;
+let current = null;   // the server's answer for the position on the board
+let undo = null;
+let lastMove = null;
+let fresh = null;
+let state = 'solving'; // 'solving', 'busy', 'wrong', 'done'
+let missed = false;    // a wrong answer was given to this puzzle: solving it keeps no streak
+
+const say = (text, tone = '') => {
+  $('feedback').textContent = text;
+  $('feedback').className = `feedback ${tone}`;
+};
+
+const board = new Board($('board'), { onTurn: (m) => tryMove(m), say: (t) => say(t) });
+
+const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+const sideOf = (fen) => (fen.split(' ')[1] === 'w' ? 'white' : 'black');
+
+async function ask(position, move) {
+  const body = { position, rules: puzzle.rules };
+  if (move) body.move = move;
+  const response = await fetch('/api/position', {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || 'the server said no');
+  return data;
+}
+
+function show() {
+  board.show({
+    fen: current.pos.fen, legal: current.pos.legal, forbidden: current.pos.forbidden,
+    mine: state === 'solving', waiting: state === 'busy', browsing: false,
+    // The solver's stones nearest the player.
+    flipped: sideOf(puzzle.position) === 'black', lastMove, fresh,
+  });
+  $('retry').hidden = state !== 'wrong';
+  $('solution').hidden = state !== 'wrong';
+}
+
+function renderStreak() {
+  $('streak').textContent = String(store.get('streak', 0));
+  $('best').textContent = String(store.get('best', 0));
+}
+
+// The task in words, from the puzzle's theme.
+function task(p) {
+  const me = colourWord[sideOf(p.position)];
+  const n = { 'capture-1': 'now', 'capture-2': 'within two moves, whatever your opponent does', 'capture-3': 'within three moves, whatever your opponent does' }[p.theme];
+  if (n) return `You are ${me}. Take a stone ${n}.`;
+  return `You are ${me}. Your opponent threatens to make a row. Find the one move that stops it.`;
+}
+
+// What the solution does, in words.
+function achieves(p) {
+  const line = p.line.map(parseMove);
+  const take = line[line.length - 1];
+  if (p.theme === 'capture-1') return `${p.line[0]} makes a row at once and takes ${take.captures.join(' and ')}.`;
+  if (p.theme === 'defence') return `${p.line[0]} is the only move after which your opponent cannot take a stone at once.`;
+  const rest = p.line.slice(1).map((m, i) => (i % 2 === 0 ? `your opponent ${m}` : `you ${m}`)).join(', then ');
+  return `${p.line[0]} sets up a row your opponent cannot stop: then ${rest}, taking ${take.captures.join(' and ')}.`;
+}
+
+async function load(i) {
+  index = ((i % stream.length) + stream.length) % stream.length;
+  puzzle = stream[index];
+  store.set(`at.${$('difficulty').value}`, index);
+  state = 'busy';
+  missed = false;
+  lastMove = null;
+  fresh = null;
+  $('progress').textContent = `Puzzle ${index + 1} of ${stream.length}`;
+  $('puzzle-title').textContent = `${cap(colourWord[sideOf(puzzle.position)])} to move`;
+  $('ask').textContent = task(puzzle);
+  $('checked').textContent = `Checked by the engine: this move leads every other by at least ${(puzzle.margin / 100).toFixed(1)} stones at depth ${puzzle.depths.split('/')[1]}.`;
+  say('');
+  current = await ask(puzzle.position);
+  state = 'solving';
+  show();
+}
+
+async function tryMove(text) {
+  if (state !== 'solving') return;
+  state = 'busy';
+  show();
+  const before = current;
+  let answer;
+  try {
+    answer = await ask(before.pos.fen, text);
+  } catch (e) {
+    state = 'solving';
+    say(`The move could not be checked: ${e.message}.`);
+    show();
+    return;
+  }
+  const verdict = answer.move;
+  if (verdict.verdict !== 'legal') {
+    state = 'solving';
+    say(verdict.verdict === 'illegal' ? `${text} cannot be played: ${verdict.reason}.` : verdict.reason);
+    show();
+    return;
+  }
+  undo = { current: before, lastMove };
+  current = { pos: verdict.pos, status: verdict.status };
+  lastMove = verdict.m;
+  if (verdict.m === puzzle.line[0]) {
+    const streak = missed ? 0 : store.get('streak', 0) + 1;
+    store.set('streak', streak);
+    store.set('best', Math.max(streak, store.get('best', 0)));
+    renderStreak();
+    state = 'done';
+    say(`Right! ${achieves(puzzle)}`, 'right');
+    show();
+    $('next').focus();
+    playLine(1);
+    return;
+  }
+  // Wrong: the streak ends, and the opponent's best answer the rules allow is named.
+  missed = true;
+  store.set('streak', 0);
+  renderStreak();
+  state = 'wrong';
+  const takes = verdict.pos.legal.filter((m) => parseMove(m).captures.length);
+  const them = colourWord[sideOf(verdict.pos.fen)];
+  let why;
+  if (verdict.status.result !== '*') why = `${verdict.m} ends the game, but not as well as the solution.`;
+  else if (takes.length) why = `After ${verdict.m}, ${them} can answer ${takes[0]} and take a stone.`;
+  else if (puzzle.theme === 'defence') why = `${verdict.m} does not let ${them} take at once, but it loses more later: look again.`;
+  else if (parseMove(verdict.m).captures.length) why = `${verdict.m} takes a stone, but it is not the best capture: one choice of stone is clearly better.`;
+  else why = `${verdict.m} takes nothing and threatens nothing that ${them} cannot stop.`;
+  say(`Not this one. ${why}`, 'wrong');
+  show();
+  $('retry').focus();
+}
+
+// Shows the rest of the solution's line on the board, one move at a time.
+async function playLine(from) {
+  for (let i = from; i < puzzle.line.length; i++) {
+    await new Promise((resolve) => setTimeout(resolve, LINE_MS));
+    if (state !== 'done') return;
+    const answer = await ask(current.pos.fen, puzzle.line[i]);
+    current = { pos: answer.move.pos, status: answer.move.status };
+    lastMove = answer.move.m;
+    fresh = { key: `${puzzle.id}.${i}`, move: answer.move.m };
+    show();
+  }
+}
+
+async function showSolution() {
+  ({ current, lastMove } = undo);
+  const answer = await ask(current.pos.fen, puzzle.line[0]);
+  current = { pos: answer.move.pos, status: answer.move.status };
+  lastMove = answer.move.m;
+  state = 'done';
+  say(`The solution: ${achieves(puzzle)}`);
+  show();
+  $('next').focus();
+  playLine(1);
+}
+
+function chooseDifficulty() {
+  const level = Number($('difficulty').value);
+  store.set('difficulty', level);
+  stream = all.filter((p) => p.difficulty === level);
+  if (!stream.length) stream = all;
+  load(store.get(`at.${level}`, 0));
+}
+
+$('retry').addEventListener('click', () => {
+  ({ current, lastMove } = undo);
+  state = 'solving';
+  say('Back to the puzzle: try another move.');
+  show();
+  board.focusCursor();
+});
+$('solution').addEventListener('click', showSolution);
+$('next').addEventListener('click', async () => {
+  // Skipping a puzzle unsolved ends the streak, as a wrong answer does.
+  if (state !== 'done') { store.set('streak', 0); renderStreak(); }
+  await load(index + 1);
+  $('puzzle-title').focus();
+});
+$('difficulty').addEventListener('change', chooseDifficulty);
+$('typed').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const text = $('typed-input').value.trim();
+  if (!text) return;
+  $('typed-input').value = '';
+  tryMove(text);
+});
+
+(async () => {
+  const response = await fetch('/api/puzzles');
+  all = await response.json();
+  $('difficulty').value = String(store.get('difficulty', 1));
+  renderStreak();
+  chooseDifficulty();
+})();
