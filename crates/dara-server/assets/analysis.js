@@ -5,6 +5,8 @@
 import { Board } from './board.js';
 import { parseMove } from './notation.js';
 import { evaluationText } from './review.js';
+import { postJson } from './api.js';
+import { renderMoveList } from './movelist.js';
 
 const $ = (id) => document.getElementById(id);
 const NS = 'http://www.w3.org/2000/svg';
@@ -20,19 +22,6 @@ let asking = null; // { controller, timer } of the search for the position shown
 
 const board = new Board($('board'), { onTurn: () => {}, say: (text) => { $('announce').textContent = text; } });
 
-async function post(path, body, signal) {
-  const response = await fetch(path, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal,
-  });
-  const answer = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const error = new Error(answer.error || `the server answered ${response.status}`);
-    error.status = response.status;
-    throw error;
-  }
-  return answer;
-}
-
 // Reads what was pasted: a record through the server; a position as it is, under the rules given.
 async function load(text, rules) {
   const trimmed = text.trim();
@@ -41,7 +30,7 @@ async function load(text, rules) {
   const record = isPosition
     ? `[Rules "${rules.trim() || 'arcade'}"]\n[Position "${trimmed}"]\n\n*\n`
     : trimmed;
-  const read = await post('/api/record', { record });
+  const read = await postJson('/api/record', { record });
   return { rules: read.rules, start: read.start, moves: read.moves, positions: read.positions };
 }
 
@@ -59,27 +48,7 @@ function render() {
   $('shown').textContent = shown === 0 ? 'The start.' : `After move ${shown} of ${study.moves.length}: ${lastMove}.`;
   $('first').disabled = $('prev').disabled = shown === 0;
   $('last').disabled = $('next').disabled = shown === study.moves.length;
-  const list = $('moves');
-  const hadFocus = list.contains(document.activeElement);
-  list.replaceChildren();
-  for (let i = 0; i < study.moves.length; i += 2) {
-    const li = document.createElement('li');
-    const number = document.createElement('span');
-    number.className = 'number';
-    number.textContent = `${i / 2 + 1}.`;
-    li.appendChild(number);
-    for (let ply = i + 1; ply <= Math.min(i + 2, study.moves.length); ply++) {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'move';
-      button.textContent = study.moves[ply - 1];
-      if (ply === shown) button.setAttribute('aria-current', 'true');
-      button.addEventListener('click', () => show(ply));
-      li.appendChild(button);
-    }
-    list.appendChild(li);
-  }
-  if (hadFocus) (list.querySelector('[aria-current="true"]') || list.querySelector('button'))?.focus();
+  renderMoveList($('moves'), study.moves, shown, show);
 }
 
 // The engine's view of the position shown, asked once it has been shown a moment; a search
@@ -98,7 +67,7 @@ function ask() {
     asking.patience = patience;
     try {
       const body = { rules: study.rules, start: study.start, moves: study.moves.slice(0, ply) };
-      const found = await post('/api/analysis', body, controller.signal);
+      const found = await postJson('/api/analysis', body, controller.signal);
       clearTimeout(patience);
       if (ply !== shown) return;
       showFound(found);

@@ -5,6 +5,7 @@ import { Connection } from './connection.js';
 import { parsePosition, parseMove, colourWord } from './notation.js';
 import * as sound from './sound.js';
 import { MARKS, fetchReview, drawGraph, fillTable, summary, turnNote } from './review.js';
+import { renderMoveList } from './movelist.js';
 
 const gameId = location.pathname.split('/')[2];
 const $ = (id) => document.getElementById(id);
@@ -387,39 +388,18 @@ function bothSeated() {
   return game.seats.white.kind !== 'open' && game.seats.black.kind !== 'open';
 }
 
-// Two turns a line under the line's number, each a button that shows the board after it.
+// The list, with the review's marks once the engine has gone through the game.
 function renderMoves() {
-  const list = $('moves');
-  // The focus, if it was in the list, follows the position shown.
-  const hadFocus = list.contains(document.activeElement);
-  list.replaceChildren();
   const shown = viewing === null ? game.moves.length : viewing;
-  for (let i = 0; i < game.moves.length; i += 2) {
-    const li = document.createElement('li');
-    const number = document.createElement('span');
-    number.className = 'number';
-    number.textContent = `${i / 2 + 1}.`;
-    li.appendChild(number);
-    for (let ply = i + 1; ply <= Math.min(i + 2, game.moves.length); ply++) {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'move';
-      button.dataset.ply = String(ply);
-      button.textContent = game.moves[ply - 1];
-      const mark = reviewed && reviewed.turns[ply - 1] ? reviewed.turns[ply - 1].mark : null;
-      if (mark && MARKS[mark].sign) {
-        button.classList.add(`mark-${mark}`);
-        button.textContent += MARKS[mark].sign;
-        button.setAttribute('aria-label', `${game.moves[ply - 1]}, ${MARKS[mark].word}`);
-      }
-      if (ply === shown) button.setAttribute('aria-current', 'true');
-      button.addEventListener('click', () => view(ply));
-      li.appendChild(button);
+  renderMoveList($('moves'), game.moves, shown, (ply) => view(ply), (button, ply) => {
+    const mark = reviewed && reviewed.turns[ply - 1] ? reviewed.turns[ply - 1].mark : null;
+    if (mark && MARKS[mark].sign) {
+      button.classList.add(`mark-${mark}`);
+      button.textContent += MARKS[mark].sign;
+      button.setAttribute('aria-label', `${game.moves[ply - 1]}, ${MARKS[mark].word}`);
     }
-    list.appendChild(li);
-  }
-  if (hadFocus) (list.querySelector('[aria-current="true"]') || list.querySelector('button'))?.focus();
-  if (viewing === null) list.scrollTop = list.scrollHeight;
+  });
+  if (viewing === null) $('moves').scrollTop = $('moves').scrollHeight;
 }
 
 function renderControls(mine) {

@@ -4,6 +4,7 @@
 import { Board } from './board.js';
 import { parseMove } from './notation.js';
 import { lessons } from './lessons.js';
+import { postJson } from './api.js';
 
 const $ = (id) => document.getElementById(id);
 const RULES = 'arcade';
@@ -39,12 +40,7 @@ const lesson = () => lessons[lessonIndex];
 async function ask(position, move) {
   const body = { position, rules: RULES };
   if (move) body.move = move;
-  const response = await fetch('/api/position', {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
-  });
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || 'the server said no');
-  return data;
+  return postJson('/api/position', body);
 }
 
 function show() {

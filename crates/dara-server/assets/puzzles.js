@@ -4,6 +4,7 @@
 // the opponent's answer the rules allow, and keeps the streak in this browser only.
 import { Board } from './board.js';
 import { parseMove, colourWord } from './notation.js';
+import { postJson } from './api.js';
 
 const $ = (id) => document.getElementById(id);
 const store = {
@@ -37,12 +38,7 @@ const sideOf = (fen) => (fen.split(' ')[1] === 'w' ? 'white' : 'black');
 async function ask(position, move) {
   const body = { position, rules: puzzle.rules };
   if (move) body.move = move;
-  const response = await fetch('/api/position', {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
-  });
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || 'the server said no');
-  return data;
+  return postJson('/api/position', body);
 }
 
 function show() {

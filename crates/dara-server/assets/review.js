@@ -4,6 +4,8 @@
 // turn that lost something, the engine's better turn. The thresholds are the server's
 // (PROTOCOL.md, "Analysis").
 
+import { postJson } from './api.js';
+
 const SVG = 'http://www.w3.org/2000/svg';
 
 // What each mark is called, and the sign a move list gives it.
@@ -18,13 +20,7 @@ export const MARKS = {
 // Asks the server to review `game` (a finished game's snapshot): the review, or an Error whose
 // message is the server's reason (busy, one at a time, ...).
 export async function fetchReview(game) {
-  const body = { rules: game.rules, start: game.positions[0], moves: game.moves };
-  const response = await fetch('/api/review', {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
-  });
-  const answer = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(answer.error || `the server answered ${response.status}`);
-  return answer;
+  return postJson('/api/review', { rules: game.rules, start: game.positions[0], moves: game.moves });
 }
 
 // "+1.4" for Pale, in stones, as the graph and the table say it.

@@ -24,6 +24,8 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     ("sound.js", "text/javascript; charset=utf-8", include_bytes!("../assets/sound.js")),
     ("review.js", "text/javascript; charset=utf-8", include_bytes!("../assets/review.js")),
     ("analysis.js", "text/javascript; charset=utf-8", include_bytes!("../assets/analysis.js")),
+    ("api.js", "text/javascript; charset=utf-8", include_bytes!("../assets/api.js")),
+    ("movelist.js", "text/javascript; charset=utf-8", include_bytes!("../assets/movelist.js")),
     ("favicon.svg", "image/svg+xml", include_bytes!("../assets/favicon.svg")),
 ];
 
