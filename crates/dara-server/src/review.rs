@@ -112,14 +112,8 @@ pub async fn review(
     let (_search, answer) = state.computer.review(line).map_err(refused)?;
     // Dropping the search (the client went away) calls it off.
     let found = answer.await.ok_or_else(|| AppError::bad("the review was called off"))?;
-    let mut positions = Vec::with_capacity(found.len());
-    let mut pos = played.start().clone();
-    for (i, outcome) in found.iter().enumerate() {
-        positions.push(judge(&pos, outcome.as_ref()));
-        if let Some(&m) = played.moves().get(i) {
-            pos.play_unchecked(m);
-        }
-    }
+    let positions: Vec<Judged> =
+        found.iter().map(|(pos, outcome)| judge(pos, outcome.as_ref())).collect();
     let turns = played
         .moves()
         .iter()

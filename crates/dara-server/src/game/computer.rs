@@ -98,6 +98,13 @@ pub struct AnalysisBudget {
     pub nodes: u64,
 }
 
+impl AnalysisBudget {
+    /// The search limits of this budget: whichever of time and nodes comes first.
+    fn limits(self) -> Limits {
+        Limits { movetime: Some(self.time), nodes: Some(self.nodes), ..Limits::default() }
+    }
+}
+
 /// The budget of each position of a review: a twelfth of an analysis's, so that a game of a
 /// hundred turns is reviewed in about five seconds of one thread.
 pub const REVIEW_BUDGET: AnalysisBudget =
@@ -290,11 +297,7 @@ impl Computer {
         let (search, answer) = self.book(booking, admit, move |stop| {
             let mut searcher = Searcher::new(HASH_MIB);
             searcher.set_stop_flag(stop);
-            let limits = Limits {
-                movetime: Some(ANALYSIS_BUDGET.time),
-                nodes: Some(ANALYSIS_BUDGET.nodes),
-                ..Limits::default()
-            };
+            let limits = ANALYSIS_BUDGET.limits();
             let outcome = searcher.search(&pos, &history, &limits, &Style::default(), &mut |_| {});
             Some(Analysis { outcome, waited: Duration::ZERO })
         })?;
@@ -309,24 +312,22 @@ impl Computer {
     /// Asks the engine to go through a whole game for its review: every position from the
     /// start, each within [`REVIEW_BUDGET`], in one booking as an analysis (one search table
     /// serves the whole game, and a review does not queue once per position behind others).
-    /// The future gives one outcome per position (none where the game is over), or `None` if
-    /// the review was called off.
+    /// The future gives each position with its outcome (none where the game is over), or
+    /// `None` if the review was called off.
     #[allow(clippy::type_complexity)]
     pub fn review(
         &self,
         line: Line,
-    ) -> Result<(Search, impl Future<Output = Option<Vec<Option<Outcome>>>> + Send), AnalysisRefused>
-    {
+    ) -> Result<
+        (Search, impl Future<Output = Option<Vec<(Position, Option<Outcome>)>>> + Send),
+        AnalysisRefused,
+    > {
         let Line { start, moves, client } = line;
         let booking = Booking { purpose: Purpose::Analysis, client, tell: None };
         self.book(booking, self.admit_analysis(client), move |stop| {
             let mut searcher = Searcher::new(HASH_MIB);
             searcher.set_stop_flag(Arc::clone(&stop));
-            let limits = Limits {
-                movetime: Some(REVIEW_BUDGET.time),
-                nodes: Some(REVIEW_BUDGET.nodes),
-                ..Limits::default()
-            };
+            let limits = REVIEW_BUDGET.limits();
             let (mut pos, mut history) = (start, Vec::with_capacity(moves.len()));
             let mut found = Vec::with_capacity(moves.len() + 1);
             for i in 0..=moves.len() {
@@ -336,7 +337,7 @@ impl Computer {
                 let outcome = (!pos.is_over()).then(|| {
                     searcher.search(&pos, &history, &limits, &Style::default(), &mut |_| {})
                 });
-                found.push(outcome);
+                found.push((pos.clone(), outcome));
                 if let Some(&m) = moves.get(i) {
                     history.push(pos.hash());
                     // Every turn was checked against the rules before the review was booked.
