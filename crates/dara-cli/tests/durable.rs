@@ -2,6 +2,8 @@
 //! directory, killed with SIGKILL in the middle of games or stopped with SIGTERM, then started
 //! again on the same directory, with players on real sockets who carry on where they were.
 
+mod stopping;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
@@ -385,27 +387,7 @@ fn after_sigterm_a_new_process_takes_up_every_game() {
     let mut half_open = TcpStream::connect(addr).unwrap();
     half_open.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").unwrap();
 
-    let stopped_at = Instant::now();
-    let pid = server.child.id().to_string();
-    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
-    for seat in &mut sockets {
-        let code = loop {
-            match seat.ws.read() {
-                Ok(Message::Close(frame)) => break frame.map(|f| u16::from(f.code)),
-                Ok(_) => continue,
-                Err(e) => panic!("no close frame: {e}"),
-            }
-        };
-        assert_eq!(code, Some(1012));
-    }
-    let status = loop {
-        if let Some(status) = server.child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(stopped_at.elapsed() < Duration::from_secs(5), "still running after 5 s");
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    assert!(status.success(), "{status}");
+    stopping::terminate_with_1012(&mut server.child, sockets.iter_mut().map(|seat| &mut seat.ws));
 
     let server = Server::start(&data.0);
     let addr = server.addr;

@@ -1,6 +1,8 @@
 //! `dara serve` as a real process, attacked as an operator would see it: out of file
 //! descriptors, flooded with connections at once, logging at its most verbose.
 
+mod stopping;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
@@ -208,25 +210,5 @@ fn sigterm_closes_every_socket_with_1012_and_exits_despite_a_half_open_request()
     let mut half_open = connect_from("127.0.0.1", server.addr).unwrap();
     half_open.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").unwrap();
 
-    let stopped_at = Instant::now();
-    let pid = server.child.id().to_string();
-    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
-    for ws in &mut sockets {
-        let code = loop {
-            match ws.read() {
-                Ok(tungstenite::Message::Close(frame)) => break frame.map(|f| u16::from(f.code)),
-                Ok(_) => continue,
-                Err(e) => panic!("no close frame: {e}"),
-            }
-        };
-        assert_eq!(code, Some(1012));
-    }
-    let status = loop {
-        if let Some(status) = server.child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(stopped_at.elapsed() < Duration::from_secs(5), "still running after 5 s");
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    assert!(status.success(), "{status:?}");
+    stopping::terminate_with_1012(&mut server.child, &mut sockets);
 }
