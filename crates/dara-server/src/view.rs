@@ -30,6 +30,10 @@ pub struct PositionView {
     /// cell's name with the reason in words.
     #[serde(serialize_with = "reasons")]
     pub forbidden: Vec<(Cell, ClosedCell)>,
+    /// The same closed cells with a code for each reason (`{"c1": "would-make-three"}`), for
+    /// a page to word in its own language.
+    #[serde(serialize_with = "codes")]
+    pub closed: Vec<(Cell, ClosedCell)>,
 }
 
 /// Moves as notation: each written into one reused buffer and given whole to the serializer
@@ -54,6 +58,29 @@ fn reasons<S: Serializer>(closed: &[(Cell, ClosedCell)], s: S) -> Result<S::Ok, 
         map.serialize_entry(&DisplayAsStr(cell), &DisplayAsStr(why))?;
     }
     map.end()
+}
+
+/// Closed cells as `{"c3": "code"}`.
+fn codes<S: Serializer>(closed: &[(Cell, ClosedCell)], s: S) -> Result<S::Ok, S::Error> {
+    let mut map = s.serialize_map(Some(closed.len()))?;
+    for (cell, why) in closed {
+        map.serialize_entry(&DisplayAsStr(cell), closed_code(*why))?;
+    }
+    map.end()
+}
+
+/// The code of a reason a cell is closed, as PROTOCOL.md lists it.
+fn closed_code(why: ClosedCell) -> &'static str {
+    match why {
+        ClosedCell::OffBoard => "off-board",
+        ClosedCell::PlacementOver => "placement-over",
+        ClosedCell::Occupied => "occupied",
+        ClosedCell::NoStonesInHand => "no-stones-in-hand",
+        ClosedCell::CornerOpening => "corner-opening",
+        ClosedCell::CentreOpening => "centre-opening",
+        ClosedCell::WouldMakeThree => "would-make-three",
+        ClosedCell::WouldMakeFour => "would-make-four",
+    }
 }
 
 /// Serialises a value as the string its `Display` writes.
@@ -86,6 +113,7 @@ impl PositionView {
             quiet: pos.quiet(),
             quiet_limit: pos.rules().quiet(),
             forbidden: forbidden_placements(pos),
+            closed: forbidden_placements(pos),
             legal: legal.clone(),
         }
     }
@@ -126,6 +154,7 @@ mod tests {
         let rules = "arcade".parse().unwrap();
         let view = wire(&Position::from_text("6/6/6/BB4/WW4 w 10 10 0", rules).unwrap());
         assert_eq!(view["forbidden"]["c1"], "placements may not make three or more in a line");
+        assert_eq!(view["closed"]["c1"], "would-make-three");
         assert!(!view["legal"].as_array().unwrap().contains(&Value::from("c1")));
     }
 
@@ -134,5 +163,6 @@ mod tests {
         let view = wire(&Position::start("arcade,opening=corner".parse().unwrap()));
         assert_eq!(view["legal"].as_array().unwrap().len(), 4);
         assert_eq!(view["forbidden"]["c3"], "the first stone of the game goes in a corner");
+        assert_eq!(view["closed"]["c3"], "corner-opening");
     }
 }
