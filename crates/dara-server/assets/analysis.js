@@ -7,6 +7,7 @@ import { parseMove } from './notation.js';
 import { evaluationText } from './review.js';
 import { postJson } from './api.js';
 import { renderMoveList } from './movelist.js';
+import { t, lang } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const NS = 'http://www.w3.org/2000/svg';
@@ -45,7 +46,7 @@ function render() {
   const fen = study.positions[shown];
   const lastMove = shown > 0 ? study.moves[shown - 1] : null;
   board.show({ fen, legal: [], forbidden: {}, mine: false, waiting: false, browsing: true, lastMove, flipped: false });
-  $('shown').textContent = shown === 0 ? 'The start.' : `After move ${shown} of ${study.moves.length}: ${lastMove}.`;
+  $('shown').textContent = shown === 0 ? t('analysis.at-start') : t('analysis.after', { ply: shown, plies: study.moves.length, move: lastMove });
   $('first').disabled = $('prev').disabled = shown === 0;
   $('last').disabled = $('next').disabled = shown === study.moves.length;
   renderMoveList($('moves'), study.moves, shown, show);
@@ -57,12 +58,12 @@ function ask() {
   if (asking) { clearTimeout(asking.timer); clearTimeout(asking.patience); asking.controller.abort(); }
   const controller = new AbortController();
   const ply = shown;
-  $('engine-status').textContent = 'The engine is looking…';
+  $('engine-status').textContent = t('analysis.looking');
   for (const id of ['evaluation', 'best', 'line']) $(id).textContent = '';
   drawBest(null);
   const timer = setTimeout(async () => {
     const patience = setTimeout(() => {
-      $('engine-status').textContent = 'The engine is busy with games being played: this analysis waits its turn.';
+      $('engine-status').textContent = t('analysis.busy');
     }, PATIENCE_MS);
     asking.patience = patience;
     try {
@@ -76,28 +77,29 @@ function ask() {
       if (e.name === 'AbortError' || ply !== shown) return;
       // The one before may not have been called off yet: ask again in a moment.
       if (e.status === 429) { setTimeout(() => { if (ply === shown) ask(); }, 400); return; }
-      $('engine-status').textContent = `No analysis: ${e.message}.`;
+      $('engine-status').textContent = t('analysis.failed', { reason: e.message });
     }
   }, SETTLE_MS);
   asking = { controller, timer, patience: null };
 }
 
 function showFound(found) {
-  const side = found.side === 'white' ? 'Pale' : 'Dark';
+  const side = t(`side.${found.side}`);
   if (!found.best) {
-    $('engine-status').textContent = 'The game is over in this position.';
+    $('engine-status').textContent = t('analysis.over');
     return;
   }
   const s = found.score;
   const forPale = 'cp' in s ? (found.side === 'white' ? s.cp : -s.cp) : null;
   let words;
-  if ('win' in s) words = `${side} wins in ${s.win} ${s.win === 1 ? 'ply' : 'plies'} with best play`;
-  else if ('loss' in s) words = `${side} loses in ${s.loss} ${s.loss === 1 ? 'ply' : 'plies'} with best play`;
-  else words = `${evaluationText(forPale)} (in stones, for Pale)`;
-  $('engine-status').textContent = `Depth ${found.depth}, ${found.nodes.toLocaleString('en')} positions${found.waitedMs > 50 ? `, after waiting ${(found.waitedMs / 1000).toFixed(1)} s` : ''}.`;
-  $('evaluation').textContent = `Evaluation: ${words}.`;
-  $('best').textContent = `Best for ${side}: ${found.best}.`;
-  $('line').textContent = `The line it expects: ${found.line.join(' ')}.`;
+  if ('win' in s) words = t('analysis.wins-in', { side, count: s.win });
+  else if ('loss' in s) words = t('analysis.loses-in', { side, count: s.loss });
+  else words = t('analysis.in-stones', { evaluation: evaluationText(forPale) });
+  const params = { depth: found.depth, nodes: found.nodes.toLocaleString(lang), seconds: (found.waitedMs / 1000).toFixed(1) };
+  $('engine-status').textContent = t(found.waitedMs > 50 ? 'analysis.searched-waited' : 'analysis.searched', params);
+  $('evaluation').textContent = t('analysis.evaluation', { words });
+  $('best').textContent = t('analysis.best', { side, move: found.best });
+  $('line').textContent = t('analysis.line', { line: found.line.join(' ') });
   drawBest(found.best);
 }
 
@@ -139,7 +141,7 @@ async function importFrom(text, rules) {
     $('import-error').textContent = '';
     show(study.moves.length);
   } catch (e) {
-    $('import-error').textContent = `That could not be read: ${e.message}.`;
+    $('import-error').textContent = t('analysis.unreadable', { reason: e.message });
   }
 }
 

@@ -1,7 +1,8 @@
 // The board: draws the position the server sent, and turns taps, drags and keys into one whole
 // turn (placement, or step plus the captures chosen). Which moves exist comes only from the
 // server's list of legal moves.
-import { parsePosition, parseMove, cellName, parseCell, stoneWord } from './notation.js';
+import { parsePosition, parseMove, cellName, parseCell } from './notation.js';
+import { t } from './i18n.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const SIZE = 100;
@@ -33,7 +34,7 @@ export class Board {
     this.pressedSelected = false; // whether it went down on the stone already picked up
     this.flipped = false;
     this.motion = null;        // { key, at }: the other side's move being shown moving, since when
-    this.svg = el('svg', { class: 'board', role: 'grid', 'aria-label': 'Dara board' });
+    this.svg = el('svg', { class: 'board', role: 'grid', 'aria-label': t('board.label') });
     host.appendChild(this.svg);
     // The focus ring shows only for keyboard use, not after every tap.
     this.svg.addEventListener('keydown', (e) => { this.svg.classList.add('keyboard'); this.key(e); });
@@ -85,16 +86,22 @@ export class Board {
 
   describe(name) {
     const stone = this.pos.stones.get(name);
-    const parts = [name, stone ? `${stoneWord[stone]} stone` : 'empty'];
+    const parts = [name, stone ? t(`cell.stone.${stone}`) : t('cell.empty')];
     const role = this.role(name);
-    if (role === 'put') parts.push('you can place here');
-    if (role === 'select') parts.push('can step');
-    if (role === 'target') parts.push(`step here from ${this.selected}`);
-    if (role === 'capture') parts.push('you can take this stone');
-    if (this.selected === name) parts.push('selected');
-    if (this.state.forbidden[name] && this.state.mine) parts.push(`closed: ${this.state.forbidden[name]}`);
-    if (this.state.lastMove && this.lastCells().includes(name)) parts.push('last move');
+    if (role === 'put') parts.push(t('cell.put'));
+    if (role === 'select') parts.push(t('cell.select'));
+    if (role === 'target') parts.push(t('cell.target', { from: this.selected }));
+    if (role === 'capture') parts.push(t('cell.capture'));
+    if (this.selected === name) parts.push(t('cell.selected'));
+    if (this.state.forbidden[name] && this.state.mine) parts.push(t('cell.closed', { why: this.closedWhy(name) }));
+    if (this.state.lastMove && this.lastCells().includes(name)) parts.push(t('cell.last'));
     return parts.join(', ');
+  }
+
+  // Why `name` is closed, worded from the server's code (its English where there is none).
+  closedWhy(name) {
+    const code = this.state.closed && this.state.closed[name];
+    return code ? t(`closed.${code}`) : this.state.forbidden[name];
   }
 
   lastCells() {
@@ -203,22 +210,22 @@ export class Board {
     // A second press while the turn is on its way (a double click) does nothing.
     if (this.state.waiting) return;
     if (this.state.browsing) {
-      this.say('This is an earlier position: go back to the live position to play.');
+      this.say(t('board.browsing'));
       return;
     }
     if (!this.state.mine) {
-      this.say(this.state.forbidden[name] ? `${name} is closed: ${this.state.forbidden[name]}` : 'It is not your turn.');
+      this.say(this.state.forbidden[name] ? t('board.closed', { cell: name, why: this.closedWhy(name) }) : t('board.not-your-turn'));
       return;
     }
     const role = this.role(name);
     if (this.pending) {
-      if (role !== 'capture') { this.say('Choose one of the marked stones to take.'); return; }
+      if (role !== 'capture') { this.say(t('board.choose-marked')); return; }
       this.pending.chosen.push(name);
       const left = this.pending.moves.filter((m) => this.pending.chosen.every((c) => m.captures.includes(c)));
       const exact = left.find((m) => m.captures.length === this.pending.chosen.length);
       if (exact && this.captureChoices().length === 0) return this.send(exact.text);
       if (exact && left.length === 1) return this.send(exact.text);
-      this.say(`Taking ${name}. Choose another stone to take.`);
+      this.say(t('board.taking', { cell: name }));
       this.draw();
       return;
     }
@@ -230,21 +237,21 @@ export class Board {
       this.pending = { from: this.selected, to: name, moves, chosen: [] };
       this.selected = null;
       this.draw();
-      this.say(`${this.pending.from} to ${name} makes a row of three. Choose a stone to take: ${this.captureChoices().join(', ')}.`);
+      this.say(t('board.row', { from: this.pending.from, to: name, choices: this.captureChoices().join(', ') }));
       return;
     }
     if (role === 'select') {
       this.selected = this.selected === name ? null : name;
       this.draw();
-      if (this.selected) this.say(`${name} selected. It can step to ${this.targetsFrom(name).map((m) => m.to).filter((v, i, a) => a.indexOf(v) === i).join(', ')}.`);
+      if (this.selected) this.say(t('board.selected', { cell: name, targets: this.targetsFrom(name).map((m) => m.to).filter((v, i, a) => a.indexOf(v) === i).join(', ') }));
       return;
     }
     if (this.state.forbidden[name]) {
-      this.say(`You cannot place on ${name}: ${this.state.forbidden[name]}.`);
+      this.say(t('board.cannot-place', { cell: name, why: this.closedWhy(name) }));
       this.onClosed(name);
       return;
     }
-    if (this.moves.length === 1 && this.moves[0].kind === 'pass') { this.say('You have no cell to place on: pass.'); return; }
+    if (this.moves.length === 1 && this.moves[0].kind === 'pass') { this.say(t('board.pass')); return; }
     if (this.selected) { this.selected = null; this.draw(); }
   }
 
@@ -259,7 +266,7 @@ export class Board {
       this.selected = null;
       this.pending = null;
       this.draw();
-      this.say('Cancelled.');
+      this.say(t('board.cancelled'));
     }
   }
 

@@ -2,10 +2,11 @@
 // snapshot, then numbered events; this file only keeps it and shows it.
 import { Board } from './board.js';
 import { Connection } from './connection.js';
-import { parsePosition, parseMove, colourWord } from './notation.js';
+import { parsePosition, parseMove } from './notation.js';
 import * as sound from './sound.js';
 import { MARKS, fetchReview, drawGraph, fillTable, summary, turnNote } from './review.js';
 import { renderMoveList } from './movelist.js';
+import { t, cap, inWords } from './i18n.js';
 
 const gameId = location.pathname.split('/')[2];
 const $ = (id) => document.getElementById(id);
@@ -51,7 +52,7 @@ const conn = new Connection(gameId, {
   seat: token,
   onMessage: (msg) => receive(msg),
   onState: (s) => {
-    const text = { connected: '', reconnecting: 'Connection lost: reconnecting…', gone: 'This game is over and no longer kept.', refused: 'The server closed this connection: too many messages.', reload: 'The Arcade has been updated: reload the page to go on.' }[s];
+    const text = s === 'connected' ? '' : t(`connection.${s}`);
     $('connection-text').textContent = text;
     $('connection').hidden = !text;
     $('retry-now').hidden = s !== 'reconnecting';
@@ -69,7 +70,7 @@ function playTurn(m) {
   awaiting = game.moves.length;
   turnId += 1;
   conn.sendTurn(turnId, m);
-  say(`Sending ${m}…`);
+  say(t('game.sending', { move: m }));
   render();
 }
 
@@ -95,12 +96,12 @@ function receive(msg) {
       localStorage.setItem(storeKey(gameId), token);
       conn.setSeat(token);
       game.you = d.colour;
-      say(`You have the ${colourWord[d.colour]} stones.`);
+      say(t(`game.you-have.${d.colour}`));
       break;
     case 'seated':
       game.seats[d.colour] = { kind: 'human' };
       setClock(d.clock);
-      say(`${cap(colourWord[d.colour])} has sat down. The game begins.`);
+      say(t('game.sat-down', { side: side(d.colour) }));
       break;
     case 'move': {
       // The mover is the side to move before it: turns need not alternate when the
@@ -130,30 +131,30 @@ function receive(msg) {
       game.lastMove = game.moves[game.moves.length - 1] || null;
       awaiting = null;
       if (viewing !== null && viewing >= d.ply) viewing = null;
-      say(`Took back ${d.plies} ${d.plies === 1 ? 'move' : 'moves'}. ${turnText()}`);
+      say(`${t('game.took-back', { count: d.plies })} ${turnText()}`);
       break;
     case 'draw-offer':
       game.drawOffer = d.by;
-      say(d.by === game.you ? 'You offered a draw.' : `${cap(colourWord[d.by])} offers a draw.`, { shown: false });
+      say(d.by === game.you ? t('game.you-offered') : t('game.offers-draw', { side: side(d.by) }), { shown: false });
       break;
     case 'draw-decline':
       game.drawOffer = null;
-      say('The draw offer was declined.');
+      say(t('game.draw-declined'));
       break;
     case 'draw-withdraw':
       game.drawOffer = null;
-      say(d.by === game.you ? 'You withdrew your draw offer.' : `${cap(colourWord[d.by])} withdrew the draw offer.`);
+      say(d.by === game.you ? t('game.you-withdrew') : t('game.withdrew', { side: side(d.by) }));
       break;
     case 'end':
       game.end = d;
       setClock(d.clock);
       if ($('resign-dialog').open) $('resign-dialog').close();
       sound.play('end');
-      say(`Game over: ${resultText(d)}.`);
+      say(t('game.over', { result: resultText(d) }));
       break;
     case 'rematch-offer':
       game.rematchOffer = d.by;
-      say(d.by === game.you ? 'You asked for a rematch.' : 'Your opponent asks for a rematch.');
+      say(d.by === game.you ? t('game.you-asked-rematch') : t('game.opponent-asks-rematch'));
       break;
     case 'rematch':
       game.rematch = d.game;
@@ -173,10 +174,10 @@ function receive(msg) {
       break;
     case 'rejected':
       awaiting = null;
-      say(`Move not played: ${d.reason}.`);
+      say(t('game.not-played', { reason: refusalText(d) }));
       break;
     case 'error':
-      say(d.reason);
+      say(cap(refusalText(d)));
       break;
     default:
       return;
@@ -184,40 +185,50 @@ function receive(msg) {
   render();
 }
 
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+// A side as the start of a sentence: "Pale", "Dark".
+const side = (colour) => t(`side.${colour}`);
 
-// "a", "a and b", "a, b and c".
-function inWords(list) {
-  return list.length < 2 ? list.join('') : `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
+// A refusal, worded from its code and parameters (PROTOCOL.md); the server's English only
+// where the code is one this page does not know.
+function refusalText(d) {
+  const key = `refusal.${d.code}`;
+  return d.code && t(key, d) !== key ? t(key, d) : d.reason;
+}
+
+// How a game ended, from its code (PROTOCOL.md).
+function endReason(end) {
+  const key = `end.${end.code}`;
+  const params = { limit: end.limit, loser: end.loser && side(end.loser) };
+  return end.code && t(key, params) !== key ? t(key, params) : end.reason;
 }
 
 // A turn in words, for the announcement: "Dark placed on f5", "Pale stepped d1 to c1 and took e4".
 function describeMove(text, mover) {
-  const who = cap(colourWord[mover]);
+  const who = side(mover);
   const m = parseMove(text);
-  if (m.kind === 'pass') return `${who} passed`;
-  if (m.kind === 'put') return `${who} placed on ${m.to}`;
-  const taken = m.captures.length ? ` and took ${inWords(m.captures)}` : '';
-  return `${who} stepped ${m.from} to ${m.to}${taken}`;
+  if (m.kind === 'pass') return t('move.passed', { side: who });
+  if (m.kind === 'put') return t('move.placed', { side: who, to: m.to });
+  if (m.captures.length) return t('move.stepped-took', { side: who, from: m.from, to: m.to, taken: inWords(m.captures) });
+  return t('move.stepped', { side: who, from: m.from, to: m.to });
 }
 
 function turnText() {
   if (!game || game.end) return '';
   const side = game.pos.side;
-  const who = side === game.you ? 'Your turn' : `${cap(colourWord[side])} to play`;
-  if (side === game.you && board.choosingCapture()) return `${who}: choose a stone to take.`;
-  return `${who}: ${game.pos.phase === 'placement' ? 'place a stone' : 'step a stone'}.`;
+  const who = side === game.you ? t('turn.yours') : t('turn.theirs', { side: t(`side.${side}`) });
+  if (side === game.you && board.choosingCapture()) return t('turn.take', { who });
+  return t(game.pos.phase === 'placement' ? 'turn.place' : 'turn.step', { who });
 }
 
 // The headline: whose turn and what to do, or how the game ended.
 function renderTurn() {
   if (!game) return;
-  $('turn').textContent = game.end ? `Game over: ${resultText(game.end)}.` : !bothSeated() ? 'Waiting for your opponent to sit down.' : turnText();
+  $('turn').textContent = game.end ? t('game.over', { result: resultText(game.end) }) : !bothSeated() ? t('game.waiting') : turnText();
 }
 
 function resultText(end) {
-  const head = end.winner ? `${cap(colourWord[end.winner])} wins` : 'Draw';
-  return `${head} (${end.result}): ${end.reason}`;
+  const head = end.winner ? t('end.wins', { side: side(end.winner) }) : t('end.draw');
+  return t('end.result', { head, result: end.result, reason: endReason(end) });
 }
 
 function setClock(view) {
@@ -238,9 +249,9 @@ function formatMs(ms) {
 
 function playerName(colour) {
   const seat = game.seats[colour];
-  if (seat.kind === 'computer') return `Computer, level ${seat.level}`;
-  if (seat.kind === 'open') return 'Waiting for a player';
-  return colour === game.you ? 'You' : (game.you ? 'Your opponent' : `${cap(colourWord[colour])} player`);
+  if (seat.kind === 'computer') return t('player.computer', { level: seat.level });
+  if (seat.kind === 'open') return t('player.open');
+  return colour === game.you ? t('player.you') : (game.you ? t('player.opponent') : t(`player.${colour}`));
 }
 
 // How long `colour`'s player has been gone and how long until their game may be claimed, in
@@ -255,10 +266,10 @@ function absence(colour) {
 function presenceText(colour) {
   const away = game.end ? null : absence(colour);
   if (!away) return '';
-  const text = `reconnecting (${Math.round(away.gone / 1000)} s)`;
+  const text = t('presence.reconnecting', { seconds: Math.round(away.gone / 1000) });
   if (colour === game.you || !game.you) return text;
   const wait = Math.ceil(away.claimIn / 1000);
-  return wait > 0 ? `${text}: you may claim the win if they are not back in ${wait} s` : `${text}: you may claim the win`;
+  return wait > 0 ? t('presence.claim-in', { text, seconds: wait }) : t('presence.claim-now', { text });
 }
 
 // Seconds until the absent opponent's game may be claimed (0: now), or null if they are here.
@@ -272,7 +283,7 @@ function renderClaim() {
   const wait = claimWait();
   $('claim').hidden = wait === null;
   $('claim').disabled = wait !== null && wait > 0;
-  $('claim').textContent = wait ? `Claim the win (in ${wait} s)` : 'Claim the win';
+  $('claim').textContent = wait ? t('game.claim-in', { seconds: wait }) : t('game.claim');
 }
 
 function render() {
@@ -285,8 +296,8 @@ function render() {
   for (const colour of ['white', 'black']) {
     const panel = $(`player-${colour}`);
     panel.querySelector('.name').textContent = playerName(colour);
-    panel.querySelector('.hand').textContent = `${pos.hand[colour]} in hand`;
-    panel.querySelector('.on-board').textContent = `${[...pos.stones.values()].filter((s) => s === (colour === 'white' ? 'W' : 'B')).length} on the board`;
+    panel.querySelector('.hand').textContent = t('player.in-hand', { count: pos.hand[colour] });
+    panel.querySelector('.on-board').textContent = t('player.on-board', { count: [...pos.stones.values()].filter((s) => s === (colour === 'white' ? 'W' : 'B')).length });
     panel.querySelector('.away').textContent = presenceText(colour);
     panel.classList.toggle('to-move', !game.end && game.pos.side === colour);
     const clock = panel.querySelector('.clock');
@@ -299,12 +310,12 @@ function render() {
   $('flip').setAttribute('aria-pressed', String(turnedRound));
   const waiting = conn.sending() || awaiting !== null;
   const mine = !game.end && !!game.you && game.pos.side === game.you && bothSeated() && !waiting && !browsing;
-  $('phase').textContent = `${cap(game.pos.phase)} phase`;
+  $('phase').textContent = t(`phase.${game.pos.phase}`);
   const quiet = $('quiet');
   quiet.hidden = game.pos.quiet_limit === null || game.pos.phase !== 'movement';
-  quiet.textContent = ` · quiet plies: ${game.pos.quiet} of ${game.pos.quiet_limit}`;
+  quiet.textContent = ` · ${t('game.quiet', { quiet: game.pos.quiet, limit: game.pos.quiet_limit })}`;
   board.show({
-    fen, legal: browsing ? [] : game.pos.legal, forbidden: browsing ? {} : game.pos.forbidden, mine, waiting, browsing, flipped,
+    fen, legal: browsing ? [] : game.pos.legal, forbidden: browsing ? {} : game.pos.forbidden, closed: browsing ? {} : game.pos.closed, mine, waiting, browsing, flipped,
     lastMove: browsing ? game.moves[viewing - 1] || null : game.lastMove,
     fresh: !browsing && fresh && fresh.key === `${game.moves.length} ${game.lastMove}` ? fresh : null,
   });
@@ -313,7 +324,7 @@ function render() {
   renderQueue();
   const watching = presence ? presence.watchers : 0;
   $('watchers').hidden = watching === 0;
-  $('watchers').textContent = `${watching} ${watching === 1 ? 'person' : 'people'} watching`;
+  $('watchers').textContent = t('game.watchers', { count: watching });
   renderBrowsing();
   renderMoves();
   renderControls(mine);
@@ -327,22 +338,22 @@ function renderReview() {
   if (!reviewed) return;
   const shown = viewing === null ? game.moves.length : viewing;
   drawGraph($('review-graph'), reviewed, shown, (ply) => view(ply));
-  $('review-note').textContent = turnNote(reviewed, shown, colourWord);
+  $('review-note').textContent = turnNote(reviewed, shown);
 }
 
 async function startReview() {
   $('review').hidden = false;
   $('review').dataset.asking = 'yes';
-  $('review-status').textContent = 'The engine is going through the game: a few seconds…';
+  $('review-status').textContent = t('review.working');
   render();
   try {
     reviewed = await fetchReview(game);
     $('review-status').textContent = '';
-    $('review-summary').textContent = summary(reviewed, colourWord);
-    fillTable($('review-table'), reviewed, colourWord, (ply) => view(ply));
+    $('review-summary').textContent = summary(reviewed);
+    fillTable($('review-table'), reviewed, (ply) => view(ply));
     $('review-body').hidden = false;
   } catch (e) {
-    $('review-status').textContent = `No review this time: ${e.message}.`;
+    $('review-status').textContent = t('review.failed', { reason: e.message });
   }
   $('review').dataset.asking = 'no';
   render();
@@ -355,10 +366,10 @@ function renderBrowsing() {
   $('prev').disabled = (browsing ? viewing : game.moves.length) === 0;
   $('next').disabled = !browsing;
   if (!browsing) return;
-  const what = viewing === 0 ? 'the start' : `move ${viewing} of ${game.moves.length}: ${game.moves[viewing - 1]}`;
-  const news = unseen ? ` ${unseen} new ${unseen === 1 ? 'move' : 'moves'} since.` : '';
-  $('browse-note').textContent = `You are looking at ${what}.${news}`;
-  $('live').textContent = unseen ? `Back to the live position (${unseen} new)` : 'Back to the live position';
+  const what = viewing === 0 ? t('browse.start') : t('browse.move', { ply: viewing, plies: game.moves.length, move: game.moves[viewing - 1] });
+  const news = unseen ? ` ${t('browse.news', { count: unseen })}` : '';
+  $('browse-note').textContent = `${what}${news}`;
+  $('live').textContent = unseen ? t('browse.live-news', { count: unseen }) : t('game.live');
   $('browsing').classList.toggle('news', unseen > 0);
 }
 
@@ -381,7 +392,7 @@ function renderQueue() {
   $('queue').hidden = !waiting;
   if (!waiting) return;
   const n = queueAhead;
-  $('queue').textContent = n === 0 ? 'The computer is thinking: yours is next.' : `The computer is thinking: ${n} ${n === 1 ? 'game' : 'games'} ahead.`;
+  $('queue').textContent = n === 0 ? t('queue.next') : t('queue.ahead', { count: n });
 }
 
 function bothSeated() {
@@ -396,7 +407,7 @@ function renderMoves() {
     if (mark && MARKS[mark].sign) {
       button.classList.add(`mark-${mark}`);
       button.textContent += MARKS[mark].sign;
-      button.setAttribute('aria-label', `${game.moves[ply - 1]}, ${MARKS[mark].word}`);
+      button.setAttribute('aria-label', `${game.moves[ply - 1]}, ${t(`mark.${mark}`)}`);
     }
   });
   if (viewing === null) $('moves').scrollTop = $('moves').scrollHeight;
@@ -411,14 +422,14 @@ function renderControls(mine) {
   $('watch-note').hidden = !!game.you;
   $('resign').hidden = !playing || !bothSeated();
   $('draw').hidden = !playing || vsComputer || !bothSeated() || game.drawOffer === game.you;
-  $('draw').textContent = game.drawOffer === opponent ? 'Accept draw' : 'Offer draw';
+  $('draw').textContent = game.drawOffer === opponent ? t('game.accept-draw') : t('game.draw');
   $('decline').hidden = !playing || game.drawOffer !== opponent;
   $('withdraw').hidden = !playing || game.drawOffer !== game.you;
   const offer = !game.end && game.drawOffer;
   $('offer-note').hidden = !offer;
   if (offer) {
-    $('offer-note').textContent = offer === game.you ? 'You have offered a draw.'
-      : game.you ? 'Your opponent offers a draw.' : `${cap(colourWord[offer])} offers a draw.`;
+    $('offer-note').textContent = offer === game.you ? t('game.you-have-offered')
+      : game.you ? t('game.opponent-offers') : t('game.offers-draw', { side: side(offer) });
   }
   // Taking back is for a game still going on.
   $('takeback').hidden = !playing || !vsComputer || game.moves.length === 0;
@@ -431,7 +442,7 @@ function renderControls(mine) {
     $('result').textContent = resultText(game.end);
     $('record').value = game.end.record;
     $('rematch').hidden = !game.you || !!game.rematch;
-    $('rematch').textContent = game.rematchOffer && game.rematchOffer !== game.you ? 'Accept rematch' : game.rematchOffer === game.you ? 'Rematch asked…' : 'Rematch (colours swapped)';
+    $('rematch').textContent = game.rematchOffer && game.rematchOffer !== game.you ? t('game.accept-rematch') : game.rematchOffer === game.you ? t('game.rematch-asked') : t('game.rematch');
     $('rematch').disabled = game.rematchOffer === game.you;
     $('watch-next').hidden = !(game.rematch && !game.you);
     // The game goes to the analysis board in the link's fragment, never to the server.
@@ -482,8 +493,8 @@ $('takeback').addEventListener('click', () => conn.send('takeback'));
 $('review-start').addEventListener('click', () => startReview());
 $('claim').addEventListener('click', () => conn.send('claim'));
 $('rematch').addEventListener('click', () => conn.send('rematch'));
-$('copy-link').addEventListener('click', () => copy($('invite-link').value, 'Link copied.'));
-$('copy-record').addEventListener('click', () => copy($('record').value, 'Record copied.'));
+$('copy-link').addEventListener('click', () => copy($('invite-link').value, t('game.link-copied')));
+$('copy-record').addEventListener('click', () => copy($('record').value, t('game.record-copied')));
 $('typed').addEventListener('submit', (e) => {
   e.preventDefault();
   const text = $('typed-input').value.trim();
@@ -493,7 +504,7 @@ $('typed').addEventListener('submit', (e) => {
 });
 
 function copy(text, done) {
-  navigator.clipboard.writeText(text).then(() => say(done), () => say('Select the text and copy it.'));
+  navigator.clipboard.writeText(text).then(() => say(done), () => say(t('game.copy-by-hand')));
 }
 
 // Clocks and the "reconnecting (n s)" counters tick between messages.

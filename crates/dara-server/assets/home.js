@@ -1,5 +1,6 @@
 // The home page: pick the rules and the clock, then one of the three ways to play.
 import { chosenRules, chosenClock, watchRulesForm } from './rules-form.js';
+import { t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -11,7 +12,7 @@ function showError(text) {
 async function post(path, body) {
   const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const data = await response.json();
-  if (!response.ok) throw new Error(data.error || 'the server said no');
+  if (!response.ok) throw new Error(data.error || t('home.server-said-no'));
   return data;
 }
 
@@ -26,7 +27,7 @@ async function start(body) {
   try {
     go(await post('/api/games', body));
   } catch (e) {
-    showError(`Could not start the game: ${e.message}.`);
+    showError(t('home.could-not-start', { reason: e.message }));
   }
 }
 
@@ -34,8 +35,8 @@ watchRulesForm(() => {
   $('rules-text').textContent = chosenRules();
   $('summary-rules').textContent = chosenRules();
   const clock = chosenClock();
-  $('clock-note').textContent = clock ? '' : 'No clock.';
-  $('summary-clock').textContent = clock ? $('clock').selectedOptions[0].textContent : 'no clock';
+  $('clock-note').textContent = clock ? '' : t('home.no-clock-note');
+  $('summary-clock').textContent = clock ? $('clock').selectedOptions[0].textContent : t('home.no-clock-summary');
 });
 
 $('play-computer').addEventListener('submit', (e) => {
@@ -57,7 +58,7 @@ $('play-anyone').addEventListener('click', async () => {
   try {
     go(await post('/api/seek', { rules: chosenRules(), clock: chosenClock() }));
   } catch (e) {
-    showError(`Could not find a table: ${e.message}.`);
+    showError(t('home.could-not-find', { reason: e.message }));
   }
 });
 
@@ -69,12 +70,12 @@ async function sitDown(game) {
   try {
     go(await post(`/api/tables/${game}/sit`, {}));
   } catch (e) {
-    showError(`Could not sit down: ${e.message}.`);
+    showError(t('home.could-not-sit', { reason: e.message }));
   }
 }
 
 function clockLabel(clock) {
-  return clock ? `${clock.initial / 60}+${clock.increment}` : 'no clock';
+  return clock ? `${clock.initial / 60}+${clock.increment}` : t('home.no-clock-summary');
 }
 
 // The open tables, live.
@@ -97,12 +98,12 @@ function listen() {
       // against oneself: it leads back to the table instead.
       if (localStorage.getItem(`dara.seat.${table.game}`)) {
         li.className = 'own';
-        text.textContent = `Your table: ${table.rules}, ${clockLabel(table.clock)}, waiting for someone to sit down`;
+        text.textContent = t('home.your-table', { rules: table.rules, clock: clockLabel(table.clock) });
         link.classList.add('secondary');
-        link.textContent = 'Back to your table';
+        link.textContent = t('home.back-to-table');
       } else {
-        text.textContent = `${table.rules}, ${clockLabel(table.clock)}, you would play ${table.seat === 'white' ? 'pale (first)' : 'dark'}`;
-        link.textContent = 'Sit down';
+        text.textContent = t(`home.table.${table.seat}`, { rules: table.rules, clock: clockLabel(table.clock) });
+        link.textContent = t('home.sit-down');
         link.addEventListener('click', (e) => { e.preventDefault(); sitDown(table.game); });
       }
       li.append(text, link);

@@ -5,6 +5,7 @@ import { Board } from './board.js';
 import { parseMove } from './notation.js';
 import { lessons } from './lessons.js';
 import { postJson } from './api.js';
+import { t, verdictText } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const RULES = 'arcade';
@@ -46,7 +47,7 @@ async function ask(position, move) {
 function show() {
   const mine = !busy && !solved && current.status.result === '*';
   board.show({
-    fen: current.pos.fen, legal: current.pos.legal, forbidden: current.pos.forbidden,
+    fen: current.pos.fen, legal: current.pos.legal, forbidden: current.pos.forbidden, closed: current.pos.closed,
     mine, waiting: busy, browsing: false, flipped: false, lastMove, fresh,
   });
 }
@@ -80,7 +81,7 @@ async function start(index, { focus = true } = {}) {
   $('lesson').hidden = false;
   $('learn-tools').hidden = false;
   const l = lesson();
-  $('progress').textContent = `Step ${index + 1} of ${lessons.length}`;
+  $('progress').textContent = t('learn.progress', { n: index + 1, of: lessons.length });
   $('lesson-title').textContent = l.title;
   $('intro').replaceChildren(...l.intro.map((text) => {
     const p = document.createElement('p');
@@ -91,7 +92,7 @@ async function start(index, { focus = true } = {}) {
   try {
     current = await ask(l.position);
   } catch (e) {
-    say(`The lesson could not be set up: ${e.message}.`);
+    say(t('learn.failed', { reason: e.message }));
     return;
   }
   askTask();
@@ -113,7 +114,7 @@ async function tryMove(text) {
   if (busy || solved) return;
   const task = lesson().tasks[taskIndex];
   if (task.closed) {
-    say(`First try ${task.closed}, the crossed-out cell, to hear why it is closed.`);
+    say(t('learn.first-try', { cell: task.closed }));
     return;
   }
   busy = true;
@@ -124,14 +125,14 @@ async function tryMove(text) {
     answer = await ask(before.pos.fen, text);
   } catch (e) {
     busy = false;
-    say(`The move could not be checked: ${e.message}.`);
+    say(t('verdict.failed', { reason: e.message }));
     show();
     return;
   }
   busy = false;
   const verdict = answer.move;
   if (verdict.verdict !== 'legal') {
-    say(verdict.verdict === 'illegal' ? `${text} cannot be played: ${verdict.reason}.` : verdict.reason);
+    say(verdictText(text, verdict));
     show();
     return;
   }
@@ -143,7 +144,7 @@ async function tryMove(text) {
   fresh = null;
   if (wrong) {
     solved = true;
-    say(`Not quite. ${wrong}`);
+    say(`${t('learn.not-quite')} ${wrong}`);
     $('retry').hidden = false;
     show();
     $('retry').focus();
@@ -165,7 +166,7 @@ async function taskDone(task, lead = '') {
     current = { pos: verdict.pos, status: verdict.status };
     lastMove = verdict.m;
     fresh = { key: `${lessonIndex}.${taskIndex} ${verdict.m}`, move: verdict.m };
-    say(`${lead}${task.done} Dark steps ${parseMove(verdict.m).from} to ${parseMove(verdict.m).to}.`);
+    say(`${lead}${task.done} ${t('learn.dark-steps', { from: parseMove(verdict.m).from, to: parseMove(verdict.m).to })}`);
   }
   if (taskIndex + 1 < lesson().tasks.length) {
     taskIndex += 1;
@@ -176,7 +177,7 @@ async function taskDone(task, lead = '') {
     return;
   }
   $('next').hidden = false;
-  $('next').textContent = lessonIndex + 1 < lessons.length ? 'Next step' : 'On to a real game';
+  $('next').textContent = lessonIndex + 1 < lessons.length ? t('learn.next') : t('learn.to-game');
   show();
   $('next').focus();
 }
@@ -186,7 +187,7 @@ function retry() {
   ({ current, lastMove } = undo);
   fresh = null;
   askTask();
-  say('Back to where you were: try another move.');
+  say(t('learn.back'));
   board.focusCursor();
 }
 
@@ -221,11 +222,11 @@ $('play').addEventListener('click', async () => {
       body: JSON.stringify({ opponent: 'computer', rules: RULES, level: 1, first: 'me' }),
     });
     const created = await response.json();
-    if (!response.ok) throw new Error(created.error || 'the server said no');
+    if (!response.ok) throw new Error(created.error || t('home.server-said-no'));
     localStorage.setItem(`dara.seat.${created.game}`, created.seat);
     location.href = created.url;
   } catch (e) {
-    $('finale-error').textContent = `Could not start the game: ${e.message}.`;
+    $('finale-error').textContent = t('home.could-not-start', { reason: e.message });
     $('finale-error').hidden = false;
   }
 });

@@ -4,11 +4,10 @@
 // server (`POST /api/position`): a check here only asks whether a legal move did what the
 // lesson asked, and says why not in the lesson's own words.
 import { parseMove } from './notation.js';
+import { t, orWords } from './i18n.js';
 
 const START = '6/6/6/6/6 w 12 12 0';
 
-// "a", "a or b", "a, b or c".
-const orList = (list) => (list.length < 2 ? list.join('') : `${list.slice(0, -1).join(', ')} or ${list[list.length - 1]}`);
 
 // The dark answers that would take one of the player's stones, after a move: the server's
 // legal moves of the position it leads to, those with a capture.
@@ -17,144 +16,144 @@ const darkRows = (after) => after.pos.legal.filter((m) => parseMove(m).captures.
 export const lessons = [
   {
     id: 'placing',
-    title: 'Placing a stone',
+    title: t('lesson.placing.title'),
     intro: [
-      'Dara begins with both hands full: twelve stones each. Players take turns putting one stone from their hand on any empty cell.',
-      'You have the pale stones, and pale places first.',
+      t('lesson.placing.intro1'),
+      t('lesson.placing.intro2'),
     ],
     position: START,
     tasks: [{
-      ask: 'Place a stone on any cell: click or tap it, or move to it with the arrow keys and press Enter.',
-      check: ({ move }) => (move.kind === 'put' ? null : 'Place a stone from your hand on an empty cell.'),
-      done: 'Well placed. Dark would now place one of theirs, and so on, turn by turn, until all the stones are down.',
+      ask: t('lesson.placing.ask1'),
+      check: ({ move }) => (move.kind === 'put' ? null : t('lesson.placing.wrong')),
+      done: t('lesson.placing.done1'),
     }],
   },
   {
     id: 'closed',
-    title: 'Why a cell is closed',
+    title: t('lesson.closed.title'),
     intro: [
-      'While stones are being placed, no stone may stand in a line of three or more of its own colour, across or up and down.',
-      'Your stones on a1 and b1 make two in a line: a third on c1 would make three, so c1 is closed, and the board crosses it out.',
+      t('lesson.closed.intro1'),
+      t('lesson.closed.intro2'),
     ],
     position: '4BB/6/6/6/WW4 w 10 10 0',
     tasks: [
       {
-        ask: 'Click or tap the crossed-out cell c1 (or press Enter on it) to hear why it is closed.',
+        ask: t('lesson.closed.ask1'),
         closed: 'c1',
-        done: 'So c1 stays closed while stones are placed. Rows of three are made later, by stepping.',
+        done: t('lesson.closed.done1'),
       },
       {
-        ask: 'Now place a stone next to one of yours, on a cell that is open.',
+        ask: t('lesson.closed.ask2'),
         check: ({ move }) => (['a2', 'b2'].includes(move.to) ? null
-          : `${move.to} is allowed, but it is not next to a1 or b1. Try a2 or b2: they make a line of two, which is fine.`),
-        done: 'Right: two in a line is allowed, three is not. Lines of two placed now become rows later.',
+          : t('lesson.closed.wrong', { cell: move.to })),
+        done: t('lesson.closed.done2'),
       },
     ],
   },
   {
     id: 'stepping',
-    title: 'Stepping',
+    title: t('lesson.stepping.title'),
     intro: [
-      'When every stone is on the board, the moving begins, pale first. A stone steps one cell up, down, left or right into an empty cell: no jumps, and never diagonally.',
-      'The stones that can step have a dashed ring.',
+      t('lesson.stepping.intro1'),
+      t('lesson.stepping.intro2'),
     ],
     position: '1B4/6/2W1B1/4W1/W4B w 0 0 0',
     tasks: [{
-      ask: 'Step a stone: pick up one of yours, then choose the cell it goes to (the dots show where it can go).',
-      check: ({ move }) => (move.kind === 'step' ? null : 'Step one of your stones.'),
-      done: 'That is a step. Players take turns stepping one stone each.',
+      ask: t('lesson.stepping.ask1'),
+      check: ({ move }) => (move.kind === 'step' ? null : t('lesson.stepping.wrong')),
+      done: t('lesson.stepping.done1'),
     }],
   },
   {
     id: 'row',
-    title: 'A row of exactly three',
+    title: t('lesson.row.title'),
     intro: [
-      'A step that lines up exactly three of your stones, across or up and down, makes a row, and a row takes one of your opponent\'s stones.',
-      'a1, b1 and c1 stand in a line already, but only a row that the step itself makes counts. Four or more in a line is never a row.',
+      t('lesson.row.intro1'),
+      t('lesson.row.intro2'),
     ],
     position: 'B2W2/4WW/BB4/3W2/WWW2B w 0 0 0',
     tasks: [{
-      ask: 'Make a new row of exactly three, then choose the dark stone to take.',
+      ask: t('lesson.row.ask1'),
       check: ({ m, move }) => {
         if (move.captures.length) return null;
-        if (m === 'd2-d1') return 'd2-d1 makes four in a line, a1 to d1: four is not a row, so it takes nothing. Look for a step that makes exactly three.';
-        return `${m} makes no row of three, so it takes nothing. Look for a stone that can step into line with two others.`;
+        if (m === 'd2-d1') return t('lesson.row.four');
+        return t('lesson.row.wrong', { move: m });
       },
-      done: 'A row of three: d4, e4 and f4. It took a dark stone.',
+      done: t('lesson.row.done1'),
     }],
   },
   {
     id: 'taking',
-    title: 'Taking a stone',
+    title: t('lesson.taking.title'),
     intro: [
-      'When your step makes a row, you choose which of your opponent\'s stones to take. Choose with care.',
-      'Dark\'s b4 and c4 stand side by side, and d5 could step down to d4 beside them: a row of three for dark.',
+      t('lesson.taking.intro1'),
+      t('lesson.taking.intro2'),
     ],
     position: '3B2/1BB3/5B/2W1W1/WW4 w 0 0 0',
     tasks: [{
-      ask: 'Step c2 down to c1 to make a row, and take a stone that stops dark\'s row.',
+      ask: t('lesson.taking.ask1'),
       check: ({ m, move, after }) => {
-        if (!move.captures.length) return `${m} makes no row. Step c2 down to c1, beside a1 and b1.`;
+        if (!move.captures.length) return t('lesson.taking.no-row', { move: m });
         if (['b4', 'c4', 'd5'].includes(move.captures[0])) return null;
         const threats = darkRows(after);
-        return `After taking ${move.captures[0]}, dark could answer ${orList(threats)}: a row of three that takes one of your stones. Take b4, c4 or d5 instead.`;
+        return t('lesson.taking.wrong', { taken: move.captures[0], threats: orWords(threats) });
       },
-      done: 'Well chosen: dark can no longer make that row.',
+      done: t('lesson.taking.done1'),
     }],
   },
   {
     id: 'again',
-    title: 'A row made again',
+    title: t('lesson.again.title'),
     intro: [
-      'A row takes a stone each time a step makes it. Step a stone out of your row and back again, and the row is made again: it takes another stone.',
+      t('lesson.again.intro1'),
     ],
     position: 'B1BB2/5B/6/4W1/WWW3 w 0 0 0',
     tasks: [
       {
-        ask: 'Step one of a1, b1 or c1 out of the row.',
+        ask: t('lesson.again.ask1'),
         check: ({ m, move }) => (['a1', 'b1', 'c1'].includes(move.from) ? null
-          : `${m} moves a stone that is not in the row. Step a1, b1 or c1.`),
-        done: 'The row is broken for now.',
+          : t('lesson.again.wrong1', { move: m })),
+        done: t('lesson.again.done1'),
         reply: 'f4-f3',
       },
       {
-        ask: 'Now step the same stone back into line: the row is made again.',
+        ask: t('lesson.again.ask2'),
         check: ({ m, move }) => (move.captures.length ? null
-          : `${m} makes no row. Step the stone you moved back to where it was.`),
-        done: 'The same row, made again, took another stone. Watch out for this in your games: from both sides.',
+          : t('lesson.again.wrong2', { move: m })),
+        done: t('lesson.again.done2'),
       },
     ],
   },
   {
     id: 'blocked',
-    title: 'Being blocked',
+    title: t('lesson.blocked.title'),
     intro: [
-      'A stone with no empty cell beside it cannot step. A player who has no step at all on their turn has lost.',
-      'Dark\'s a5 and f1 are boxed in; only b5 can still step, to c5.',
+      t('lesson.blocked.intro1'),
+      t('lesson.blocked.intro2'),
     ],
     position: 'BB1W2/WW4/6/5W/4WB w 0 0 0',
     tasks: [{
-      ask: 'Block dark\'s last step, so that dark cannot move at all.',
+      ask: t('lesson.blocked.ask1'),
       check: ({ m, after }) => {
         if (after.status.code === 'no-moves') return null;
-        return `After ${m}, dark can still step: ${orList(after.pos.legal)}. Fill the cell dark's last free stone would step to.`;
+        return t('lesson.blocked.wrong', { move: m, steps: orWords(after.pos.legal) });
       },
-      done: 'Dark has no step left: pale wins.',
+      done: t('lesson.blocked.done1'),
     }],
   },
   {
     id: 'winning',
-    title: 'Winning',
+    title: t('lesson.winning.title'),
     intro: [
-      'Two stones can never make three, so a player left with two stones has lost. Dark is down to three.',
-      'A game can also be drawn: 80 steps in a row without a capture end it.',
+      t('lesson.winning.intro1'),
+      t('lesson.winning.intro2'),
     ],
     position: '4B1/4W1/3B2/2W2B/WW4 w 0 0 0',
     tasks: [{
-      ask: 'Make a row and take a dark stone to win.',
+      ask: t('lesson.winning.ask1'),
       check: ({ m, after }) => (after.status.code === 'few-stones' ? null
-        : `${m} makes no row, so dark keeps three stones. Find the step that lines up three of yours.`),
-      done: 'Dark is down to two stones: pale wins.',
+        : t('lesson.winning.wrong', { move: m })),
+      done: t('lesson.winning.done1'),
     }],
   },
 ];

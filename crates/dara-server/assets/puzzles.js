@@ -3,7 +3,8 @@
 // /api/position); this page compares a legal move with the solution, explains a wrong one with
 // the opponent's answer the rules allow, and keeps the streak in this browser only.
 import { Board } from './board.js';
-import { parseMove, colourWord } from './notation.js';
+import { parseMove } from './notation.js';
+import { t, inWords, verdictText } from './i18n.js';
 import { postJson } from './api.js';
 
 const $ = (id) => document.getElementById(id);
@@ -30,9 +31,8 @@ const say = (text, tone = '') => {
   $('feedback').className = `feedback ${tone}`;
 };
 
-const board = new Board($('board'), { onTurn: (m) => tryMove(m), say: (t) => say(t) });
+const board = new Board($('board'), { onTurn: (m) => tryMove(m), say: (text) => say(text) });
 
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 const sideOf = (fen) => (fen.split(' ')[1] === 'w' ? 'white' : 'black');
 
 async function ask(position, move) {
@@ -43,7 +43,7 @@ async function ask(position, move) {
 
 function show() {
   board.show({
-    fen: current.pos.fen, legal: current.pos.legal, forbidden: current.pos.forbidden,
+    fen: current.pos.fen, legal: current.pos.legal, forbidden: current.pos.forbidden, closed: current.pos.closed,
     mine: state === 'solving', waiting: state === 'busy', browsing: false,
     // The solver's stones nearest the player.
     flipped: sideOf(puzzle.position) === 'black', lastMove, fresh,
@@ -59,20 +59,17 @@ function renderStreak() {
 
 // The task in words, from the puzzle's theme.
 function task(p) {
-  const me = colourWord[sideOf(p.position)];
-  const n = { 'capture-1': 'now', 'capture-2': 'within two moves, whatever your opponent does', 'capture-3': 'within three moves, whatever your opponent does' }[p.theme];
-  if (n) return `You are ${me}. Take a stone ${n}.`;
-  return `You are ${me}. Your opponent threatens to make a row. Find the one move that stops it.`;
+  return t(`puzzle.task.${sideOf(p.position)}.${p.theme}`);
 }
 
 // What the solution does, in words.
 function achieves(p) {
   const line = p.line.map(parseMove);
   const take = line[line.length - 1];
-  if (p.theme === 'capture-1') return `${p.line[0]} makes a row at once and takes ${take.captures.join(' and ')}.`;
-  if (p.theme === 'defence') return `${p.line[0]} is the only move after which your opponent cannot take a stone at once.`;
-  const rest = p.line.slice(1).map((m, i) => (i % 2 === 0 ? `your opponent ${m}` : `you ${m}`)).join(', then ');
-  return `${p.line[0]} sets up a row your opponent cannot stop: then ${rest}, taking ${take.captures.join(' and ')}.`;
+  if (p.theme === 'capture-1') return t('puzzle.achieves.now', { move: p.line[0], taken: inWords(take.captures) });
+  if (p.theme === 'defence') return t('puzzle.achieves.defence', { move: p.line[0] });
+  const rest = p.line.slice(1).map((m, i) => t(i % 2 === 0 ? 'puzzle.line.them' : 'puzzle.line.you', { move: m })).join(t('puzzle.line.then'));
+  return t('puzzle.achieves.later', { move: p.line[0], rest, taken: inWords(take.captures) });
 }
 
 async function load(i) {
@@ -83,10 +80,10 @@ async function load(i) {
   missed = false;
   lastMove = null;
   fresh = null;
-  $('progress').textContent = `Puzzle ${index + 1} of ${stream.length}`;
-  $('puzzle-title').textContent = `${cap(colourWord[sideOf(puzzle.position)])} to move`;
+  $('progress').textContent = t('puzzle.progress', { n: index + 1, of: stream.length });
+  $('puzzle-title').textContent = t('puzzle.to-move', { side: t(`side.${sideOf(puzzle.position)}`) });
   $('ask').textContent = task(puzzle);
-  $('checked').textContent = `Checked by the engine: this move leads every other by at least ${(puzzle.margin / 100).toFixed(1)} stones at depth ${puzzle.depths.split('/')[1]}.`;
+  $('checked').textContent = t('puzzle.checked', { margin: (puzzle.margin / 100).toFixed(1), depth: puzzle.depths.split('/')[1] });
   say('');
   current = await ask(puzzle.position);
   state = 'solving';
@@ -103,14 +100,14 @@ async function tryMove(text) {
     answer = await ask(before.pos.fen, text);
   } catch (e) {
     state = 'solving';
-    say(`The move could not be checked: ${e.message}.`);
+    say(t('verdict.failed', { reason: e.message }));
     show();
     return;
   }
   const verdict = answer.move;
   if (verdict.verdict !== 'legal') {
     state = 'solving';
-    say(verdict.verdict === 'illegal' ? `${text} cannot be played: ${verdict.reason}.` : verdict.reason);
+    say(verdictText(text, verdict));
     show();
     return;
   }
@@ -123,7 +120,7 @@ async function tryMove(text) {
     store.set('best', Math.max(streak, store.get('best', 0)));
     renderStreak();
     state = 'done';
-    say(`Right! ${achieves(puzzle)}`, 'right');
+    say(`${t('puzzle.right')} ${achieves(puzzle)}`, 'right');
     show();
     $('next').focus();
     playLine(1);
@@ -135,14 +132,15 @@ async function tryMove(text) {
   renderStreak();
   state = 'wrong';
   const takes = verdict.pos.legal.filter((m) => parseMove(m).captures.length);
-  const them = colourWord[sideOf(verdict.pos.fen)];
+  const them = sideOf(verdict.pos.fen);
+  const move = verdict.m;
   let why;
-  if (verdict.status.result !== '*') why = `${verdict.m} ends the game, but not as well as the solution.`;
-  else if (takes.length) why = `After ${verdict.m}, ${them} can answer ${takes[0]} and take a stone.`;
-  else if (puzzle.theme === 'defence') why = `${verdict.m} does not let ${them} take at once, but it loses more later: look again.`;
-  else if (parseMove(verdict.m).captures.length) why = `${verdict.m} takes a stone, but it is not the best capture: one choice of stone is clearly better.`;
-  else why = `${verdict.m} takes nothing and threatens nothing that ${them} cannot stop.`;
-  say(`Not this one. ${why}`, 'wrong');
+  if (verdict.status.result !== '*') why = t('puzzle.wrong.ends', { move });
+  else if (takes.length) why = t(`puzzle.wrong.answer.${them}`, { move, answer: takes[0] });
+  else if (puzzle.theme === 'defence') why = t(`puzzle.wrong.later.${them}`, { move });
+  else if (parseMove(verdict.m).captures.length) why = t('puzzle.wrong.capture', { move });
+  else why = t(`puzzle.wrong.nothing.${them}`, { move });
+  say(`${t('puzzle.wrong')} ${why}`, 'wrong');
   show();
   $('retry').focus();
 }
@@ -166,7 +164,7 @@ async function showSolution() {
   current = { pos: answer.move.pos, status: answer.move.status };
   lastMove = answer.move.m;
   state = 'done';
-  say(`The solution: ${achieves(puzzle)}`);
+  say(t('puzzle.solution', { what: achieves(puzzle) }));
   show();
   $('next').focus();
   playLine(1);
@@ -183,7 +181,7 @@ function chooseDifficulty() {
 $('retry').addEventListener('click', () => {
   ({ current, lastMove } = undo);
   state = 'solving';
-  say('Back to the puzzle: try another move.');
+  say(t('puzzle.back'));
   show();
   board.focusCursor();
 });

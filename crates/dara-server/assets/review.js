@@ -5,16 +5,17 @@
 // (PROTOCOL.md, "Analysis").
 
 import { postJson } from './api.js';
+import { t } from './i18n.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
 // What each mark is called, and the sign a move list gives it.
 export const MARKS = {
-  best: { word: 'best', sign: '' },
-  good: { word: 'good', sign: '' },
-  inaccuracy: { word: 'inaccuracy', sign: '?!' },
-  mistake: { word: 'mistake', sign: '?' },
-  blunder: { word: 'blunder', sign: '??' },
+  best: { word: t('mark.best'), sign: '' },
+  good: { word: t('mark.good'), sign: '' },
+  inaccuracy: { word: t('mark.inaccuracy'), sign: '?!' },
+  mistake: { word: t('mark.mistake'), sign: '?' },
+  blunder: { word: t('mark.blunder'), sign: '??' },
 };
 
 // Asks the server to review `game` (a finished game's snapshot): the review, or an Error whose
@@ -25,8 +26,8 @@ export async function fetchReview(game) {
 
 // "+1.4" for Pale, in stones, as the graph and the table say it.
 export function evaluationText(pale) {
-  if (pale >= 1000) return 'Pale wins';
-  if (pale <= -1000) return 'Dark wins';
+  if (pale >= 1000) return t('end.wins', { side: t('side.white') });
+  if (pale <= -1000) return t('end.wins', { side: t('side.black') });
   const tenths = Math.round(pale / 10);
   if (tenths === 0) return '0.0';
   const stones = (tenths / 10).toFixed(1);
@@ -71,7 +72,7 @@ export function drawGraph(host, review, shown, onView) {
 }
 
 // The same figures as a table, a row a turn, each with a button to see the board after it.
-export function fillTable(tbody, review, colourWord, onView) {
+export function fillTable(tbody, review, onView) {
   tbody.replaceChildren();
   review.turns.forEach((turn, i) => {
     const ply = i + 1;
@@ -79,7 +80,7 @@ export function fillTable(tbody, review, colourWord, onView) {
     const cells = [
       String(Math.floor(i / 2) + 1),
       null,
-      colourWord[turn.by],
+      t(`side.${turn.by}`),
       MARKS[turn.mark].word,
       evaluationText(review.positions[ply].pale),
       turn.mark === 'best' || turn.mark === 'good' || !turn.best ? '' : turn.best,
@@ -104,25 +105,23 @@ export function fillTable(tbody, review, colourWord, onView) {
 }
 
 // How many turns of each bad kind each side played: "Pale: 1 inaccuracy, 2 mistakes".
-export function summary(review, colourWord) {
+export function summary(review) {
   const lines = [];
   for (const colour of ['white', 'black']) {
     const counts = { inaccuracy: 0, mistake: 0, blunder: 0 };
     for (const t of review.turns) if (t.by === colour && t.mark in counts) counts[t.mark] += 1;
     const parts = Object.entries(counts).filter(([, c]) => c > 0)
-      .map(([mark, c]) => `${c} ${mark}${c === 1 ? '' : 's'}`);
-    const who = colourWord[colour].charAt(0).toUpperCase() + colourWord[colour].slice(1);
-    lines.push(`${who}: ${parts.length ? parts.join(', ') : 'no mistakes found'}`);
+      .map(([mark, c]) => t(`review.count.${mark}`, { count: c }));
+    lines.push(t('review.side', { side: t(`side.${colour}`), marks: parts.length ? parts.join(', ') : t('review.none') }));
   }
   return `${lines.join('. ')}.`;
 }
 
 // What the review says of the turn that led to the position shown (ply 0: the start).
-export function turnNote(review, ply, colourWord) {
-  if (ply === 0) return `The start. The engine would play ${review.positions[0].best || 'nothing'}.`;
+export function turnNote(review, ply) {
+  if (ply === 0) return t('review.start', { move: review.positions[0].best || t('review.nothing') });
   const turn = review.turns[ply - 1];
-  const who = colourWord[turn.by].charAt(0).toUpperCase() + colourWord[turn.by].slice(1);
-  const head = `Move ${ply}, ${turn.move} by ${who}: ${MARKS[turn.mark].word}`;
-  const better = turn.mark === 'best' || turn.mark === 'good' || !turn.best ? '' : ` Better was ${turn.best}.`;
-  return `${head} (${evaluationText(review.positions[ply].pale)}).${better}`;
+  const head = t('review.turn', { ply, move: turn.move, side: t(`side.${turn.by}`), mark: MARKS[turn.mark].word, evaluation: evaluationText(review.positions[ply].pale) });
+  const better = turn.mark === 'best' || turn.mark === 'good' || !turn.best ? '' : ` ${t('review.better', { move: turn.best })}`;
+  return `${head}${better}`;
 }

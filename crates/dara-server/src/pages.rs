@@ -26,6 +26,10 @@ const ASSETS: &[(&str, &str, &[u8])] = &[
     ("analysis.js", "text/javascript; charset=utf-8", include_bytes!("../assets/analysis.js")),
     ("api.js", "text/javascript; charset=utf-8", include_bytes!("../assets/api.js")),
     ("movelist.js", "text/javascript; charset=utf-8", include_bytes!("../assets/movelist.js")),
+    ("i18n.js", "text/javascript; charset=utf-8", include_bytes!("../assets/i18n.js")),
+    ("lang-en.js", "text/javascript; charset=utf-8", include_bytes!("../assets/lang-en.js")),
+    ("lang-fr.js", "text/javascript; charset=utf-8", include_bytes!("../assets/lang-fr.js")),
+    ("lang-ha.js", "text/javascript; charset=utf-8", include_bytes!("../assets/lang-ha.js")),
     ("favicon.svg", "image/svg+xml", include_bytes!("../assets/favicon.svg")),
 ];
 

@@ -1,0 +1,115 @@
+// The page's language: English, French or Hausa, the languages Dara's players speak. Chosen by
+// the switch in the header (remembered in this browser), else from the browser's languages,
+// else English. Marked elements are worded from the catalogue (`lang-*.js`) as the page loads:
+// `data-i18n` sets the text, `data-i18n-html` the markup (the catalogue's own, kept with the same
+// tags), `data-i18n-attr="aria-label:key;title:key"` attributes. Words built in scripts come
+// from `t(key, params)`. The server sends codes; the pages word them here.
+import en from './lang-en.js';
+import fr from './lang-fr.js';
+import ha from './lang-ha.js';
+
+export const LANGUAGES = {
+  en: { name: 'English', words: en },
+  fr: { name: 'Français', words: fr },
+  ha: { name: 'Hausa', words: ha },
+};
+
+const STORE = 'dara.lang';
+
+// The remembered choice if there is one, else the first of the browser's languages we have
+// (by its main tag: `fr-NE` is French), else English.
+export function chooseLanguage(stored, preferred) {
+  if (stored && LANGUAGES[stored]) return stored;
+  for (const tag of preferred || []) {
+    const main = String(tag).toLowerCase().split('-')[0];
+    if (LANGUAGES[main]) return main;
+  }
+  return 'en';
+}
+
+function stored() {
+  try { return localStorage.getItem(STORE); } catch { return null; }
+}
+
+export const lang = chooseLanguage(stored(), navigator.languages || [navigator.language]);
+const words = LANGUAGES[lang].words;
+const plurals = new Intl.PluralRules(lang);
+
+// The words for `key`, with `{name}` replaced by `params.name`. A key with a `count` parameter
+// may have plural forms `key.one` / `key.other` (the language's own rules choose).
+export function t(key, params = {}) {
+  let text;
+  if ('count' in params) {
+    const form = `${key}.${plurals.select(params.count)}`;
+    text = words[form] ?? words[`${key}.other`] ?? en[`${key}.${new Intl.PluralRules('en').select(params.count)}`] ?? en[`${key}.other`];
+  }
+  text = text ?? words[key] ?? en[key];
+  if (text === undefined) return key;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+// The same word with a capital, for a sentence's start.
+export const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+// "a", "a and b", "a, b and c", in the page's language.
+export function inWords(list) {
+  if (list.length < 2) return list.join('');
+  return t('list.and', { rest: list.slice(0, -1).join(', '), last: list[list.length - 1] });
+}
+
+// "a", "a or b", "a, b or c".
+export function orWords(list) {
+  if (list.length < 2) return list.join('');
+  return t('list.or', { rest: list.slice(0, -1).join(', '), last: list[list.length - 1] });
+}
+
+// The server's verdict on a move that is not legal (POST /api/position). Its reason is the
+// rules' English, with no code yet: the other languages say only that the move cannot be played.
+export function verdictText(move, verdict) {
+  return t(verdict.verdict === 'illegal' ? 'verdict.illegal' : 'verdict.unreadable', { move, reason: verdict.reason });
+}
+
+// Words every marked element of `root`.
+export function translate(root = document) {
+  for (const node of root.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);
+  for (const node of root.querySelectorAll('[data-i18n-html]')) node.innerHTML = t(node.dataset.i18nHtml);
+  for (const node of root.querySelectorAll('[data-i18n-attr]')) {
+    for (const pair of node.dataset.i18nAttr.split(';')) {
+      const [attr, key] = pair.split(':');
+      node.setAttribute(attr, t(key));
+    }
+  }
+}
+
+// The switch: a list of the languages, each named in itself, in the header of every page.
+function addSwitch() {
+  const header = document.querySelector('header.top');
+  if (!header) return;
+  const label = document.createElement('label');
+  label.className = 'lang-switch';
+  const text = document.createElement('span');
+  text.className = 'visually-hidden';
+  text.textContent = t('common.language');
+  const select = document.createElement('select');
+  select.id = 'lang';
+  for (const [code, { name }] of Object.entries(LANGUAGES)) {
+    const option = document.createElement('option');
+    option.value = code;
+    option.lang = code;
+    option.textContent = name;
+    option.selected = code === lang;
+    select.appendChild(option);
+  }
+  select.addEventListener('change', () => {
+    try { localStorage.setItem(STORE, select.value); } catch { /* private mode: this page only */ }
+    // The page is worded once, as it loads: a reload words it all, scripts' words too (a game
+    // page resumes its game where it was).
+    location.reload();
+  });
+  label.append(text, select);
+  header.appendChild(label);
+}
+
+document.documentElement.lang = lang;
+translate();
+addSwitch();
