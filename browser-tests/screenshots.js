@@ -6,8 +6,50 @@ import { startServer, startBrowser } from './harness.js';
 const out = process.argv[2] || 'screenshots';
 mkdirSync(out, { recursive: true });
 const sizes = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 860 } };
-const server = await startServer();
+const server = await startServer(['--instant-computer']);
 const browser = await startBrowser();
+
+// The newer pages (analysis, a game's review) and, in French and Hausa, every page a player
+// meets, named `<size>-<lang>-<page>.png`; the language chosen as the switch would.
+async function languagePages(lang, label, viewport) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+  await context.addInitScript((code) => localStorage.setItem('dara.lang', code), lang);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.log(`page error (${lang}): ${e.message}`));
+  const shot = (name) => page.screenshot({ path: `${out}/${label}-${lang}-${name}.png`, fullPage: true });
+  const paths = lang === 'en' ? [] : ['/', '/learn', '/puzzles', '/rules', '/privacy', '/g/0000000000000000'];
+  for (const path of paths) {
+    await page.goto(server.url + path);
+    await page.waitForTimeout(400);
+    await shot(path === '/' ? 'home' : path.split('/')[1]);
+  }
+  // The analysis board with a short record and the engine's answer.
+  await page.goto(`${server.url}/analysis#rules=arcade&moves=c3,d4,a1,f5`);
+  await page.waitForFunction(() => document.querySelector('#evaluation').textContent !== '', null, { timeout: 20000 });
+  await shot('analysis');
+  // A game against the computer: a few placements, a closed cell tried, then the review.
+  await page.goto(server.url + '/');
+  await page.selectOption('#level', '1');
+  await page.click('#play-computer button[type=submit]');
+  for (const cell of ['a1', 'b1', 'a3']) {
+    await page.waitForSelector('[data-cell].put');
+    const free = page.locator(`[data-cell="${cell}"].put`);
+    await ((await free.count()) ? free : page.locator('[data-cell].put').first()).click();
+    await page.waitForTimeout(400);
+  }
+  const closed = page.locator('[data-cell] .forbidden');
+  if (await closed.count()) await page.locator('[data-cell]', { has: closed.first() }).click();
+  await shot('game');
+  await page.click('#resign');
+  await page.click('#resign-confirm');
+  await page.waitForSelector('#end:not([hidden])');
+  await page.click('#review-start');
+  await page.waitForSelector('#review-body:not([hidden])', { timeout: 30000 });
+  await page.click('#review details summary');
+  await page.click('#review-table tr:nth-child(3) button');
+  await shot('review');
+  await context.close();
+}
 try {
   for (const [label, viewport] of Object.entries(sizes)) {
     const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
@@ -160,6 +202,7 @@ try {
     await watcher.context().close();
     await host.context().close();
     await context.close();
+    for (const lang of ['en', 'fr', 'ha']) await languagePages(lang, label, viewport);
   }
 } finally {
   await browser.close();

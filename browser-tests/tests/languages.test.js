@@ -1,0 +1,113 @@
+// The pages in French and in Hausa, in real Chromium: the language comes from the browser's
+// languages or from the switch in the header (remembered), `<html lang>` follows, and the game
+// page words what the server sends as codes (the turn, the closed cells, the end).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startArcade, stopArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
+
+let server;
+let browser;
+let newPage;
+let pages;
+
+before(async () => ({ server, browser, newPage, pages } = await startArcade(['--instant-computer'])));
+after(() => stopArcade({ server, browser }));
+
+const text = (page, selector) => page.locator(selector).innerText();
+const movesShown = (page, n) => page.waitForFunction((k) => document.querySelectorAll('#moves button.move').length >= k, n);
+
+test('a browser set to French gets the pages in French, and plays a game in French', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('french', pages, async () => {
+    const page = await newPage({ width: 1280, height: 860 }, { locale: 'fr-FR' });
+    await page.goto(server.url);
+    assert.equal(await page.getAttribute('html', 'lang'), 'fr');
+    assert.equal(await page.inputValue('#lang'), 'fr');
+    assert.equal(await page.title(), 'Dara — jouer dans le navigateur');
+    assert.equal(await text(page, '#play-computer button[type=submit]'), "Jouer contre l'ordinateur");
+    // Level 1, pale, from the home page's own form.
+    await page.selectOption('#level', '1');
+    await page.click('#play-computer button[type=submit]');
+    await page.waitForURL(/\/g\//);
+    assert.equal(await page.getAttribute('html', 'lang'), 'fr');
+    await page.waitForFunction(() => document.querySelector('#turn').textContent === 'À vous : posez un pion.');
+    assert.equal(await text(page, '#player-white .name'), 'Vous');
+    assert.equal(await text(page, '#player-black .name'), 'Ordinateur, niveau 1');
+    assert.equal(await text(page, '#player-white .hand'), '12 en main');
+    assert.equal(await text(page, '#phase'), 'Phase de pose');
+    assert.equal(await text(page, '#flip'), 'Retourner le plateau');
+    assert.equal(await text(page, '#resign'), 'Abandonner');
+    assert.equal(await page.getAttribute('#prev', 'aria-label'), 'Position précédente');
+    // A few placements by clicks; the computer answers each, and the announcement is French.
+    await page.click('[data-cell="a1"]');
+    await movesShown(page, 2);
+    assert.match(await text(page, '#announce'), /^Foncé a posé en [a-f][1-5]\. À vous : posez un pion\.$/);
+    await page.click('[data-cell="b1"]');
+    await movesShown(page, 4);
+    // c1 now closes for pale if it is empty: the cell's label and the board word the code.
+    const c1 = await page.getAttribute('[data-cell="c1"]', 'aria-label');
+    if (!/pion/.test(c1)) {
+      assert.match(c1, /fermée : une pose ne peut pas aligner trois pions ou plus/);
+      await page.click('[data-cell="c1"]');
+      assert.equal(await text(page, '#status-note'), 'Vous ne pouvez pas poser en c1 : une pose ne peut pas aligner trois pions ou plus.');
+    }
+    // Resigning: the dialog and the end, from the end event's code.
+    await page.click('#resign');
+    assert.equal(await text(page, '#resign-title'), 'Abandonner cette partie ?');
+    await page.click('#resign-confirm');
+    await page.waitForSelector('#end:not([hidden])');
+    assert.equal(await text(page, '#result'), 'Foncé gagne (0-1) : Clair a abandonné');
+    assert.equal(await text(page, '#turn'), 'Partie terminée : Foncé gagne (0-1) : Clair a abandonné.');
+    assert.equal(await text(page, '#review-start'), 'Faire revoir la partie par le moteur');
+  });
+});
+
+test('the switch puts the pages in Hausa and is remembered; a friend game in Hausa', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('hausa', pages, async () => {
+    const host = await newPage();
+    await host.goto(server.url);
+    assert.equal(await host.getAttribute('html', 'lang'), 'en');
+    // The switch is named, and each language is named in itself.
+    assert.equal(await host.getByRole('combobox', { name: 'Language' }).count(), 1);
+    assert.deepEqual(await host.$$eval('#lang option', (o) => o.map((x) => `${x.lang}:${x.textContent}`)), ['en:English', 'fr:Français', 'ha:Hausa']);
+    await Promise.all([host.waitForEvent('load'), host.selectOption('#lang', 'ha')]);
+    assert.equal(await host.getAttribute('html', 'lang'), 'ha');
+    assert.equal(await text(host, '#play-friend h2'), 'Yi wasa da aboki');
+    assert.equal(await host.evaluate(() => localStorage.getItem('dara.lang')), 'ha');
+    // Remembered on the next page of the site.
+    await host.goto(`${server.url}/rules`);
+    assert.equal(await host.getAttribute('html', 'lang'), 'ha');
+    assert.equal(await text(host, 'h1'), 'Yadda ake wasan Dara');
+
+    const created = await createGame(server, { opponent: 'friend', rules: 'arcade', first: 'me' });
+    await host.goto(server.url + created.url);
+    assert.equal(await text(host, '#invite h2'), 'Aika wannan mahaɗa ga abokinka');
+    // The friend's browser asks for Hausa first (as a phone set to Hausa in Niger would).
+    const friend = await newPage({ width: 390, height: 844 }, { locale: 'ha-NE' });
+    await friend.goto(`${server.url}/g/${created.game}`);
+    assert.equal(await friend.getAttribute('html', 'lang'), 'ha');
+    await host.waitForSelector('#invite', { state: 'hidden' });
+    await host.waitForFunction(() => document.querySelector('#turn').textContent === 'Lokacinka ne: ajiye dutse.');
+    await friend.waitForFunction(() => document.querySelector('#turn').textContent === 'Lokacin Fari ne: ajiye dutse.');
+    await host.click('[data-cell="c3"]');
+    await friend.waitForFunction(() => document.querySelector('#announce').textContent.startsWith('Fari ya ajiye a c3.'));
+    await friend.click('[data-cell="d4"]');
+    await movesShown(host, 2);
+    // c3 and c4 close c5 to pale: the cell says why in Hausa, from the position's code.
+    await host.click('[data-cell="c4"]');
+    await movesShown(friend, 3);
+    await friend.click('[data-cell="f1"]');
+    await movesShown(host, 4);
+    assert.match(await host.getAttribute('[data-cell="c5"]', 'aria-label'), /a rufe: ajiyewa ba za ta yi uku ko fiye a layi ba/);
+    await host.click('[data-cell="c5"]');
+    assert.equal(await text(host, '#status-note'), 'Ba za ka iya ajiyewa a c5 ba: ajiyewa ba za ta yi uku ko fiye a layi ba.');
+    assert.equal(await text(host, '#player-black .name'), 'Abokin hamayyarka');
+    assert.equal(await text(host, '#phase'), 'Lokacin ajiyewa');
+    // A draw offered and the end by agreement, both from codes.
+    await host.click('#draw');
+    await friend.waitForFunction(() => document.querySelector('#offer-note').textContent === 'Abokin hamayyarka yana neman kunnen doki.');
+    assert.equal(await text(friend, '#draw'), 'Amince da kunnen doki');
+    await friend.click('#draw');
+    await host.waitForSelector('#end:not([hidden])');
+    assert.equal(await text(host, '#result'), 'Kunnen doki (1/2-1/2): kunnen doki da yarjejeniya');
+  });
+});
