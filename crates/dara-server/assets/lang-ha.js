@@ -91,7 +91,7 @@ export default {
   "game.turn": "Motsi",
   "game.by": "Na wa",
   "game.mark": "Alama",
-  "game.evaluation": "Kimantawa",
+  "game.evaluation": "Ƙima",
   "game.better": "Mafi kyau",
   "game.marks_come_from_the_evaluation": "Alamomi sun fito ne daga abin da motsi ya rasa idan aka kwatanta da mafi kyawun motsin injin: ƙaramin kuskure daga rabin dutse, kuskure daga dutse ɗaya da rabi, babban kuskure daga uku (ko wasan da aka riga aka ci aka bari). Injin yana duba kowane matsayi a taƙaice: alamomin suna nuna inda za a sake dubawa.",
   "common.moves": "Motsi",
