@@ -6,6 +6,7 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::error::AppError;
 use crate::game::computer::Computer;
@@ -41,6 +42,8 @@ pub struct Shared {
     pub store: Store,
     /// The key seat tokens are hashed with.
     pub seat_key: SeatKey,
+    /// This node's part in a cluster, if it is one (`--redis`).
+    pub cluster: Option<Cluster>,
 }
 
 /// The live games, and how many of them each client address asked for.
@@ -71,6 +74,22 @@ impl Shared {
     /// Fresh state with these settings, keeping games in `store`, their seats hashed with
     /// `seat_key`.
     pub fn keeping(config: Config, store: Store, seat_key: SeatKey) -> AppState {
+        Shared::build(config, store, seat_key, None)
+    }
+
+    /// Fresh state of a node of `cluster`, keeping games in its Redis, their seats hashed with
+    /// the cluster's `seat_key`.
+    pub fn clustered(config: Config, cluster: Cluster, seat_key: SeatKey) -> AppState {
+        let store = Store::Redis(cluster.redis.clone());
+        Shared::build(config, store, seat_key, Some(cluster))
+    }
+
+    fn build(
+        config: Config,
+        store: Store,
+        seat_key: SeatKey,
+        cluster: Option<Cluster>,
+    ) -> AppState {
         let computer =
             Computer::new(config.engine_threads, config.engine_queue, config.human_pause);
         Arc::new(Shared {
@@ -83,6 +102,7 @@ impl Shared {
             stopping: tokio::sync::watch::Sender::new(false),
             store,
             seat_key,
+            cluster,
         })
     }
 
