@@ -284,3 +284,53 @@ fn a_paused_node_cannot_write_once_another_took_its_game() {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+/// `GET path`: the answer's JSON.
+fn get_json(addr: SocketAddr, path: &str) -> serde_json::Value {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    serde_json::from_str(answer.split("\r\n\r\n").nth(1).unwrap_or_default()).unwrap()
+}
+
+/// Two people who ask to play anyone on different nodes are seated at one table; a third
+/// node's lobby lists the table while it waits, and forgets it once taken.
+#[test]
+fn play_anyone_pairs_people_on_different_nodes() {
+    let redis = Redis::start("pair");
+    let nodes: Vec<Node> = ["p", "q", "r"].iter().map(|n| Node::start(&redis, n)).collect();
+    let seek = json!({"rules": "arcade", "clock": null});
+    let first = post(nodes[0].addr, "/api/seek", &seek);
+    let game = first["game"].as_str().unwrap().to_owned();
+    // The table is listed once the person waiting at it is there.
+    let (mut waiting, _) = Seat::hello(nodes[0].addr, &game, first["seat"].as_str()).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    for node in &nodes {
+        while get_json(node.addr, "/api/tables").as_array().unwrap().is_empty() {
+            assert!(Instant::now() < deadline, "node {} does not list the table", node.addr);
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    let second = post(nodes[1].addr, "/api/seek", &seek);
+    assert_eq!(second["game"], json!(game), "paired at the waiting table: {second}");
+    assert_ne!(second["colour"], first["colour"]);
+    let (mut arriving, snapshot) =
+        Seat::hello(nodes[1].addr, &game, second["seat"].as_str()).unwrap();
+    assert_eq!(snapshot["d"]["you"], second["colour"], "{snapshot}");
+    // Whoever is white moves first; the other hears it.
+    let (white, black) = if first["colour"] == "white" {
+        (&mut waiting, &mut arriving)
+    } else {
+        (&mut arriving, &mut waiting)
+    };
+    white.send(&json!({"t": "move", "d": {"id": 1, "m": "c3"}})).unwrap();
+    white.until(|m| m["t"] == "accepted").unwrap();
+    black.until(|m| m["t"] == "move" && m["d"]["ply"] == 1).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !get_json(nodes[2].addr, "/api/tables").as_array().unwrap().is_empty() {
+        assert!(Instant::now() < deadline, "the taken table is still listed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -12,6 +12,7 @@ use dara::{ByColour, Colour};
 use serde::{Deserialize, Serialize};
 
 use crate::address::Client;
+use crate::cluster::{self, NodeName, Route};
 use crate::error::AppError;
 use crate::game::clock::TimeControl;
 use crate::game::{self, GameSettings, NewGame, Opponent, Seat, SitRefused};
@@ -111,7 +112,7 @@ pub async fn seek(
     let setup = request.check()?;
     // Compared as rules, so `arcade` and `arcade,quiet=80` are the same table.
     for _ in 0..PAIRING_TRIES {
-        let Some(id) = state.lobby.pair(setup.rules, setup.clock) else { break };
+        let Some(id) = state.lobby.pair(setup.rules, setup.clock).await else { break };
         if let Ok(seated) = sit_at(&state, &id, client).await {
             return Ok(Json(seated));
         }
@@ -132,8 +133,13 @@ pub async fn sit(
 }
 
 /// Asks the table's game for its free seat, counted against `client` like a game it started.
+/// In a cluster the game may run on another node, which is asked instead.
 async fn sit_at(state: &AppState, id: &GameId, client: IpAddr) -> Result<Created, AppError> {
-    let handle = state.game(id).ok_or(AppError::TableClosed)?;
+    let handle = match cluster::route(state, id).await {
+        Route::Here(handle) => handle,
+        Route::There(owner) => return sit_elsewhere(state, id, &owner).await,
+        Route::Gone | Route::NotNow => return Err(AppError::TableClosed),
+    };
     state.count_seat(id, client)?;
     let token = SeatToken::random();
     let refused = match handle.sit(state.seat_key.seal(&token)).await {
@@ -143,6 +149,21 @@ async fn sit_at(state: &AppState, id: &GameId, client: IpAddr) -> Result<Created
     };
     state.uncount_seat(id, client);
     Err(refused)
+}
+
+/// Asks node `owner`, which runs game `id`, for its free seat.
+async fn sit_elsewhere(
+    state: &AppState,
+    id: &GameId,
+    owner: &NodeName,
+) -> Result<Created, AppError> {
+    let cluster = state.cluster.as_ref().ok_or(AppError::TableClosed)?;
+    let token = SeatToken::random();
+    match cluster.hub.ask_sit(owner, id, &state.seat_key.seal(&token)).await {
+        Some(Ok(colour)) => Ok(created(id, Some(&token), Some(colour))),
+        Some(Err(SitRefused::Taken)) => Err(AppError::TableTaken),
+        Some(Err(SitRefused::Closed)) | None => Err(AppError::TableClosed),
+    }
 }
 
 /// `GET /api/tables`: the open tables now.

@@ -10,12 +10,14 @@
 //! - A node that stops (SIGTERM) gives its leases up as it closes its sockets with 1012, so its
 //!   games move on at once.
 
+pub mod lobby;
 mod node;
 pub mod relay;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 
+use axum::extract::ws::Message;
 use futures_util::StreamExt;
 
 pub use node::{BadNodeName, NodeName};
@@ -41,6 +43,8 @@ pub struct Cluster {
     inbox: AtomicBool,
     /// Whether Redis has answered a renewal within the last lease.
     renewing: AtomicBool,
+    /// Rung when the cluster's tables changed.
+    lobby_stale: Arc<tokio::sync::Notify>,
 }
 
 /// Where a socket for a game is to be served.
@@ -73,6 +77,7 @@ impl Cluster {
             taking: tokio::sync::Mutex::new(()),
             inbox: AtomicBool::new(false),
             renewing: AtomicBool::new(true),
+            lobby_stale: Arc::default(),
         };
         Ok((cluster, key))
     }
@@ -90,9 +95,11 @@ impl Cluster {
 
 /// Starts the node's background work: listening to its inbox, and renewing its leases.
 pub fn start(state: &AppState) {
-    if state.cluster.is_some() {
+    if let Some(cluster) = &state.cluster {
+        state.lobby.share(lobby::SharedTables::new(cluster.redis.connection()));
         tokio::spawn(listen(Arc::downgrade(state)));
         tokio::spawn(renew(Arc::downgrade(state)));
+        tokio::spawn(mirror_lobby(Arc::downgrade(state)));
     }
 }
 
@@ -155,10 +162,31 @@ async fn listen(state: Weak<Shared>) {
         match subscribe(&client, &node).await {
             Ok(mut messages) => {
                 set_inbox(&state, true);
+                refresh_lobby(&state);
                 while let Some(message) = messages.next().await {
-                    let Some(opened) = hub.deliver(message.get_payload_bytes()) else { continue };
+                    if message.get_channel_name() == lobby::CHANGED {
+                        refresh_lobby(&state);
+                        continue;
+                    }
+                    let Some(delivered) = hub.deliver(message.get_payload_bytes()) else {
+                        continue;
+                    };
                     let Some(state) = state.upgrade() else { return };
-                    tokio::spawn(crate::ws::serve_relayed(state, opened));
+                    match delivered {
+                        relay::Delivered::Socket(opened) => {
+                            tokio::spawn(crate::ws::serve_relayed(state, opened));
+                        }
+                        relay::Delivered::Sit { game, hash, mut answer } => {
+                            tokio::spawn(async move {
+                                let sat = match state.game(&game) {
+                                    Some(handle) => handle.sit(hash).await,
+                                    None => None,
+                                };
+                                let word = relay::sat_word(sat);
+                                answer.send(vec![Message::Text(word.into())]).await;
+                            });
+                        }
+                    }
                 }
                 tracing::warn!("the node's inbox in Redis was lost: reconnecting");
             }
@@ -177,7 +205,34 @@ async fn subscribe(
 ) -> redis::RedisResult<redis::aio::PubSubStream> {
     let mut pubsub = client.get_async_pubsub().await?;
     pubsub.subscribe(relay::inbox(node)).await?;
+    pubsub.subscribe(lobby::CHANGED).await?;
     Ok(pubsub.into_on_message())
+}
+
+/// Reads the cluster's tables again into this node's lobby, once at a time: changes that come
+/// while a read is under way are seen by the read after it.
+fn refresh_lobby(state: &Weak<Shared>) {
+    let Some(state) = state.upgrade() else { return };
+    let Some(cluster) = &state.cluster else { return };
+    cluster.lobby_stale.notify_one();
+}
+
+/// Keeps this node's lobby a copy of the cluster's.
+async fn mirror_lobby(state: Weak<Shared>) {
+    loop {
+        let Some(notify) =
+            state.upgrade().and_then(|s| s.cluster.as_ref().map(|c| c.lobby_stale.clone()))
+        else {
+            return;
+        };
+        notify.notified().await;
+        let Some(state) = state.upgrade() else { return };
+        let Some(shared) = state.lobby.shared() else { return };
+        match shared.read().await {
+            Ok(tables) => state.lobby.replace(tables),
+            Err(e) => tracing::warn!("the lobby could not be read from Redis: {e}"),
+        }
+    }
 }
 
 fn set_inbox(state: &Weak<Shared>, listened: bool) {

@@ -23,7 +23,9 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 use super::NodeName;
-use crate::seat::GameId;
+use crate::game::SitRefused;
+use crate::seat::{GameId, SeatHash};
+use dara::Colour;
 
 /// One frame of a relayed socket.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -72,7 +74,38 @@ struct Envelope {
     /// The game, on the socket's first message to the owner.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     open: Option<String>,
+    /// Not a socket but a question: may the holder of this seat hash sit at the game's open
+    /// table? (The lobby's "Sit down" and "play anyone", from a node that does not run the
+    /// game.) Answered with one text frame: `white`, `black`, `taken` or `closed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sit: Option<String>,
     frames: Vec<Frame>,
+}
+
+/// What a message in the inbox asks of this node.
+#[derive(Debug)]
+pub enum Delivered {
+    /// Serve a socket of another node's.
+    Socket(Opened),
+    /// Seat someone at an open table of a game this node runs, and answer.
+    Sit {
+        /// The game.
+        game: GameId,
+        /// The keyed hash of the token that will hold the seat.
+        hash: SeatHash,
+        /// Where the answer goes (see [`sat_word`]).
+        answer: RelayLink,
+    },
+}
+
+/// The answer to a [`Delivered::Sit`], as one word.
+pub fn sat_word(sat: Option<Result<Colour, SitRefused>>) -> &'static str {
+    match sat {
+        Some(Ok(Colour::White)) => "white",
+        Some(Ok(Colour::Black)) => "black",
+        Some(Err(SitRefused::Taken)) => "taken",
+        Some(Err(SitRefused::Closed)) | None => "closed",
+    }
 }
 
 /// A node's inbox channel.
@@ -123,8 +156,9 @@ impl Hub {
         }
     }
 
-    /// Handles one message from this node's inbox; gives a socket to serve if one opened.
-    pub fn deliver(self: &Arc<Self>, payload: &[u8]) -> Option<Opened> {
+    /// Handles one message from this node's inbox; gives what it asks of this node, if
+    /// anything.
+    pub fn deliver(self: &Arc<Self>, payload: &[u8]) -> Option<Delivered> {
         let envelope: Envelope = match serde_json::from_slice(payload) {
             Ok(envelope) => envelope,
             Err(e) => {
@@ -144,7 +178,11 @@ impl Hub {
                     let key = (edge.clone(), envelope.conn);
                     self.served.lock().expect("relay lock").insert(key, tx);
                     let link = RelayLink { frames, edge, conn: envelope.conn, hub: self.clone() };
-                    return Some(Opened { game, link });
+                    if let Some(hash) = envelope.sit {
+                        let hash = SeatHash::from_hex(&hash)?;
+                        return Some(Delivered::Sit { game, hash, answer: link });
+                    }
+                    return Some(Delivered::Socket(Opened { game, link }));
                 }
                 let served = self.served.lock().expect("relay lock");
                 if let Some(tx) = served.get(&(edge, envelope.conn)) {
@@ -166,6 +204,43 @@ impl Hub {
             }
         }
         None
+    }
+
+    /// Asks node `owner` to seat the holder of `hash` at game `game`'s open table; `None` if
+    /// it does not answer within a few seconds.
+    pub async fn ask_sit(
+        &self,
+        owner: &NodeName,
+        game: &GameId,
+        hash: &SeatHash,
+    ) -> Option<Result<Colour, SitRefused>> {
+        let conn = self.next_conn.fetch_add(1, Ordering::Relaxed);
+        let (tx, mut answer) = mpsc::unbounded_channel();
+        self.edges.lock().expect("relay lock").insert(conn, (owner.clone(), tx));
+        let envelope = Envelope {
+            way: Way::ToOwner,
+            edge: self.node.to_string(),
+            conn,
+            owner: None,
+            open: Some(game.to_string()),
+            sit: Some(hash.to_hex()),
+            frames: Vec::new(),
+        };
+        let word = if self.publish(owner, &envelope).await {
+            tokio::time::timeout(Duration::from_secs(3), answer.recv()).await.ok().flatten()
+        } else {
+            None
+        };
+        self.edges.lock().expect("relay lock").remove(&conn);
+        match word? {
+            Frame::Text { t } => match t.as_str() {
+                "white" => Some(Ok(Colour::White)),
+                "black" => Some(Ok(Colour::Black)),
+                "taken" => Some(Err(SitRefused::Taken)),
+                _ => Some(Err(SitRefused::Closed)),
+            },
+            _ => None,
+        }
     }
 
     /// Publishes `envelope` to `to`'s inbox. False if Redis failed: the socket is then lost.
@@ -241,6 +316,7 @@ impl RelayLink {
             conn: self.conn,
             owner: Some(self.hub.node.to_string()),
             open: None,
+            sit: None,
             frames,
         };
         self.hub.publish(&self.edge, &envelope).await
@@ -289,6 +365,7 @@ where
         conn,
         owner: None,
         open,
+        sit: None,
         frames,
     };
     if !hub.publish(&owner, &envelope(Vec::new(), Some(game.to_string()))).await {
