@@ -59,6 +59,16 @@ impl Redis {
     fn url(&self) -> String {
         format!("redis://127.0.0.1:{}", self.port)
     }
+
+    /// Every key Redis holds, as `KEYS *` lists them.
+    fn keys(&self) -> String {
+        let mut s = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        s.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
+        s.write_all(b"KEYS *\r\n").unwrap();
+        let mut answer = Vec::new();
+        let _ = s.read_to_end(&mut answer);
+        String::from_utf8_lossy(&answer).into_owned()
+    }
 }
 
 impl Drop for Redis {
@@ -77,9 +87,14 @@ struct Node {
 
 impl Node {
     fn start(redis: &Redis, name: &str) -> Node {
+        Node::start_with(redis, name, &["--games-per-address", "1000"])
+    }
+
+    fn start_with(redis: &Redis, name: &str, args: &[&str]) -> Node {
         let mut child = Command::new(env!("CARGO_BIN_EXE_dara"))
             .args(["serve", "--listen", "127.0.0.1:0", "--instant-computer"])
-            .args(["--games-per-address", "1000", "--connections-per-address", "1000"])
+            .args(["--connections-per-address", "1000"])
+            .args(args)
             .args(["--redis", &redis.url(), "--node-id", name])
             .env("RUST_LOG", std::env::var("DARA_NODE_LOG").unwrap_or_else(|_| "warn".into()))
             .stdout(Stdio::piped())
@@ -333,4 +348,24 @@ fn play_anyone_pairs_people_on_different_nodes() {
         assert!(Instant::now() < deadline, "the taken table is still listed");
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// A client address's games are counted across the nodes (as a keyed hash in Redis, never the
+/// address): starting them on several nodes gains nothing.
+#[test]
+fn games_per_address_are_counted_across_nodes() {
+    let redis = Redis::start("limits");
+    let limit = ["--games-per-address", "3"];
+    let nodes: Vec<Node> = ["x", "y"].iter().map(|n| Node::start_with(&redis, n, &limit)).collect();
+    let friend = json!({"opponent": "friend", "first": "me"});
+    for node in [&nodes[0], &nodes[1], &nodes[0]] {
+        let created = post(node.addr, "/api/games", &friend);
+        assert!(created["game"].is_string(), "{created}");
+    }
+    let refused = post(nodes[1].addr, "/api/games", &friend);
+    let reason = refused["error"].as_str().unwrap_or_default();
+    assert!(reason.contains("already 3 games"), "{refused}");
+    let keys = redis.keys();
+    assert!(keys.contains("dara:address:"), "{keys}");
+    assert!(!keys.contains("127.0.0.1"), "an address is in Redis: {keys}");
 }

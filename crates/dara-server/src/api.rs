@@ -12,6 +12,7 @@ use dara::{ByColour, Colour};
 use serde::{Deserialize, Serialize};
 
 use crate::address::Client;
+use crate::cluster::limits::Counted;
 use crate::cluster::{self, NodeName, Route};
 use crate::error::AppError;
 use crate::game::clock::TimeControl;
@@ -63,7 +64,15 @@ async fn create_game(
         Colour::White => ByColour { white: Seat::Human(state.seat_key.seal(&token)), black: other },
         Colour::Black => ByColour { white: other, black: Seat::Human(state.seat_key.seal(&token)) },
     };
-    let (handle, stored) = game::spawn(state, setup, seats, Some(client))?;
+    if let Some(cluster) = &state.cluster {
+        let limit = state.config.games_per_address;
+        if cluster.games.count(client, limit).await == Counted::Full {
+            return Err(state.too_many_games());
+        }
+    }
+    let (handle, stored) = game::spawn(state, setup, seats, Some(client)).inspect_err(|_| {
+        state.uncount_in_cluster(Some(client));
+    })?;
     // The token is handed out only once the game it opens is kept.
     stored.wait().await.map_err(|_| AppError::Unkept)?;
     Ok(created(&handle.id, Some(&token), Some(creator)))

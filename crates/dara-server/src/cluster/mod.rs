@@ -10,6 +10,7 @@
 //! - A node that stops (SIGTERM) gives its leases up as it closes its sockets with 1012, so its
 //!   games move on at once.
 
+pub mod limits;
 pub mod lobby;
 mod node;
 pub mod relay;
@@ -45,6 +46,8 @@ pub struct Cluster {
     renewing: AtomicBool,
     /// Rung when the cluster's tables changed.
     lobby_stale: Arc<tokio::sync::Notify>,
+    /// Games per client address, across the nodes.
+    pub games: limits::GameCounts,
 }
 
 /// Where a socket for a game is to be served.
@@ -70,6 +73,7 @@ impl Cluster {
         let client = redis::Client::open(url).map_err(|e| StoreError::Redis(e.to_string()))?;
         let (redis, key) = Redis::connect(url, node.clone()).await?;
         let hub = Arc::new(relay::Hub::new(node, redis.connection()));
+        let conn = redis.connection();
         let cluster = Cluster {
             redis,
             hub,
@@ -78,6 +82,7 @@ impl Cluster {
             inbox: AtomicBool::new(false),
             renewing: AtomicBool::new(true),
             lobby_stale: Arc::default(),
+            games: limits::GameCounts::new(conn, key.clone()),
         };
         Ok((cluster, key))
     }
