@@ -12,6 +12,8 @@ use dara::{ByColour, Colour};
 use serde::{Deserialize, Serialize};
 
 use crate::address::Client;
+use crate::cluster::limits::Counted;
+use crate::cluster::{self, NodeName, Route};
 use crate::error::AppError;
 use crate::game::clock::TimeControl;
 use crate::game::{self, GameSettings, NewGame, Opponent, Seat, SitRefused};
@@ -62,7 +64,15 @@ async fn create_game(
         Colour::White => ByColour { white: Seat::Human(state.seat_key.seal(&token)), black: other },
         Colour::Black => ByColour { white: other, black: Seat::Human(state.seat_key.seal(&token)) },
     };
-    let (handle, stored) = game::spawn(state, setup, seats, Some(client))?;
+    if let Some(cluster) = &state.cluster {
+        let limit = state.config.games_per_address;
+        if cluster.games.count(client, limit).await == Counted::Full {
+            return Err(state.too_many_games());
+        }
+    }
+    let (handle, stored) = game::spawn(state, setup, seats, Some(client)).inspect_err(|_| {
+        state.uncount_in_cluster(Some(client));
+    })?;
     // The token is handed out only once the game it opens is kept.
     stored.wait().await.map_err(|_| AppError::Unkept)?;
     Ok(created(&handle.id, Some(&token), Some(creator)))
@@ -111,7 +121,7 @@ pub async fn seek(
     let setup = request.check()?;
     // Compared as rules, so `arcade` and `arcade,quiet=80` are the same table.
     for _ in 0..PAIRING_TRIES {
-        let Some(id) = state.lobby.pair(setup.rules, setup.clock) else { break };
+        let Some(id) = state.lobby.pair(setup.rules, setup.clock).await else { break };
         if let Ok(seated) = sit_at(&state, &id, client).await {
             return Ok(Json(seated));
         }
@@ -132,8 +142,13 @@ pub async fn sit(
 }
 
 /// Asks the table's game for its free seat, counted against `client` like a game it started.
+/// In a cluster the game may run on another node, which is asked instead.
 async fn sit_at(state: &AppState, id: &GameId, client: IpAddr) -> Result<Created, AppError> {
-    let handle = state.game(id).ok_or(AppError::TableClosed)?;
+    let handle = match cluster::route(state, id).await {
+        Route::Here(handle) => handle,
+        Route::There(owner) => return sit_elsewhere(state, id, &owner).await,
+        Route::Gone | Route::NotNow => return Err(AppError::TableClosed),
+    };
     state.count_seat(id, client)?;
     let token = SeatToken::random();
     let refused = match handle.sit(state.seat_key.seal(&token)).await {
@@ -143,6 +158,21 @@ async fn sit_at(state: &AppState, id: &GameId, client: IpAddr) -> Result<Created
     };
     state.uncount_seat(id, client);
     Err(refused)
+}
+
+/// Asks node `owner`, which runs game `id`, for its free seat.
+async fn sit_elsewhere(
+    state: &AppState,
+    id: &GameId,
+    owner: &NodeName,
+) -> Result<Created, AppError> {
+    let cluster = state.cluster.as_ref().ok_or(AppError::TableClosed)?;
+    let token = SeatToken::random();
+    match cluster.hub.ask_sit(owner, id, &state.seat_key.seal(&token)).await {
+        Some(Ok(colour)) => Ok(created(id, Some(&token), Some(colour))),
+        Some(Err(SitRefused::Taken)) => Err(AppError::TableTaken),
+        Some(Err(SitRefused::Closed)) | None => Err(AppError::TableClosed),
+    }
 }
 
 /// `GET /api/tables`: the open tables now.

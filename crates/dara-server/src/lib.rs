@@ -12,6 +12,7 @@
 pub mod address;
 pub mod analysis;
 pub mod api;
+pub mod cluster;
 pub mod config;
 pub mod date;
 pub mod error;
@@ -66,6 +67,7 @@ pub fn app(state: AppState) -> Router {
         .route("/ws/game/{id}", get(ws::game_socket))
         .route("/ws/lobby", get(ws::lobby_socket))
         .route("/healthz", get(metrics::healthz))
+        .route("/readyz", get(metrics::readyz))
         .route("/metrics", get(metrics::metrics))
         .fallback(pages::not_found)
         .layer(middleware::from_fn_with_state(state.clone(), guard::check_request))
@@ -98,6 +100,23 @@ pub async fn run_kept(
 ) -> std::io::Result<()> {
     let state = Shared::keeping(config, opened.store, opened.key);
     take_up(&state, opened.games);
+    serve(listener, state, shutdown).await
+}
+
+/// Serves the site as node of a cluster (see [`cluster`]) until `shutdown` completes: games
+/// are taken up from Redis as their players come, not at start.
+///
+/// # Errors
+/// When the listener fails.
+pub async fn run_clustered(
+    listener: TcpListener,
+    config: Config,
+    cluster: cluster::Cluster,
+    seat_key: seat::SeatKey,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let state = Shared::clustered(config, cluster, seat_key);
+    cluster::start(&state);
     serve(listener, state, shutdown).await
 }
 
@@ -149,5 +168,10 @@ pub async fn serve(
     // Everything acknowledged is on disk already; this empties the log and lets the next
     // process take the data directory.
     state.store.close().await;
+    // Nothing more can be written here: the games' leases go, so the other nodes take them up
+    // at once rather than when the leases would lapse.
+    if let Some(cluster) = &state.cluster {
+        cluster.redis.release_all().await;
+    }
     Ok(())
 }

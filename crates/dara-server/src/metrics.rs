@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicI64, AtomicU64};
 
 use axum::extract::State;
-use axum::http::header;
+use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
 use prometheus_client::encoding::text::encode;
 use prometheus_client::metrics::counter::Counter;
@@ -31,6 +31,12 @@ pub struct Metrics {
     pub turn_seconds: Histogram,
     /// Searches waiting for an engine thread (read when asked).
     pub engine_queue: Gauge<i64, AtomicI64>,
+    /// In a cluster: games this node took up from Redis (their node had died or stopped).
+    pub takeovers: Counter<u64, AtomicU64>,
+    /// In a cluster: the games whose lease this node holds (read when asked).
+    pub leases: Gauge<i64, AtomicI64>,
+    /// In a cluster: round trips to Redis so far (read when asked).
+    pub redis_round_trips: Gauge<i64, AtomicI64>,
 }
 
 impl Default for Metrics {
@@ -57,7 +63,28 @@ impl Default for Metrics {
             "Searches waiting for an engine thread",
             engine_queue.clone(),
         );
-        Metrics { registry, games, connections, sockets, turns, turn_seconds, engine_queue }
+        let takeovers = Counter::default();
+        registry.register("takeovers", "Games taken up from Redis", takeovers.clone());
+        let leases = Gauge::default();
+        registry.register("leases", "Games whose lease this node holds", leases.clone());
+        let redis_round_trips = Gauge::default();
+        registry.register(
+            "redis_round_trips",
+            "Round trips to Redis since the node started",
+            redis_round_trips.clone(),
+        );
+        Metrics {
+            registry,
+            games,
+            connections,
+            sockets,
+            turns,
+            turn_seconds,
+            engine_queue,
+            takeovers,
+            leases,
+            redis_round_trips,
+        }
     }
 }
 
@@ -67,6 +94,10 @@ pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
     metrics.games.set(state.live_games() as i64);
     metrics.connections.set(state.connections.total() as i64);
     metrics.engine_queue.set(state.computer.waiting() as i64);
+    if let Some(cluster) = &state.cluster {
+        metrics.leases.set(cluster.redis.held() as i64);
+        metrics.redis_round_trips.set(cluster.redis.round_trips() as i64);
+    }
     let mut text = String::new();
     // Writing into a String cannot fail.
     let _ = encode(&mut text, &metrics.registry);
@@ -76,4 +107,18 @@ pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
 /// `GET /healthz`: the process is up and its runtime answers.
 pub async fn healthz() -> &'static str {
     "ok\n"
+}
+
+/// `GET /readyz`: whether to send this node players. A node that is stopping is not; in a
+/// cluster, neither is one that cannot reach Redis (it could not keep a move).
+pub async fn readyz(State(state): State<AppState>) -> (StatusCode, &'static str) {
+    if *state.stopping.borrow() {
+        return (StatusCode::SERVICE_UNAVAILABLE, "stopping\n");
+    }
+    match &state.cluster {
+        Some(cluster) if !cluster.is_ready() => {
+            (StatusCode::SERVICE_UNAVAILABLE, "redis unreachable\n")
+        }
+        _ => (StatusCode::OK, "ready\n"),
+    }
 }

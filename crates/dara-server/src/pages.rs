@@ -55,9 +55,14 @@ pub async fn home() -> Response {
 
 /// `/g/{id}`: a game, for its players and its watchers.
 pub async fn game(State(state): State<AppState>, Path(id): Path<String>) -> Response {
-    match GameId::parse(&id).and_then(|id| state.game(&id)) {
-        Some(_) => page(StatusCode::OK, include_str!("../assets/game.html")),
-        None => page(StatusCode::NOT_FOUND, include_str!("../assets/gone.html")),
+    let live = match GameId::parse(&id) {
+        Some(id) => crate::cluster::exists(&state, &id).await,
+        None => false,
+    };
+    if live {
+        page(StatusCode::OK, include_str!("../assets/game.html"))
+    } else {
+        page(StatusCode::NOT_FOUND, include_str!("../assets/gone.html"))
     }
 }
 

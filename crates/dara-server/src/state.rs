@@ -6,6 +6,7 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::error::AppError;
 use crate::game::computer::Computer;
@@ -41,6 +42,8 @@ pub struct Shared {
     pub store: Store,
     /// The key seat tokens are hashed with.
     pub seat_key: SeatKey,
+    /// This node's part in a cluster, if it is one (`--redis`).
+    pub cluster: Option<Cluster>,
 }
 
 /// The live games, and how many of them each client address asked for.
@@ -71,6 +74,22 @@ impl Shared {
     /// Fresh state with these settings, keeping games in `store`, their seats hashed with
     /// `seat_key`.
     pub fn keeping(config: Config, store: Store, seat_key: SeatKey) -> AppState {
+        Shared::build(config, store, seat_key, None)
+    }
+
+    /// Fresh state of a node of `cluster`, keeping games in its Redis, their seats hashed with
+    /// the cluster's `seat_key`.
+    pub fn clustered(config: Config, cluster: Cluster, seat_key: SeatKey) -> AppState {
+        let store = Store::Redis(cluster.redis.clone());
+        Shared::build(config, store, seat_key, Some(cluster))
+    }
+
+    fn build(
+        config: Config,
+        store: Store,
+        seat_key: SeatKey,
+        cluster: Option<Cluster>,
+    ) -> AppState {
         let computer =
             Computer::new(config.engine_threads, config.engine_queue, config.human_pause);
         Arc::new(Shared {
@@ -83,6 +102,7 @@ impl Shared {
             stopping: tokio::sync::watch::Sender::new(false),
             store,
             seat_key,
+            cluster,
         })
     }
 
@@ -99,18 +119,15 @@ impl Shared {
     /// [`AppError::Full`] or [`AppError::TooManyGames`].
     pub fn register(&self, handle: GameHandle, asked_from: Option<IpAddr>) -> Result<(), AppError> {
         let mut registry = self.registry.lock().expect("games lock");
-        if registry.games.len() >= self.config.max_games && !registry.make_room() {
-            return Err(AppError::Full);
+        if registry.games.len() >= self.config.max_games {
+            let Some(forgotten) = registry.make_room() else { return Err(AppError::Full) };
+            forgotten.handle.forget();
+            self.uncount_in_cluster(forgotten.asked_from);
         }
         if let Some(address) = asked_from {
             let limit = self.config.games_per_address;
             if registry.per_address.get(&address).copied().unwrap_or(0) >= limit {
-                let grace = spoken(self.config.finished_grace);
-                return Err(AppError::TooManyGames(format!(
-                    "there are already {limit} games here started from your address, the most \
-                     it may have at once; a finished game is forgotten {grace} after it ends, \
-                     so try again then"
-                )));
+                return Err(self.too_many_games());
             }
             *registry.per_address.entry(address).or_default() += 1;
         }
@@ -118,6 +135,16 @@ impl Shared {
         let held = Held { handle, asked_from, seated_from: Vec::new(), finished: None };
         registry.games.insert(id, held);
         Ok(())
+    }
+
+    /// Why a client address may start no more games now.
+    pub fn too_many_games(&self) -> AppError {
+        let limit = self.config.games_per_address;
+        let grace = spoken(self.config.finished_grace);
+        AppError::TooManyGames(format!(
+            "there are already {limit} games here started from your address, the most it may \
+             have at once; a finished game is forgotten {grace} after it ends, so try again then"
+        ))
     }
 
     /// Counts a seat `client` takes at the open table `id`, unless that client already holds
@@ -160,8 +187,19 @@ impl Shared {
 
     /// Forgets a game whose actor has stopped.
     pub fn forget(&self, id: &GameId) {
-        self.registry.lock().expect("games lock").remove(id);
+        let forgotten = self.registry.lock().expect("games lock").remove(id);
+        if let Some(held) = forgotten {
+            self.uncount_in_cluster(held.asked_from);
+        }
         self.lobby.close(id);
+    }
+
+    /// In a cluster, takes back the count of a game asked for from `address` (see
+    /// `cluster::limits`).
+    pub fn uncount_in_cluster(&self, address: Option<IpAddr>) {
+        if let Some((cluster, address)) = self.cluster.as_ref().zip(address) {
+            cluster.games.uncount(address);
+        }
     }
 
     /// How many games are held.
@@ -171,19 +209,16 @@ impl Shared {
 }
 
 impl Registry {
-    /// Forgets the game that ended first, if any has ended, and tells its actor to stop.
-    fn make_room(&mut self) -> bool {
+    /// Forgets the game that ended first, if any has ended: gives it, for its actor to be told
+    /// to stop.
+    fn make_room(&mut self) -> Option<Held> {
         let oldest = self
             .games
             .iter()
             .filter_map(|(id, held)| held.finished.map(|at| (at, id)))
             .min()
             .map(|(_, id)| id.clone());
-        let Some(id) = oldest else { return false };
-        if let Some(held) = self.remove(&id) {
-            held.handle.forget();
-        }
-        true
+        self.remove(&oldest?)
     }
 
     /// Takes a game off the books: its client's counts go down.

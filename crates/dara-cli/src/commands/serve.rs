@@ -56,6 +56,14 @@ pub struct Args {
     /// Keep live games in memory only: a restart loses them.
     #[arg(long)]
     pub memory_only: bool,
+    /// Run as one node of a cluster whose live games are kept in this Redis
+    /// (`redis://HOST:PORT[/DB]`): any node serves any player, and the games of a node that
+    /// dies or stops go on on the others. Needs --node-id.
+    #[arg(long, value_name = "URL", requires = "node_id", conflicts_with = "memory_only")]
+    pub redis: Option<String>,
+    /// This node's name in the cluster (letters, digits, '-' and '_'; unique among the nodes).
+    #[arg(long, value_name = "NAME", requires = "redis")]
+    pub node_id: Option<dara_server::cluster::NodeName>,
 }
 
 impl Default for Args {
@@ -81,7 +89,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     // Opened before anything is served, so that a second server on the same directory stops
     // here with a clear error.
-    let opened = if args.memory_only {
+    let opened = if args.redis.is_some() {
+        // The cluster's games are in Redis, and are taken up as their players come.
+        None
+    } else if args.memory_only {
         tracing::info!("live games are kept in memory only: a restart loses them");
         None
     } else {
@@ -133,6 +144,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             #[cfg(not(unix))]
             let _ = tokio::signal::ctrl_c().await;
         };
+        if let (Some(url), Some(node)) = (args.redis, args.node_id) {
+            let (cluster, key) = dara_server::cluster::Cluster::join(&url, node.clone())
+                .await
+                .with_context(|| format!("cannot join the cluster through Redis at {url}"))?;
+            tracing::info!(%node, "a node of the cluster: live games are kept in Redis");
+            return dara_server::run_clustered(listener, config, cluster, key, shutdown)
+                .await
+                .context("serving");
+        }
         match opened {
             Some(opened) => dara_server::run_kept(listener, config, opened, shutdown).await,
             None => dara_server::run(listener, config, shutdown).await,

@@ -116,7 +116,7 @@ pub fn spawn(
     }
     let id = GameId::random();
     let (tx, rx) = mpsc::channel(64);
-    let handle = GameHandle { id: id.clone(), tx };
+    let handle = GameHandle::new(id.clone(), tx);
     state.register(handle.clone(), asked_from)?;
     let game = Game::new(id, Arc::downgrade(state), handle.clone(), settings, seats, asked_from)
         .kept(state.store.clone(), state.seat_key.clone());
@@ -187,8 +187,12 @@ impl Game {
         loop {
             if !self.settle(answer.take()).await {
                 // What could not be kept is told to nobody: the game stops here, and a
-                // restarted server takes it up from what was kept.
+                // restarted server (or, in a cluster, the node that now holds the game's
+                // lease) takes it up from what was kept.
                 self.thinking = None;
+                if matches!(self.store, Store::Redis(_)) {
+                    self.handle.set_moved();
+                }
                 if let Some(shared) = self.shared.upgrade() {
                     shared.forget(&self.id);
                 }
@@ -217,9 +221,10 @@ impl Game {
         if let Some(shared) = self.shared.upgrade() {
             shared.forget(&self.id);
         }
-        // A server that stops keeps its games for the next; a game that ended its life is
-        // erased, so nothing is kept after it.
-        if !stopping {
+        // A server that stops keeps its games for the next, and a game handed over to
+        // another node is that node's; a game that ended its life is erased, so nothing is
+        // kept after it.
+        if !stopping && !self.handle.moved() {
             if let Err(e) =
                 self.store.send(vec![Write::Erase { game: self.id.clone() }]).wait().await
             {

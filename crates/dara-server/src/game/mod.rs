@@ -16,6 +16,9 @@ mod restore;
 pub mod settings;
 mod turn;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use dara::{Colour, Move};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
@@ -109,9 +112,32 @@ pub struct GameHandle {
     /// The game's id.
     pub id: GameId,
     tx: mpsc::Sender<Cmd>,
+    /// Set when the game stops here but goes on elsewhere (another node of the cluster took
+    /// it): its sockets are told to reconnect (1012), not that it is gone.
+    moved: Arc<AtomicBool>,
 }
 
 impl GameHandle {
+    fn new(id: GameId, tx: mpsc::Sender<Cmd>) -> GameHandle {
+        GameHandle { id, tx, moved: Arc::default() }
+    }
+
+    /// Stops the game here, keeping it where it is stored, for the node that has taken it.
+    pub fn hand_over(&self) {
+        self.moved.store(true, Ordering::Release);
+        self.forget();
+    }
+
+    /// Whether the game stopped here to go on elsewhere.
+    pub fn moved(&self) -> bool {
+        self.moved.load(Ordering::Acquire)
+    }
+
+    /// Notes that the game stops here to go on elsewhere.
+    pub(crate) fn set_moved(&self) {
+        self.moved.store(true, Ordering::Release);
+    }
+
     /// Says hello; `None` if the game has ended its life meanwhile.
     pub async fn hello(&self, seat: Option<String>, since: Option<u64>) -> Option<Welcome> {
         let (reply, rx) = oneshot::channel();

@@ -31,7 +31,7 @@ pub fn restore(state: &AppState, stored: StoredGame) -> Result<GameHandle, Unrea
     let settings = stored.record.settings()?;
     let seats = stored.seats.seats()?;
     let (tx, rx) = mpsc::channel(64);
-    let handle = GameHandle { id: stored.id.clone(), tx };
+    let handle = GameHandle::new(stored.id.clone(), tx);
     let mut game =
         Game::new(stored.id.clone(), Arc::downgrade(state), handle.clone(), settings, seats, None)
             .kept(state.store.clone(), state.seat_key.clone());
@@ -143,7 +143,7 @@ mod tests {
 
     fn game(key: &SeatKey) -> Game {
         let id = GameId::random();
-        let handle = GameHandle { id: id.clone(), tx: mpsc::channel(1).0 };
+        let handle = GameHandle::new(id.clone(), mpsc::channel(1).0);
         let settings = GameSettings {
             rules: "arcade".parse().unwrap(),
             opponent: Opponent::Friend,

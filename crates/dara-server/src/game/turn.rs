@@ -155,7 +155,7 @@ mod tests {
     /// A game between two people on a 1+0 clock, its actor not running: the test is the loop.
     pub(crate) fn two_people(rules: &str) -> Game {
         let id = GameId::random();
-        let handle = GameHandle { id: id.clone(), tx: mpsc::channel(1).0 };
+        let handle = GameHandle::new(id.clone(), mpsc::channel(1).0);
         let settings = GameSettings {
             rules: rules.parse().unwrap(),
             opponent: Opponent::Friend,

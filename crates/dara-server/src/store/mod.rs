@@ -4,6 +4,7 @@
 //! that need no disk); [`Store::Sqlite`] keeps games in a data directory (see [`sqlite`]).
 
 pub mod record;
+pub mod redis;
 pub mod sqlite;
 
 use std::path::Path;
@@ -22,6 +23,8 @@ pub enum Store {
     Memory,
     /// In an SQLite database in the data directory.
     Sqlite(Sqlite),
+    /// In Redis, shared by the nodes of a cluster (see [`redis`]).
+    Redis(redis::Redis),
 }
 
 /// One change to what the store holds.
@@ -101,7 +104,7 @@ impl Store {
 
     /// Whether games outlive the process.
     pub fn is_durable(&self) -> bool {
-        matches!(self, Store::Sqlite(_))
+        matches!(self, Store::Sqlite(_) | Store::Redis(_))
     }
 
     /// Sends `writes`, to be committed together (with whatever other games sent meanwhile), in
@@ -110,13 +113,16 @@ impl Store {
         match self {
             Store::Memory => Committed(None),
             Store::Sqlite(sqlite) => Committed(Some(sqlite.send(writes))),
+            Store::Redis(redis) => Committed(Some(redis.send(writes))),
         }
     }
 
     /// Commits what is pending and closes the store; later writes fail.
     pub async fn close(&self) {
-        if let Store::Sqlite(sqlite) = self {
-            sqlite.close().await;
+        match self {
+            Store::Memory => {}
+            Store::Sqlite(sqlite) => sqlite.close().await,
+            Store::Redis(redis) => redis.close().await,
         }
     }
 }

@@ -58,6 +58,11 @@ pub enum StoreError {
     Corrupt(String),
     /// The store has been closed (the server is stopping).
     Closed,
+    /// Redis failed, or cannot be reached.
+    Redis(String),
+    /// Redis refused a write: the game's lease is another node's now (this one was away), or
+    /// its journal is not where this node thought.
+    Fenced(String),
 }
 
 impl core::fmt::Display for StoreError {
@@ -78,6 +83,8 @@ impl core::fmt::Display for StoreError {
             StoreError::Sqlite(e) => write!(f, "the store: {e}"),
             StoreError::Corrupt(what) => write!(f, "the store holds {what}"),
             StoreError::Closed => f.write_str("the store is closed"),
+            StoreError::Redis(e) => write!(f, "Redis: {e}"),
+            StoreError::Fenced(e) => write!(f, "Redis refused the write: {e}"),
         }
     }
 }

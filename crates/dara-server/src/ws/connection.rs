@@ -10,15 +10,26 @@ use std::time::Duration;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 
+use crate::cluster::relay::RelayLink;
 use crate::protocol::Wire;
 
 /// The peer is gone, or stopped reading: the socket is finished.
 #[derive(Debug)]
 pub(crate) struct Gone;
 
+/// Where a connection's frames come from and go: a WebSocket on this node, or one on another
+/// node of the cluster, relayed through Redis (see `cluster::relay`).
+// Nearly every connection is a socket, so the enum is as large as a socket either way; boxing
+// it would only add an allocation and a pointer to follow at every frame.
+#[allow(clippy::large_enum_variant)]
+enum Link {
+    Socket(WebSocket),
+    Relayed(RelayLink),
+}
+
 /// A WebSocket and what it is to be sent at the next flush.
 pub(crate) struct Connection {
-    socket: WebSocket,
+    link: Link,
     queued: Vec<Message>,
     /// How long a write may wait for the peer to take bytes: a client that reads nothing for
     /// this long is as lost as a silent one, and must not hold its task forever.
@@ -27,15 +38,23 @@ pub(crate) struct Connection {
 
 impl Connection {
     pub(crate) fn new(socket: WebSocket, write_timeout: Duration) -> Connection {
-        Connection { socket, queued: Vec::new(), write_timeout }
+        Connection { link: Link::Socket(socket), queued: Vec::new(), write_timeout }
+    }
+
+    /// A connection whose socket is on another node.
+    pub(crate) fn relayed(link: RelayLink, write_timeout: Duration) -> Connection {
+        Connection { link: Link::Relayed(link), queued: Vec::new(), write_timeout }
     }
 
     /// The next frame from the peer; `None` when the socket has ended or broken (an oversized
     /// frame included).
     pub(crate) async fn next(&mut self) -> Option<Message> {
-        match self.socket.next().await {
-            Some(Ok(frame)) => Some(frame),
-            _ => None,
+        match &mut self.link {
+            Link::Socket(socket) => match socket.next().await {
+                Some(Ok(frame)) => Some(frame),
+                _ => None,
+            },
+            Link::Relayed(link) => link.next().await,
         }
     }
 
@@ -54,17 +73,26 @@ impl Connection {
         if self.queued.is_empty() {
             return Ok(());
         }
-        let socket = &mut self.socket;
         let queued = &mut self.queued;
-        let write = async {
-            for message in queued.drain(..) {
-                socket.feed(message).await?;
+        let sent = match &mut self.link {
+            Link::Socket(socket) => {
+                let write = async {
+                    for message in queued.drain(..) {
+                        socket.feed(message).await?;
+                    }
+                    socket.flush().await
+                };
+                matches!(tokio::time::timeout(self.write_timeout, write).await, Ok(Ok(())))
             }
-            socket.flush().await
+            Link::Relayed(link) => {
+                let send = link.send(std::mem::take(queued));
+                matches!(tokio::time::timeout(self.write_timeout, send).await, Ok(true))
+            }
         };
-        match tokio::time::timeout(self.write_timeout, write).await {
-            Ok(Ok(())) => Ok(()),
-            _ => Err(Gone),
+        if sent {
+            Ok(())
+        } else {
+            Err(Gone)
         }
     }
 
@@ -81,8 +109,15 @@ impl Connection {
     pub(crate) async fn end(mut self) {
         let _ = self.flush().await;
         let write_timeout = self.write_timeout;
-        if tokio::time::timeout(write_timeout, self.socket.close()).await.is_ok() {
-            self.drain().await;
+        match &mut self.link {
+            Link::Socket(socket) => {
+                if tokio::time::timeout(write_timeout, socket.close()).await.is_ok() {
+                    self.drain().await;
+                }
+            }
+            Link::Relayed(link) => {
+                let _ = link.send(vec![Message::Close(None)]).await;
+            }
         }
     }
 
@@ -90,8 +125,9 @@ impl Connection {
     /// Dropping the socket with unread bytes would make the kernel reset it, and the reset can
     /// reach the client before the close frame does, leaving it without the reason.
     async fn drain(&mut self) {
+        let Link::Socket(socket) = &mut self.link else { return };
         let drain = async {
-            while let Some(Ok(frame)) = self.socket.next().await {
+            while let Some(Ok(frame)) = socket.next().await {
                 if matches!(frame, Message::Close(_)) {
                     break;
                 }

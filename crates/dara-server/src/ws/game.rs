@@ -1,6 +1,8 @@
 //! `GET /ws/game/{id}`: a player's or a watcher's socket to one game: hello first, then its
 //! requests to the game's actor and the game's events back.
 
+use std::time::Duration;
+
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::Response;
@@ -11,6 +13,8 @@ use tokio::time::Instant;
 use super::connection::Connection;
 use super::heartbeat::{Beat, Heartbeat};
 use super::{close, refused, sized, Open};
+use crate::cluster::relay::{self, Ended, Opened};
+use crate::cluster::{self, NodeName, Route};
 use crate::flood::{Bucket, HELLO_TIMEOUT};
 use crate::game::GameHandle;
 use crate::protocol::{ClientMessage, ParseError, Refusal, Wire};
@@ -26,22 +30,75 @@ pub async fn game_socket(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Response {
-    let handle = GameId::parse(&id).and_then(|id| state.game(&id));
+    let route = match GameId::parse(&id) {
+        Some(id) => (cluster::route(&state, &id).await, id),
+        None => return gone(ws, state),
+    };
     let max = state.config.max_message;
-    sized(ws, max).on_upgrade(move |socket| async move {
-        match handle {
-            Some(handle) => serve_game(socket, handle, state).await,
-            None => {
-                let _open = Open::new(&state);
-                Connection::new(socket, state.config.silence).close(close::GONE, GONE).await;
+    sized(ws, max).on_upgrade(move |mut socket| async move {
+        let _open = Open::new(&state);
+        let silence = state.config.silence;
+        match route {
+            (Route::Here(handle), _) => {
+                serve_game(Connection::new(socket, silence), handle, state).await
+            }
+            (Route::There(owner), id) => {
+                let ended = relay_to(&state, &mut socket, &id, owner).await;
+                if let Ended::Moved = ended {
+                    Connection::new(socket, silence).close(close::RESTARTING, MOVED).await;
+                }
+            }
+            (Route::Gone, _) => Connection::new(socket, silence).close(close::GONE, GONE).await,
+            // The page reconnects after its short back-off, by which time the game has a node.
+            (Route::NotNow, _) => {
+                Connection::new(socket, silence).close(close::RESTARTING, NOT_NOW).await;
             }
         }
     })
 }
 
-async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
+/// A socket to a game nobody has: upgraded and closed with 4004.
+fn gone(ws: WebSocketUpgrade, state: AppState) -> Response {
+    let max = state.config.max_message;
+    sized(ws, max).on_upgrade(move |socket| async move {
+        let _open = Open::new(&state);
+        Connection::new(socket, state.config.silence).close(close::GONE, GONE).await;
+    })
+}
+
+/// Carries a socket to the node that runs its game, until it closes or the game moves.
+async fn relay_to(state: &AppState, socket: &mut WebSocket, id: &GameId, owner: NodeName) -> Ended {
+    let Some(cluster) = &state.cluster else { return Ended::Moved };
+    let redis = cluster.redis.clone();
+    let still = owner.clone();
+    let still_owner = || {
+        let (redis, still, id) = (redis.clone(), still.clone(), id.clone());
+        async move { matches!(redis.owner(&id).await, Ok(Some(node)) if node == still) }
+    };
+    let stopping = state.stopping.subscribe();
+    relay::carry(&cluster.hub, socket, id, owner, LOOK_EVERY, still_owner, stopping).await
+}
+
+/// A socket another node relays here, for a game this node runs (or no longer does: then the
+/// page is told to reconnect, and finds the game where it is now).
+pub async fn serve_relayed(state: AppState, opened: Opened) {
     let _open = Open::new(&state);
-    let mut conn = Connection::new(socket, state.config.silence);
+    let conn = Connection::relayed(opened.link, state.config.silence);
+    match state.game(&opened.game) {
+        Some(handle) => serve_game(conn, handle, state).await,
+        None => conn.close(close::RESTARTING, MOVED).await,
+    }
+}
+
+/// How often a relaying node asks whether the owner still holds the game's lease: a node that
+/// died is noticed within a lease and this.
+const LOOK_EVERY: Duration = Duration::from_secs(1);
+
+const MOVED: &str = "the game goes on on another server: reconnecting";
+
+const NOT_NOW: &str = "the game is moving to another server: reconnect shortly";
+
+async fn serve_game(mut conn: Connection, handle: GameHandle, state: AppState) {
     let mut bucket = Bucket::new(state.config.burst, state.config.per_second);
 
     // Nothing happens before hello: it says who this is and what they have already seen.
@@ -64,7 +121,10 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
         match ClientMessage::parse(text.as_str()) {
             Ok(ClientMessage::Hello { seat, since }) => match handle.hello(seat, since).await {
                 Some(welcome) => break welcome,
-                None => return conn.close(close::GONE, GONE).await,
+                None => {
+                    let (code, reason) = over(&handle);
+                    return conn.close(code, reason).await;
+                }
             },
             Ok(_) => conn.queue(refused(Refusal::HelloFirst)),
             Err(error @ ParseError::OtherProtocol(_)) => {
@@ -96,7 +156,7 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
                 let gathered = event.map(|text| conn.queue(text));
                 match gathered.and_then(|()| gather(&mut events, &mut conn)) {
                     Ok(()) => continue,
-                    Err(lost) => break Some(lost_events(lost)),
+                    Err(lost) => break Some(lost_events(lost, &handle)),
                 }
             }
             beat = heartbeat.beat() => match beat {
@@ -130,14 +190,14 @@ async fn serve_game(socket: WebSocket, handle: GameHandle, state: AppState) {
         };
         let turn = matches!(msg, ClientMessage::Move { .. }).then(Instant::now);
         let Some(reply) = handle.act(seat, msg).await else {
-            break Some((close::GONE, GONE));
+            break Some(over(&handle));
         };
         seat = reply.seat;
         conn.queue(reply.text);
         // The events the request caused (a turn's `move`) are already here: they leave in the
         // same write as the reply.
         if let Err(lost) = gather(&mut events, &mut conn) {
-            break Some(lost_events(lost));
+            break Some(lost_events(lost, &handle));
         }
         if let Some(started) = turn {
             state.metrics.turn_seconds.observe(started.elapsed().as_secs_f64());
@@ -173,11 +233,20 @@ const GONE: &str = "this game has finished and been forgotten";
 
 /// Why a connection's events stopped: it fell too far behind (it comes back with its last
 /// version and gets exactly what it missed), or the game has ended its life.
-fn lost_events(lost: broadcast::error::RecvError) -> (u16, &'static str) {
+fn lost_events(lost: broadcast::error::RecvError, handle: &GameHandle) -> (u16, &'static str) {
     match lost {
         broadcast::error::RecvError::Lagged(_) => {
             (close::BEHIND, "fell behind: reconnect to catch up")
         }
-        broadcast::error::RecvError::Closed => (close::GONE, GONE),
+        broadcast::error::RecvError::Closed => over(handle),
+    }
+}
+
+/// Why a game's actor stopped answering: it ended its life, or it goes on on another node.
+fn over(handle: &GameHandle) -> (u16, &'static str) {
+    if handle.moved() {
+        (close::RESTARTING, MOVED)
+    } else {
+        (close::GONE, GONE)
     }
 }

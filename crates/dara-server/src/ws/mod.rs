@@ -13,11 +13,11 @@ use axum::extract::ws::WebSocketUpgrade;
 use crate::protocol::{Answer, Refusal, Wire};
 use crate::state::AppState;
 
-pub use game::game_socket;
+pub use game::{game_socket, serve_relayed};
 pub use lobby::lobby_socket;
 
 /// Close codes the browser can act on.
-pub(crate) mod close {
+pub mod close {
     /// The connection sent too much: it is not welcome back at this rate.
     pub const FLOOD: u16 = 1008;
     /// The connection fell behind the game; reconnecting with the last version catches up.

@@ -1,0 +1,371 @@
+//! Several Arcade nodes over one Redis: `dara serve --redis … --node-id …` as real processes
+//! beside a real `redis-server` of the test's own, players on real sockets spread over the
+//! nodes, and nodes killed, stopped and paused under them.
+
+mod players;
+mod stopping;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use players::{play_game, post, Seat};
+use serde_json::json;
+
+/// A `redis-server` on a free port, in a folder of its own, with every write fsynced (as the
+/// deploy example runs it).
+struct Redis {
+    child: Child,
+    port: u16,
+    dir: PathBuf,
+}
+
+impl Redis {
+    fn start(name: &str) -> Redis {
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let dir = std::env::temp_dir().join(format!("dara-redis-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let child = Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", ""])
+            .args(["--appendonly", "yes", "--appendfsync", "always"])
+            .arg("--dir")
+            .arg(&dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("redis-server (Debian's redis-server package; .ci/run installs it)");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let pong = TcpStream::connect(("127.0.0.1", port)).ok().and_then(|mut s| {
+                s.write_all(b"PING\r\n").ok()?;
+                let mut answer = [0u8; 7];
+                s.read_exact(&mut answer).ok()?;
+                Some(answer == *b"+PONG\r\n")
+            });
+            if pong == Some(true) {
+                break;
+            }
+            assert!(Instant::now() < deadline, "redis-server did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Redis { child, port, dir }
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    /// Every key Redis holds, as `KEYS *` lists them.
+    fn keys(&self) -> String {
+        let mut s = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        s.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
+        s.write_all(b"KEYS *\r\n").unwrap();
+        let mut answer = Vec::new();
+        let _ = s.read_to_end(&mut answer);
+        String::from_utf8_lossy(&answer).into_owned()
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// One node of the cluster.
+struct Node {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Node {
+    fn start(redis: &Redis, name: &str) -> Node {
+        Node::start_with(redis, name, &["--games-per-address", "1000"])
+    }
+
+    fn start_with(redis: &Redis, name: &str, args: &[&str]) -> Node {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_dara"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--instant-computer"])
+            .args(["--connections-per-address", "1000"])
+            .args(args)
+            .args(["--redis", &redis.url(), "--node-id", name])
+            .env("RUST_LOG", std::env::var("DARA_NODE_LOG").unwrap_or_else(|_| "warn".into()))
+            .stdout(Stdio::piped())
+            .stderr(if std::env::var_os("DARA_NODE_LOG").is_some() {
+                Stdio::inherit()
+            } else {
+                Stdio::null()
+            })
+            .stdin(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let line = lines.next().expect("the node starts").unwrap();
+        let addr = line.split("served at http://").nth(1).unwrap().split('/').next().unwrap();
+        Node { child, addr: addr.parse().unwrap() }
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    fn signal(&self, signal: &str) {
+        let pid = self.child.id().to_string();
+        assert!(Command::new("kill").args([signal, &pid]).status().unwrap().success());
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        // A paused node is woken first, or SIGKILL would wait; a node already gone is fine.
+        let pid = self.child.id().to_string();
+        let _ = Command::new("kill").args(["-CONT", &pid]).stderr(Stdio::null()).status();
+        self.kill();
+    }
+}
+
+/// `GET path`: the status code.
+fn status(addr: SocketAddr, path: &str) -> u16 {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    answer.split(' ').nth(1).and_then(|code| code.parse().ok()).unwrap_or(0)
+}
+
+/// Games whose two seats are on different nodes (a third node watching one), while the node
+/// that runs a third of them is killed with SIGKILL: every game goes on, on another node, to
+/// its end, with every acknowledged turn kept once, and every record replays.
+#[test]
+fn games_span_nodes_and_outlive_a_killed_node() {
+    let redis = Redis::start("kill");
+    let mut nodes: Vec<Node> = ["n1", "n2", "n3"].iter().map(|n| Node::start(&redis, n)).collect();
+    let addrs: Vec<SocketAddr> = nodes.iter().map(|n| n.addr).collect();
+    let current = players::current(&addrs);
+    let acked = Arc::new(AtomicUsize::new(0));
+    // Game `i` is created on node `i % 3` and joined through node `i + 1`.
+    let games: Vec<_> = (0..9u64)
+        .map(|i| {
+            let (current, acked) = (current.clone(), acked.clone());
+            std::thread::spawn(move || play_game(current, i, 30 + 4 * i as usize, acked))
+        })
+        .collect();
+    while acked.load(Ordering::Relaxed) < 60 {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let killed_at = Instant::now();
+    nodes[0].kill();
+    current.lock().unwrap().retain(|a| *a != addrs[0]);
+    for game in games {
+        let (moves, record) = game.join().unwrap();
+        let replayed: dara::record::Record =
+            record.parse().unwrap_or_else(|e| panic!("{e:?}: {record}"));
+        let texts: Vec<String> = replayed.moves().iter().map(ToString::to_string).collect();
+        assert_eq!(texts, moves, "the record holds exactly the acknowledged turns");
+    }
+    eprintln!("every game finished {:?} after the kill", killed_at.elapsed());
+}
+
+/// A watcher on a third node sees every turn of a game whose players are on the other two.
+#[test]
+fn a_watcher_on_a_third_node_sees_every_turn() {
+    let redis = Redis::start("watch");
+    let nodes: Vec<Node> = ["a", "b", "c"].iter().map(|n| Node::start(&redis, n)).collect();
+    let created = post(nodes[0].addr, "/api/games", &json!({"opponent": "friend", "first": "me"}));
+    let game = created["game"].as_str().unwrap().to_owned();
+    let (mut white, _) = Seat::hello(nodes[0].addr, &game, created["seat"].as_str()).unwrap();
+    let (mut black, _) = Seat::hello(nodes[1].addr, &game, None).unwrap();
+    black.send(&json!({"t": "join"})).unwrap();
+    black.until(|m| m["t"] == "joined").unwrap();
+    let (mut watcher, snapshot) = Seat::hello(nodes[2].addr, &game, None).unwrap();
+    assert!(snapshot["d"]["you"].is_null(), "{snapshot}");
+    let mut legal: Vec<String> =
+        serde_json::from_value(snapshot["d"]["pos"]["legal"].clone()).unwrap();
+    let mut played = Vec::new();
+    for ply in 1..=12u64 {
+        let mover = if ply % 2 == 1 { &mut white } else { &mut black };
+        let m = legal[(ply as usize * 7) % legal.len()].clone();
+        mover.send(&json!({"t": "move", "d": {"id": ply, "m": m}})).unwrap();
+        let event = mover.until(|msg| msg["t"] == "move" && msg["d"]["ply"] == ply).unwrap();
+        legal = serde_json::from_value(event["d"]["pos"]["legal"].clone()).unwrap();
+        let seen = watcher.until(|msg| msg["t"] == "move" && msg["d"]["ply"] == ply).unwrap();
+        assert_eq!(seen["d"]["m"], json!(m), "{seen}");
+        played.push(m);
+    }
+    // A player's own node and the others agree on the game.
+    let (_, again) = Seat::hello(nodes[2].addr, &game, None).unwrap();
+    assert_eq!(again["d"]["moves"], json!(played));
+}
+
+/// A node stopped with SIGTERM closes its sockets with 1012 and gives its leases up: its games
+/// go on on another node at once, not when the leases would have lapsed.
+#[test]
+fn a_stopped_node_hands_its_games_over_at_once() {
+    let redis = Redis::start("term");
+    let mut first = Node::start(&redis, "first");
+    let second = Node::start(&redis, "second");
+    let created = post(first.addr, "/api/games", &json!({"opponent": "friend", "first": "me"}));
+    let game = created["game"].as_str().unwrap().to_owned();
+    let pale = created["seat"].as_str().unwrap().to_owned();
+    let (mut white, _) = Seat::hello(first.addr, &game, Some(&pale)).unwrap();
+    let (mut black, _) = Seat::hello(first.addr, &game, None).unwrap();
+    black.send(&json!({"t": "join"})).unwrap();
+    let dark =
+        black.until(|m| m["t"] == "joined").unwrap()["d"]["seat"].as_str().unwrap().to_owned();
+    white.send(&json!({"t": "move", "d": {"id": 1, "m": "c3"}})).unwrap();
+    white.until(|m| m["t"] == "accepted").unwrap();
+
+    let stopped = Instant::now();
+    stopping::terminate_with_1012(&mut first.child, [&mut white.ws, &mut black.ws]);
+    let (mut black, snapshot) = Seat::hello(second.addr, &game, Some(&dark)).unwrap();
+    assert_eq!(snapshot["d"]["moves"], json!(["c3"]), "{snapshot}");
+    black.send(&json!({"t": "move", "d": {"id": 1, "m": "d3"}})).unwrap();
+    let answer = black.until(|m| m["t"] == "accepted" || m["t"] == "rejected").unwrap();
+    assert_eq!(answer["t"], "accepted", "{answer}");
+    let handed_over = stopped.elapsed();
+    assert!(handed_over < Duration::from_secs(4), "the game moved on after {handed_over:?}");
+    let (_, snapshot) = Seat::hello(second.addr, &game, Some(&pale)).unwrap();
+    assert_eq!(snapshot["d"]["you"], "white");
+    assert_eq!(snapshot["d"]["moves"], json!(["c3", "d3"]));
+}
+
+/// The node that runs a game is paused (SIGSTOP) long enough for its lease to lapse; another
+/// node takes the game up and it goes on there. When the paused node wakes, the turn it had
+/// been sent meanwhile is never written nor acknowledged: its lease's epoch is gone. And with
+/// Redis gone, a node is not ready and acknowledges nothing.
+#[test]
+fn a_paused_node_cannot_write_once_another_took_its_game() {
+    let redis = Redis::start("pause");
+    let owner = Node::start(&redis, "owner");
+    let other = Node::start(&redis, "other");
+    let created = post(owner.addr, "/api/games", &json!({"opponent": "friend", "first": "me"}));
+    let game = created["game"].as_str().unwrap().to_owned();
+    let pale = created["seat"].as_str().unwrap().to_owned();
+    let (mut white, _) = Seat::hello(owner.addr, &game, Some(&pale)).unwrap();
+    let (mut black, _) = Seat::hello(other.addr, &game, None).unwrap();
+    black.send(&json!({"t": "join"})).unwrap();
+    let dark =
+        black.until(|m| m["t"] == "joined").unwrap()["d"]["seat"].as_str().unwrap().to_owned();
+    for (ply, m) in [(1u64, "c3"), (2, "d3")] {
+        let mover = if ply == 1 { &mut white } else { &mut black };
+        mover.send(&json!({"t": "move", "d": {"id": ply, "m": m}})).unwrap();
+        mover.until(|msg| msg["t"] == "accepted").unwrap();
+    }
+
+    owner.signal("-STOP");
+    // Sent to the paused node: it sits unread in its socket.
+    white.send(&json!({"t": "move", "d": {"id": 3, "m": "a1"}})).unwrap();
+    std::thread::sleep(Duration::from_secs(7));
+    // The lease has lapsed: the other node takes the game up for whoever comes.
+    let (mut black, snapshot) = Seat::hello(other.addr, &game, Some(&dark)).unwrap();
+    assert_eq!(snapshot["d"]["moves"], json!(["c3", "d3"]), "{snapshot}");
+    let (mut white_again, _) = Seat::hello(other.addr, &game, Some(&pale)).unwrap();
+    white_again.send(&json!({"t": "move", "d": {"id": 4, "m": "f5"}})).unwrap();
+    let answer = white_again.until(|m| m["t"] == "accepted" || m["t"] == "rejected").unwrap();
+    assert_eq!(answer["t"], "accepted", "{answer}");
+    black.until(|m| m["t"] == "move" && m["d"]["ply"] == 3).unwrap();
+
+    owner.signal("-CONT");
+    // The woken node reads the old turn, cannot write it, and acknowledges nothing.
+    let mut heard = Vec::new();
+    while let Ok(msg) = white.next() {
+        heard.push(msg);
+    }
+    assert!(!heard.iter().any(|m| m["t"] == "accepted"), "{heard:?}");
+    std::thread::sleep(Duration::from_millis(1500));
+    let (_, snapshot) = Seat::hello(other.addr, &game, Some(&pale)).unwrap();
+    assert_eq!(snapshot["d"]["moves"], json!(["c3", "d3", "f5"]), "{snapshot}");
+
+    // Without Redis nothing is acknowledged, and the node says it is not ready.
+    assert_eq!(status(other.addr, "/readyz"), 200);
+    drop(redis);
+    white_again.send(&json!({"t": "move", "d": {"id": 5, "m": "b2"}})).ok();
+    black.send(&json!({"t": "move", "d": {"id": 5, "m": "e4"}})).ok();
+    while let Ok(msg) = black.next() {
+        assert_ne!(msg["t"], "accepted", "a turn was acknowledged without Redis: {msg}");
+    }
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while status(other.addr, "/readyz") != 503 {
+        assert!(Instant::now() < deadline, "/readyz still says ready without Redis");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// `GET path`: the answer's JSON.
+fn get_json(addr: SocketAddr, path: &str) -> serde_json::Value {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    serde_json::from_str(answer.split("\r\n\r\n").nth(1).unwrap_or_default()).unwrap()
+}
+
+/// Two people who ask to play anyone on different nodes are seated at one table; a third
+/// node's lobby lists the table while it waits, and forgets it once taken.
+#[test]
+fn play_anyone_pairs_people_on_different_nodes() {
+    let redis = Redis::start("pair");
+    let nodes: Vec<Node> = ["p", "q", "r"].iter().map(|n| Node::start(&redis, n)).collect();
+    let seek = json!({"rules": "arcade", "clock": null});
+    let first = post(nodes[0].addr, "/api/seek", &seek);
+    let game = first["game"].as_str().unwrap().to_owned();
+    // The table is listed once the person waiting at it is there.
+    let (mut waiting, _) = Seat::hello(nodes[0].addr, &game, first["seat"].as_str()).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    for node in &nodes {
+        while get_json(node.addr, "/api/tables").as_array().unwrap().is_empty() {
+            assert!(Instant::now() < deadline, "node {} does not list the table", node.addr);
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    let second = post(nodes[1].addr, "/api/seek", &seek);
+    assert_eq!(second["game"], json!(game), "paired at the waiting table: {second}");
+    assert_ne!(second["colour"], first["colour"]);
+    let (mut arriving, snapshot) =
+        Seat::hello(nodes[1].addr, &game, second["seat"].as_str()).unwrap();
+    assert_eq!(snapshot["d"]["you"], second["colour"], "{snapshot}");
+    // Whoever is white moves first; the other hears it.
+    let (white, black) = if first["colour"] == "white" {
+        (&mut waiting, &mut arriving)
+    } else {
+        (&mut arriving, &mut waiting)
+    };
+    white.send(&json!({"t": "move", "d": {"id": 1, "m": "c3"}})).unwrap();
+    white.until(|m| m["t"] == "accepted").unwrap();
+    black.until(|m| m["t"] == "move" && m["d"]["ply"] == 1).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !get_json(nodes[2].addr, "/api/tables").as_array().unwrap().is_empty() {
+        assert!(Instant::now() < deadline, "the taken table is still listed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A client address's games are counted across the nodes (as a keyed hash in Redis, never the
+/// address): starting them on several nodes gains nothing.
+#[test]
+fn games_per_address_are_counted_across_nodes() {
+    let redis = Redis::start("limits");
+    let limit = ["--games-per-address", "3"];
+    let nodes: Vec<Node> = ["x", "y"].iter().map(|n| Node::start_with(&redis, n, &limit)).collect();
+    let friend = json!({"opponent": "friend", "first": "me"});
+    for node in [&nodes[0], &nodes[1], &nodes[0]] {
+        let created = post(node.addr, "/api/games", &friend);
+        assert!(created["game"].is_string(), "{created}");
+    }
+    let refused = post(nodes[1].addr, "/api/games", &friend);
+    let reason = refused["error"].as_str().unwrap_or_default();
+    assert!(reason.contains("already 3 games"), "{refused}");
+    let keys = redis.keys();
+    assert!(keys.contains("dara:address:"), "{keys}");
+    assert!(!keys.contains("127.0.0.1"), "an address is in Redis: {keys}");
+}

@@ -1,0 +1,87 @@
+//! Per-address limits across the nodes of a cluster: how many games one client address holds
+//! is counted in Redis as well as on the node it asked, so that spreading requests over the
+//! nodes gains nothing. Redis holds a keyed hash of the address (the cluster's seat key), never
+//! the address, and each count lapses an hour after its last change: a count left behind by a
+//! node that died does not outlive it by long.
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use redis::aio::MultiplexedConnection;
+
+use crate::seat::SeatKey;
+
+/// How long a count outlives its last change.
+const COUNT_KEPT: Duration = Duration::from_secs(60 * 60);
+
+/// Counts one more, unless the count is at `limit` already.
+const COUNT: &str = "local n = redis.call('INCR', KEYS[1]) \
+     redis.call('PEXPIRE', KEYS[1], ARGV[2]) \
+     if n > tonumber(ARGV[1]) then redis.call('DECR', KEYS[1]) return 0 end return 1";
+
+/// Counts one fewer, never below nothing.
+const UNCOUNT: &str = "if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then \
+     redis.call('DECR', KEYS[1]) end return 1";
+
+/// The cluster's count of games per client address.
+#[derive(Debug, Clone)]
+pub struct GameCounts {
+    conn: MultiplexedConnection,
+    key: SeatKey,
+}
+
+/// Whether a count could be taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counted {
+    /// Counted.
+    Yes,
+    /// The address holds `limit` games already.
+    Full,
+    /// Redis did not answer: nothing was counted.
+    Unknown,
+}
+
+impl GameCounts {
+    /// Counts in the Redis `conn` reaches, hashing addresses with `key`.
+    pub fn new(conn: MultiplexedConnection, key: SeatKey) -> GameCounts {
+        GameCounts { conn, key }
+    }
+
+    fn counter(&self, address: IpAddr) -> String {
+        format!("dara:address:{}:games", self.key.hash(&address.to_string()).to_hex())
+    }
+
+    /// Counts a game asked for from `address`, unless it holds `limit` already.
+    pub async fn count(&self, address: IpAddr, limit: usize) -> Counted {
+        let mut conn = self.conn.clone();
+        let counted: redis::RedisResult<i64> = redis::cmd("EVAL")
+            .arg(COUNT)
+            .arg(1)
+            .arg(self.counter(address))
+            .arg(limit)
+            .arg(COUNT_KEPT.as_millis() as u64)
+            .query_async(&mut conn)
+            .await;
+        match counted {
+            Ok(1) => Counted::Yes,
+            Ok(_) => Counted::Full,
+            Err(e) => {
+                tracing::warn!("a game could not be counted in Redis: {e}");
+                Counted::Unknown
+            }
+        }
+    }
+
+    /// Takes back a game counted for `address` (it was forgotten, or never started).
+    pub fn uncount(&self, address: IpAddr) {
+        let mut conn = self.conn.clone();
+        let counter = self.counter(address);
+        tokio::spawn(async move {
+            let done: redis::RedisResult<i64> =
+                redis::cmd("EVAL").arg(UNCOUNT).arg(1).arg(counter).query_async(&mut conn).await;
+            if let Err(e) = done {
+                tracing::warn!("a game could not be uncounted in Redis (it lapses): {e}");
+            }
+        });
+    }
+}

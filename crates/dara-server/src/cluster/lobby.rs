@@ -1,0 +1,121 @@
+//! The lobby of a cluster: the open tables of every node, in one Redis hash (`dara:lobby`,
+//! game id → table), so that a visitor of any node sees them all and "play anyone" pairs two
+//! people whichever nodes they reached.
+//!
+//! Each node keeps a copy of the hash for its lobby sockets and reads it again whenever a node
+//! announces a change on the `dara:lobby` channel. Pairing takes a table with `HDEL`: of two
+//! nodes that pick the same table at once, only the one whose `HDEL` removed it seats its
+//! seeker there. A table whose game has left Redis (it ended its life on a node that died) is
+//! dropped from the hash when it is next read.
+
+use std::collections::BTreeMap;
+
+use dara::{Colour, Ruleset};
+use redis::aio::MultiplexedConnection;
+use serde::{Deserialize, Serialize};
+
+use crate::game::clock::TimeControl;
+use crate::lobby::Table;
+use crate::seat::GameId;
+
+/// The hash of open tables.
+const TABLES: &str = "dara:lobby";
+
+/// The channel on which a node says the tables changed.
+pub const CHANGED: &str = "dara:lobby:changed";
+
+/// A table as Redis holds it.
+#[derive(Debug, Serialize, Deserialize)]
+struct StoredTable {
+    rules: Ruleset,
+    clock: Option<TimeControl>,
+    seat: Colour,
+}
+
+/// The cluster's shared list of tables, as one node reaches it.
+#[derive(Debug, Clone)]
+pub struct SharedTables {
+    conn: MultiplexedConnection,
+}
+
+impl SharedTables {
+    /// The list in the Redis that `conn` reaches.
+    pub fn new(conn: MultiplexedConnection) -> SharedTables {
+        SharedTables { conn }
+    }
+
+    /// Lists a table for every node (in the background: the lobby is only an offer).
+    pub fn open(&self, table: &Table) {
+        let stored = StoredTable { rules: table.rules, clock: table.clock, seat: table.seat };
+        let text = serde_json::to_string(&stored).expect("tables serialise");
+        let mut pipe = redis::pipe();
+        pipe.cmd("HSET").arg(TABLES).arg(table.game.as_str()).arg(text).ignore();
+        pipe.cmd("PUBLISH").arg(CHANGED).arg(1).ignore();
+        self.run(pipe);
+    }
+
+    /// Takes a table off every node's list.
+    pub fn close(&self, game: &GameId) {
+        let mut pipe = redis::pipe();
+        pipe.cmd("HDEL").arg(TABLES).arg(game.as_str()).ignore();
+        pipe.cmd("PUBLISH").arg(CHANGED).arg(1).ignore();
+        self.run(pipe);
+    }
+
+    fn run(&self, pipe: redis::Pipeline) {
+        let mut conn = self.conn.clone();
+        tokio::spawn(async move {
+            if let Err(e) = pipe.query_async::<()>(&mut conn).await {
+                tracing::warn!("the lobby in Redis could not be changed: {e}");
+            }
+        });
+    }
+
+    /// Takes table `game` for a seeker: true if this node's `HDEL` removed it, so that no
+    /// other node seats anyone there from the list.
+    pub async fn take(&self, game: &GameId) -> bool {
+        let mut conn = self.conn.clone();
+        let mut pipe = redis::pipe();
+        pipe.cmd("HDEL").arg(TABLES).arg(game.as_str());
+        pipe.cmd("PUBLISH").arg(CHANGED).arg(1).ignore();
+        matches!(pipe.query_async::<(i64,)>(&mut conn).await, Ok((1,)))
+    }
+
+    /// Every node's tables, read afresh; tables whose game has left Redis are dropped.
+    pub async fn read(&self) -> redis::RedisResult<BTreeMap<GameId, Table>> {
+        let mut conn = self.conn.clone();
+        let stored: BTreeMap<String, String> =
+            redis::cmd("HGETALL").arg(TABLES).query_async(&mut conn).await?;
+        let ids: Vec<GameId> = stored.keys().filter_map(|id| GameId::parse(id)).collect();
+        let mut alive = redis::pipe();
+        for id in &ids {
+            alive.cmd("EXISTS").arg(format!("dara:{{{id}}}:meta"));
+        }
+        let alive: Vec<bool> =
+            if ids.is_empty() { Vec::new() } else { alive.query_async(&mut conn).await? };
+        let mut tables = BTreeMap::new();
+        let mut dead = Vec::new();
+        for (id, alive) in ids.into_iter().zip(alive) {
+            let table = stored
+                .get(id.as_str())
+                .and_then(|text| serde_json::from_str::<StoredTable>(text).ok());
+            match table {
+                Some(t) if alive => {
+                    let table =
+                        Table { game: id.clone(), rules: t.rules, clock: t.clock, seat: t.seat };
+                    tables.insert(id, table);
+                }
+                _ => dead.push(id),
+            }
+        }
+        if !dead.is_empty() {
+            let mut drop = redis::cmd("HDEL");
+            drop.arg(TABLES);
+            for id in &dead {
+                drop.arg(id.as_str());
+            }
+            drop.query_async::<()>(&mut conn).await?;
+        }
+        Ok(tables)
+    }
+}

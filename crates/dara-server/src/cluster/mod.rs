@@ -1,0 +1,271 @@
+//! Several nodes over Redis (`dara serve --redis URL --node-id NAME`): any node serves any
+//! socket, and each live game is run by exactly one node at a time, the holder of its lease.
+//!
+//! - The games are kept in Redis ([`crate::store::redis`]): each event is written there,
+//!   fenced by the lease's epoch, before anyone is told of it.
+//! - A socket that reaches a node which does not run its game is relayed to the node that
+//!   does ([`relay`]).
+//! - A node renews its leases every second; one that dies loses them within [`LEASE`], and the
+//!   next socket for one of its games, on any node, takes the game up from Redis.
+//! - A node that stops (SIGTERM) gives its leases up as it closes its sockets with 1012, so its
+//!   games move on at once.
+
+pub mod limits;
+pub mod lobby;
+mod node;
+pub mod relay;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Weak};
+
+use axum::extract::ws::Message;
+use futures_util::StreamExt;
+
+pub use node::{BadNodeName, NodeName};
+
+use crate::game::GameHandle;
+use crate::seat::{GameId, SeatKey};
+use crate::state::{AppState, Shared};
+use crate::store::redis::{Redis, Whereabouts, LEASE, RENEW_EVERY};
+use crate::store::StoreError;
+
+/// This node's part in a cluster.
+#[derive(Debug)]
+pub struct Cluster {
+    /// The games' store, and this node's leases.
+    pub redis: Redis,
+    /// Sockets relayed to and from other nodes.
+    pub hub: Arc<relay::Hub>,
+    client: redis::Client,
+    /// One takeover at a time on this node: two sockets that arrive together for a game whose
+    /// node died take it up once.
+    taking: tokio::sync::Mutex<()>,
+    /// Whether this node's inbox is listened to.
+    inbox: AtomicBool,
+    /// Whether Redis has answered a renewal within the last lease.
+    renewing: AtomicBool,
+    /// Rung when the cluster's tables changed.
+    lobby_stale: Arc<tokio::sync::Notify>,
+    /// Games per client address, across the nodes.
+    pub games: limits::GameCounts,
+}
+
+/// Where a socket for a game is to be served.
+#[derive(Debug)]
+pub enum Route {
+    /// This node runs the game.
+    Here(GameHandle),
+    /// Another node runs it.
+    There(NodeName),
+    /// Nobody has it: it ended its life, or never was.
+    Gone,
+    /// It cannot be known now (Redis unreachable, or the game's lease is still held by a
+    /// node that has just died): the page is to try again shortly.
+    NotNow,
+}
+
+impl Cluster {
+    /// Joins the cluster whose Redis is at `url`, as node `node`; gives the cluster's seat key.
+    ///
+    /// # Errors
+    /// Redis cannot be reached.
+    pub async fn join(url: &str, node: NodeName) -> Result<(Cluster, SeatKey), StoreError> {
+        let client = redis::Client::open(url).map_err(|e| StoreError::Redis(e.to_string()))?;
+        let (redis, key) = Redis::connect(url, node.clone()).await?;
+        let hub = Arc::new(relay::Hub::new(node, redis.connection()));
+        let conn = redis.connection();
+        let cluster = Cluster {
+            redis,
+            hub,
+            client,
+            taking: tokio::sync::Mutex::new(()),
+            inbox: AtomicBool::new(false),
+            renewing: AtomicBool::new(true),
+            lobby_stale: Arc::default(),
+            games: limits::GameCounts::new(conn, key.clone()),
+        };
+        Ok((cluster, key))
+    }
+
+    /// This node's name.
+    pub fn node(&self) -> &NodeName {
+        self.redis.node()
+    }
+
+    /// Whether this node can serve: Redis answers and its inbox is listened to.
+    pub fn is_ready(&self) -> bool {
+        self.inbox.load(Ordering::Acquire) && self.renewing.load(Ordering::Acquire)
+    }
+}
+
+/// Starts the node's background work: listening to its inbox, and renewing its leases.
+pub fn start(state: &AppState) {
+    if let Some(cluster) = &state.cluster {
+        state.lobby.share(lobby::SharedTables::new(cluster.redis.connection()));
+        tokio::spawn(listen(Arc::downgrade(state)));
+        tokio::spawn(renew(Arc::downgrade(state)));
+        tokio::spawn(mirror_lobby(Arc::downgrade(state)));
+    }
+}
+
+/// Where the socket for game `id` is to be served; takes the game up here if its node is gone.
+pub async fn route(state: &AppState, id: &GameId) -> Route {
+    if let Some(handle) = state.game(id) {
+        return Route::Here(handle);
+    }
+    let Some(cluster) = &state.cluster else { return Route::Gone };
+    let _one_at_a_time = cluster.taking.lock().await;
+    if let Some(handle) = state.game(id) {
+        return Route::Here(handle);
+    }
+    match cluster.redis.find(id).await {
+        Ok(Whereabouts::Gone) => Route::Gone,
+        // A lease in this node's name that this process does not run: the process before it
+        // (same name) died holding it. It lapses within a lease.
+        Ok(Whereabouts::Held(node)) if node == *cluster.node() => Route::NotNow,
+        Ok(Whereabouts::Held(node)) => Route::There(node),
+        Ok(Whereabouts::Taken(stored)) => match crate::game::restore(state, stored) {
+            Ok(handle) => {
+                state.metrics.takeovers.inc();
+                tracing::info!(game = %id, "game taken up from Redis");
+                Route::Here(handle)
+            }
+            Err(e) => {
+                tracing::error!(game = %id, "a game in Redis cannot be taken up: {e}");
+                cluster.redis.release(id).await;
+                Route::NotNow
+            }
+        },
+        Err(e) => {
+            tracing::warn!(game = %id, "cannot find the game's node: {e}");
+            Route::NotNow
+        }
+    }
+}
+
+/// Whether the game `id` is live anywhere in the cluster.
+pub async fn exists(state: &AppState, id: &GameId) -> bool {
+    if state.game(id).is_some() {
+        return true;
+    }
+    match &state.cluster {
+        // A Redis that cannot answer now is no reason to tell a player the game is gone.
+        Some(cluster) => cluster.redis.exists(id).await.unwrap_or(true),
+        None => false,
+    }
+}
+
+/// Listens to this node's inbox for as long as the node runs, and serves the sockets other
+/// nodes relay here.
+async fn listen(state: Weak<Shared>) {
+    loop {
+        let Some((client, hub, node)) = state.upgrade().and_then(|s| {
+            s.cluster.as_ref().map(|c| (c.client.clone(), c.hub.clone(), c.node().clone()))
+        }) else {
+            return;
+        };
+        match subscribe(&client, &node).await {
+            Ok(mut messages) => {
+                set_inbox(&state, true);
+                refresh_lobby(&state);
+                while let Some(message) = messages.next().await {
+                    if message.get_channel_name() == lobby::CHANGED {
+                        refresh_lobby(&state);
+                        continue;
+                    }
+                    let Some(delivered) = hub.deliver(message.get_payload_bytes()) else {
+                        continue;
+                    };
+                    let Some(state) = state.upgrade() else { return };
+                    match delivered {
+                        relay::Delivered::Socket(opened) => {
+                            tokio::spawn(crate::ws::serve_relayed(state, opened));
+                        }
+                        relay::Delivered::Sit { game, hash, mut answer } => {
+                            tokio::spawn(async move {
+                                let sat = match state.game(&game) {
+                                    Some(handle) => handle.sit(hash).await,
+                                    None => None,
+                                };
+                                let word = relay::sat_word(sat);
+                                answer.send(vec![Message::Text(word.into())]).await;
+                            });
+                        }
+                    }
+                }
+                tracing::warn!("the node's inbox in Redis was lost: reconnecting");
+            }
+            Err(e) => tracing::warn!("cannot listen to the node's inbox in Redis: {e}"),
+        }
+        set_inbox(&state, false);
+        // What was in flight may be lost: every relayed socket reconnects.
+        hub.drop_all();
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    }
+}
+
+async fn subscribe(
+    client: &redis::Client,
+    node: &NodeName,
+) -> redis::RedisResult<redis::aio::PubSubStream> {
+    let mut pubsub = client.get_async_pubsub().await?;
+    pubsub.subscribe(relay::inbox(node)).await?;
+    pubsub.subscribe(lobby::CHANGED).await?;
+    Ok(pubsub.into_on_message())
+}
+
+/// Reads the cluster's tables again into this node's lobby, once at a time: changes that come
+/// while a read is under way are seen by the read after it.
+fn refresh_lobby(state: &Weak<Shared>) {
+    let Some(state) = state.upgrade() else { return };
+    let Some(cluster) = &state.cluster else { return };
+    cluster.lobby_stale.notify_one();
+}
+
+/// Keeps this node's lobby a copy of the cluster's.
+async fn mirror_lobby(state: Weak<Shared>) {
+    loop {
+        let Some(notify) =
+            state.upgrade().and_then(|s| s.cluster.as_ref().map(|c| c.lobby_stale.clone()))
+        else {
+            return;
+        };
+        notify.notified().await;
+        let Some(state) = state.upgrade() else { return };
+        let Some(shared) = state.lobby.shared() else { return };
+        match shared.read().await {
+            Ok(tables) => state.lobby.replace(tables),
+            Err(e) => tracing::warn!("the lobby could not be read from Redis: {e}"),
+        }
+    }
+}
+
+fn set_inbox(state: &Weak<Shared>, listened: bool) {
+    if let Some(cluster) = state.upgrade().as_ref().and_then(|s| s.cluster.as_ref()) {
+        cluster.inbox.store(listened, Ordering::Release);
+    }
+}
+
+/// Renews this node's leases every [`RENEW_EVERY`]; a game whose lease another node took
+/// (this one was paused, or cut off) stops here at once, its sockets told to reconnect.
+async fn renew(state: Weak<Shared>) {
+    let mut last_renewed = tokio::time::Instant::now();
+    loop {
+        tokio::time::sleep(RENEW_EVERY).await;
+        let Some(state) = state.upgrade() else { return };
+        let Some(cluster) = &state.cluster else { return };
+        match cluster.redis.renew().await {
+            Ok(lost) => {
+                last_renewed = tokio::time::Instant::now();
+                for game in lost {
+                    tracing::warn!(%game, "another node took the game: it stops here");
+                    if let Some(handle) = state.game(&game) {
+                        handle.hand_over();
+                    }
+                }
+            }
+            Err(e) => tracing::warn!("the leases could not be renewed: {e}"),
+        }
+        cluster.renewing.store(last_renewed.elapsed() < LEASE, Ordering::Release);
+    }
+}

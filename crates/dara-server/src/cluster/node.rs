@@ -1,0 +1,67 @@
+//! A node's name in the cluster (`--node-id`): it names the node's leases and its inbox.
+
+use core::fmt;
+use core::str::FromStr;
+
+/// A node's name: 1 to 32 letters, digits, `-` or `_`, so that it fits in a Redis key and a
+/// log line as it is.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeName(String);
+
+impl NodeName {
+    /// The name as written.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Why a node name is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadNodeName(String);
+
+impl fmt::Display for BadNodeName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the node name {:?} is not 1 to 32 letters, digits, '-' or '_' (say, node-1)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for BadNodeName {}
+
+impl FromStr for NodeName {
+    type Err = BadNodeName;
+
+    fn from_str(text: &str) -> Result<NodeName, BadNodeName> {
+        let fits = (1..=32).contains(&text.len())
+            && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if fits {
+            Ok(NodeName(text.to_owned()))
+        } else {
+            Err(BadNodeName(text.to_owned()))
+        }
+    }
+}
+
+impl fmt::Display for NodeName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_fit_in_a_key() {
+        assert_eq!("node-1".parse::<NodeName>().unwrap().as_str(), "node-1");
+        assert!("a_B9".parse::<NodeName>().is_ok());
+        for bad in ["", "a b", "n:1", "n/1", &"x".repeat(33), "é"] {
+            let error = bad.parse::<NodeName>().unwrap_err();
+            assert!(error.to_string().contains("not 1 to 32"), "{error}");
+        }
+    }
+}

@@ -1,0 +1,593 @@
+//! The store of a cluster: live games kept in Redis, so that whichever node a player reaches
+//! can take a game up when the node that ran it is gone.
+//!
+//! Every game has four keys, tagged with its id (`dara:{id}:…`, so that a Redis Cluster keeps
+//! them on one shard): `meta` (a hash: its record and seats), `events` (a list: its journal,
+//! event `v` at index `v - 1`), `lease` (which node runs it, with the lease's epoch, expiring
+//! unless renewed) and `epoch` (bumped at every takeover).
+//!
+//! Fencing: every write is a Lua script that first checks that the lease still holds this
+//! node's token (`node:epoch`) and, for an event, that the journal has exactly the events
+//! before it. A node that was paused (SIGSTOP, a long GC-like stall, a cut network) and lost
+//! its lease meanwhile cannot write a single event when it wakes: the new owner's epoch is in
+//! the lease. What is written is only ever a game's inputs, as in the SQLite store.
+//!
+//! Group commit: games send their writes over a channel; one task sends everything pending in
+//! one pipeline and answers each game when Redis has answered. Durability is Redis's own: with
+//! `appendonly yes` and `appendfsync always` an acknowledged write survives Redis's crash too
+//! (the deploy example sets both); a node's `kill -9` never loses one either way.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use redis::aio::MultiplexedConnection;
+use redis::{RedisResult, Value};
+use tokio::sync::{mpsc, oneshot};
+
+use super::record::{GameRecord, StoredGame, StoredSeats};
+use super::{StoreError, Write};
+use crate::cluster::NodeName;
+use crate::game::GameEvent;
+use crate::seat::{GameId, SeatKey};
+
+/// How long a lease lasts unless renewed: a node that dies loses its games to the others
+/// this long after its last renewal.
+pub const LEASE: Duration = Duration::from_secs(5);
+
+/// How often a node renews its leases: several times a lease, so that one slow round trip
+/// does not lose a game.
+pub const RENEW_EVERY: Duration = Duration::from_secs(1);
+
+/// How long a game's keys outlive the last write or renewal: a game whose node died and that
+/// nobody came back to is gone from Redis after this, so nothing is kept of it.
+pub const ORPHANS_KEPT: Duration = Duration::from_secs(60 * 60);
+
+/// Most writes sent in one pipeline.
+const BATCH: usize = 1024;
+
+const FENCE: &str = "if redis.call('GET', KEYS[1]) ~= ARGV[1] then \
+     return redis.error_reply('FENCED the lease of the game is held by another node') end ";
+
+/// A new game: its lease, epoch 1, its record and seats.
+const BEGIN: &str = "if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then \
+     return redis.error_reply('FENCED a game with this id is running elsewhere') end \
+     redis.call('SET', KEYS[2], 1, 'PX', ARGV[5]) \
+     redis.call('HSET', KEYS[3], 'record', ARGV[3], 'seats', ARGV[4]) \
+     redis.call('PEXPIRE', KEYS[3], ARGV[5]) return 1";
+
+/// The seats change.
+const SEATS: &str = "redis.call('HSET', KEYS[2], 'seats', ARGV[2]) return 1";
+
+/// Event `v`, only as the journal's next.
+const APPEND: &str = "if redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[2]) - 1 then \
+     return redis.error_reply('FENCED the journal is not at the version before this event') end \
+     redis.call('RPUSH', KEYS[2], ARGV[3]) redis.call('PEXPIRE', KEYS[2], ARGV[4]) return 1";
+
+/// The game ends its life: nothing of it is left.
+const ERASE: &str = "redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4]) return 1";
+
+/// Keeps a lease (and the game's keys) alive, if it is still this node's.
+const RENEW: &str = "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end \
+     redis.call('PEXPIRE', KEYS[1], ARGV[2]) redis.call('PEXPIRE', KEYS[2], ARGV[3]) \
+     redis.call('PEXPIRE', KEYS[3], ARGV[3]) redis.call('PEXPIRE', KEYS[4], ARGV[3]) return 1";
+
+/// Gives a lease up, if it is still this node's.
+const RELEASE: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
+     return redis.call('DEL', KEYS[1]) end return 0";
+
+/// Takes a game whose lease has lapsed: a new epoch, and the lease with it. Answers
+/// `{'gone'}`, `{'held', token}` or `{'taken', epoch}`.
+const TAKE: &str = "if redis.call('EXISTS', KEYS[3]) == 0 then return {'gone'} end \
+     local held = redis.call('GET', KEYS[1]) \
+     if held then return {'held', held} end \
+     local epoch = redis.call('INCR', KEYS[2]) \
+     redis.call('SET', KEYS[1], ARGV[1] .. ':' .. epoch, 'PX', ARGV[2]) \
+     return {'taken', tostring(epoch)}";
+
+/// A game's keys.
+struct Keys {
+    lease: String,
+    epoch: String,
+    meta: String,
+    events: String,
+}
+
+impl Keys {
+    fn of(game: &GameId) -> Keys {
+        Keys {
+            lease: format!("dara:{{{game}}}:lease"),
+            epoch: format!("dara:{{{game}}}:epoch"),
+            meta: format!("dara:{{{game}}}:meta"),
+            events: format!("dara:{{{game}}}:events"),
+        }
+    }
+}
+
+/// Where a game is, as Redis says.
+#[derive(Debug)]
+pub enum Whereabouts {
+    /// Redis has no such game (never there, or erased).
+    Gone,
+    /// A node holds its lease.
+    Held(NodeName),
+    /// Its lease had lapsed, and this node has taken it: here it is, to be taken up.
+    Taken(StoredGame),
+}
+
+/// A handle on a node's Redis store, cheap to clone.
+#[derive(Clone)]
+pub struct Redis {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    node: NodeName,
+    conn: MultiplexedConnection,
+    /// The fencing token (`node:epoch`) of every game this node runs.
+    held: Mutex<HashMap<GameId, String>>,
+    jobs: mpsc::UnboundedSender<Job>,
+    closed: AtomicBool,
+    /// Round trips so far, for the metrics.
+    round_trips: AtomicU64,
+}
+
+impl std::fmt::Debug for Redis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Redis").field("node", &self.inner.node).finish_non_exhaustive()
+    }
+}
+
+enum Job {
+    Write(Vec<(Write, String)>, oneshot::Sender<Result<(), StoreError>>),
+    Close(oneshot::Sender<()>),
+}
+
+impl Redis {
+    /// Connects to Redis at `url` as node `node`, and gives the cluster's seat key (made by
+    /// the first node that ever started).
+    ///
+    /// # Errors
+    /// Redis cannot be reached, or does not answer as Redis.
+    pub async fn connect(url: &str, node: NodeName) -> Result<(Redis, SeatKey), StoreError> {
+        let client = redis::Client::open(url).map_err(redis_error)?;
+        let mut conn = client.get_multiplexed_async_connection().await.map_err(redis_error)?;
+        let key = seat_key(&mut conn).await?;
+        let (jobs, rx) = mpsc::unbounded_channel();
+        let inner = Arc::new(Inner {
+            node,
+            conn,
+            held: Mutex::default(),
+            jobs,
+            closed: AtomicBool::new(false),
+            round_trips: AtomicU64::new(0),
+        });
+        tokio::spawn(write_loop(inner.clone(), rx));
+        Ok((Redis { inner }, key))
+    }
+
+    /// This node's name.
+    pub fn node(&self) -> &NodeName {
+        &self.inner.node
+    }
+
+    /// A connection for other commands (it is multiplexed: clones share one socket), counted
+    /// as one round trip.
+    pub fn connection(&self) -> MultiplexedConnection {
+        self.inner.round_trips.fetch_add(1, Ordering::Relaxed);
+        self.inner.conn.clone()
+    }
+
+    /// Round trips to Redis so far.
+    pub fn round_trips(&self) -> u64 {
+        self.inner.round_trips.load(Ordering::Relaxed)
+    }
+
+    /// Sends writes to be committed in order after every write sent before.
+    pub(super) fn send(&self, writes: Vec<Write>) -> oneshot::Receiver<Result<(), StoreError>> {
+        let (tx, rx) = oneshot::channel();
+        if self.inner.closed.load(Ordering::Acquire) {
+            let _ = tx.send(Err(StoreError::Closed));
+            return rx;
+        }
+        let mut fenced = Vec::with_capacity(writes.len());
+        {
+            let mut held = self.inner.held.lock().expect("leases lock");
+            for write in writes {
+                let game = write.game();
+                if matches!(write, Write::Begin { .. }) {
+                    held.insert(game.clone(), format!("{}:1", self.inner.node));
+                }
+                let Some(token) = held.get(game).cloned() else {
+                    let _ = tx.send(Err(StoreError::Fenced(format!(
+                        "game {game} is not run by this node any more"
+                    ))));
+                    return rx;
+                };
+                fenced.push((write, token));
+            }
+        }
+        if let Err(mpsc::error::SendError(Job::Write(_, tx))) =
+            self.inner.jobs.send(Job::Write(fenced, tx))
+        {
+            let _ = tx.send(Err(StoreError::Closed));
+        }
+        rx
+    }
+
+    /// Commits what is pending; later writes fail.
+    pub(super) async fn close(&self) {
+        self.inner.closed.store(true, Ordering::Release);
+        let (tx, rx) = oneshot::channel();
+        if self.inner.jobs.send(Job::Close(tx)).is_ok() {
+            let _ = rx.await;
+        }
+    }
+
+    /// Where game `game` is; if its lease had lapsed, it is this node's now (see
+    /// [`Whereabouts::Taken`]).
+    ///
+    /// # Errors
+    /// Redis failed, or the game does not read.
+    pub async fn find(&self, game: &GameId) -> Result<Whereabouts, StoreError> {
+        let keys = Keys::of(game);
+        let mut conn = self.connection();
+        let answer: Vec<String> = redis::cmd("EVAL")
+            .arg(TAKE)
+            .arg(3)
+            .arg(&keys.lease)
+            .arg(&keys.epoch)
+            .arg(&keys.meta)
+            .arg(self.inner.node.as_str())
+            .arg(LEASE.as_millis() as u64)
+            .query_async(&mut conn)
+            .await
+            .map_err(redis_error)?;
+        match answer.first().map(String::as_str) {
+            Some("gone") => Ok(Whereabouts::Gone),
+            Some("held") => {
+                let token = answer.get(1).map(String::as_str).unwrap_or_default();
+                let node = token.rsplit_once(':').map_or(token, |(node, _)| node);
+                match node.parse() {
+                    Ok(node) => Ok(Whereabouts::Held(node)),
+                    Err(_) => Err(StoreError::Corrupt(format!("a lease {token:?} of game {game}"))),
+                }
+            }
+            Some("taken") => {
+                let epoch = answer.get(1).cloned().unwrap_or_default();
+                let token = format!("{}:{epoch}", self.inner.node);
+                self.inner.held.lock().expect("leases lock").insert(game.clone(), token);
+                match self.load(game, &keys).await {
+                    Ok(stored) => Ok(Whereabouts::Taken(stored)),
+                    Err(e) => {
+                        self.release(game).await;
+                        Err(e)
+                    }
+                }
+            }
+            _ => Err(StoreError::Corrupt(format!("an answer {answer:?} about game {game}"))),
+        }
+    }
+
+    /// Whether Redis has game `game`.
+    ///
+    /// # Errors
+    /// Redis failed.
+    pub async fn exists(&self, game: &GameId) -> Result<bool, StoreError> {
+        let mut conn = self.connection();
+        redis::cmd("EXISTS")
+            .arg(Keys::of(game).meta)
+            .query_async(&mut conn)
+            .await
+            .map_err(redis_error)
+    }
+
+    /// The node that holds game `game`'s lease, if any.
+    ///
+    /// # Errors
+    /// Redis failed.
+    pub async fn owner(&self, game: &GameId) -> Result<Option<NodeName>, StoreError> {
+        let mut conn = self.connection();
+        let token: Option<String> = redis::cmd("GET")
+            .arg(Keys::of(game).lease)
+            .query_async(&mut conn)
+            .await
+            .map_err(redis_error)?;
+        Ok(token.and_then(|t| t.rsplit_once(':').and_then(|(node, _)| node.parse().ok())))
+    }
+
+    /// Whether this node runs game `game`.
+    pub fn holds(&self, game: &GameId) -> bool {
+        self.inner.held.lock().expect("leases lock").contains_key(game)
+    }
+
+    /// Renews every lease this node holds; gives the games whose lease it has lost (another
+    /// node took them while this one was away).
+    ///
+    /// # Errors
+    /// Redis failed: nothing is known of the leases then, and they lapse unless renewed soon.
+    pub async fn renew(&self) -> Result<Vec<GameId>, StoreError> {
+        let held: Vec<(GameId, String)> = self
+            .inner
+            .held
+            .lock()
+            .expect("leases lock")
+            .iter()
+            .map(|(g, t)| (g.clone(), t.clone()))
+            .collect();
+        if held.is_empty() {
+            // Nothing to renew; still, whether Redis answers is what readiness says.
+            return match self.ping().await {
+                true => Ok(Vec::new()),
+                false => Err(StoreError::Redis("no answer to PING within a second".into())),
+            };
+        }
+        let mut pipe = redis::pipe();
+        for (game, token) in &held {
+            let keys = Keys::of(game);
+            pipe.cmd("EVAL")
+                .arg(RENEW)
+                .arg(4)
+                .arg(&keys.lease)
+                .arg(&keys.epoch)
+                .arg(&keys.meta)
+                .arg(&keys.events)
+                .arg(token)
+                .arg(LEASE.as_millis() as u64)
+                .arg(ORPHANS_KEPT.as_millis() as u64);
+        }
+        let kept: Vec<i64> = pipe.query_async(&mut self.connection()).await.map_err(redis_error)?;
+        let mut lost = Vec::new();
+        let mut mine = self.inner.held.lock().expect("leases lock");
+        for ((game, token), kept) in held.into_iter().zip(kept) {
+            if kept == 0 && mine.get(&game) == Some(&token) {
+                mine.remove(&game);
+                lost.push(game);
+            }
+        }
+        Ok(lost)
+    }
+
+    /// Gives up game `game`'s lease, so that another node may take it at once.
+    pub async fn release(&self, game: &GameId) {
+        let token = self.inner.held.lock().expect("leases lock").remove(game);
+        if let Some(token) = token {
+            let mut conn = self.connection();
+            let released: RedisResult<i64> = redis::cmd("EVAL")
+                .arg(RELEASE)
+                .arg(1)
+                .arg(Keys::of(game).lease)
+                .arg(token)
+                .query_async(&mut conn)
+                .await;
+            if let Err(e) = released {
+                tracing::warn!(%game, "the lease could not be given up (it lapses by itself): {e}");
+            }
+        }
+    }
+
+    /// Gives up every lease (a node that stops hands its games over at once).
+    pub async fn release_all(&self) {
+        let held: Vec<GameId> =
+            self.inner.held.lock().expect("leases lock").keys().cloned().collect();
+        for game in held {
+            self.release(&game).await;
+        }
+    }
+
+    /// How many games this node runs.
+    pub fn held(&self) -> usize {
+        self.inner.held.lock().expect("leases lock").len()
+    }
+
+    /// Whether Redis answers.
+    pub async fn ping(&self) -> bool {
+        let mut conn = self.connection();
+        let cmd = redis::cmd("PING");
+        let ping = cmd.query_async::<String>(&mut conn);
+        matches!(tokio::time::timeout(Duration::from_secs(1), ping).await, Ok(Ok(_)))
+    }
+
+    async fn load(&self, game: &GameId, keys: &Keys) -> Result<StoredGame, StoreError> {
+        let mut conn = self.connection();
+        let (meta, events): (HashMap<String, String>, Vec<String>) = redis::pipe()
+            .cmd("HGETALL")
+            .arg(&keys.meta)
+            .cmd("LRANGE")
+            .arg(&keys.events)
+            .arg(0)
+            .arg(-1)
+            .query_async(&mut conn)
+            .await
+            .map_err(redis_error)?;
+        let corrupt = |what: &str, e: &dyn std::fmt::Display| {
+            StoreError::Corrupt(format!("{what} of game {game} that does not read: {e}"))
+        };
+        let field = |name: &str| meta.get(name).ok_or_else(|| corrupt(name, &"it is missing"));
+        let record: GameRecord =
+            serde_json::from_str(field("record")?).map_err(|e| corrupt("a record", &e))?;
+        let seats: StoredSeats =
+            serde_json::from_str(field("seats")?).map_err(|e| corrupt("seats", &e))?;
+        let events = events
+            .iter()
+            .map(|text| {
+                serde_json::from_str::<GameEvent>(text).map_err(|e| corrupt("an event", &e))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(StoredGame { id: game.clone(), record, seats, events })
+    }
+}
+
+impl Write {
+    fn game(&self) -> &GameId {
+        match self {
+            Write::Begin { game, .. }
+            | Write::Seats { game, .. }
+            | Write::Append { game, .. }
+            | Write::Erase { game } => game,
+        }
+    }
+}
+
+/// The writer: sends everything pending in one pipeline, then answers.
+async fn write_loop(inner: Arc<Inner>, mut jobs: mpsc::UnboundedReceiver<Job>) {
+    let mut conn = inner.conn.clone();
+    while let Some(first) = jobs.recv().await {
+        let mut batch = vec![first];
+        let mut writes = 0;
+        while writes < BATCH {
+            match jobs.try_recv() {
+                Ok(job) => {
+                    if let Job::Write(w, _) = &job {
+                        writes += w.len();
+                    }
+                    batch.push(job);
+                }
+                Err(_) => break,
+            }
+        }
+        let mut pipe = redis::pipe();
+        pipe.ignore_errors();
+        for job in &batch {
+            if let Job::Write(writes, _) = job {
+                for (write, token) in writes {
+                    add(&mut pipe, write, token);
+                }
+            }
+        }
+        let answers: RedisResult<Vec<Value>> = if pipe.is_empty() {
+            Ok(Vec::new())
+        } else {
+            inner.round_trips.fetch_add(1, Ordering::Relaxed);
+            pipe.query_async(&mut conn).await
+        };
+        let mut answers = match answers {
+            Ok(answers) => answers.into_iter().map(Ok).collect::<Vec<_>>().into_iter(),
+            Err(e) => {
+                let failed = e.to_string();
+                for job in batch {
+                    match job {
+                        Job::Write(_, tx) => drop(tx.send(Err(StoreError::Redis(failed.clone())))),
+                        Job::Close(tx) => {
+                            let _ = tx.send(());
+                            return;
+                        }
+                    }
+                }
+                continue;
+            }
+        };
+        for job in batch {
+            match job {
+                Job::Write(writes, tx) => {
+                    let mut outcome = Ok(());
+                    for (write, _) in &writes {
+                        let answer: Result<Value, StoreError> =
+                            answers.next().unwrap_or(Err(StoreError::Closed));
+                        let refused = match answer {
+                            Ok(Value::ServerError(e)) => Some(StoreError::Fenced(format!(
+                                "game {}: {}",
+                                write.game(),
+                                e.details().unwrap_or("refused")
+                            ))),
+                            Ok(_) => None,
+                            Err(e) => Some(e),
+                        };
+                        if let Some(e) = refused {
+                            outcome = outcome.and(Err(e));
+                        } else if let Write::Erase { game } = write {
+                            inner.held.lock().expect("leases lock").remove(game);
+                        }
+                    }
+                    let _ = tx.send(outcome);
+                }
+                Job::Close(tx) => {
+                    let _ = tx.send(());
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The script that carries out one write, fenced by `token`.
+fn add(pipe: &mut redis::Pipeline, write: &Write, token: &str) {
+    let keys = Keys::of(write.game());
+    let kept_for = ORPHANS_KEPT.as_millis() as u64;
+    let eval = pipe.cmd("EVAL");
+    match write {
+        Write::Begin { record, seats, .. } => {
+            eval.arg(BEGIN)
+                .arg(3)
+                .arg(&keys.lease)
+                .arg(&keys.epoch)
+                .arg(&keys.meta)
+                .arg(token)
+                .arg(LEASE.as_millis() as u64)
+                .arg(json(record))
+                .arg(json(seats))
+                .arg(kept_for);
+        }
+        Write::Seats { seats, .. } => {
+            eval.arg(format!("{FENCE}{SEATS}"))
+                .arg(2)
+                .arg(&keys.lease)
+                .arg(&keys.meta)
+                .arg(token)
+                .arg(json(seats));
+        }
+        Write::Append { v, event, .. } => {
+            eval.arg(format!("{FENCE}{APPEND}"))
+                .arg(2)
+                .arg(&keys.lease)
+                .arg(&keys.events)
+                .arg(token)
+                .arg(*v)
+                .arg(json(event))
+                .arg(kept_for);
+        }
+        Write::Erase { .. } => {
+            eval.arg(format!("{FENCE}{ERASE}"))
+                .arg(4)
+                .arg(&keys.lease)
+                .arg(&keys.epoch)
+                .arg(&keys.meta)
+                .arg(&keys.events)
+                .arg(token);
+        }
+    }
+}
+
+/// The cluster's seat key: made by the first node ever started, read by every other.
+async fn seat_key(conn: &mut MultiplexedConnection) -> Result<SeatKey, StoreError> {
+    let fresh = SeatKey::random();
+    let hex: String = fresh.to_bytes().iter().map(|b| format!("{b:02x}")).collect();
+    let (_, stored): (Value, String) = redis::pipe()
+        .cmd("SET")
+        .arg("dara:seat-key")
+        .arg(&hex)
+        .arg("NX")
+        .cmd("GET")
+        .arg("dara:seat-key")
+        .query_async(conn)
+        .await
+        .map_err(redis_error)?;
+    let mut bytes = [0u8; 32];
+    let readable = stored.len() == 64
+        && bytes.iter_mut().enumerate().all(|(i, b)| {
+            u8::from_str_radix(&stored[2 * i..2 * i + 2], 16).map(|v| *b = v).is_ok()
+        });
+    if !readable {
+        return Err(StoreError::Corrupt("a seat key that is not 64 hex digits".into()));
+    }
+    Ok(SeatKey::from_bytes(bytes))
+}
+
+fn redis_error(e: redis::RedisError) -> StoreError {
+    StoreError::Redis(e.to_string())
+}
+
+fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("stored types serialise")
+}
