@@ -37,8 +37,8 @@ async function languagePages(lang, label, viewport) {
     await ((await free.count()) ? free : page.locator('[data-cell].put').first()).click();
     await page.waitForTimeout(400);
   }
-  const closed = page.locator('[data-cell] .forbidden');
-  if (await closed.count()) await page.locator('[data-cell]', { has: closed.first() }).click();
+  const closed = page.locator('[data-cell]:has(.forbidden)');
+  if (await closed.count()) await closed.first().click();
   await shot('game');
   await page.click('#resign');
   await page.click('#resign-confirm');
