@@ -172,6 +172,7 @@ pub async fn serve(
     // at once rather than when the leases would lapse.
     if let Some(cluster) = &state.cluster {
         cluster.redis.release_all().await;
+        cluster.redis.say_gone().await;
     }
     Ok(())
 }

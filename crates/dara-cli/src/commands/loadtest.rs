@@ -27,9 +27,10 @@ use crate::loadtest::{self, Plan};
 #[derive(Debug, Parser)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
-    /// The server, as http://host:port.
+    /// The server, as http://host:port. Given more than once (the nodes of one cluster), each
+    /// game is created on one and its second seat sits on the next.
     #[arg(long, default_value = "http://127.0.0.1:8080")]
-    server: String,
+    server: Vec<String>,
     /// Load a server that is not on this machine's loopback: only one you run and may load.
     #[arg(long)]
     allow_remote: bool,
@@ -64,8 +65,15 @@ pub struct Args {
     spread_sources: Option<u32>,
     /// The server's process id: report its CPU time per accepted turn and its resident memory
     /// per game (from /proc).
+    /// Given more than once (every node's), the figures are their sums.
     #[arg(long, value_name = "PID")]
-    server_pid: Option<u32>,
+    server_pid: Vec<u32>,
+    /// A cluster's Redis (host:port): report the commands it ran per accepted turn.
+    #[arg(long, value_name = "HOST:PORT")]
+    redis: Option<String>,
+    /// The Redis server's process id: report its CPU time per accepted turn.
+    #[arg(long, value_name = "PID")]
+    redis_pid: Option<u32>,
     /// Connect both seats of every game and send nothing but keep-alives: for the memory an
     /// idle game holds (with --server-pid).
     #[arg(long)]
@@ -95,7 +103,7 @@ pub fn run(args: Args) -> Result<()> {
     );
     ensure!(args.spread_sources != Some(0), "--spread-sources must be at least 1");
     let plan = Plan {
-        server: args.server,
+        servers: args.server,
         allow_remote: args.allow_remote,
         games: args.games,
         rules: args.rules,
@@ -105,7 +113,9 @@ pub fn run(args: Args) -> Result<()> {
         connect_rate: args.connect_rate,
         seed: args.seed,
         spread_sources: args.spread_sources,
-        server_pid: args.server_pid,
+        server_pids: args.server_pid,
+        redis: args.redis,
+        redis_pid: args.redis_pid,
         idle: args.idle,
         protocol: (args.protocol_version > 0).then_some(args.protocol_version),
     };

@@ -62,7 +62,7 @@ pub struct Args {
     #[arg(long, value_name = "URL", requires = "node_id", conflicts_with = "memory_only")]
     pub redis: Option<String>,
     /// This node's name in the cluster (letters, digits, '-' and '_'; unique among the nodes).
-    #[arg(long, value_name = "NAME", requires = "redis")]
+    #[arg(long, value_name = "NAME", requires = "redis", value_parser = dara_server::cluster::NodeName::given)]
     pub node_id: Option<dara_server::cluster::NodeName>,
 }
 
@@ -145,7 +145,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let _ = tokio::signal::ctrl_c().await;
         };
         if let (Some(url), Some(node)) = (args.redis, args.node_id) {
-            let (cluster, key) = dara_server::cluster::Cluster::join(&url, node.clone())
+            let (cluster, key) = dara_server::cluster::Cluster::join(&url, &node)
                 .await
                 .with_context(|| format!("cannot join the cluster through Redis at {url}"))?;
             tracing::info!(%node, "a node of the cluster: live games are kept in Redis");

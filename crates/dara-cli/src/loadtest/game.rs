@@ -40,7 +40,9 @@ const RETRY_AFTER: Duration = Duration::from_secs(1);
 /// What every game task shares: where the server is, what to play, and what to count.
 #[derive(Debug)]
 pub struct Shared {
-    pub target: Target,
+    /// The servers (several nodes of one cluster, or one server): a game is created on one and
+    /// its second seat sits on the next, so that in a cluster every game spans two nodes.
+    pub targets: Vec<Target>,
     /// The body of `POST /api/games`.
     pub new_game: String,
     /// Between two turns of one game; `None`: as fast as the server answers.
@@ -74,7 +76,9 @@ pub async fn keep_in_play(slot: usize, shared: std::sync::Arc<Shared>) {
     let source = (!shared.sources.is_empty()).then(|| shared.sources[slot % shared.sources.len()]);
     let mut first = true;
     loop {
-        let stop = play_one(&shared, source, &mut rng, &mut first).await;
+        let n = shared.targets.len();
+        let sides = [&shared.targets[slot % n], &shared.targets[(slot + 1) % n]];
+        let stop = play_one(&shared, sides, source, &mut rng, &mut first).await;
         if std::mem::take(&mut first) {
             shared.stats.first_attempts.fetch_add(1, Relaxed);
         }
@@ -90,14 +94,15 @@ pub async fn keep_in_play(slot: usize, shared: std::sync::Arc<Shared>) {
 /// One game from its creation to its end (or failure).
 async fn play_one(
     shared: &Shared,
+    [home, away]: [&Target; 2],
     source: Option<IpAddr>,
     rng: &mut SmallRng,
     first: &mut bool,
 ) -> Stop {
     let stats = &shared.stats;
-    let created = match connect(shared, source).await {
+    let created = match connect(shared, home, source).await {
         Ok(stream) => {
-            let create = create_game(stream, &shared.target.authority, &shared.new_game);
+            let create = create_game(stream, &home.authority, &shared.new_game);
             tokio::time::timeout(CONNECT_TIMEOUT, create)
                 .await
                 .unwrap_or_else(|_| Err(CreateError::Io(std::io::ErrorKind::TimedOut.into())))
@@ -125,11 +130,12 @@ async fn play_one(
     stats.created.fetch_add(1, Relaxed);
 
     let protocol = shared.protocol.filter(|_| !stats.protocol_refused.load(Relaxed));
-    let Some(creator) = sit(shared, source, &created.game, Some(&created.seat), protocol).await
+    let Some(creator) =
+        sit(shared, home, source, &created.game, Some(&created.seat), protocol).await
     else {
         return Stop::Failed;
     };
-    let Some(joiner) = sit(shared, source, &created.game, None, protocol).await else {
+    let Some(joiner) = sit(shared, away, source, &created.game, None, protocol).await else {
         return Stop::Failed;
     };
     let mut game = Game {
@@ -151,12 +157,13 @@ async fn play_one(
 /// A seat's socket, which has said hello (with the seat's token, or none to join after).
 async fn sit(
     shared: &Shared,
+    target: &Target,
     source: Option<IpAddr>,
     game: &str,
     token: Option<&str>,
     protocol: Option<u32>,
 ) -> Option<Seat> {
-    let mut ws = open_socket(shared, source, game).await?;
+    let mut ws = open_socket(shared, target, source, game).await?;
     let hello = wire::hello(token, protocol);
     if let Err(e) = ws.send(Message::Text(hello.into())).await {
         shared.stats.connect_failed.fetch_add(1, Relaxed);
@@ -167,9 +174,13 @@ async fn sit(
 }
 
 /// A connection to the server, from `source` if given, at the pacer's moment.
-async fn connect(shared: &Shared, source: Option<IpAddr>) -> std::io::Result<TcpStream> {
+async fn connect(
+    shared: &Shared,
+    target: &Target,
+    source: Option<IpAddr>,
+) -> std::io::Result<TcpStream> {
     shared.pacer.wait().await;
-    let addr = shared.target.addr;
+    let addr = target.addr;
     let socket = if addr.is_ipv4() { TcpSocket::new_v4()? } else { TcpSocket::new_v6()? };
     if let Some(ip) = source {
         socket.bind(SocketAddr::new(ip, 0))?;
@@ -183,9 +194,14 @@ async fn connect(shared: &Shared, source: Option<IpAddr>) -> std::io::Result<Tcp
 }
 
 /// A game's WebSocket, or `None` (counted) when it cannot be opened.
-async fn open_socket(shared: &Shared, source: Option<IpAddr>, game: &str) -> Option<Socket> {
+async fn open_socket(
+    shared: &Shared,
+    target: &Target,
+    source: Option<IpAddr>,
+    game: &str,
+) -> Option<Socket> {
     let stats = &shared.stats;
-    let stream = match connect(shared, source).await {
+    let stream = match connect(shared, target, source).await {
         Ok(stream) => stream,
         Err(e) => {
             stats.connect_failed.fetch_add(1, Relaxed);
@@ -193,7 +209,7 @@ async fn open_socket(shared: &Shared, source: Option<IpAddr>, game: &str) -> Opt
             return None;
         }
     };
-    let url = format!("ws://{}/ws/game/{game}", shared.target.authority);
+    let url = format!("ws://{}/ws/game/{game}", target.authority);
     // Messages are a few KiB at most: small buffers keep thousands of sockets light, and each
     // frame is written at once.
     let config = WebSocketConfig::default()

@@ -10,6 +10,7 @@ mod game;
 mod http;
 mod pacer;
 mod process;
+mod redis;
 mod stats;
 mod target;
 mod wire;
@@ -34,8 +35,8 @@ pub use wire::PROTOCOL_VERSION;
 /// A load test, in plain values (the command line fills it in).
 #[derive(Debug, Clone)]
 pub struct Plan {
-    /// `http://host:port`.
-    pub server: String,
+    /// `http://host:port` of each server: one, or the nodes of a cluster.
+    pub servers: Vec<String>,
     /// Whether a server off this machine's loopback may be loaded.
     pub allow_remote: bool,
     /// Games kept in play.
@@ -52,8 +53,13 @@ pub struct Plan {
     pub seed: u64,
     /// Loopback source addresses to spread the sockets over.
     pub spread_sources: Option<u32>,
-    /// The server's process, to measure its CPU time and memory.
-    pub server_pid: Option<u32>,
+    /// The servers' processes (every node's, in a cluster), to measure their CPU time and
+    /// memory.
+    pub server_pids: Vec<u32>,
+    /// A cluster's Redis (`host:port`), to count the commands it ran per turn.
+    pub redis: Option<String>,
+    /// Its process, to measure its CPU time.
+    pub redis_pid: Option<u32>,
     /// Keep-alives only.
     pub idle: bool,
     /// The `protocol` field of `hello`.
@@ -69,9 +75,13 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 /// A server address that is unreadable or not allowed, or a `--server-pid` that cannot be
 /// read. Whatever goes wrong in the games is counted in the report, not an error.
 pub async fn run(plan: Plan) -> Result<Report> {
-    let target = target::resolve(&plan.server, plan.allow_remote).await?;
+    anyhow::ensure!(!plan.servers.is_empty(), "no server to load");
+    let mut targets = Vec::new();
+    for server in &plan.servers {
+        targets.push(target::resolve(server, plan.allow_remote).await?);
+    }
     let sources = match plan.spread_sources {
-        Some(n) => target::spread_sources(&target, n)?,
+        Some(n) => target::spread_sources(&targets[0], n)?,
         None => Vec::new(),
     };
     let open_files =
@@ -84,13 +94,11 @@ pub async fn run(plan: Plan) -> Result<Report> {
             plan.games, open_files.soft
         );
     }
-    let server = plan.server_pid.map(Process::Pid);
-    let rss_before = match server {
-        Some(p) => Some(p.resident_kib().context("reading the server's memory (--server-pid)")?),
-        None => None,
-    };
+    let server = Servers(plan.server_pids.iter().copied().map(Process::Pid).collect());
+    let rss_before = server.resident_kib().context("reading the server's memory (--server-pid)")?;
+    let redis_process = plan.redis_pid.map(Process::Pid);
     let shared = Arc::new(Shared {
-        target,
+        targets,
         new_game: wire::new_game(&plan.rules),
         turn_every: (plan.rate > 0.0).then(|| Duration::from_secs_f64(1.0 / plan.rate)),
         idle: plan.idle,
@@ -115,8 +123,13 @@ pub async fn run(plan: Plan) -> Result<Report> {
     let warm_until = Instant::now() + Duration::from_secs_f64(plan.warmup);
     progress.until(stats, "warm-up", warm_until).await;
 
-    let server_cpu_before = server.map(Process::cpu_seconds).transpose()?;
-    let server_wait_before = server.map(Process::cpu_wait_seconds).transpose()?;
+    let server_cpu_before = server.cpu_seconds()?;
+    let server_wait_before = server.cpu_wait_seconds()?;
+    let redis_cpu_before = redis_process.map(Process::cpu_seconds).transpose()?;
+    let redis_commands_before = match &plan.redis {
+        Some(redis) => Some(redis::commands_processed(redis).await?),
+        None => None,
+    };
     let driver_cpu_before = Process::Me.cpu_seconds()?;
     let driver_wait_before = Process::Me.cpu_wait_seconds()?;
     let window_start = Instant::now();
@@ -124,17 +137,19 @@ pub async fn run(plan: Plan) -> Result<Report> {
     progress.until(stats, "measuring", window_start + Duration::from_secs_f64(plan.seconds)).await;
     stats.measuring.store(false, Relaxed);
     let window = window_start.elapsed().as_secs_f64();
-    let server_cpu = match (server, server_cpu_before) {
+    let server_cpu = server.cpu_seconds()?.zip(server_cpu_before).map(|(a, b)| a - b);
+    let server_wait = server.cpu_wait_seconds()?.zip(server_wait_before).map(|(a, b)| a - b);
+    let redis_cpu = match (redis_process, redis_cpu_before) {
         (Some(p), Some(before)) => Some(p.cpu_seconds()? - before),
         _ => None,
     };
-    let server_wait = match (server, server_wait_before) {
-        (Some(p), Some(before)) => Some(p.cpu_wait_seconds()? - before),
+    let redis_commands = match (&plan.redis, redis_commands_before) {
+        (Some(redis), Some(before)) => Some(redis::commands_processed(redis).await? - before),
         _ => None,
     };
     let driver_cpu = Process::Me.cpu_seconds()? - driver_cpu_before;
     let driver_wait = Process::Me.cpu_wait_seconds()? - driver_wait_before;
-    let rss_after = server.map(Process::resident_kib).transpose()?;
+    let rss_after = server.resident_kib()?;
     for task in &tasks {
         task.abort();
     }
@@ -145,8 +160,10 @@ pub async fn run(plan: Plan) -> Result<Report> {
     let per_game = |before: u64, after: u64| (after as f64 - before as f64) / created.max(1) as f64;
     let close_codes = stats.closes.lock().unwrap_or_else(|e| e.into_inner()).clone();
     let refused_statuses = stats.statuses.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let per_turn = |x: f64| (turns > 0).then(|| x / turns as f64);
     Ok(Report {
-        server: plan.server,
+        server: plan.servers.join(" "),
+        nodes: plan.servers.len(),
         games: plan.games,
         rules: plan.rules,
         rate: plan.rate,
@@ -171,10 +188,13 @@ pub async fn run(plan: Plan) -> Result<Report> {
         connect_failed: stats.connect_failed.load(Relaxed),
         protocol_sent: plan.protocol.filter(|_| !stats.protocol_refused.load(Relaxed)),
         sources: shared.sources.len(),
-        server_pid: plan.server_pid,
+        server_pid: plan.server_pids.first().copied(),
+        server_pids: plan.server_pids.clone(),
         server_cpu_seconds: server_cpu,
         server_cpu_percent: server_cpu.map(|c| 100.0 * c / window),
-        server_cpu_us_per_turn: server_cpu.filter(|_| turns > 0).map(|c| c * 1e6 / turns as f64),
+        server_cpu_us_per_turn: server_cpu.and_then(|c| per_turn(c * 1e6)),
+        redis_cpu_us_per_turn: redis_cpu.and_then(|c| per_turn(c * 1e6)),
+        redis_commands_per_turn: redis_commands.and_then(|c| per_turn(c as f64)),
         server_cpu_wait_seconds: server_wait,
         server_rss_kib_before: rss_before,
         server_rss_kib_after: rss_after,
@@ -183,6 +203,34 @@ pub async fn run(plan: Plan) -> Result<Report> {
         driver_cpu_wait_seconds: driver_wait,
         open_files,
     })
+}
+
+/// The server processes measured, summed.
+struct Servers(Vec<Process>);
+
+impl Servers {
+    fn sum<T: std::iter::Sum>(
+        &self,
+        each: impl Fn(Process) -> std::io::Result<T>,
+    ) -> std::io::Result<Option<T>> {
+        if self.0.is_empty() {
+            return Ok(None);
+        }
+        let values = self.0.iter().map(|p| each(*p)).collect::<std::io::Result<Vec<T>>>()?;
+        Ok(Some(values.into_iter().sum()))
+    }
+
+    fn cpu_seconds(&self) -> std::io::Result<Option<f64>> {
+        self.sum(Process::cpu_seconds)
+    }
+
+    fn cpu_wait_seconds(&self) -> std::io::Result<Option<f64>> {
+        self.sum(Process::cpu_wait_seconds)
+    }
+
+    fn resident_kib(&self) -> std::io::Result<Option<u64>> {
+        self.sum(Process::resident_kib)
+    }
 }
 
 /// One line on stderr every few seconds.
@@ -246,7 +294,10 @@ impl Progress {
 /// counts over the whole run.
 #[derive(Debug, Serialize)]
 pub struct Report {
+    /// The servers loaded, space-separated.
     pub server: String,
+    /// How many (the nodes of a cluster; 1 for one server).
+    pub nodes: usize,
     pub games: usize,
     pub rules: String,
     /// Turns per second per game asked for; 0: unlimited.
@@ -290,12 +341,19 @@ pub struct Report {
     pub protocol_sent: Option<u32>,
     /// Loopback source addresses used (0: the system's choice).
     pub sources: usize,
+    /// The first server's process.
     pub server_pid: Option<u32>,
+    /// Every server process measured: the CPU and memory figures are their sums.
+    pub server_pids: Vec<u32>,
     /// Server CPU time (user + system) in the window.
     pub server_cpu_seconds: Option<f64>,
     /// Of one core.
     pub server_cpu_percent: Option<f64>,
     pub server_cpu_us_per_turn: Option<f64>,
+    /// A cluster's Redis: its CPU per accepted turn (with --redis-pid).
+    pub redis_cpu_us_per_turn: Option<f64>,
+    /// And the commands it ran per accepted turn (with --redis).
+    pub redis_commands_per_turn: Option<f64>,
     /// Time the server's threads were ready to run but waited for a CPU, in the window: large,
     /// and other programs (or the load driver) shared its core, so its throughput and round
     /// trips say more about them than about the server.
@@ -367,7 +425,10 @@ impl fmt::Display for Report {
         )?;
         if let Some(pid) = self.server_pid {
             if let (Some(cpu), Some(percent)) = (self.server_cpu_seconds, self.server_cpu_percent) {
-                let label = format!("server (pid {pid})");
+                let label = match self.nodes {
+                    1 => format!("server (pid {pid})"),
+                    n => format!("{n} nodes (sum)"),
+                };
                 write!(
                     f,
                     "{label:<19}CPU {cpu:.2} s in {:.1} s ({percent:.1} % of a core)",
@@ -394,6 +455,16 @@ impl fmt::Display for Report {
                     after as f64 / 1024.0
                 )?;
             }
+        }
+        if self.redis_cpu_us_per_turn.is_some() || self.redis_commands_per_turn.is_some() {
+            write!(f, "redis             ")?;
+            if let Some(us) = self.redis_cpu_us_per_turn {
+                write!(f, " CPU {us:.1} µs per accepted turn")?;
+            }
+            if let Some(commands) = self.redis_commands_per_turn {
+                write!(f, " {commands:.2} commands per accepted turn")?;
+            }
+            writeln!(f)?;
         }
         writeln!(
             f,

@@ -7,7 +7,7 @@
 use std::net::IpAddr;
 use std::time::Duration;
 
-use redis::aio::MultiplexedConnection;
+use redis::aio::ConnectionManager;
 
 use crate::seat::SeatKey;
 
@@ -26,7 +26,7 @@ const UNCOUNT: &str = "if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then \
 /// The cluster's count of games per client address.
 #[derive(Debug, Clone)]
 pub struct GameCounts {
-    conn: MultiplexedConnection,
+    conn: ConnectionManager,
     key: SeatKey,
 }
 
@@ -43,7 +43,7 @@ pub enum Counted {
 
 impl GameCounts {
     /// Counts in the Redis `conn` reaches, hashing addresses with `key`.
-    pub fn new(conn: MultiplexedConnection, key: SeatKey) -> GameCounts {
+    pub fn new(conn: ConnectionManager, key: SeatKey) -> GameCounts {
         GameCounts { conn, key }
     }
 

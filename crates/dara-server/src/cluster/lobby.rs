@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use dara::{Colour, Ruleset};
-use redis::aio::MultiplexedConnection;
+use redis::aio::ConnectionManager;
 use serde::{Deserialize, Serialize};
 
 use crate::game::clock::TimeControl;
@@ -35,12 +35,12 @@ struct StoredTable {
 /// The cluster's shared list of tables, as one node reaches it.
 #[derive(Debug, Clone)]
 pub struct SharedTables {
-    conn: MultiplexedConnection,
+    conn: ConnectionManager,
 }
 
 impl SharedTables {
     /// The list in the Redis that `conn` reaches.
-    pub fn new(conn: MultiplexedConnection) -> SharedTables {
+    pub fn new(conn: ConnectionManager) -> SharedTables {
         SharedTables { conn }
     }
 

@@ -5,8 +5,9 @@
 //!   fenced by the lease's epoch, before anyone is told of it.
 //! - A socket that reaches a node which does not run its game is relayed to the node that
 //!   does ([`relay`]).
-//! - A node renews its leases every second; one that dies loses them within [`LEASE`], and the
-//!   next socket for one of its games, on any node, takes the game up from Redis.
+//! - A node says it is alive every second, which keeps the leases of all its games; one that
+//!   dies loses them within [`LEASE`], and the next socket for one of its games, on any node,
+//!   takes the game up from Redis.
 //! - A node that stops (SIGTERM) gives its leases up as it closes its sockets with 1012, so its
 //!   games move on at once.
 
@@ -26,7 +27,7 @@ pub use node::{BadNodeName, NodeName};
 use crate::game::GameHandle;
 use crate::seat::{GameId, SeatKey};
 use crate::state::{AppState, Shared};
-use crate::store::redis::{Redis, Whereabouts, LEASE, RENEW_EVERY};
+use crate::store::redis::{Redis, Whereabouts, LEASE, RENEW_EVERY, TOUCH_EVERY};
 use crate::store::StoreError;
 
 /// This node's part in a cluster.
@@ -65,13 +66,17 @@ pub enum Route {
 }
 
 impl Cluster {
-    /// Joins the cluster whose Redis is at `url`, as node `node`; gives the cluster's seat key.
+    /// Joins the cluster whose Redis is at `url`, as node `name`; gives the cluster's seat key.
     ///
     /// # Errors
     /// Redis cannot be reached.
-    pub async fn join(url: &str, node: NodeName) -> Result<(Cluster, SeatKey), StoreError> {
+    pub async fn join(url: &str, name: &NodeName) -> Result<(Cluster, SeatKey), StoreError> {
         let client = redis::Client::open(url).map_err(|e| StoreError::Redis(e.to_string()))?;
+        // A new name for each process: a node restarted under the same name is a new node,
+        // and the games of the one before it are free at once.
+        let node = name.incarnation();
         let (redis, key) = Redis::connect(url, node.clone()).await?;
+        redis.say_alive().await?;
         let hub = Arc::new(relay::Hub::new(node, redis.connection()));
         let conn = redis.connection();
         let cluster = Cluster {
@@ -98,7 +103,8 @@ impl Cluster {
     }
 }
 
-/// Starts the node's background work: listening to its inbox, and renewing its leases.
+/// Starts the node's background work: listening to its inbox, renewing its leases and saying
+/// it is alive, and mirroring the lobby.
 pub fn start(state: &AppState) {
     if let Some(cluster) = &state.cluster {
         state.lobby.share(lobby::SharedTables::new(cluster.redis.connection()));
@@ -120,9 +126,6 @@ pub async fn route(state: &AppState, id: &GameId) -> Route {
     }
     match cluster.redis.find(id).await {
         Ok(Whereabouts::Gone) => Route::Gone,
-        // A lease in this node's name that this process does not run: the process before it
-        // (same name) died holding it. It lapses within a lease.
-        Ok(Whereabouts::Held(node)) if node == *cluster.node() => Route::NotNow,
         Ok(Whereabouts::Held(node)) => Route::There(node),
         Ok(Whereabouts::Taken(stored)) => match crate::game::restore(state, stored) {
             Ok(handle) => {
@@ -246,26 +249,55 @@ fn set_inbox(state: &Weak<Shared>, listened: bool) {
     }
 }
 
-/// Renews this node's leases every [`RENEW_EVERY`]; a game whose lease another node took
-/// (this one was paused, or cut off) stops here at once, its sockets told to reconnect.
+/// Says every [`RENEW_EVERY`] that this node is alive, which keeps every game's lease it holds.
+/// A node that finds it had lapsed (it was paused, or cut off from Redis, for longer than a
+/// lease) gives every game up at once, its sockets told to reconnect: other nodes may have
+/// taken them, and those that nobody took are taken up again by whoever comes.
 async fn renew(state: Weak<Shared>) {
     let mut last_renewed = tokio::time::Instant::now();
+    let mut last_touched = tokio::time::Instant::now();
     loop {
         tokio::time::sleep(RENEW_EVERY).await;
         let Some(state) = state.upgrade() else { return };
         let Some(cluster) = &state.cluster else { return };
-        match cluster.redis.renew().await {
-            Ok(lost) => {
+        match cluster.redis.say_alive().await {
+            Ok(still) => {
                 last_renewed = tokio::time::Instant::now();
-                for game in lost {
-                    tracing::warn!(%game, "another node took the game: it stops here");
-                    if let Some(handle) = state.game(&game) {
-                        handle.hand_over();
+                if !still {
+                    let games = cluster.redis.forget_leases();
+                    tracing::warn!(games = games.len(), "this node lapsed: it gives its games up");
+                    for game in games {
+                        if let Some(handle) = state.game(&game) {
+                            handle.hand_over();
+                        }
                     }
                 }
             }
-            Err(e) => tracing::warn!("the leases could not be renewed: {e}"),
+            Err(e) => tracing::warn!("cannot say this node is alive: {e}"),
         }
         cluster.renewing.store(last_renewed.elapsed() < LEASE, Ordering::Release);
+        if last_touched.elapsed() >= TOUCH_EVERY {
+            last_touched = tokio::time::Instant::now();
+            if let Err(e) = cluster.redis.touch().await {
+                tracing::warn!("the games' keys could not be touched: {e}");
+            }
+        }
+        look_at_owners(cluster).await;
+    }
+}
+
+/// Closes the sockets carried to nodes that have stopped saying they are alive.
+async fn look_at_owners(cluster: &Cluster) {
+    let owners = cluster.hub.owners();
+    match cluster.redis.alive(&owners).await {
+        Ok(alive) => {
+            for (owner, alive) in owners.iter().zip(alive) {
+                if !alive {
+                    tracing::info!(%owner, "a node stopped answering: its sockets here reconnect");
+                    cluster.hub.drop_owner(owner);
+                }
+            }
+        }
+        Err(e) => tracing::warn!("cannot tell which nodes are alive: {e}"),
     }
 }

@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
-use redis::aio::MultiplexedConnection;
+use redis::aio::ConnectionManager;
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
@@ -135,7 +135,7 @@ pub struct RelayLink {
 #[derive(Debug)]
 pub struct Hub {
     node: NodeName,
-    publisher: MultiplexedConnection,
+    publisher: ConnectionManager,
     next_conn: AtomicU64,
     /// Sockets on this node carried to an owner elsewhere: their number, the owner, and
     /// where the owner's frames go.
@@ -146,7 +146,7 @@ pub struct Hub {
 
 impl Hub {
     /// The hub of node `node`, publishing through `publisher`.
-    pub fn new(node: NodeName, publisher: MultiplexedConnection) -> Hub {
+    pub fn new(node: NodeName, publisher: ConnectionManager) -> Hub {
         Hub {
             node,
             publisher,
@@ -253,6 +253,25 @@ impl Hub {
         matches!(sent, Ok(n) if n > 0)
     }
 
+    /// The nodes this node's sockets are carried to.
+    pub fn owners(&self) -> Vec<NodeName> {
+        let edges = self.edges.lock().expect("relay lock");
+        let mut owners: Vec<NodeName> = edges.values().map(|(owner, _)| owner.clone()).collect();
+        owners.sort();
+        owners.dedup();
+        owners
+    }
+
+    /// Closes (1012) every socket carried to `owner`, which has stopped saying it is alive:
+    /// the pages reconnect and find their games where they are taken up.
+    pub fn drop_owner(&self, owner: &NodeName) {
+        for (to, tx) in self.edges.lock().expect("relay lock").values() {
+            if to == owner {
+                let _ = tx.send(restarting());
+            }
+        }
+    }
+
     /// Closes every socket relayed through this node, as when its inbox was lost: the pages
     /// reconnect, and find the games where they now are.
     pub fn drop_all(&self) {
@@ -339,22 +358,14 @@ pub enum Ended {
 }
 
 /// Carries `socket`, opened on this node, to game `game` on node `owner`, until one side
-/// closes or the owner stops answering for the game. `still_owner` is asked every
-/// `look_every` whether `owner` still holds the game's lease; `stopping` ends it when this
-/// node stops.
-pub async fn carry<F, Fut>(
+/// closes, the owner stops answering (see [`Hub::drop_owner`]) or this node stops.
+pub async fn carry(
     hub: &Arc<Hub>,
     socket: &mut WebSocket,
     game: &GameId,
     owner: NodeName,
-    look_every: Duration,
-    mut still_owner: F,
     mut stopping: tokio::sync::watch::Receiver<bool>,
-) -> Ended
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = bool>,
-{
+) -> Ended {
     let conn = hub.next_conn.fetch_add(1, Ordering::Relaxed);
     let (tx, mut from_owner) = mpsc::unbounded_channel();
     hub.edges.lock().expect("relay lock").insert(conn, (owner.clone(), tx));
@@ -376,9 +387,6 @@ where
         let _ = stopping.wait_for(|stop| *stop).await;
     };
     tokio::pin!(stopped);
-    let mut look = tokio::time::interval(look_every);
-    look.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    look.tick().await;
     loop {
         tokio::select! {
             frame = socket.next() => {
@@ -411,6 +419,10 @@ where
                         Frame::Text { t } => Message::Text(t.into()),
                         Frame::Ping => Message::Ping(Default::default()),
                         Frame::Pong | Frame::Binary => continue,
+                        // The owner is gone (see `Hub::drop_owner`): the page reconnects.
+                        Frame::Close { code, .. } if code == crate::ws::close::RESTARTING => {
+                            return Ended::Moved;
+                        }
                         Frame::Close { code, reason } => {
                             let close = Message::Close(Some(CloseFrame { code, reason: reason.into() }));
                             let _ = socket.send(close).await;
@@ -425,12 +437,6 @@ where
                 if socket.flush().await.is_err() {
                     let _ = hub.publish(&owner, &envelope(vec![Frame::gone()], None)).await;
                     return Ended::Closed;
-                }
-            }
-            _ = look.tick() => {
-                if !still_owner().await {
-                    let _ = hub.publish(&owner, &envelope(vec![Frame::gone()], None)).await;
-                    return Ended::Moved;
                 }
             }
             () = &mut stopped => {

@@ -1,16 +1,21 @@
 //! The store of a cluster: live games kept in Redis, so that whichever node a player reaches
 //! can take a game up when the node that ran it is gone.
 //!
-//! Every game has four keys, tagged with its id (`dara:{id}:…`, so that a Redis Cluster keeps
-//! them on one shard): `meta` (a hash: its record and seats), `events` (a list: its journal,
-//! event `v` at index `v - 1`), `lease` (which node runs it, with the lease's epoch, expiring
-//! unless renewed) and `epoch` (bumped at every takeover).
+//! Every game has four keys, tagged with its id (`dara:{id}:…`): `meta` (a hash: its record and
+//! seats), `events` (a list: its journal, event `v` at index `v - 1`), `lease` (the node that
+//! runs it, with the lease's epoch: `node:epoch`) and `epoch` (bumped at every takeover).
 //!
-//! Fencing: every write is a Lua script that first checks that the lease still holds this
-//! node's token (`node:epoch`) and, for an event, that the journal has exactly the events
-//! before it. A node that was paused (SIGSTOP, a long GC-like stall, a cut network) and lost
-//! its lease meanwhile cannot write a single event when it wakes: the new owner's epoch is in
-//! the lease. What is written is only ever a game's inputs, as in the SQLite store.
+//! Leases are held through the node's own liveness, as sessions hold ephemeral nodes in
+//! ZooKeeper: a node says it is alive (`dara:node:NAME:alive`) every [`RENEW_EVERY`], for
+//! [`LEASE`], and a game's lease is good while its node is alive. So a node renews one key, not
+//! one per game. A node's name carries a random incarnation (`n1.3fa2c9`), so a restarted node
+//! is a new node and the old one's games are free at once.
+//!
+//! Fencing: every write is a Lua script that first checks that the game's lease still holds
+//! this node's token and that this node is still alive and, for an event, that the journal has
+//! exactly the events before it. A node that was paused (SIGSTOP, a stall, a cut network) past
+//! its liveness cannot write a single event when it wakes if another node took the game
+//! meanwhile; and on waking it learns that it lapsed and gives every game up (see `cluster`).
 //!
 //! Group commit: games send their writes over a channel; one task sends everything pending in
 //! one pipeline and answers each game when Redis has answered. Durability is Redis's own: with
@@ -22,7 +27,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use redis::aio::MultiplexedConnection;
+use redis::aio::ConnectionManager;
 use redis::{RedisResult, Value};
 use tokio::sync::{mpsc, oneshot};
 
@@ -32,59 +37,80 @@ use crate::cluster::NodeName;
 use crate::game::GameEvent;
 use crate::seat::{GameId, SeatKey};
 
-/// How long a lease lasts unless renewed: a node that dies loses its games to the others
-/// this long after its last renewal.
+/// How long a node's word that it is alive lasts: a node that dies (or is paused) loses its
+/// games to the others this long after it last spoke.
 pub const LEASE: Duration = Duration::from_secs(5);
 
-/// How often a node renews its leases: several times a lease, so that one slow round trip
-/// does not lose a game.
+/// How often a node says it is alive: several times a lease, so that one slow round trip does
+/// not lose its games.
 pub const RENEW_EVERY: Duration = Duration::from_secs(1);
 
-/// How long a game's keys outlive the last write or renewal: a game whose node died and that
+/// How long a game's keys outlive the last write or touch: a game whose node died and that
 /// nobody came back to is gone from Redis after this, so nothing is kept of it.
 pub const ORPHANS_KEPT: Duration = Duration::from_secs(60 * 60);
+
+/// How often a node touches the keys of the games it runs, so that a game where nobody moves
+/// for a long while (a player thinking, nobody joining yet) is not mistaken for an orphan.
+pub const TOUCH_EVERY: Duration = Duration::from_secs(10 * 60);
+
+/// How long a round trip to Redis may take before it counts as failed (and the writes in it
+/// as not kept: the game stops here, and goes on from what Redis has).
+const RESPONSE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Most writes sent in one pipeline.
 const BATCH: usize = 1024;
 
+/// KEYS[1] is the game's lease, KEYS[2] this node's liveness; ARGV[1] the lease token.
 const FENCE: &str = "if redis.call('GET', KEYS[1]) ~= ARGV[1] then \
-     return redis.error_reply('FENCED the lease of the game is held by another node') end ";
+     return redis.error_reply('FENCED the lease of the game is held by another node') end \
+     if redis.call('EXISTS', KEYS[2]) == 0 then \
+     return redis.error_reply('FENCED this node lapsed: its games may be taken') end ";
 
 /// A new game: its lease, epoch 1, its record and seats.
-const BEGIN: &str = "if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then \
+const BEGIN: &str = "if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[4]) then \
      return redis.error_reply('FENCED a game with this id is running elsewhere') end \
-     redis.call('SET', KEYS[2], 1, 'PX', ARGV[5]) \
-     redis.call('HSET', KEYS[3], 'record', ARGV[3], 'seats', ARGV[4]) \
-     redis.call('PEXPIRE', KEYS[3], ARGV[5]) return 1";
+     if redis.call('EXISTS', KEYS[2]) == 0 then \
+     return redis.error_reply('FENCED this node lapsed: its games may be taken') end \
+     redis.call('SET', KEYS[3], 1, 'PX', ARGV[4]) \
+     redis.call('HSET', KEYS[4], 'record', ARGV[2], 'seats', ARGV[3]) \
+     redis.call('PEXPIRE', KEYS[4], ARGV[4]) return 1";
 
 /// The seats change.
-const SEATS: &str = "redis.call('HSET', KEYS[2], 'seats', ARGV[2]) return 1";
+const SEATS: &str = "redis.call('HSET', KEYS[3], 'seats', ARGV[2]) return 1";
 
 /// Event `v`, only as the journal's next.
-const APPEND: &str = "if redis.call('LLEN', KEYS[2]) ~= tonumber(ARGV[2]) - 1 then \
+const APPEND: &str = "if redis.call('LLEN', KEYS[3]) ~= tonumber(ARGV[2]) - 1 then \
      return redis.error_reply('FENCED the journal is not at the version before this event') end \
-     redis.call('RPUSH', KEYS[2], ARGV[3]) redis.call('PEXPIRE', KEYS[2], ARGV[4]) return 1";
+     redis.call('RPUSH', KEYS[3], ARGV[3]) redis.call('PEXPIRE', KEYS[3], ARGV[4]) return 1";
 
 /// The game ends its life: nothing of it is left.
-const ERASE: &str = "redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4]) return 1";
+const ERASE: &str = "redis.call('DEL', KEYS[1], KEYS[3], KEYS[4], KEYS[5]) return 1";
 
-/// Keeps a lease (and the game's keys) alive, if it is still this node's.
-const RENEW: &str = "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end \
-     redis.call('PEXPIRE', KEYS[1], ARGV[2]) redis.call('PEXPIRE', KEYS[2], ARGV[3]) \
-     redis.call('PEXPIRE', KEYS[3], ARGV[3]) redis.call('PEXPIRE', KEYS[4], ARGV[3]) return 1";
+/// Keeps a game's keys from being taken for an orphan's, if it is still this node's.
+const TOUCH: &str = "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end \
+     for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end return 1";
 
 /// Gives a lease up, if it is still this node's.
 const RELEASE: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
      return redis.call('DEL', KEYS[1]) end return 0";
 
-/// Takes a game whose lease has lapsed: a new epoch, and the lease with it. Answers
-/// `{'gone'}`, `{'held', token}` or `{'taken', epoch}`.
+/// Takes a game whose node is no longer alive (or is this node, which no longer runs it): a
+/// new epoch, and the lease with it. Answers `{'gone'}`, `{'held', token}` or
+/// `{'taken', epoch}`. (It reads the holder's liveness key, which it cannot name in KEYS: on a
+/// sharded Redis the liveness keys would have to live beside each game's.)
 const TAKE: &str = "if redis.call('EXISTS', KEYS[3]) == 0 then return {'gone'} end \
      local held = redis.call('GET', KEYS[1]) \
-     if held then return {'held', held} end \
+     if held then \
+       local node = string.match(held, '^(.*):') \
+       if node ~= ARGV[1] and redis.call('EXISTS', 'dara:node:' .. node .. ':alive') == 1 then \
+         return {'held', held} end end \
      local epoch = redis.call('INCR', KEYS[2]) \
      redis.call('SET', KEYS[1], ARGV[1] .. ':' .. epoch, 'PX', ARGV[2]) \
      return {'taken', tostring(epoch)}";
+
+/// Says a node is alive; answers whether it still was (0: it lapsed meanwhile).
+const ALIVE: &str = "local was = redis.call('EXISTS', KEYS[1]) \
+     redis.call('SET', KEYS[1], 1, 'PX', ARGV[1]) return was";
 
 /// A game's keys.
 struct Keys {
@@ -124,7 +150,7 @@ pub struct Redis {
 
 struct Inner {
     node: NodeName,
-    conn: MultiplexedConnection,
+    conn: ConnectionManager,
     /// The fencing token (`node:epoch`) of every game this node runs.
     held: Mutex<HashMap<GameId, String>>,
     jobs: mpsc::UnboundedSender<Job>,
@@ -152,7 +178,13 @@ impl Redis {
     /// Redis cannot be reached, or does not answer as Redis.
     pub async fn connect(url: &str, node: NodeName) -> Result<(Redis, SeatKey), StoreError> {
         let client = redis::Client::open(url).map_err(redis_error)?;
-        let mut conn = client.get_multiplexed_async_connection().await.map_err(redis_error)?;
+        // Reconnects by itself when Redis restarts; a round trip may take a few seconds under
+        // `appendfsync always` on a busy disk before it counts as failed.
+        let config = redis::aio::ConnectionManagerConfig::new()
+            .set_response_timeout(Some(RESPONSE_TIMEOUT))
+            .set_connection_timeout(Some(RESPONSE_TIMEOUT));
+        let mut conn =
+            client.get_connection_manager_with_config(config).await.map_err(redis_error)?;
         let key = seat_key(&mut conn).await?;
         let (jobs, rx) = mpsc::unbounded_channel();
         let inner = Arc::new(Inner {
@@ -174,7 +206,7 @@ impl Redis {
 
     /// A connection for other commands (it is multiplexed: clones share one socket), counted
     /// as one round trip.
-    pub fn connection(&self) -> MultiplexedConnection {
+    pub fn connection(&self) -> ConnectionManager {
         self.inner.round_trips.fetch_add(1, Ordering::Relaxed);
         self.inner.conn.clone()
     }
@@ -225,7 +257,7 @@ impl Redis {
         }
     }
 
-    /// Where game `game` is; if its lease had lapsed, it is this node's now (see
+    /// Where game `game` is; if its node is no longer alive, it is this node's now (see
     /// [`Whereabouts::Taken`]).
     ///
     /// # Errors
@@ -240,7 +272,7 @@ impl Redis {
             .arg(&keys.epoch)
             .arg(&keys.meta)
             .arg(self.inner.node.as_str())
-            .arg(LEASE.as_millis() as u64)
+            .arg(ORPHANS_KEPT.as_millis() as u64)
             .query_async(&mut conn)
             .await
             .map_err(redis_error)?;
@@ -283,70 +315,46 @@ impl Redis {
             .map_err(redis_error)
     }
 
-    /// The node that holds game `game`'s lease, if any.
-    ///
-    /// # Errors
-    /// Redis failed.
-    pub async fn owner(&self, game: &GameId) -> Result<Option<NodeName>, StoreError> {
-        let mut conn = self.connection();
-        let token: Option<String> = redis::cmd("GET")
-            .arg(Keys::of(game).lease)
-            .query_async(&mut conn)
-            .await
-            .map_err(redis_error)?;
-        Ok(token.and_then(|t| t.rsplit_once(':').and_then(|(node, _)| node.parse().ok())))
-    }
-
     /// Whether this node runs game `game`.
     pub fn holds(&self, game: &GameId) -> bool {
         self.inner.held.lock().expect("leases lock").contains_key(game)
     }
 
-    /// Renews every lease this node holds; gives the games whose lease it has lost (another
-    /// node took them while this one was away).
+    /// Touches the keys of every game this node runs (see [`TOUCH_EVERY`]).
     ///
     /// # Errors
-    /// Redis failed: nothing is known of the leases then, and they lapse unless renewed soon.
-    pub async fn renew(&self) -> Result<Vec<GameId>, StoreError> {
-        let held: Vec<(GameId, String)> = self
-            .inner
-            .held
-            .lock()
-            .expect("leases lock")
-            .iter()
-            .map(|(g, t)| (g.clone(), t.clone()))
-            .collect();
+    /// Redis failed.
+    pub async fn touch(&self) -> Result<(), StoreError> {
+        let held = self.held_tokens();
         if held.is_empty() {
-            // Nothing to renew; still, whether Redis answers is what readiness says.
-            return match self.ping().await {
-                true => Ok(Vec::new()),
-                false => Err(StoreError::Redis("no answer to PING within a second".into())),
-            };
+            return Ok(());
         }
         let mut pipe = redis::pipe();
         for (game, token) in &held {
             let keys = Keys::of(game);
             pipe.cmd("EVAL")
-                .arg(RENEW)
+                .arg(TOUCH)
                 .arg(4)
                 .arg(&keys.lease)
                 .arg(&keys.epoch)
                 .arg(&keys.meta)
                 .arg(&keys.events)
                 .arg(token)
-                .arg(LEASE.as_millis() as u64)
-                .arg(ORPHANS_KEPT.as_millis() as u64);
+                .arg(ORPHANS_KEPT.as_millis() as u64)
+                .ignore();
         }
-        let kept: Vec<i64> = pipe.query_async(&mut self.connection()).await.map_err(redis_error)?;
-        let mut lost = Vec::new();
-        let mut mine = self.inner.held.lock().expect("leases lock");
-        for ((game, token), kept) in held.into_iter().zip(kept) {
-            if kept == 0 && mine.get(&game) == Some(&token) {
-                mine.remove(&game);
-                lost.push(game);
-            }
-        }
-        Ok(lost)
+        pipe.query_async::<()>(&mut self.connection()).await.map_err(redis_error)
+    }
+
+    fn held_tokens(&self) -> Vec<(GameId, String)> {
+        let held = self.inner.held.lock().expect("leases lock");
+        held.iter().map(|(g, t)| (g.clone(), t.clone())).collect()
+    }
+
+    /// Forgets every lease this node held: it lapsed, so other nodes may have taken its games.
+    /// Gives the games it ran.
+    pub fn forget_leases(&self) -> Vec<GameId> {
+        self.inner.held.lock().expect("leases lock").drain().map(|(game, _)| game).collect()
     }
 
     /// Gives up game `game`'s lease, so that another node may take it at once.
@@ -374,6 +382,46 @@ impl Redis {
         for game in held {
             self.release(&game).await;
         }
+    }
+
+    /// Says this node is alive, for [`LEASE`]; answers whether it still was (false: it
+    /// lapsed since it last said so, and other nodes may have taken its games).
+    ///
+    /// # Errors
+    /// Redis failed.
+    pub async fn say_alive(&self) -> Result<bool, StoreError> {
+        let mut conn = self.connection();
+        let was: i64 = redis::cmd("EVAL")
+            .arg(ALIVE)
+            .arg(1)
+            .arg(alive_key(&self.inner.node))
+            .arg(LEASE.as_millis() as u64)
+            .query_async(&mut conn)
+            .await
+            .map_err(redis_error)?;
+        Ok(was == 1)
+    }
+
+    /// Says this node is gone (it stops).
+    pub async fn say_gone(&self) {
+        let mut conn = self.connection();
+        let _ =
+            redis::cmd("DEL").arg(alive_key(&self.inner.node)).query_async::<()>(&mut conn).await;
+    }
+
+    /// Which of `nodes` have said they are alive within [`LEASE`].
+    ///
+    /// # Errors
+    /// Redis failed.
+    pub async fn alive(&self, nodes: &[NodeName]) -> Result<Vec<bool>, StoreError> {
+        if nodes.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut pipe = redis::pipe();
+        for node in nodes {
+            pipe.cmd("EXISTS").arg(alive_key(node));
+        }
+        pipe.query_async(&mut self.connection()).await.map_err(redis_error)
     }
 
     /// How many games this node runs.
@@ -433,6 +481,7 @@ impl Write {
 /// The writer: sends everything pending in one pipeline, then answers.
 async fn write_loop(inner: Arc<Inner>, mut jobs: mpsc::UnboundedReceiver<Job>) {
     let mut conn = inner.conn.clone();
+    let alive = alive_key(&inner.node);
     while let Some(first) = jobs.recv().await {
         let mut batch = vec![first];
         let mut writes = 0;
@@ -452,7 +501,7 @@ async fn write_loop(inner: Arc<Inner>, mut jobs: mpsc::UnboundedReceiver<Job>) {
         for job in &batch {
             if let Job::Write(writes, _) = job {
                 for (write, token) in writes {
-                    add(&mut pipe, write, token);
+                    add(&mut pipe, write, token, &alive);
                 }
             }
         }
@@ -511,36 +560,39 @@ async fn write_loop(inner: Arc<Inner>, mut jobs: mpsc::UnboundedReceiver<Job>) {
     }
 }
 
-/// The script that carries out one write, fenced by `token`.
-fn add(pipe: &mut redis::Pipeline, write: &Write, token: &str) {
+/// The script that carries out one write, fenced by `token` and this node's liveness
+/// (`alive`).
+fn add(pipe: &mut redis::Pipeline, write: &Write, token: &str, alive: &str) {
     let keys = Keys::of(write.game());
     let kept_for = ORPHANS_KEPT.as_millis() as u64;
     let eval = pipe.cmd("EVAL");
     match write {
         Write::Begin { record, seats, .. } => {
             eval.arg(BEGIN)
-                .arg(3)
+                .arg(4)
                 .arg(&keys.lease)
+                .arg(alive)
                 .arg(&keys.epoch)
                 .arg(&keys.meta)
                 .arg(token)
-                .arg(LEASE.as_millis() as u64)
                 .arg(json(record))
                 .arg(json(seats))
                 .arg(kept_for);
         }
         Write::Seats { seats, .. } => {
             eval.arg(format!("{FENCE}{SEATS}"))
-                .arg(2)
+                .arg(3)
                 .arg(&keys.lease)
+                .arg(alive)
                 .arg(&keys.meta)
                 .arg(token)
                 .arg(json(seats));
         }
         Write::Append { v, event, .. } => {
             eval.arg(format!("{FENCE}{APPEND}"))
-                .arg(2)
+                .arg(3)
                 .arg(&keys.lease)
+                .arg(alive)
                 .arg(&keys.events)
                 .arg(token)
                 .arg(*v)
@@ -549,8 +601,9 @@ fn add(pipe: &mut redis::Pipeline, write: &Write, token: &str) {
         }
         Write::Erase { .. } => {
             eval.arg(format!("{FENCE}{ERASE}"))
-                .arg(4)
+                .arg(5)
                 .arg(&keys.lease)
+                .arg(alive)
                 .arg(&keys.epoch)
                 .arg(&keys.meta)
                 .arg(&keys.events)
@@ -560,7 +613,7 @@ fn add(pipe: &mut redis::Pipeline, write: &Write, token: &str) {
 }
 
 /// The cluster's seat key: made by the first node ever started, read by every other.
-async fn seat_key(conn: &mut MultiplexedConnection) -> Result<SeatKey, StoreError> {
+async fn seat_key(conn: &mut ConnectionManager) -> Result<SeatKey, StoreError> {
     let fresh = SeatKey::random();
     let hex: String = fresh.to_bytes().iter().map(|b| format!("{b:02x}")).collect();
     let (_, stored): (Value, String) = redis::pipe()
@@ -582,6 +635,10 @@ async fn seat_key(conn: &mut MultiplexedConnection) -> Result<SeatKey, StoreErro
         return Err(StoreError::Corrupt("a seat key that is not 64 hex digits".into()));
     }
     Ok(SeatKey::from_bytes(bytes))
+}
+
+fn alive_key(node: &NodeName) -> String {
+    format!("dara:node:{node}:alive")
 }
 
 fn redis_error(e: redis::RedisError) -> StoreError {

@@ -1,8 +1,6 @@
 //! `GET /ws/game/{id}`: a player's or a watcher's socket to one game: hello first, then its
 //! requests to the game's actor and the game's events back.
 
-use std::time::Duration;
-
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::Response;
@@ -69,14 +67,7 @@ fn gone(ws: WebSocketUpgrade, state: AppState) -> Response {
 /// Carries a socket to the node that runs its game, until it closes or the game moves.
 async fn relay_to(state: &AppState, socket: &mut WebSocket, id: &GameId, owner: NodeName) -> Ended {
     let Some(cluster) = &state.cluster else { return Ended::Moved };
-    let redis = cluster.redis.clone();
-    let still = owner.clone();
-    let still_owner = || {
-        let (redis, still, id) = (redis.clone(), still.clone(), id.clone());
-        async move { matches!(redis.owner(&id).await, Ok(Some(node)) if node == still) }
-    };
-    let stopping = state.stopping.subscribe();
-    relay::carry(&cluster.hub, socket, id, owner, LOOK_EVERY, still_owner, stopping).await
+    relay::carry(&cluster.hub, socket, id, owner, state.stopping.subscribe()).await
 }
 
 /// A socket another node relays here, for a game this node runs (or no longer does: then the
@@ -89,10 +80,6 @@ pub async fn serve_relayed(state: AppState, opened: Opened) {
         None => conn.close(close::RESTARTING, MOVED).await,
     }
 }
-
-/// How often a relaying node asks whether the owner still holds the game's lease: a node that
-/// died is noticed within a lease and this.
-const LOOK_EVERY: Duration = Duration::from_secs(1);
 
 const MOVED: &str = "the game goes on on another server: reconnecting";
 
