@@ -369,3 +369,94 @@ fn games_per_address_are_counted_across_nodes() {
     assert!(keys.contains("dara:address:"), "{keys}");
     assert!(!keys.contains("127.0.0.1"), "an address is in Redis: {keys}");
 }
+
+/// A rolling restart, as a deploy does it: each node in turn is stopped with SIGTERM and a new
+/// process started under its name, while games go on across the nodes. Every game finishes
+/// with every acknowledged turn, and every record replays.
+#[test]
+fn a_rolling_restart_loses_no_game() {
+    let redis = Redis::start("rolling");
+    let names = ["r1", "r2", "r3"];
+    let mut nodes: Vec<Node> = names.iter().map(|n| Node::start(&redis, n)).collect();
+    let current = players::current(&nodes.iter().map(|n| n.addr).collect::<Vec<_>>());
+    let acked = Arc::new(AtomicUsize::new(0));
+    let games: Vec<_> = (0..6u64)
+        .map(|i| {
+            let (current, acked) = (current.clone(), acked.clone());
+            std::thread::spawn(move || play_game(current, 100 + i, 60, acked))
+        })
+        .collect();
+    for (i, name) in names.iter().enumerate() {
+        let threshold = 40 * (i + 1);
+        while acked.load(Ordering::Relaxed) < threshold && !games.iter().all(|g| g.is_finished()) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let old = nodes[i].addr;
+        current.lock().unwrap().retain(|a| *a != old);
+        nodes[i].signal("-TERM");
+        let _ = nodes[i].child.wait();
+        nodes[i] = Node::start(&redis, name);
+        current.lock().unwrap().push(nodes[i].addr);
+    }
+    for game in games {
+        let (moves, record) = game.join().unwrap();
+        let replayed: dara::record::Record =
+            record.parse().unwrap_or_else(|e| panic!("{e:?}: {record}"));
+        let texts: Vec<String> = replayed.moves().iter().map(ToString::to_string).collect();
+        assert_eq!(texts, moves, "the record holds exactly the acknowledged turns");
+    }
+}
+
+/// How long a game waits when its node dies: from `kill -9` of the node that runs it to the
+/// first turn accepted on the node that takes it up (about a lease: 5 s), players retrying
+/// as pages do.
+#[test]
+fn failover_after_kill_9_takes_about_a_lease() {
+    let redis = Redis::start("failover");
+    let mut owner = Node::start(&redis, "doomed");
+    let other = Node::start(&redis, "heir");
+    let created = post(owner.addr, "/api/games", &json!({"opponent": "friend", "first": "me"}));
+    let game = created["game"].as_str().unwrap().to_owned();
+    let pale = created["seat"].as_str().unwrap().to_owned();
+    let (mut white, _) = Seat::hello(other.addr, &game, Some(&pale)).unwrap();
+    let (mut black, _) = Seat::hello(other.addr, &game, None).unwrap();
+    black.send(&json!({"t": "join"})).unwrap();
+    let dark =
+        black.until(|m| m["t"] == "joined").unwrap()["d"]["seat"].as_str().unwrap().to_owned();
+    white.send(&json!({"t": "move", "d": {"id": 1, "m": "c3"}})).unwrap();
+    white.until(|m| m["t"] == "accepted").unwrap();
+
+    owner.kill();
+    let killed = Instant::now();
+    let accepted = loop {
+        assert!(killed.elapsed() < Duration::from_secs(20), "the game never moved on");
+        let answer = Seat::hello(other.addr, &game, Some(&dark)).and_then(|(mut black, _)| {
+            black.send(&json!({"t": "move", "d": {"id": 1, "m": "d3"}}))?;
+            black.until(|m| m["t"] == "accepted" || m["t"] == "rejected")
+        });
+        match answer {
+            Ok(answer) if answer["t"] == "accepted" => break killed.elapsed(),
+            Ok(answer) => panic!("{answer}"),
+            Err(_) => std::thread::sleep(Duration::from_millis(150)),
+        }
+    };
+    eprintln!("failover: kill -9 to the first turn accepted on the new node took {accepted:?}");
+    assert!(accepted < Duration::from_secs(8), "{accepted:?}");
+}
+
+/// A game against the computer, played from another node than the one that runs it: the
+/// search runs on the owner, and its answer crosses back.
+#[test]
+fn the_computer_answers_a_player_on_another_node() {
+    let redis = Redis::start("computer");
+    let owner = Node::start(&redis, "engine");
+    let edge = Node::start(&redis, "edge");
+    let created =
+        post(owner.addr, "/api/games", &json!({"opponent": "computer", "level": 2, "first": "me"}));
+    let game = created["game"].as_str().unwrap().to_owned();
+    let (mut player, _) = Seat::hello(edge.addr, &game, created["seat"].as_str()).unwrap();
+    player.send(&json!({"t": "move", "d": {"id": 1, "m": "c3"}})).unwrap();
+    player.until(|m| m["t"] == "accepted").unwrap();
+    let reply = player.until(|m| m["t"] == "move" && m["d"]["ply"] == 2).unwrap();
+    assert!(reply["d"]["m"].is_string(), "{reply}");
+}

@@ -37,6 +37,10 @@ use crate::cluster::NodeName;
 use crate::game::GameEvent;
 use crate::seat::{GameId, SeatKey};
 
+/// The version of what a cluster keeps in Redis (its keys, and their JSON); a release reads
+/// every format up to its own.
+pub const REDIS_FORMAT: i64 = 1;
+
 /// How long a node's word that it is alive lasts: a node that dies (or is paused) loses its
 /// games to the others this long after it last spoke.
 pub const LEASE: Duration = Duration::from_secs(5);
@@ -612,10 +616,26 @@ fn add(pipe: &mut redis::Pipeline, write: &Write, token: &str, alive: &str) {
     }
 }
 
-/// The cluster's seat key: made by the first node ever started, read by every other.
+/// The cluster's seat key: made by the first node ever started, read by every other. First,
+/// the format of what the cluster keeps in Redis: a node of an older release refuses to join a
+/// cluster that a later release has written (the keys and their JSON are the same promise to
+/// later releases as the SQLite store's: a field is only ever added with a default).
 async fn seat_key(conn: &mut ConnectionManager) -> Result<SeatKey, StoreError> {
     let fresh = SeatKey::random();
     let hex: String = fresh.to_bytes().iter().map(|b| format!("{b:02x}")).collect();
+    let (_, format): (Value, i64) = redis::pipe()
+        .cmd("SET")
+        .arg("dara:format")
+        .arg(REDIS_FORMAT)
+        .arg("NX")
+        .cmd("GET")
+        .arg("dara:format")
+        .query_async(conn)
+        .await
+        .map_err(redis_error)?;
+    if format > REDIS_FORMAT {
+        return Err(StoreError::TooNew { found: format });
+    }
     let (_, stored): (Value, String) = redis::pipe()
         .cmd("SET")
         .arg("dara:seat-key")
