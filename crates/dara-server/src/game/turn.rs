@@ -76,8 +76,9 @@ impl Game {
             }
         }
         self.played.play(m).map_err(|detail| Refusal::IllegalMove { detail })?;
-        // A turn answers a draw offer by declining it.
+        // A turn answers a draw offer by declining it (and the computer need not answer it).
         self.draw_offer = None;
+        self.judging = None;
         let pos = self.played.pos();
         if let Some(clock) = self.clock.as_mut() {
             if pos.is_over() {
