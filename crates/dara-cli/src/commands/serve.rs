@@ -145,9 +145,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let _ = tokio::signal::ctrl_c().await;
         };
         if let (Some(url), Some(node)) = (args.redis, args.node_id) {
-            let (cluster, key) = dara_server::cluster::Cluster::join(&url, &node)
-                .await
-                .with_context(|| format!("cannot join the cluster through Redis at {url}"))?;
+            let (cluster, key) =
+                dara_server::cluster::Cluster::join(&url, &node).await.with_context(|| {
+                    format!("cannot join the cluster through Redis at {}", without_password(&url))
+                })?;
             tracing::info!(%node, "a node of the cluster: live games are kept in Redis");
             return dara_server::run_clustered(listener, config, cluster, key, shutdown)
                 .await
@@ -159,6 +160,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         .context("serving")
     })
+}
+
+/// A Redis URL fit for a log line: `redis://user:secret@host:6379` loses `user:secret@`.
+fn without_password(url: &str) -> String {
+    match url.split_once("://") {
+        Some((scheme, rest)) => match rest.rsplit_once('@') {
+            Some((_, host)) => format!("{scheme}://{host}"),
+            None => url.to_owned(),
+        },
+        None => url.to_owned(),
+    }
 }
 
 /// A listening socket with room for `backlog` connections waiting to be accepted (tokio's
@@ -192,4 +204,16 @@ fn log_filter() -> tracing_subscriber::EnvFilter {
         }
     }
     filter
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_password;
+
+    #[test]
+    fn a_redis_password_stays_out_of_the_log() {
+        assert_eq!(without_password("redis://:s3cret@10.0.0.5:6379/0"), "redis://10.0.0.5:6379/0");
+        assert_eq!(without_password("redis://u:p@h"), "redis://h");
+        assert_eq!(without_password("redis://127.0.0.1:6379"), "redis://127.0.0.1:6379");
+    }
 }
