@@ -7,7 +7,6 @@ use dara::ByColour;
 use tokio::time::Instant;
 
 use super::actor::{spawn, Game, Seat, Thinking};
-use super::computer::Request;
 use super::event::{EndReason, GameEvent};
 use super::settings::Opponent;
 use crate::protocol::Refusal;
@@ -46,15 +45,7 @@ impl Game {
         }
         let Seat::Computer(level) = self.seats[!by] else { return };
         let Some(shared) = self.shared.upgrade() else { return };
-        self.tickets += 1;
-        let ticket = self.tickets;
-        let request = Request {
-            pos: self.played.pos().clone(),
-            history: self.played.hashes().to_vec(),
-            level,
-            client: self.asked_from,
-            tell: None,
-        };
+        let (ticket, request) = self.engine_request(level, None);
         let (search, answer) = shared.computer.judge_draw(request);
         self.judging = Some(Thinking { ticket, search });
         let handle = self.handle.clone();
