@@ -107,6 +107,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async {
+        // Joined before anything is served, so that a node that cannot reach Redis stops here
+        // with a clear error rather than saying where it serves.
+        let cluster = match (&args.redis, &args.node_id) {
+            (Some(url), Some(node)) => {
+                let joined =
+                    dara_server::cluster::Cluster::join(url, node).await.with_context(|| {
+                        format!("cannot join the cluster through Redis at {}", without_password(url))
+                    })?;
+                tracing::info!(node = %joined.0.node(), "a node of the cluster: live games are kept in Redis");
+                Some(joined)
+            }
+            _ => None,
+        };
         let listener = listen(args.listen, args.backlog)
             .with_context(|| format!("cannot listen on {}", args.listen))?;
         let address = listener.local_addr()?;
@@ -144,12 +157,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             #[cfg(not(unix))]
             let _ = tokio::signal::ctrl_c().await;
         };
-        if let (Some(url), Some(node)) = (args.redis, args.node_id) {
-            let (cluster, key) =
-                dara_server::cluster::Cluster::join(&url, &node).await.with_context(|| {
-                    format!("cannot join the cluster through Redis at {}", without_password(&url))
-                })?;
-            tracing::info!(%node, "a node of the cluster: live games are kept in Redis");
+        if let Some((cluster, key)) = cluster {
             return dara_server::run_clustered(listener, config, cluster, key, shutdown)
                 .await
                 .context("serving");
