@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use players::{play_game, post, Seat};
+use players::{play_game, post, FriendGame, Seat};
 use serde_json::json;
 
 /// A `redis-server` on a free port, in a folder of its own, with every write fsynced (as the
@@ -165,13 +165,7 @@ fn games_span_nodes_and_outlive_a_killed_node() {
     let killed_at = Instant::now();
     nodes[0].kill();
     current.lock().unwrap().retain(|a| *a != addrs[0]);
-    for game in games {
-        let (moves, record) = game.join().unwrap();
-        let replayed: dara::record::Record =
-            record.parse().unwrap_or_else(|e| panic!("{e:?}: {record}"));
-        let texts: Vec<String> = replayed.moves().iter().map(ToString::to_string).collect();
-        assert_eq!(texts, moves, "the record holds exactly the acknowledged turns");
-    }
+    players::check_records(games);
     eprintln!("every game finished {:?} after the kill", killed_at.elapsed());
 }
 
@@ -180,12 +174,8 @@ fn games_span_nodes_and_outlive_a_killed_node() {
 fn a_watcher_on_a_third_node_sees_every_turn() {
     let redis = Redis::start("watch");
     let nodes: Vec<Node> = ["a", "b", "c"].iter().map(|n| Node::start(&redis, n)).collect();
-    let created = post(nodes[0].addr, "/api/games", &json!({"opponent": "friend", "first": "me"}));
-    let game = created["game"].as_str().unwrap().to_owned();
-    let (mut white, _) = Seat::hello(nodes[0].addr, &game, created["seat"].as_str()).unwrap();
-    let (mut black, _) = Seat::hello(nodes[1].addr, &game, None).unwrap();
-    black.send(&json!({"t": "join"})).unwrap();
-    black.until(|m| m["t"] == "joined").unwrap();
+    let FriendGame { game, mut white, mut black, .. } =
+        FriendGame::start(nodes[0].addr, nodes[1].addr);
     let (mut watcher, snapshot) = Seat::hello(nodes[2].addr, &game, None).unwrap();
     assert!(snapshot["d"]["you"].is_null(), "{snapshot}");
     let mut legal: Vec<String> =
@@ -213,14 +203,8 @@ fn a_stopped_node_hands_its_games_over_at_once() {
     let redis = Redis::start("term");
     let mut first = Node::start(&redis, "first");
     let second = Node::start(&redis, "second");
-    let created = post(first.addr, "/api/games", &json!({"opponent": "friend", "first": "me"}));
-    let game = created["game"].as_str().unwrap().to_owned();
-    let pale = created["seat"].as_str().unwrap().to_owned();
-    let (mut white, _) = Seat::hello(first.addr, &game, Some(&pale)).unwrap();
-    let (mut black, _) = Seat::hello(first.addr, &game, None).unwrap();
-    black.send(&json!({"t": "join"})).unwrap();
-    let dark =
-        black.until(|m| m["t"] == "joined").unwrap()["d"]["seat"].as_str().unwrap().to_owned();
+    let FriendGame { game, tokens: [pale, dark], mut white, mut black } =
+        FriendGame::start(first.addr, first.addr);
     white.send(&json!({"t": "move", "d": {"id": 1, "m": "c3"}})).unwrap();
     white.until(|m| m["t"] == "accepted").unwrap();
 
@@ -247,14 +231,8 @@ fn a_paused_node_cannot_write_once_another_took_its_game() {
     let redis = Redis::start("pause");
     let owner = Node::start(&redis, "owner");
     let other = Node::start(&redis, "other");
-    let created = post(owner.addr, "/api/games", &json!({"opponent": "friend", "first": "me"}));
-    let game = created["game"].as_str().unwrap().to_owned();
-    let pale = created["seat"].as_str().unwrap().to_owned();
-    let (mut white, _) = Seat::hello(owner.addr, &game, Some(&pale)).unwrap();
-    let (mut black, _) = Seat::hello(other.addr, &game, None).unwrap();
-    black.send(&json!({"t": "join"})).unwrap();
-    let dark =
-        black.until(|m| m["t"] == "joined").unwrap()["d"]["seat"].as_str().unwrap().to_owned();
+    let FriendGame { game, tokens: [pale, dark], mut white, mut black } =
+        FriendGame::start(owner.addr, other.addr);
     for (ply, m) in [(1u64, "c3"), (2, "d3")] {
         let mover = if ply == 1 { &mut white } else { &mut black };
         mover.send(&json!({"t": "move", "d": {"id": ply, "m": m}})).unwrap();
@@ -398,13 +376,7 @@ fn a_rolling_restart_loses_no_game() {
         nodes[i] = Node::start(&redis, name);
         current.lock().unwrap().push(nodes[i].addr);
     }
-    for game in games {
-        let (moves, record) = game.join().unwrap();
-        let replayed: dara::record::Record =
-            record.parse().unwrap_or_else(|e| panic!("{e:?}: {record}"));
-        let texts: Vec<String> = replayed.moves().iter().map(ToString::to_string).collect();
-        assert_eq!(texts, moves, "the record holds exactly the acknowledged turns");
-    }
+    players::check_records(games);
 }
 
 /// How long a game waits when its node dies: from `kill -9` of the node that runs it to the
@@ -415,14 +387,8 @@ fn failover_after_kill_9_takes_about_a_lease() {
     let redis = Redis::start("failover");
     let mut owner = Node::start(&redis, "doomed");
     let other = Node::start(&redis, "heir");
-    let created = post(owner.addr, "/api/games", &json!({"opponent": "friend", "first": "me"}));
-    let game = created["game"].as_str().unwrap().to_owned();
-    let pale = created["seat"].as_str().unwrap().to_owned();
-    let (mut white, _) = Seat::hello(other.addr, &game, Some(&pale)).unwrap();
-    let (mut black, _) = Seat::hello(other.addr, &game, None).unwrap();
-    black.send(&json!({"t": "join"})).unwrap();
-    let dark =
-        black.until(|m| m["t"] == "joined").unwrap()["d"]["seat"].as_str().unwrap().to_owned();
+    let FriendGame { game, tokens: [_, dark], mut white, .. } =
+        FriendGame::start(owner.addr, other.addr);
     white.send(&json!({"t": "move", "d": {"id": 1, "m": "c3"}})).unwrap();
     white.until(|m| m["t"] == "accepted").unwrap();
 

@@ -106,13 +106,7 @@ fn games_survive_kill_9_at_random_moments() {
         *current.lock().unwrap() = vec![server.addr];
     }
     assert!(kills >= 2, "the server was killed while games went on ({kills} times)");
-    for game in games {
-        let (moves, record) = game.join().unwrap();
-        let replayed: dara::record::Record =
-            record.parse().unwrap_or_else(|e| panic!("{e:?}: {record}"));
-        let texts: Vec<String> = replayed.moves().iter().map(ToString::to_string).collect();
-        assert_eq!(texts, moves, "the record holds exactly the acknowledged turns");
-    }
+    players::check_records(games);
 }
 
 /// SIGTERM with live sockets and a half-open request: every socket hears 1012, the process

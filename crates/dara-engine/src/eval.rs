@@ -117,6 +117,13 @@ pub fn evaluate_detail(pos: &Position) -> Detail {
     Detail { value: v, ours, theirs }
 }
 
+/// What `threats` row-making steps of the side to move are worth in `pos`'s phase, as
+/// [`evaluate`] counts them.
+pub fn threat_value(pos: &Position, threats: u32) -> Value {
+    let w = if pos.phase() == Phase::Placement { PLACEMENT } else { MOVEMENT };
+    w.threat * threats.min(4) as Value
+}
+
 /// Stones on the board and in hand only: the `material4` baseline's view of the game.
 pub fn material(pos: &Position) -> Value {
     let us = pos.side();

@@ -1,12 +1,13 @@
 //! The computer opponent for Dara: a game-tree search over the rules crate's positions, its
-//! evaluation, playing levels from beginner to full strength, the engine protocol (`ENGINE.md`)
-//! that drives it, baselines to measure it against, the match runner that measures it, and the
-//! node-count benchmark that fingerprints it.
+//! evaluation, playing levels from beginner to full strength, its answer to a draw offer, the
+//! engine protocol (`ENGINE.md`) that drives it, baselines to measure it against, the match
+//! runner that measures it, and the node-count benchmark that fingerprints it.
 
 #![forbid(unsafe_code)]
 
 pub mod baselines;
 pub mod bench;
+pub mod draw;
 pub mod eval;
 pub mod level;
 pub mod limits;

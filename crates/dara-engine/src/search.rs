@@ -36,7 +36,8 @@ pub struct Style {
     /// Leave captures out of the root moves (a beginner not seeing a capture), when a quiet move
     /// exists.
     pub overlook_captures: bool,
-    /// Search captures at the horizon. Off: the search may walk into a capture it did not see.
+    /// Search captures at the horizon. Off: the search neither looks at captures there nor
+    /// sees the threats of the side to move there, so it walks into captures it did not see.
     pub quiescence: bool,
 }
 
@@ -613,13 +614,14 @@ impl Searcher {
             return v;
         }
         let detail = eval::evaluate_detail(pos);
+        if !self.quiescence {
+            // A careless look: the mover sees what it can make next, not what it lets the
+            // other side make.
+            return detail.value - eval::threat_value(pos, detail.ours.threats);
+        }
         let stand_pat = detail.value;
         // No step that makes a row: no capture to search.
-        if !self.quiescence
-            || pos.phase() == Phase::Placement
-            || ply >= MAX_PLY
-            || detail.ours.threats == 0
-        {
+        if pos.phase() == Phase::Placement || ply >= MAX_PLY || detail.ours.threats == 0 {
             return stand_pat;
         }
         if stand_pat >= beta {

@@ -421,7 +421,7 @@ function renderControls(mine) {
   $('invite-link').value = `${location.origin}/g/${gameId}`;
   $('watch-note').hidden = !!game.you;
   $('resign').hidden = !playing || !bothSeated();
-  $('draw').hidden = !playing || vsComputer || !bothSeated() || game.drawOffer === game.you;
+  $('draw').hidden = !playing || !bothSeated() || game.drawOffer === game.you;
   $('draw').textContent = game.drawOffer === opponent ? t('game.accept-draw') : t('game.draw');
   $('decline').hidden = !playing || game.drawOffer !== opponent;
   $('withdraw').hidden = !playing || game.drawOffer !== game.you;

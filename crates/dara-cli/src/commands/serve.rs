@@ -107,6 +107,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     runtime.block_on(async {
+        // Joined before anything is served, so that a node that cannot reach Redis stops here
+        // with a clear error rather than saying where it serves.
+        let cluster = match (&args.redis, &args.node_id) {
+            (Some(url), Some(node)) => {
+                let joined =
+                    dara_server::cluster::Cluster::join(url, node).await.with_context(|| {
+                        format!("cannot join the cluster through Redis at {}", without_password(url))
+                    })?;
+                tracing::info!(node = %joined.0.node(), "a node of the cluster: live games are kept in Redis");
+                Some(joined)
+            }
+            _ => None,
+        };
         let listener = listen(args.listen, args.backlog)
             .with_context(|| format!("cannot listen on {}", args.listen))?;
         let address = listener.local_addr()?;
@@ -144,11 +157,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             #[cfg(not(unix))]
             let _ = tokio::signal::ctrl_c().await;
         };
-        if let (Some(url), Some(node)) = (args.redis, args.node_id) {
-            let (cluster, key) = dara_server::cluster::Cluster::join(&url, &node)
-                .await
-                .with_context(|| format!("cannot join the cluster through Redis at {url}"))?;
-            tracing::info!(%node, "a node of the cluster: live games are kept in Redis");
+        if let Some((cluster, key)) = cluster {
             return dara_server::run_clustered(listener, config, cluster, key, shutdown)
                 .await
                 .context("serving");
@@ -159,6 +168,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         .context("serving")
     })
+}
+
+/// A Redis URL fit for a log line: `redis://user:secret@host:6379` loses `user:secret@`.
+fn without_password(url: &str) -> String {
+    match url.split_once("://") {
+        Some((scheme, rest)) => match rest.rsplit_once('@') {
+            Some((_, host)) => format!("{scheme}://{host}"),
+            None => url.to_owned(),
+        },
+        None => url.to_owned(),
+    }
 }
 
 /// A listening socket with room for `backlog` connections waiting to be accepted (tokio's
@@ -192,4 +212,16 @@ fn log_filter() -> tracing_subscriber::EnvFilter {
         }
     }
     filter
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_password;
+
+    #[test]
+    fn a_redis_password_stays_out_of_the_log() {
+        assert_eq!(without_password("redis://:s3cret@10.0.0.5:6379/0"), "redis://10.0.0.5:6379/0");
+        assert_eq!(without_password("redis://u:p@h"), "redis://h");
+        assert_eq!(without_password("redis://127.0.0.1:6379"), "redis://127.0.0.1:6379");
+    }
 }

@@ -270,3 +270,39 @@ pub fn play_game(
     let _ = white.ws.close(None);
     (known.moves, end["record"].as_str().unwrap().to_owned())
 }
+
+/// A game between two people by invite link: created on `creator_at` (the creator takes the
+/// pale stones), joined by the friend through `friend_at`.
+pub struct FriendGame {
+    pub game: String,
+    /// The creator's seat token (pale stones) and the friend's (dark stones).
+    pub tokens: [String; 2],
+    pub white: Seat,
+    pub black: Seat,
+}
+
+impl FriendGame {
+    pub fn start(creator_at: SocketAddr, friend_at: SocketAddr) -> FriendGame {
+        let created = post(creator_at, "/api/games", &json!({"opponent": "friend", "first": "me"}));
+        let game = created["game"].as_str().unwrap().to_owned();
+        let pale = created["seat"].as_str().unwrap().to_owned();
+        let (white, _) = Seat::hello(creator_at, &game, Some(&pale)).unwrap();
+        let (mut black, _) = Seat::hello(friend_at, &game, None).unwrap();
+        black.send(&json!({"t": "join"})).unwrap();
+        let joined = black.until(|m| m["t"] == "joined").unwrap();
+        let dark = joined["d"]["seat"].as_str().unwrap().to_owned();
+        FriendGame { game, tokens: [pale, dark], white, black }
+    }
+}
+
+/// Waits for games played by [`play_game`] and checks that each record replays through the
+/// rules crate to exactly the acknowledged turns.
+pub fn check_records(games: Vec<std::thread::JoinHandle<(Vec<String>, String)>>) {
+    for game in games {
+        let (moves, record) = game.join().unwrap();
+        let replayed: dara::record::Record =
+            record.parse().unwrap_or_else(|e| panic!("{e:?}: {record}"));
+        let texts: Vec<String> = replayed.moves().iter().map(ToString::to_string).collect();
+        assert_eq!(texts, moves, "the record holds exactly the acknowledged turns");
+    }
+}

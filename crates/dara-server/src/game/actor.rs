@@ -71,6 +71,8 @@ pub(super) struct Game {
     /// The search the computer is running (or waiting to run) for this position, if any: at
     /// most one. Replacing or dropping it calls the search off.
     pub(super) thinking: Option<Thinking>,
+    /// The computer's look at the draw its opponent offers, if it has not answered yet.
+    pub(super) judging: Option<Thinking>,
     /// Numbers every search asked for, so that an answer to an older one is recognised.
     pub(super) tickets: u64,
     /// Where the game is kept, and how much of its journal is there already.
@@ -163,6 +165,7 @@ impl Game {
             lag: ByColour::default(),
             takebacks: 0,
             thinking: None,
+            judging: None,
             tickets: 0,
             store: Store::Memory,
             stored: 0,
@@ -183,6 +186,8 @@ impl Game {
     pub(super) async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
         self.start_if_ready(Instant::now());
         self.ask_computer();
+        // A draw offered before a restart is still waiting for the computer's answer.
+        self.ask_computer_about_draw();
         let mut answer = None;
         loop {
             if !self.settle(answer.take()).await {
@@ -190,6 +195,7 @@ impl Game {
                 // restarted server (or, in a cluster, the node that now holds the game's
                 // lease) takes it up from what was kept.
                 self.thinking = None;
+                self.judging = None;
                 if matches!(self.store, Store::Redis(_)) {
                     self.handle.set_moved();
                 }
@@ -217,6 +223,7 @@ impl Game {
         }
         // Called off before the game is let go: nobody will see its answer.
         self.thinking = None;
+        self.judging = None;
         let stopping = self.shared.upgrade().map_or(true, |s| *s.stopping.borrow());
         if let Some(shared) = self.shared.upgrade() {
             shared.forget(&self.id);
@@ -306,6 +313,12 @@ impl Game {
                     if let Err(e) = self.play(side, m, None) {
                         tracing::error!(game = %self.id, "the engine chose a refused move {m}: {e}");
                     }
+                }
+            }
+            Cmd::ComputerAnsweredDraw { ticket, agrees } => {
+                if self.judging.as_ref().is_some_and(|t| t.ticket == ticket) {
+                    self.judging = None;
+                    self.answer_draw(agrees);
                 }
             }
         }

@@ -31,8 +31,9 @@ impl Game {
         }
         self.ending = Some(Ending { result, reason, at: now });
         self.draw_offer = None;
-        // The computer's answer would come to nothing: free its thread for other games.
+        // The computer's answers would come to nothing: free its threads for other games.
         self.thinking = None;
+        self.judging = None;
         let left = self.clock.as_ref().map(|c| c.left(now));
         self.publish(GameEvent::Ended { result, reason, left });
         if let Some(shared) = self.shared.upgrade() {

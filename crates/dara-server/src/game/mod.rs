@@ -74,6 +74,13 @@ pub enum Cmd {
         /// The chosen move.
         m: Move,
     },
+    /// The computer's answer to the draw its opponent offered.
+    ComputerAnsweredDraw {
+        /// Which search this answers: any turn or takeback since makes it stale.
+        ticket: u64,
+        /// Whether the engine found the position drawn.
+        agrees: bool,
+    },
 }
 
 /// Why nobody can sit down at a table.
@@ -175,5 +182,9 @@ impl GameHandle {
 
     async fn computer_moved(&self, ticket: u64, m: Move) {
         let _ = self.tx.send(Cmd::ComputerMoved { ticket, m }).await;
+    }
+
+    async fn computer_answered_draw(&self, ticket: u64, agrees: bool) {
+        let _ = self.tx.send(Cmd::ComputerAnsweredDraw { ticket, agrees }).await;
     }
 }

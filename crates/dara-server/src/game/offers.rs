@@ -1,11 +1,12 @@
-//! What one player offers and the other answers (or the one who offered withdraws): a draw, a
-//! takeback (against the computer, which always agrees), a rematch.
+//! What one player offers and the other answers (or the one who offered withdraws): a draw
+//! (the computer agrees when its search finds the position drawn), a takeback (against the
+//! computer, which always agrees), a rematch.
 
 use dara::record::GameResult;
 use dara::ByColour;
 use tokio::time::Instant;
 
-use super::actor::{spawn, Game};
+use super::actor::{spawn, Game, Seat, Thinking};
 use super::event::{EndReason, GameEvent};
 use super::settings::Opponent;
 use crate::protocol::Refusal;
@@ -28,14 +29,46 @@ impl Game {
             }
             Some(_) => return Err(Refusal::DrawAlreadyOffered),
             None => {
-                if self.against_computer(colour) {
-                    return Err(Refusal::ComputerPlaysOn);
-                }
                 self.draw_offer = Some(colour);
                 self.publish(GameEvent::DrawOffered { by: colour });
+                self.ask_computer_about_draw();
             }
         }
         Ok(())
+    }
+
+    /// Asks the engine to answer the draw offered to the computer, if one waits for it.
+    pub(super) fn ask_computer_about_draw(&mut self) {
+        let Some(by) = self.draw_offer else { return };
+        if self.ending.is_some() || self.judging.is_some() {
+            return;
+        }
+        let Seat::Computer(level) = self.seats[!by] else { return };
+        let Some(shared) = self.shared.upgrade() else { return };
+        let (ticket, request) = self.engine_request(level, None);
+        let (search, answer) = shared.computer.judge_draw(request);
+        self.judging = Some(Thinking { ticket, search });
+        let handle = self.handle.clone();
+        tokio::spawn(async move {
+            if let Some(agrees) = answer.await {
+                handle.computer_answered_draw(ticket, agrees).await;
+            }
+        });
+    }
+
+    /// The computer's answer to the draw offered to it: the game ends by agreement, or the
+    /// offer is declined in the computer's name.
+    pub(super) fn answer_draw(&mut self, agrees: bool) {
+        let Some(by) = self.draw_offer else { return };
+        if self.ending.is_some() || !self.against_computer(by) {
+            return;
+        }
+        if agrees {
+            self.finish(GameResult::Draw, EndReason::Agreement, Instant::now());
+        } else {
+            self.draw_offer = None;
+            self.publish(GameEvent::DrawDeclined { by: !by });
+        }
     }
 
     /// Turns down the draw on offer.
@@ -86,6 +119,11 @@ impl Game {
             .rposition(|c| *c == colour)
             .ok_or(Refusal::NothingToTakeBack)?;
         let plies = self.played.moves().len() - first_undone;
+        // The computer had not answered a draw offered in the position taken back: declined.
+        if self.draw_offer.take().is_some() {
+            self.judging = None;
+            self.publish(GameEvent::DrawDeclined { by: !colour });
+        }
         self.played.take_back(plies);
         self.takebacks += 1;
         // Calls off the search for the position taken back, freeing its thread at once.

@@ -76,8 +76,9 @@ impl Game {
             }
         }
         self.played.play(m).map_err(|detail| Refusal::IllegalMove { detail })?;
-        // A turn answers a draw offer by declining it.
+        // A turn answers a draw offer by declining it (and the computer need not answer it).
         self.draw_offer = None;
+        self.judging = None;
         let pos = self.played.pos();
         if let Some(clock) = self.clock.as_mut() {
             if pos.is_over() {
@@ -111,6 +112,24 @@ impl Game {
         Ok(())
     }
 
+    /// What the engine is asked about the position on the board, at `level`, with its
+    /// ticket: each request takes a new one, so that an answer to an older one is known.
+    pub(super) fn engine_request(
+        &mut self,
+        level: dara_engine::level::Level,
+        tell: Option<tokio::sync::broadcast::Sender<crate::protocol::Wire>>,
+    ) -> (u64, Request) {
+        self.tickets += 1;
+        let request = Request {
+            pos: self.played.pos().clone(),
+            history: self.played.hashes().to_vec(),
+            level,
+            client: self.asked_from,
+            tell,
+        };
+        (self.tickets, request)
+    }
+
     /// Asks the engine for its turn, when the side to move is the computer's.
     pub(super) fn ask_computer(&mut self) {
         if self.ending.is_some() || self.thinking.is_some() {
@@ -118,15 +137,8 @@ impl Game {
         }
         let Seat::Computer(level) = self.seats[self.played.pos().side()] else { return };
         let Some(shared) = self.shared.upgrade() else { return };
-        self.tickets += 1;
-        let ticket = self.tickets;
-        let request = Request {
-            pos: self.played.pos().clone(),
-            history: self.played.hashes().to_vec(),
-            level,
-            client: self.asked_from,
-            tell: Some(self.watchers.clone()),
-        };
+        let tell = Some(self.watchers.clone());
+        let (ticket, request) = self.engine_request(level, tell);
         let (search, answer) = shared.computer.think(request);
         self.thinking = Some(Thinking { ticket, search });
         let handle = self.handle.clone();

@@ -81,9 +81,11 @@ pub async fn serve_relayed(state: AppState, opened: Opened) {
     }
 }
 
-const MOVED: &str = "the game goes on on another server: reconnecting";
+/// The game stopped here but is kept: another node runs it now, or this one could not keep its
+/// last change (Redis unreachable). The page reconnects and resends what was not acknowledged.
+const MOVED: &str = "the game cannot go on on this server: reconnecting";
 
-const NOT_NOW: &str = "the game is moving to another server: reconnect shortly";
+const NOT_NOW: &str = "the game cannot be reached just now: reconnect shortly";
 
 async fn serve_game(mut conn: Connection, handle: GameHandle, state: AppState) {
     let mut bucket = Bucket::new(state.config.burst, state.config.per_second);
