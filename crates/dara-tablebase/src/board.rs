@@ -51,9 +51,9 @@ impl Board {
     #[inline]
     pub fn to_mask(&self, stones: Bitboard) -> u64 {
         let cols = self.cols as u32;
-        stones.into_iter().fold(0, |mask, cell| {
-            mask | 1 << (cell.rank() as u32 * cols + cell.file() as u32)
-        })
+        stones
+            .into_iter()
+            .fold(0, |mask, cell| mask | 1 << (cell.rank() as u32 * cols + cell.file() as u32))
     }
 
     /// The bitboard of a mask of table cell numbers.

@@ -21,7 +21,9 @@
 //! only writes two threads can race on are a win or a loss for the same position, which cannot
 //! both be true.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU16, AtomicU8, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use dara::{Move, MoveList};
@@ -91,17 +93,49 @@ struct Work {
     index: MaterialIndex,
     values: Vec<AtomicU16>,
     flags: Vec<AtomicU8>,
+    /// Positions decided at each distance, waiting to be taken back: lists instead of a scan of
+    /// the whole table per distance, which cost more than the rest of the build.
+    decided: Mutex<BTreeMap<u16, Vec<u32>>>,
+    /// Positions that win at `L + 1` by a capture into a cursed position unless they win sooner.
+    cursed: Mutex<Vec<u32>>,
 }
 
 impl Work {
     fn new(rules: &TableRules, material: Material) -> Work {
         let index = MaterialIndex::new(rules.board(), material);
+        assert!(
+            index.full_len() <= u64::from(u32::MAX),
+            "{material} has more positions than the builder numbers ({})",
+            index.full_len()
+        );
         let len = index.full_len() as usize;
         Work {
             index,
             values: (0..len).map(|_| AtomicU16::new(0)).collect(),
             flags: (0..len).map(|_| AtomicU8::new(0)).collect(),
+            decided: Mutex::new(BTreeMap::new()),
+            cursed: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Files a thread's decisions under their distances.
+    fn file(&self, found: &mut Vec<(u16, u32)>) {
+        if found.is_empty() {
+            return;
+        }
+        let mut decided = self.decided.lock().expect("no panic holds the lock");
+        for (dtc, i) in found.drain(..) {
+            decided.entry(dtc).or_default().push(i);
+        }
+    }
+
+    fn take(&self, dtc: u16) -> Vec<u32> {
+        self.decided.lock().expect("no panic holds the lock").remove(&dtc).unwrap_or_default()
+    }
+
+    fn furthest(&self) -> u16 {
+        let decided = self.decided.lock().expect("no panic holds the lock");
+        decided.keys().next_back().copied().unwrap_or(0)
     }
 }
 
@@ -125,40 +159,38 @@ pub fn build_pair(
     let works: Vec<Work> = materials.iter().map(|&m| Work::new(rules, m)).collect();
     let limit = rules.limit();
     let far = limit.map_or(1, |l| (l + 1).min(u32::from(DTC_MASK)) as u16);
-    let max_level = AtomicU16::new(1);
 
     for work in &works {
         progress.stage(Stage::Captures(work.index.material()), work.index.full_len());
-        first_pass(rules, solved, work, far, &max_level, threads, progress);
+        first_pass(rules, solved, work, far, threads, progress);
     }
 
     let partner = |k: usize| if works.len() == 2 { 1 - k } else { 0 };
     let mut h: u16 = 1;
     loop {
         for (k, work) in works.iter().enumerate() {
-            progress.stage(Stage::Level(work.index.material(), h), work.index.full_len());
-            take_back(rules, work, &works[partner(k)], h, far, &max_level, threads, progress);
+            let list = work.take(h);
+            progress.stage(Stage::Level(work.index.material(), h), list.len() as u64);
+            take_back(rules, work, &works[partner(k)], &list, h, far, threads, progress);
         }
         if limit.is_some() && h + 1 == far {
             // Wins that only a capture into a cursed position gives are wins at L + 1.
             for work in &works {
-                for_chunks(threads, work.index.full_len(), CHUNK, |range| {
-                    for i in range {
-                        let i = i as usize;
-                        if work.flags[i].load(Ordering::Relaxed) & CURSED_WIN != 0 {
-                            let _ = work.values[i].compare_exchange(
-                                0,
-                                WIN | far,
-                                Ordering::Relaxed,
-                                Ordering::Relaxed,
-                            );
-                        }
-                    }
-                });
+                let cursed = std::mem::take(&mut *work.cursed.lock().expect("no panic"));
+                let mut found: Vec<(u16, u32)> = cursed
+                    .into_iter()
+                    .filter(|&i| {
+                        work.values[i as usize]
+                            .compare_exchange(0, WIN | far, Ordering::Relaxed, Ordering::Relaxed)
+                            .is_ok()
+                    })
+                    .map(|i| (far, i))
+                    .collect();
+                work.file(&mut found);
             }
-            max_level.fetch_max(far, Ordering::Relaxed);
         }
-        if h >= max_level.load(Ordering::Relaxed) && (limit.is_none() || h >= far) {
+        let furthest = works.iter().map(Work::furthest).max().unwrap_or(0);
+        if h >= furthest && (limit.is_none() || h + 1 >= far) {
             break;
         }
         h += 1;
@@ -194,25 +226,29 @@ fn first_pass(
     solved: &Tablebase,
     work: &Work,
     far: u16,
-    max_level: &AtomicU16,
     threads: usize,
     progress: &dyn Progress,
 ) {
     for_chunks(threads, work.index.full_len(), CHUNK, |range| {
         let mut moves = MoveList::new();
+        let mut found = Vec::new();
+        let mut cursed = Vec::new();
         let len = range.end - range.start;
-        for i in range {
-            let (mover, other) = work.index.unfull(i);
+        for (i, mover, other) in work.index.positions(range) {
             let pos = rules.position(mover, other);
             moves.clear();
             pos.legal_moves_into(&mut moves);
             let (value, flags) = settle_captures(rules, solved, &pos, &moves, far);
             if value & (WIN | LOSS) != 0 {
-                max_level.fetch_max(value & DTC_MASK, Ordering::Relaxed);
+                found.push((value & DTC_MASK, i as u32));
+            } else if flags & CURSED_WIN != 0 {
+                cursed.push(i as u32);
             }
             work.values[i as usize].store(value, Ordering::Relaxed);
             work.flags[i as usize].store(flags, Ordering::Relaxed);
         }
+        work.file(&mut found);
+        work.cursed.lock().expect("no panic holds the lock").extend(cursed);
         progress.advance(len);
     });
 }
@@ -290,27 +326,25 @@ fn capture_outcome(
     }
 }
 
-/// One level of the retrograde pass: the positions of `work` decided at distance `h`, taken
-/// back into `partner` (the flipped material, where the stepping side was to move).
+/// One level of the retrograde pass: the positions of `work` decided at distance `h` (`list`),
+/// taken back into `partner` (the flipped material, where the stepping side was to move).
 #[allow(clippy::too_many_arguments)]
 fn take_back(
     rules: &TableRules,
     work: &Work,
     partner: &Work,
+    list: &[u32],
     h: u16,
     far: u16,
-    max_level: &AtomicU16,
     threads: usize,
     progress: &dyn Progress,
 ) {
-    for_chunks(threads, work.index.full_len(), CHUNK, |range| {
+    for_chunks(threads, list.len() as u64, CHUNK, |range| {
         let len = range.end - range.start;
-        for i in range {
+        let mut found = Vec::new();
+        for &i in &list[range.start as usize..range.end as usize] {
             let value = work.values[i as usize].load(Ordering::Relaxed);
-            if value & DTC_MASK != h || value & (WIN | LOSS) == 0 {
-                continue;
-            }
-            let (mover, stepper) = work.index.unfull(i);
+            let (mover, stepper) = work.index.unfull(u64::from(i));
             let lost = value & LOSS != 0;
             for_each_quiet_predecessor(rules, mover, stepper, |q_mover, q_other| {
                 let j = partner.index.full(q_mover, q_other) as usize;
@@ -322,7 +356,7 @@ fn take_back(
                         Ordering::Relaxed,
                     );
                     if won.is_ok() {
-                        max_level.fetch_max(h + 1, Ordering::Relaxed);
+                        found.push((h + 1, j as u32));
                     }
                     return;
                 }
@@ -339,10 +373,11 @@ fn take_back(
                     Ordering::Relaxed,
                 );
                 if lost.is_ok() {
-                    max_level.fetch_max(dtc, Ordering::Relaxed);
+                    found.push((dtc, j as u32));
                 }
             });
         }
+        partner.file(&mut found);
         progress.advance(len);
     });
 }

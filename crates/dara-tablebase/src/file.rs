@@ -55,7 +55,9 @@ impl std::error::Error for TableFileError {}
 
 /// 64-bit FNV-1a: enough to catch a truncated or damaged file, and no dependency.
 fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+    bytes
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
 }
 
 fn encode(table: &Table) -> (u8, Vec<u8>) {
@@ -78,8 +80,19 @@ fn encode(table: &Table) -> (u8, Vec<u8>) {
     }
 }
 
-/// Writes `table` to `path`; returns the bytes written.
-pub(crate) fn write(path: &Path, rules: &TableRules, table: &Table) -> Result<u64, TableFileError> {
+/// The file of a material's table under `dir`: `<ruleset>-<material>.dtb`, as
+/// `arcade-3v4.dtb`.
+pub fn path(dir: &Path, rules: &TableRules, material: Material) -> PathBuf {
+    dir.join(format!("{}-{material}.dtb", rules.table_name()))
+}
+
+/// Writes `table` into `dir`; returns the bytes written.
+///
+/// # Errors
+/// The file could not be written.
+pub fn save(dir: &Path, rules: &TableRules, table: &Table) -> Result<u64, TableFileError> {
+    let path = path(dir, rules, table.material());
+    let path = path.as_path();
     let io = |e| TableFileError::Io(path.to_path_buf(), e);
     let (width, body) = encode(table);
     let name = rules.table_name();
@@ -116,7 +129,9 @@ pub(crate) fn read(
     std::fs::File::open(path).map_err(io)?.read_to_end(&mut bytes).map_err(io)?;
     let mut at = 0usize;
     let mut take = |n: usize| -> Result<&[u8], TableFileError> {
-        let slice = bytes.get(at..at + n).ok_or_else(|| refuse("the file ends inside its header".into()))?;
+        let slice = bytes
+            .get(at..at + n)
+            .ok_or_else(|| refuse("the file ends inside its header".into()))?;
         at += n;
         Ok(slice)
     };

@@ -9,7 +9,7 @@
 //! position until the mover's stones are their class's representative.
 
 use crate::board::{Board, SYMMETRIES};
-use crate::combination::{binomial, rank, spread, squeeze, unrank};
+use crate::combination::{binomial, next_combination, rank, spread, squeeze, unrank};
 use crate::material::Material;
 
 /// No class: the mover set is not the smallest of its images.
@@ -37,14 +37,20 @@ impl MaterialIndex {
         let mut class_of = vec![NOT_CANONICAL; movers as usize];
         let mut representative = Vec::new();
         for r in 0..movers {
-            let set = unrank(r, m);
+            let set = unrank(r, m, n);
             let smallest = (0..SYMMETRIES).map(|s| rank(board.mirror(s, set))).min();
             if smallest == Some(r) {
                 class_of[r as usize] = representative.len() as u32;
                 representative.push(r as u32);
             }
         }
-        MaterialIndex { material, cells: n, per_mover: binomial(n - m, o), class_of, representative }
+        MaterialIndex {
+            material,
+            cells: n,
+            per_mover: binomial(n - m, o),
+            class_of,
+            representative,
+        }
     }
 
     /// The material.
@@ -71,9 +77,35 @@ impl MaterialIndex {
     /// The position of a full index.
     #[inline]
     pub fn unfull(&self, index: u64) -> (u64, u64) {
-        let mover = unrank(index / self.per_mover, self.material.mover as usize);
-        let other = spread(unrank(index % self.per_mover, self.material.other as usize), mover);
-        (mover, other)
+        let (mover, squeezed) = self.unfull_squeezed(index);
+        (mover, spread(squeezed, mover))
+    }
+
+    /// The mover's stones and the other side's squeezed into the free cells.
+    #[inline]
+    fn unfull_squeezed(&self, index: u64) -> (u64, u64) {
+        let (m, o) = (self.material.mover as usize, self.material.other as usize);
+        let mover = unrank(index / self.per_mover, m, self.cells);
+        (mover, unrank(index % self.per_mover, o, self.cells - m))
+    }
+
+    /// The positions of a run of full indexes, in order, with their indexes.
+    pub fn positions(
+        &self,
+        range: core::ops::Range<u64>,
+    ) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
+        let (mut mover, mut squeezed) = self.unfull_squeezed(range.start);
+        let free_cells = 1u64 << (self.cells - self.material.mover as usize);
+        let first_other = (1u64 << self.material.other) - 1;
+        range.map(move |i| {
+            let here = (i, mover, spread(squeezed, mover));
+            squeezed = next_combination(squeezed);
+            if squeezed >= free_cells {
+                squeezed = first_other;
+                mover = next_combination(mover);
+            }
+            here
+        })
     }
 
     /// The stored index of a position: mirrored so that the mover's stones are their class's
@@ -121,8 +153,10 @@ mod tests {
         // About a quarter of the mover sets, plus those that are their own image.
         assert!(index.stored_len() * 4 >= index.full_len());
         assert!(index.stored_len() * 3 < index.full_len());
+        let walked: Vec<(u64, u64, u64)> = index.positions(0..index.full_len()).collect();
         for i in (0..index.full_len()).step_by(7) {
             let (mover, other) = index.unfull(i);
+            assert_eq!(walked[i as usize], (i, mover, other));
             assert_eq!(mover & other, 0);
             assert_eq!(index.full(mover, other), i);
             let stored = index.stored(&board, mover, other);

@@ -60,7 +60,11 @@ pub struct ParseMaterialError(String);
 
 impl fmt::Display for ParseMaterialError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?} is not a material: expected stones to move, v, other stones (as 3v4)", self.0)
+        write!(
+            f,
+            "{:?} is not a material: expected stones to move, v, other stones (as 3v4)",
+            self.0
+        )
     }
 }
 

@@ -93,15 +93,15 @@ impl Tablebase {
 
     /// The file a material's table is kept in under `dir`.
     pub fn path(&self, dir: &Path, material: Material) -> PathBuf {
-        dir.join(format!("{}-{material}.dtb", self.rules.table_name()))
+        file::path(dir, &self.rules, material)
     }
 
-    /// Writes a table into `dir`.
+    /// Writes a table into `dir`; returns the bytes written.
     ///
     /// # Errors
     /// The file could not be written.
     pub fn save(&self, dir: &Path, table: &Table) -> Result<u64, TableFileError> {
-        file::write(&self.path(dir, table.material()), &self.rules, table)
+        file::save(dir, &self.rules, table)
     }
 
     /// Loads every table of materials up to `stones` stones found in `dir`, smallest first,
@@ -156,10 +156,8 @@ impl Tablebase {
         }
         let (mover, other) = self.rules.masks(pos);
         let material = Material::new(mover.count_ones() as u8, other.count_ones() as u8);
-        self.value_of_masks(material, mover, other).ok_or(ProbeError::NotSolved {
-            material,
-            stones: self.stones(),
-        })
+        self.value_of_masks(material, mover, other)
+            .ok_or(ProbeError::NotSolved { material, stones: self.stones() })
     }
 
     /// The result under the quiet-plies limit, from the position's own counter.
