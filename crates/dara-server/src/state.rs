@@ -72,7 +72,8 @@ impl Shared {
     /// `seat_key`.
     pub fn keeping(config: Config, store: Store, seat_key: SeatKey) -> AppState {
         let computer =
-            Computer::new(config.engine_threads, config.engine_queue, config.human_pause);
+            Computer::new(config.engine_threads, config.engine_queue, config.human_pause)
+                .with_tablebase(config.tablebase.clone());
         Arc::new(Shared {
             config,
             registry: Mutex::default(),

@@ -132,15 +132,35 @@ impl Tablebase {
         Some(table.value(table.index.stored(self.rules.board(), mover, other)))
     }
 
+    /// Whether positions of `rules` can be looked up here: the same movement rules and board.
+    pub fn applies_to(&self, rules: &Ruleset) -> bool {
+        rules == self.rules.ruleset()
+            || TableRules::new(*rules).is_ok_and(|r| r.table_name() == self.rules.table_name())
+    }
+
+    /// The result under the quiet-plies limit for a position of a ruleset known to apply
+    /// ([`Tablebase::applies_to`]), or `None` if it is not a movement position of a solved
+    /// material: the fast path for a search, which asks at every node.
+    #[inline]
+    pub fn lookup(&self, pos: &Position) -> Option<Outcome> {
+        if pos.phase() != Phase::Movement {
+            return None;
+        }
+        let side = pos.side();
+        let material = Material::new(pos.stones_on_board(side), pos.stones_on_board(!side));
+        let table = self.tables.get(&material)?;
+        let (mover, other) = self.rules.masks(pos);
+        let value = table.value(table.index.stored(self.rules.board(), mover, other));
+        Some(value.under_limit(pos.quiet(), self.rules.limit()))
+    }
+
     /// The table entry for a movement position (without the quiet-plies limit).
     ///
     /// # Errors
     /// A [`ProbeError`] saying why the position is not in the tables.
     pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
         // Rulesets that differ only in what the movement phase never sees share tables.
-        if TableRules::new(*pos.rules()).ok().map(|r| r.table_name())
-            != Some(self.rules.table_name())
-        {
+        if !self.applies_to(pos.rules()) {
             return Err(ProbeError::OtherRules {
                 position: pos.rules().to_string(),
                 tables: self.rules.table_name(),

@@ -167,9 +167,7 @@ fn report_line(r: &BuildReport, bytes: u64) -> String {
 fn probe(args: ProbeArgs) -> Result<()> {
     let rules: Ruleset = args.rules.parse().context("--rules")?;
     let pos = Position::from_text(&args.position, rules).context("--position")?;
-    let mut tb = Tablebase::new(rules)?;
-    let stones = pos.occupied().count() as u8;
-    tb.load_dir(&args.dir, stones)?;
+    let tb = load(rules, &args.dir)?;
     let value = tb.probe(&pos)?;
     println!("{value}");
     let limit = tb.rules().limit();
@@ -185,8 +183,19 @@ fn probe(args: ProbeArgs) -> Result<()> {
     Ok(())
 }
 
-/// The result under the quiet-plies limit, in words.
-fn outcome_text(outcome: dara_tablebase::Outcome) -> String {
+/// Every table of `rules` found in `dir`.
+pub fn load(rules: Ruleset, dir: &std::path::Path) -> Result<Tablebase> {
+    let mut tb = Tablebase::new(rules)?;
+    let loaded = tb.load_dir(dir, rules.cells())?;
+    if loaded == 0 {
+        bail!("no tablebase files for {} in {}", tb.rules().table_name(), dir.display());
+    }
+    Ok(tb)
+}
+
+/// The result under the quiet-plies limit, in words: "win in N plies" (to the next capture),
+/// "drawn", "loss in N plies".
+pub fn outcome_text(outcome: dara_tablebase::Outcome) -> String {
     match outcome {
         dara_tablebase::Outcome::Win(d) => format!("win in {d} plies"),
         dara_tablebase::Outcome::Draw => "drawn".to_string(),
