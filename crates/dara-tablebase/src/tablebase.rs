@@ -104,8 +104,9 @@ impl Tablebase {
         file::save(dir, &self.rules, table)
     }
 
-    /// Loads every table of materials up to `stones` stones found in `dir`, smallest first,
-    /// stopping at the first material that has no file. Returns how many were loaded.
+    /// Loads every table of materials up to `stones` stones found in `dir`, smallest first
+    /// (a material without a file is skipped: its positions are simply not in the tables).
+    /// Returns how many were loaded.
     ///
     /// # Errors
     /// A file that exists but does not match (ruleset, material, size, checksum) or cannot be
@@ -115,7 +116,7 @@ impl Tablebase {
         for material in Material::up_to(stones, self.rules.ruleset().lose_at()) {
             let path = self.path(dir, material);
             if !path.exists() {
-                break;
+                continue;
             }
             let table = file::read(&path, &self.rules, material)?;
             self.tables.insert(material, table);
