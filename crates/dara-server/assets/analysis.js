@@ -94,6 +94,11 @@ function showFound(found) {
   if ('win' in s) words = `${side} wins in ${s.win} ${s.win === 1 ? 'ply' : 'plies'} with best play`;
   else if ('loss' in s) words = `${side} loses in ${s.loss} ${s.loss === 1 ? 'ply' : 'plies'} with best play`;
   else words = `${evaluationText(forPale)} (in stones, for Pale)`;
+  // The endgame tables know the result exactly (plies counted to the next capture).
+  const tb = found.tablebase;
+  if (tb === 'drawn') words = 'drawn (endgame tables)';
+  else if (tb && 'win' in tb) words = `${side} wins: win in ${tb.win} ${tb.win === 1 ? 'ply' : 'plies'} to the next capture (endgame tables)`;
+  else if (tb && 'loss' in tb) words = `${side} loses: loss in ${tb.loss} ${tb.loss === 1 ? 'ply' : 'plies'} to the next capture (endgame tables)`;
   $('engine-status').textContent = `Depth ${found.depth}, ${found.nodes.toLocaleString('en')} positions${found.waitedMs > 50 ? `, after waiting ${(found.waitedMs / 1000).toFixed(1)} s` : ''}.`;
   $('evaluation').textContent = `Evaluation: ${words}.`;
   $('best').textContent = `Best for ${side}: ${found.best}.`;
