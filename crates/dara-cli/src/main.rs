@@ -34,6 +34,7 @@ enum Command {
     Match(commands::matches::Args),
     Loadtest(commands::loadtest::Args),
     Puzzles(commands::puzzles::Args),
+    Tablebase(commands::tablebase::Args),
 }
 
 fn main() {
@@ -61,6 +62,7 @@ fn main() {
         Command::Match(args) => commands::matches::run(args),
         Command::Loadtest(args) => commands::loadtest::run(args),
         Command::Puzzles(args) => commands::puzzles::run(args),
+        Command::Tablebase(args) => commands::tablebase::run(args),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

@@ -121,6 +121,27 @@ impl Node {
         let pid = self.child.id().to_string();
         assert!(Command::new("kill").args([signal, &pid]).status().unwrap().success());
     }
+
+    /// SIGSTOP, and waits until every thread of the node has stopped: the signal is only
+    /// delivered as each thread next runs, which on a busy machine may be a while.
+    fn pause(&self) {
+        self.signal("-STOP");
+        let tasks = format!("/proc/{}/task", self.child.id());
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let stopped = std::fs::read_dir(&tasks).unwrap().flatten().all(|task| {
+                let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+                let state =
+                    stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().next());
+                matches!(state, Some("T" | "t"))
+            });
+            if stopped {
+                return;
+            }
+            assert!(Instant::now() < deadline, "the node did not stop");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
 }
 
 impl Drop for Node {
@@ -239,7 +260,7 @@ fn a_paused_node_cannot_write_once_another_took_its_game() {
         mover.until(|msg| msg["t"] == "accepted").unwrap();
     }
 
-    owner.signal("-STOP");
+    owner.pause();
     // Sent to the paused node: it sits unread in its socket.
     white.send(&json!({"t": "move", "d": {"id": 3, "m": "a1"}})).unwrap();
     std::thread::sleep(Duration::from_secs(7));

@@ -2,12 +2,14 @@
 //! their own thread so that `stop`, `isready` and `quit` are read while the engine thinks.
 
 use std::io::{self, BufRead, Write};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
 use dara::{Colour, Position, Ruleset};
+use dara_tablebase::Tablebase;
 
 use crate::level::Level;
 use crate::limits::{ClockReading, Limits};
@@ -57,6 +59,10 @@ struct Engine<W: Write + Send + 'static> {
     running: Option<JoinHandle<Searcher>>,
     /// Whether the running search is `go infinite` (which only `stop` or a new command ends).
     running_infinite: bool,
+    /// Where the tablebase files are (`setoption name Tablebases value <dir>`).
+    tablebase_dir: Option<PathBuf>,
+    /// The tables loaded from there, for the ruleset they were loaded for.
+    tablebase: Option<Arc<Tablebase>>,
 }
 
 /// Runs the protocol until `quit` or the end of `input`.
@@ -64,6 +70,19 @@ struct Engine<W: Write + Send + 'static> {
 /// # Errors
 /// Only a failure to read `input`.
 pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Result<()> {
+    run_with_tablebases(input, output, None)
+}
+
+/// Runs the protocol as [`run`], answering from the tablebases in `tablebase_dir` (as if
+/// `setoption name Tablebases value <dir>` came first).
+///
+/// # Errors
+/// Only a failure to read `input`.
+pub fn run_with_tablebases<R: BufRead, W: Write + Send + 'static>(
+    input: R,
+    output: W,
+    tablebase_dir: Option<PathBuf>,
+) -> io::Result<()> {
     let searcher = Searcher::new(DEFAULT_HASH_MIB);
     let stop = searcher.stop_flag();
     let rules = Ruleset::default();
@@ -80,6 +99,8 @@ pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W) -> io::Re
         stop,
         running: None,
         running_infinite: false,
+        tablebase_dir,
+        tablebase: None,
     };
     for line in input.lines() {
         let line = line?;
@@ -197,6 +218,10 @@ impl<W: Write + Send + 'static> Engine<W> {
                 }
                 Err(_) => self.error(format!("setoption Seed: expected a number, not {value}")),
             },
+            "tablebases" => {
+                self.tablebase_dir = Some(PathBuf::from(value));
+                self.tablebase = None;
+            }
             // The search is single-threaded: the option is accepted so drivers may set it.
             "threads" => match value.parse::<u32>() {
                 Ok(n) if n >= 1 => {}
@@ -244,7 +269,9 @@ impl<W: Write + Send + 'static> Engine<W> {
         }
         let (search_limits, style) = self.level.plan(&limits, &mut self.rng);
         let history = self.history.clone();
+        let tablebase = self.tables_for_rules();
         let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.hash_mib));
+        searcher.set_tablebase(tablebase);
         let out = self.out.clone();
         let stop = Arc::clone(&self.stop);
         stop.store(false, Ordering::SeqCst);
@@ -264,6 +291,32 @@ impl<W: Write + Send + 'static> Engine<W> {
             }
             searcher
         }));
+    }
+
+    /// The tables for the current ruleset, loaded from the tablebase directory the first time
+    /// they are wanted (and again when the ruleset changes). A ruleset without tables, or a
+    /// directory without files, searches without them; a damaged file is reported.
+    fn tables_for_rules(&mut self) -> Option<Arc<Tablebase>> {
+        let dir = self.tablebase_dir.clone()?;
+        if let Some(tb) = &self.tablebase {
+            if tb.applies_to(&self.rules) {
+                return Some(Arc::clone(tb));
+            }
+        }
+        let mut tb = Tablebase::new(self.rules).ok()?;
+        match tb.load_dir(&dir, self.rules.cells()) {
+            Ok(0) => None,
+            Ok(_) => {
+                let tb = Arc::new(tb);
+                self.tablebase = Some(Arc::clone(&tb));
+                Some(tb)
+            }
+            Err(e) => {
+                self.error(format!("tablebases: {e}"));
+                self.tablebase_dir = None;
+                None
+            }
+        }
     }
 
     /// Waits for the running search, if any, and takes its searcher back (`bestmove` is printed
@@ -296,6 +349,9 @@ pub fn info_line(it: &Iteration) -> String {
         it.nps(),
         it.time.as_millis()
     );
+    if it.tb_hits > 0 {
+        line.push_str(&format!(" tb {}", it.tb_hits));
+    }
     if !it.pv.is_empty() {
         line.push_str(" pv");
         for m in &it.pv {

@@ -9,12 +9,20 @@
 //! crate's hash leaves out: the key mixes in the remaining budget whenever the draw could fall
 //! inside the search's reach, so a win stored with plenty of time is never trusted where the
 //! draw comes first.
+//!
+//! With tablebases ([`Searcher::set_tablebase`]), a root position in the tables is answered by
+//! them (the move that keeps the best result under the quiet-plies limit, quickest to its
+//! capture), and inside the search a position in the tables is a leaf: won or lost `dtc` plies
+//! to the next capture when that comes within the quiet plies left, drawn otherwise. Such scores
+//! read as `win N` / `loss N`, N counting plies to that capture rather than to the end: the
+//! tables' win is as sure as a search's, and the quickest capture is the one to play.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use dara::{lines, Bitboard, Move, MoveList, Phase, Position, Status};
+use dara_tablebase::Tablebase;
 
 use crate::eval::{self, prospects};
 use crate::limits::{Deadlines, Limits};
@@ -62,6 +70,8 @@ pub struct Iteration {
     pub time: Duration,
     /// The principal variation, best move first.
     pub pv: Vec<Move>,
+    /// Positions answered by the tablebases so far.
+    pub tb_hits: u64,
 }
 
 impl Iteration {
@@ -87,6 +97,8 @@ pub struct Outcome {
     pub time: Duration,
     /// The principal variation.
     pub pv: Vec<Move>,
+    /// Positions answered by the tablebases.
+    pub tb_hits: u64,
 }
 
 /// A searcher with its memory (transposition table, history): one per game being played.
@@ -108,6 +120,10 @@ pub struct Searcher {
     node_limit: u64,
     stopped: bool,
     quiescence: bool,
+    tablebase: Option<Arc<Tablebase>>,
+    /// The tables apply to this search's ruleset (judged once at the root).
+    tables_apply: bool,
+    tb_hits: u64,
 }
 
 const HISTORY_SIZE: usize = 2 * 65 * 64;
@@ -158,7 +174,44 @@ impl Searcher {
             node_limit: u64::MAX,
             stopped: false,
             quiescence: true,
+            tablebase: None,
+            tables_apply: false,
+            tb_hits: 0,
         }
+    }
+
+    /// Movement-phase tables to answer from (at the root and inside the search); `None` to
+    /// search without them. Tables of another ruleset are simply not used.
+    pub fn set_tablebase(&mut self, tablebase: Option<Arc<Tablebase>>) {
+        self.tablebase = tablebase;
+    }
+
+    /// The tables' result for `pos` as a search value at `ply`, if the tables hold it.
+    #[inline]
+    fn probe_tables(&mut self, pos: &Position, ply: usize) -> Option<Value> {
+        if !self.tables_apply {
+            return None;
+        }
+        let outcome = self.tablebase.as_ref()?.lookup(pos)?;
+        self.tb_hits += 1;
+        let at = |dtc: u16| WIN - (ply + usize::from(dtc)).min(MAX_PLY) as Value;
+        Some(match outcome {
+            dara_tablebase::Outcome::Win(dtc) => at(dtc),
+            dara_tablebase::Outcome::Loss(dtc) => -at(dtc),
+            dara_tablebase::Outcome::Draw => DRAW,
+        })
+    }
+
+    /// The tables' best move at the root, with its score, if the tables hold the position.
+    fn root_from_tables(&self, pos: &Position) -> Option<(Move, Score)> {
+        let tb = self.tablebase.as_ref().filter(|_| self.tables_apply)?;
+        let best = *tb.rank_moves(pos).ok()?.first()?;
+        let score = match best.outcome {
+            dara_tablebase::Outcome::Win(dtc) => Score::Win(u32::from(dtc)),
+            dara_tablebase::Outcome::Loss(dtc) => Score::Loss(u32::from(dtc)),
+            dara_tablebase::Outcome::Draw => Score::Cp(0),
+        };
+        Some((best.mv, score))
     }
 
     /// Resizes the transposition table (forgetting it).
@@ -198,6 +251,8 @@ impl Searcher {
     ) -> Outcome {
         self.start = Instant::now();
         self.nodes = 0;
+        self.tb_hits = 0;
+        self.tables_apply = self.tablebase.as_ref().is_some_and(|tb| tb.applies_to(pos.rules()));
         self.seldepth = 0;
         self.stopped = false;
         self.quiescence = style.quiescence;
@@ -229,7 +284,24 @@ impl Searcher {
                 nodes: 0,
                 time: self.start.elapsed(),
                 pv: Vec::new(),
+                tb_hits: 0,
             };
+        }
+        if let Some((m, score)) = self.root_from_tables(pos) {
+            self.tb_hits = 1;
+            let time = self.start.elapsed();
+            let pv = vec![m];
+            let iteration = Iteration {
+                depth: 1,
+                seldepth: 1,
+                score,
+                nodes: 0,
+                time,
+                pv: pv.clone(),
+                tb_hits: 1,
+            };
+            report(&iteration);
+            return Outcome { best: Some(m), score, depth: 1, nodes: 0, time, pv, tb_hits: 1 };
         }
         if style.overlook_captures && root.iter().any(|m| !m.is_capture()) {
             root.retain(|m| !m.is_capture());
@@ -263,6 +335,7 @@ impl Searcher {
             nodes: 0,
             time: Duration::ZERO,
             pv: vec![order[0].0],
+            tb_hits: 0,
         };
         for depth in 1..=max_depth {
             let Some((value, pv, complete)) =
@@ -285,6 +358,7 @@ impl Searcher {
                 nodes: self.nodes,
                 time: self.start.elapsed(),
                 pv: pv.clone(),
+                tb_hits: self.tb_hits,
             };
             report(&iteration);
             best = Outcome {
@@ -294,6 +368,7 @@ impl Searcher {
                 nodes: self.nodes,
                 time: iteration.time,
                 pv,
+                tb_hits: self.tb_hits,
             };
             if self.deadlines.soft.is_some_and(|soft| self.start.elapsed() >= soft * 6 / 10) {
                 break;
@@ -305,6 +380,7 @@ impl Searcher {
         }
         best.nodes = self.nodes;
         best.time = self.start.elapsed();
+        best.tb_hits = self.tb_hits;
         best
     }
 
@@ -411,6 +487,9 @@ impl Searcher {
         }
         if pos.phase() == Phase::Movement && self.repeated(pos) {
             return DRAW;
+        }
+        if let Some(v) = self.probe_tables(pos, ply) {
+            return v;
         }
         if depth <= 0 || ply >= MAX_PLY {
             return self.quiescence(pos, alpha, beta, ply);

@@ -53,6 +53,29 @@ pub struct AnalysisAnswer {
     thought_ms: u64,
     /// How long the request waited for a free thread (behind the games in play).
     waited_ms: u64,
+    /// The endgame tables' verdict, when the server has tables holding the position.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tablebase: Option<TableView>,
+}
+
+/// The tables' result for the side to move under the quiet-plies limit: `{"win": 7}` or
+/// `{"loss": 4}` (plies to the next capture, which the winner can force), or `"drawn"`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum TableView {
+    Win(u16),
+    Drawn,
+    Loss(u16),
+}
+
+impl From<dara_tablebase::Outcome> for TableView {
+    fn from(outcome: dara_tablebase::Outcome) -> TableView {
+        match outcome {
+            dara_tablebase::Outcome::Win(plies) => TableView::Win(plies),
+            dara_tablebase::Outcome::Draw => TableView::Drawn,
+            dara_tablebase::Outcome::Loss(plies) => TableView::Loss(plies),
+        }
+    }
 }
 
 /// A score as the page reads it: `{"cp": 35}` (hundredths of a stone), `{"win": 7}` or
@@ -100,6 +123,8 @@ pub async fn analyse(
     // Dropping the search (the client went away) calls it off.
     let analysis = answer.await.ok_or_else(|| AppError::bad("the analysis was called off"))?;
     let outcome = analysis.outcome;
+    let tablebase =
+        state.computer.tablebase().and_then(|tb| tb.probe_outcome(&pos).ok()).map(TableView::from);
     Ok(Json(AnalysisAnswer {
         side: pos.side(),
         best: outcome.best.map(|m| m.to_string()),
@@ -109,6 +134,7 @@ pub async fn analyse(
         nodes: outcome.nodes,
         thought_ms: outcome.time.as_millis() as u64,
         waited_ms: analysis.waited.as_millis() as u64,
+        tablebase,
     }))
 }
 

@@ -2,7 +2,10 @@
 //! connection may commit. Plain values, filled in by the binary (the library reads no
 //! environment).
 
+use std::sync::Arc;
 use std::time::Duration;
+
+use dara_tablebase::Tablebase;
 
 use crate::address::TrustedProxies;
 
@@ -53,6 +56,9 @@ pub struct Config {
     pub burst: u32,
     /// See `burst`.
     pub per_second: u32,
+    /// Movement-phase tablebases (`dara serve --tablebases DIR`): the analysis answers from them
+    /// and level 8 plays from them. Without them the Arcade works as before.
+    pub tablebase: Option<Arc<Tablebase>>,
 }
 
 impl Default for Config {
@@ -83,6 +89,7 @@ impl Default for Config {
             max_message: 4096,
             burst: 40,
             per_second: 10,
+            tablebase: None,
         }
     }
 }

@@ -91,7 +91,8 @@ impl Shared {
         cluster: Option<Cluster>,
     ) -> AppState {
         let computer =
-            Computer::new(config.engine_threads, config.engine_queue, config.human_pause);
+            Computer::new(config.engine_threads, config.engine_queue, config.human_pause)
+                .with_tablebase(config.tablebase.clone());
         Arc::new(Shared {
             config,
             registry: Mutex::default(),

@@ -28,6 +28,10 @@ pub struct Args {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
+    /// Movement-phase tablebases (`dara tablebase build`): positions in them are answered
+    /// exactly, as "win in N plies" (to the next capture) or "drawn".
+    #[arg(long)]
+    tablebases: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -56,6 +60,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     println!("rules {rules}");
     println!("position {pos}");
     let mut searcher = Searcher::new(args.hash);
+    if let Some(dir) = &args.tablebases {
+        let tb = crate::commands::tablebase::load(rules, dir)?;
+        if let Ok(outcome) = tb.probe_outcome(&pos) {
+            println!("tablebase {}", crate::commands::tablebase::outcome_text(outcome));
+        }
+        searcher.set_tablebase(Some(std::sync::Arc::new(tb)));
+    }
     let outcome = searcher.search(&pos, &history, &limits, &Style::default(), &mut |it| {
         let pv: Vec<String> = it.pv.iter().map(ToString::to_string).collect();
         println!(

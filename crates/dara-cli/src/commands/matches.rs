@@ -43,6 +43,34 @@ pub struct Args {
     /// Print every game's result, not just every tenth.
     #[arg(long)]
     verbose: bool,
+    /// Count how often the games reach the movement-phase tablebases in this directory, and
+    /// which material they reach first (the players are not given the tables by this; give them
+    /// as `cmd:dara engine --tablebases DIR`).
+    #[arg(long)]
+    tablebases: Option<std::path::PathBuf>,
+}
+
+/// The first position of a game that the tables hold, as its material (side to move first).
+fn first_in_tables(
+    tb: &dara_tablebase::Tablebase,
+    rules: Ruleset,
+    moves: &[dara::Move],
+) -> Option<dara_tablebase::Material> {
+    let material = |pos: &dara::Position| {
+        let side = pos.side();
+        dara_tablebase::Material::new(pos.stones_on_board(side), pos.stones_on_board(!side))
+    };
+    let mut pos = dara::Position::start(rules);
+    if tb.probe(&pos).is_ok() {
+        return Some(material(&pos));
+    }
+    for &m in moves {
+        pos.play_unchecked(m);
+        if tb.probe(&pos).is_ok() {
+            return Some(material(&pos));
+        }
+    }
+    None
 }
 
 fn parse_sprt(words: &[String]) -> anyhow::Result<Option<Sprt>> {
@@ -87,7 +115,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         config.concurrency,
         config.seed
     );
+    let tables = match &args.tablebases {
+        Some(dir) => Some(crate::commands::tablebase::load(config.rules, dir)?),
+        None => None,
+    };
+    let mut reached: std::collections::BTreeMap<dara_tablebase::Material, usize> =
+        Default::default();
+    let mut games_seen = 0usize;
     let tally = matches::run(&config, |game, tally| {
+        games_seen += 1;
+        if let Some(tb) = &tables {
+            if let Some(material) = first_in_tables(tb, config.rules, &game.moves) {
+                *reached.entry(material).or_default() += 1;
+            }
+        }
         if let Termination::Illegal { colour, what } = &game.termination {
             println!("game {}: illegal move by {colour}: {what}", game.index + 1);
         }
@@ -106,6 +147,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     })?;
     println!("final: {tally}");
+    if let Some(tb) = &tables {
+        let total: usize = reached.values().sum();
+        println!(
+            "games reaching the tables (up to {} stones): {total} of {games_seen}",
+            tb.stones()
+        );
+        for (material, n) in &reached {
+            println!("  first reached at {material}: {n}");
+        }
+    }
     println!("illegal moves: first {}, second {}", tally.first_illegal, tally.second_illegal);
     if let Some(sprt) = config.sprt {
         let (llr, lower, upper) = tally.llr(sprt);

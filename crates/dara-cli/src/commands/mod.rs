@@ -12,3 +12,4 @@ pub mod play;
 pub mod puzzles;
 pub mod serve;
 pub mod show;
+pub mod tablebase;

@@ -46,6 +46,11 @@ pub struct Args {
     /// Seconds a client has to send a request's headers before its connection is closed.
     #[arg(long, default_value_t = 10)]
     pub header_timeout: u64,
+    /// Movement-phase tablebases for arcade (`dara tablebase build --rules arcade`): the
+    /// analysis board says "win in N plies" or "drawn" where they hold the position, and level 8
+    /// plays from them. The Arcade works without them.
+    #[arg(long)]
+    pub tablebases: Option<std::path::PathBuf>,
     /// Connections waiting to be accepted (the listen backlog).
     #[arg(long, default_value_t = 4096)]
     pub backlog: u32,
@@ -137,6 +142,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         config.trusted_proxies = args.trusted_proxy.unwrap_or_default();
         config.public_origin = args.public_origin;
         config.header_timeout = std::time::Duration::from_secs(args.header_timeout.max(1));
+        if let Some(dir) = &args.tablebases {
+            let tb = crate::commands::tablebase::load(dara::Ruleset::default(), dir)?;
+            println!(
+                "tablebases: every material up to {} stones from {}",
+                tb.stones(),
+                dir.display()
+            );
+            config.tablebase = Some(std::sync::Arc::new(tb));
+        }
         // Ctrl-C at a terminal, SIGTERM from a service manager.
         let shutdown = async {
             #[cfg(unix)]

@@ -16,6 +16,7 @@ use dara_engine::level::Level;
 use dara_engine::rng::Rng;
 use dara_engine::search::{Outcome, Style};
 use dara_engine::{Limits, Searcher};
+use dara_tablebase::Tablebase;
 use rand::Rng as _;
 use tokio::sync::{broadcast, oneshot};
 use tokio::time::Instant;
@@ -32,6 +33,8 @@ const HASH_MIB: usize = 8;
 pub struct Computer {
     pool: Arc<Pool>,
     human_pause: bool,
+    /// Endgame tables for the analysis, the review and level 8's play.
+    tablebase: Option<Arc<Tablebase>>,
 }
 
 #[derive(Debug)]
@@ -238,7 +241,18 @@ impl Computer {
     /// `bound` searches wait; `human_pause` makes low levels wait a moment.
     pub fn new(threads: usize, bound: usize, human_pause: bool) -> Computer {
         let pool = Pool { queue: Mutex::new(Queue::new(threads)), bound, ticker: Once::new() };
-        Computer { pool: Arc::new(pool), human_pause }
+        Computer { pool: Arc::new(pool), human_pause, tablebase: None }
+    }
+
+    /// The same computer answering from `tablebase` where it holds the position.
+    pub fn with_tablebase(mut self, tablebase: Option<Arc<Tablebase>>) -> Computer {
+        self.tablebase = tablebase;
+        self
+    }
+
+    /// The endgame tables, if the server has them.
+    pub fn tablebase(&self) -> Option<&Arc<Tablebase>> {
+        self.tablebase.as_ref()
     }
 
     /// Searches waiting for a thread now.
@@ -261,6 +275,8 @@ impl Computer {
         let asked = Instant::now();
         let pause = self.pause(request.level);
         let Request { pos, history, level, client, tell } = request;
+        // Only full strength plays from the tables: the lower levels' mistakes are their point.
+        let tablebase = self.tablebase.clone().filter(|_| level == Level::MAX);
         let booking = Booking { purpose: Purpose::Play, client, tell };
         let admitted = self.book(
             booking,
@@ -268,6 +284,7 @@ impl Computer {
             move |stop| {
                 let mut searcher = Searcher::new(HASH_MIB);
                 searcher.set_stop_flag(stop);
+                searcher.set_tablebase(tablebase);
                 let mut rng = Rng::new(rand::thread_rng().gen::<u64>());
                 let (limits, style) = level.plan(&Limits::default(), &mut rng);
                 searcher.search(&pos, &history, &limits, &style, &mut |_| {}).best
@@ -316,11 +333,13 @@ impl Computer {
     ) -> Result<(Search, impl Future<Output = Option<Analysis>> + Send), AnalysisRefused> {
         let asked = Instant::now();
         let Study { pos, history, client } = study;
+        let tablebase = self.tablebase.clone();
         let admit = self.admit_analysis(client);
         let booking = Booking { purpose: Purpose::Analysis, client, tell: None };
         let (search, answer) = self.book(booking, admit, move |stop| {
             let mut searcher = Searcher::new(HASH_MIB);
             searcher.set_stop_flag(stop);
+            searcher.set_tablebase(tablebase);
             let limits = ANALYSIS_BUDGET.limits();
             let outcome = searcher.search(&pos, &history, &limits, &Style::default(), &mut |_| {});
             Some(Analysis { outcome, waited: Duration::ZERO })
@@ -347,10 +366,12 @@ impl Computer {
         AnalysisRefused,
     > {
         let Line { start, moves, client } = line;
+        let tablebase = self.tablebase.clone();
         let booking = Booking { purpose: Purpose::Analysis, client, tell: None };
         self.book(booking, self.admit_analysis(client), move |stop| {
             let mut searcher = Searcher::new(HASH_MIB);
             searcher.set_stop_flag(Arc::clone(&stop));
+            searcher.set_tablebase(tablebase);
             let limits = REVIEW_BUDGET.limits();
             let (mut pos, mut history) = (start, Vec::with_capacity(moves.len()));
             let mut found = Vec::with_capacity(moves.len() + 1);
