@@ -95,6 +95,11 @@ function showFound(found) {
   if ('win' in s) words = t('analysis.wins-in', { side, count: s.win });
   else if ('loss' in s) words = t('analysis.loses-in', { side, count: s.loss });
   else words = t('analysis.in-stones', { evaluation: evaluationText(forPale) });
+  // The endgame tables know the result exactly (plies counted to the next capture).
+  const tb = found.tablebase;
+  if (tb === 'drawn') words = t('analysis.tb-drawn');
+  else if (tb && 'win' in tb) words = t('analysis.tb-win', { side, count: tb.win });
+  else if (tb && 'loss' in tb) words = t('analysis.tb-loss', { side, count: tb.loss });
   const params = { depth: found.depth, nodes: found.nodes.toLocaleString(lang), seconds: (found.waitedMs / 1000).toFixed(1) };
   $('engine-status').textContent = t(found.waitedMs > 50 ? 'analysis.searched-waited' : 'analysis.searched', params);
   $('evaluation').textContent = t('analysis.evaluation', { words });

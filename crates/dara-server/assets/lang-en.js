@@ -474,4 +474,9 @@ export default {
   "lesson.again.wrong2": "{move} makes no row. Step the stone you moved back to where it was.",
   "lesson.blocked.wrong": "After {move}, dark can still step: {steps}. Fill the cell dark's last free stone would step to.",
   "lesson.winning.wrong": "{move} makes no row, so dark keeps three stones. Find the step that lines up three of yours.",
+  "analysis.tb-drawn": "drawn (endgame tables)",
+  "analysis.tb-win.one": "{side} wins: win in {count} ply to the next capture (endgame tables)",
+  "analysis.tb-win.other": "{side} wins: win in {count} plies to the next capture (endgame tables)",
+  "analysis.tb-loss.one": "{side} loses: loss in {count} ply to the next capture (endgame tables)",
+  "analysis.tb-loss.other": "{side} loses: loss in {count} plies to the next capture (endgame tables)",
 };

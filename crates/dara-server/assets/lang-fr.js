@@ -474,4 +474,9 @@ export default {
   "lesson.again.wrong2": "{move} ne forme pas d'alignement. Ramenez le pion déplacé là où il était.",
   "lesson.blocked.wrong": "Après {move}, Foncé peut encore bouger : {steps}. Occupez la case où irait le dernier pion libre de Foncé.",
   "lesson.winning.wrong": "{move} ne forme pas d'alignement, donc Foncé garde trois pions. Trouvez le déplacement qui aligne trois des vôtres.",
+  "analysis.tb-drawn": "nulle (tables de finales)",
+  "analysis.tb-win.one": "{side} gagne : gain en {count} demi-coup jusqu'à la prochaine prise (tables de finales)",
+  "analysis.tb-win.other": "{side} gagne : gain en {count} demi-coups jusqu'à la prochaine prise (tables de finales)",
+  "analysis.tb-loss.one": "{side} perd : perte en {count} demi-coup jusqu'à la prochaine prise (tables de finales)",
+  "analysis.tb-loss.other": "{side} perd : perte en {count} demi-coups jusqu'à la prochaine prise (tables de finales)",
 };

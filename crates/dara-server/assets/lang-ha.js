@@ -474,4 +474,9 @@ export default {
   "lesson.again.wrong2": "{move} ba ya yin jeri. Mayar da dutsen da ka matsa inda yake.",
   "lesson.blocked.wrong": "Bayan {move}, Baƙi yana iya matsawa har yanzu: {steps}. Cike ramin da dutsen Baƙi na ƙarshe mai 'yanci zai matsa zuwa.",
   "lesson.winning.wrong": "{move} ba ya yin jeri, don haka Baƙi yana riƙe da duwatsu uku. Nemo matsawar da ke jera uku na naka.",
+  "analysis.tb-drawn": "kunnen doki (teburan ƙarshen wasa)",
+  "analysis.tb-win.one": "{side} zai ci: nasara cikin motsi {count} zuwa ɗauka ta gaba (teburan ƙarshen wasa)",
+  "analysis.tb-win.other": "{side} zai ci: nasara cikin motsi {count} zuwa ɗauka ta gaba (teburan ƙarshen wasa)",
+  "analysis.tb-loss.one": "{side} zai sha kaye: kaye cikin motsi {count} zuwa ɗauka ta gaba (teburan ƙarshen wasa)",
+  "analysis.tb-loss.other": "{side} zai sha kaye: kaye cikin motsi {count} zuwa ɗauka ta gaba (teburan ƙarshen wasa)",
 };
