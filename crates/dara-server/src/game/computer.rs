@@ -28,6 +28,15 @@ use crate::protocol::{Answer, Wire};
 /// people play mostly stop on a node budget long before a larger table would pay.
 const HASH_MIB: usize = 8;
 
+/// A search for one booking: its own table of `HASH_MIB`, called off by `stop`, answering from
+/// `tablebase` where it has one.
+fn searcher(stop: Arc<AtomicBool>, tablebase: Option<Arc<Tablebase>>) -> Searcher {
+    let mut searcher = Searcher::new(HASH_MIB);
+    searcher.set_stop_flag(stop);
+    searcher.set_tablebase(tablebase);
+    searcher
+}
+
 /// The engine, shared by every game against the computer.
 #[derive(Debug, Clone)]
 pub struct Computer {
@@ -282,9 +291,7 @@ impl Computer {
             booking,
             |_| Ok::<(), Never>(()),
             move |stop| {
-                let mut searcher = Searcher::new(HASH_MIB);
-                searcher.set_stop_flag(stop);
-                searcher.set_tablebase(tablebase);
+                let mut searcher = searcher(stop, tablebase);
                 let mut rng = Rng::new(rand::thread_rng().gen::<u64>());
                 let (limits, style) = level.plan(&Limits::default(), &mut rng);
                 searcher.search(&pos, &history, &limits, &style, &mut |_| {}).best
@@ -313,8 +320,7 @@ impl Computer {
             booking,
             |_| Ok::<(), Never>(()),
             move |stop| {
-                let mut searcher = Searcher::new(HASH_MIB);
-                searcher.set_stop_flag(stop);
+                let mut searcher = searcher(stop, None);
                 Some(agrees_to_draw(&mut searcher, &pos, &history, &draw_limits()))
             },
         );
@@ -337,9 +343,7 @@ impl Computer {
         let admit = self.admit_analysis(client);
         let booking = Booking { purpose: Purpose::Analysis, client, tell: None };
         let (search, answer) = self.book(booking, admit, move |stop| {
-            let mut searcher = Searcher::new(HASH_MIB);
-            searcher.set_stop_flag(stop);
-            searcher.set_tablebase(tablebase);
+            let mut searcher = searcher(stop, tablebase);
             let limits = ANALYSIS_BUDGET.limits();
             let outcome = searcher.search(&pos, &history, &limits, &Style::default(), &mut |_| {});
             Some(Analysis { outcome, waited: Duration::ZERO })
@@ -369,9 +373,7 @@ impl Computer {
         let tablebase = self.tablebase.clone();
         let booking = Booking { purpose: Purpose::Analysis, client, tell: None };
         self.book(booking, self.admit_analysis(client), move |stop| {
-            let mut searcher = Searcher::new(HASH_MIB);
-            searcher.set_stop_flag(Arc::clone(&stop));
-            searcher.set_tablebase(tablebase);
+            let mut searcher = searcher(Arc::clone(&stop), tablebase);
             let limits = REVIEW_BUDGET.limits();
             let (mut pos, mut history) = (start, Vec::with_capacity(moves.len()));
             let mut found = Vec::with_capacity(moves.len() + 1);
