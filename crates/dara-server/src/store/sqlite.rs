@@ -51,6 +51,10 @@ pub const SEAT_KEY: &str = "seat-key";
 /// has ended by then (see [`SWEEP_EVERY`]).
 const CHECKPOINT_EVERY: Duration = Duration::from_secs(30 * 60);
 
+/// The least time between two commits (see `write_loop`): at most 250 syncs a second. With
+/// 2 ms, CPU a turn at 5,000 turns/s was 85.7 and 88.6 us; with 4 ms, 78.3 and 75.9 us.
+const COMMIT_SPACING: Duration = Duration::from_millis(4);
+
 /// How often the events of erased games begin to be swept away.
 const SWEEP_EVERY: Duration = Duration::from_secs(5 * 60);
 
@@ -284,6 +288,7 @@ fn load(conn: &Connection) -> Result<Vec<StoredGame>, StoreError> {
 fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
     let mut checkpointed = Instant::now();
     let mut sweep = Sweep::default();
+    let mut last_commit = Instant::now();
     loop {
         // While a sweep runs, its next slice is taken as soon as no write waits.
         let wait = if sweep.running() {
@@ -297,6 +302,15 @@ fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>) {
             // Every handle is gone: the server has stopped without closing.
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         };
+        // Commits are spaced at least this far apart: what arrives meanwhile shares the next
+        // sync, which under load costs as much as everything else the store does. A quiet
+        // server's commits are further apart than this anyway, and wait for nothing.
+        if first.is_some() {
+            if let Some(wait) = COMMIT_SPACING.checked_sub(last_commit.elapsed()) {
+                std::thread::sleep(wait);
+            }
+            last_commit = Instant::now();
+        }
         let mut answers = Vec::new();
         let mut closing = None;
         let mut writes = Vec::new();
