@@ -447,3 +447,59 @@ fn the_computer_answers_a_player_on_another_node() {
     let reply = player.until(|m| m["t"] == "move" && m["d"]["ply"] == 2).unwrap();
     assert!(reply["d"]["m"].is_string(), "{reply}");
 }
+
+/// `POST path` with a JSON body: the status code and the answer's JSON.
+fn post_status(addr: SocketAddr, path: &str, body: &serde_json::Value) -> (u16, serde_json::Value) {
+    let body = body.to_string();
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let code = answer.split(' ').nth(1).and_then(|code| code.parse().ok()).unwrap_or(0);
+    let json = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
+    (code, serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {answer}")))
+}
+
+/// Seats one client address takes at open tables are counted across the nodes, like its
+/// games: tables on two nodes, sat at through either, and the address is refused (429, saying
+/// why) at the same total one node allows.
+#[test]
+fn seats_per_address_are_counted_across_nodes() {
+    let redis = Redis::start("seats");
+    let limit = ["--seats-per-address", "3"];
+    let nodes: Vec<Node> = ["s", "t"].iter().map(|n| Node::start_with(&redis, n, &limit)).collect();
+    // Five open tables, each opened on one node, its creator waiting there.
+    let tables: Vec<(String, Seat)> = (0..5)
+        .map(|i| {
+            let at = nodes[i % 2].addr;
+            let created = post(at, "/api/games", &json!({"opponent": "open", "first": "me"}));
+            let game = created["game"].as_str().unwrap().to_owned();
+            let (waiting, _) = Seat::hello(at, &game, created["seat"].as_str()).unwrap();
+            (game, waiting)
+        })
+        .collect();
+    // Sat at through the other node, then through the table's own.
+    for (i, (game, _)) in tables.iter().enumerate().take(3) {
+        let through = nodes[if i < 2 { (i + 1) % 2 } else { i % 2 }].addr;
+        let (code, sat) = post_status(through, &format!("/api/tables/{game}/sit"), &json!({}));
+        assert_eq!(code, 200, "seat {i}: {sat}");
+        assert!(sat["seat"].is_string(), "{sat}");
+    }
+    for (i, (game, _)) in tables.iter().enumerate().skip(3) {
+        let through = nodes[i % 2].addr;
+        let (code, refused) = post_status(through, &format!("/api/tables/{game}/sit"), &json!({}));
+        assert_eq!(code, 429, "a fourth seat across the nodes: {refused}");
+        let reason = refused["error"].as_str().unwrap_or_default();
+        assert!(reason.contains("already 3 seats"), "{refused}");
+    }
+    let keys = redis.keys();
+    assert!(keys.contains(":seats"), "{keys}");
+    assert!(!keys.contains("127.0.0.1"), "an address is in Redis: {keys}");
+}

@@ -49,6 +49,8 @@ pub struct Cluster {
     lobby_stale: Arc<tokio::sync::Notify>,
     /// Games per client address, across the nodes.
     pub games: limits::GameCounts,
+    /// Seats taken at open tables per client address, across the nodes.
+    pub seats: limits::SeatCounts,
 }
 
 /// Where a socket for a game is to be served.
@@ -87,7 +89,8 @@ impl Cluster {
             inbox: AtomicBool::new(false),
             renewing: AtomicBool::new(true),
             lobby_stale: Arc::default(),
-            games: limits::GameCounts::new(conn, key.clone()),
+            games: limits::GameCounts::new(conn.clone(), key.clone()),
+            seats: limits::SeatCounts::new(conn, key.clone()),
         };
         Ok((cluster, key))
     }

@@ -87,8 +87,14 @@ const APPEND: &str = "if redis.call('LLEN', KEYS[3]) ~= tonumber(ARGV[2]) - 1 th
      return redis.error_reply('FENCED the journal is not at the version before this event') end \
      redis.call('RPUSH', KEYS[3], ARGV[3]) redis.call('PEXPIRE', KEYS[3], ARGV[4]) return 1";
 
-/// The game ends its life: nothing of it is left.
-const ERASE: &str = "redis.call('DEL', KEYS[1], KEYS[3], KEYS[4], KEYS[5]) return 1";
+/// The game ends its life: nothing of it is left, and the seats taken at it from the lobby
+/// (KEYS[6], see `cluster::limits::SeatCounts`) are no longer counted against their addresses.
+/// (The counts it takes back are named in that list, not in KEYS: on a sharded Redis the
+/// per-address counts would live on a shard of their own, and be taken back in a second step.)
+const ERASE: &str = "for _, counter in ipairs(redis.call('LRANGE', KEYS[6], 0, -1)) do \
+       if tonumber(redis.call('GET', counter) or '0') > 0 then redis.call('DECR', counter) end \
+     end \
+     redis.call('DEL', KEYS[1], KEYS[3], KEYS[4], KEYS[5], KEYS[6]) return 1";
 
 /// Keeps a game's keys from being taken for an orphan's, if it is still this node's.
 const TOUCH: &str = "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end \
@@ -115,6 +121,12 @@ const TAKE: &str = "if redis.call('EXISTS', KEYS[3]) == 0 then return {'gone'} e
 /// Says a node is alive; answers whether it still was (0: it lapsed meanwhile).
 const ALIVE: &str = "local was = redis.call('EXISTS', KEYS[1]) \
      redis.call('SET', KEYS[1], 1, 'PX', ARGV[1]) return was";
+
+/// Where the seats taken at game `game`'s open table are noted, each as the key of its
+/// address's count (see `cluster::limits::SeatCounts`).
+pub fn seated_key(game: &GameId) -> String {
+    format!("dara:{{{game}}}:seated")
+}
 
 /// A game's keys.
 struct Keys {
@@ -603,14 +615,15 @@ fn add(pipe: &mut redis::Pipeline, write: &Write, token: &str, alive: &str) {
                 .arg(json(event))
                 .arg(kept_for);
         }
-        Write::Erase { .. } => {
+        Write::Erase { game } => {
             eval.arg(format!("{FENCE}{ERASE}"))
-                .arg(5)
+                .arg(6)
                 .arg(&keys.lease)
                 .arg(alive)
                 .arg(&keys.epoch)
                 .arg(&keys.meta)
                 .arg(&keys.events)
+                .arg(seated_key(game))
                 .arg(token);
         }
     }
