@@ -30,11 +30,17 @@ impl Redis {
         let dir = std::env::temp_dir().join(format!("dara-redis-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
+        let child = Redis::launch(port, &dir);
+        Redis { child, port, dir }
+    }
+
+    /// `redis-server` on `port` in `dir`, once it answers.
+    fn launch(port: u16, dir: &std::path::Path) -> Child {
         let child = Command::new("redis-server")
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", ""])
             .args(["--appendonly", "yes", "--appendfsync", "always"])
             .arg("--dir")
-            .arg(&dir)
+            .arg(dir)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -53,7 +59,20 @@ impl Redis {
             assert!(Instant::now() < deadline, "redis-server did not start");
             std::thread::sleep(Duration::from_millis(20));
         }
-        Redis { child, port, dir }
+        child
+    }
+
+    /// Kills Redis as a crash would (SIGKILL): what it acknowledged is in its append-only
+    /// file, fsynced.
+    fn crash(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Starts Redis again on its port, from its folder (its append-only file).
+    fn restart(&mut self) {
+        let again = Redis::launch(self.port, &self.dir);
+        self.child = again;
     }
 
     fn url(&self) -> String {
@@ -284,13 +303,14 @@ fn a_paused_node_cannot_write_once_another_took_its_game() {
     let (_, snapshot) = Seat::hello(other.addr, &game, Some(&pale)).unwrap();
     assert_eq!(snapshot["d"]["moves"], json!(["c3", "d3", "f5"]), "{snapshot}");
 
-    // Without Redis nothing is acknowledged, and the node says it is not ready.
+    // Without Redis nothing is acknowledged (the turn is refused, or, if it reached the game
+    // before the node knew, its socket is told to reconnect), and the node is not ready.
     assert_eq!(status(other.addr, "/readyz"), 200);
     drop(redis);
     white_again.send(&json!({"t": "move", "d": {"id": 5, "m": "b2"}})).ok();
     black.send(&json!({"t": "move", "d": {"id": 5, "m": "e4"}})).ok();
-    while let Ok(msg) = black.next() {
-        assert_ne!(msg["t"], "accepted", "a turn was acknowledged without Redis: {msg}");
+    if let Ok(answer) = black.until(|m| m["t"] == "accepted" || m["t"] == "rejected") {
+        assert_eq!(answer["t"], "rejected", "a turn was acknowledged without Redis: {answer}");
     }
     let deadline = Instant::now() + Duration::from_secs(5);
     while status(other.addr, "/readyz") != 503 {
@@ -502,4 +522,71 @@ fn seats_per_address_are_counted_across_nodes() {
     let keys = redis.keys();
     assert!(keys.contains(":seats"), "{keys}");
     assert!(!keys.contains("127.0.0.1"), "an address is in Redis: {keys}");
+}
+
+/// Waits until `addr`'s `/readyz` answers `code`.
+fn wait_ready(addr: SocketAddr, code: u16) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while status(addr, "/readyz") != code {
+        assert!(Instant::now() < deadline, "/readyz never answered {code}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Redis crashes mid-game: the node says it is not ready, and refuses turns (and any other
+/// change) with a reason, `store-unreachable`, never `accepted`. Redis comes back on its port
+/// from its append-only file: the same turn is accepted and the game plays to its end, its
+/// record holding every acknowledged turn once.
+#[test]
+fn turns_are_refused_while_redis_is_unreachable() {
+    let mut redis = Redis::start("unreachable");
+    let node = Node::start(&redis, "keeper");
+    let FriendGame { game, tokens: [pale, dark], mut white, mut black } =
+        FriendGame::start(node.addr, node.addr);
+    for (ply, m) in [(1u64, "c3"), (2, "d3")] {
+        let mover = if ply == 1 { &mut white } else { &mut black };
+        mover.send(&json!({"t": "move", "d": {"id": ply, "m": m}})).unwrap();
+        mover.until(|msg| msg["t"] == "accepted").unwrap();
+    }
+
+    redis.crash();
+    wait_ready(node.addr, 503);
+    white.send(&json!({"t": "move", "d": {"id": 3, "m": "a1"}})).unwrap();
+    let answer = white.until(|m| m["t"] == "accepted" || m["t"] == "rejected").unwrap();
+    assert_eq!(answer["t"], "rejected", "{answer}");
+    assert_eq!(answer["d"]["code"], "store-unreachable", "{answer}");
+    assert!(answer["d"]["reason"].as_str().unwrap().contains("try again"), "{answer}");
+    black.send(&json!({"t": "resign"})).unwrap();
+    let answer = black.until(|m| m["t"] == "ok" || m["t"] == "error").unwrap();
+    assert_eq!(answer["d"]["code"], "store-unreachable", "{answer}");
+
+    redis.restart();
+    wait_ready(node.addr, 200);
+    // The same turn again, as the page sends it: accepted now (through a new socket if the
+    // node had lapsed meanwhile and told its sockets to reconnect).
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        assert!(Instant::now() < deadline, "the turn was never accepted with Redis back");
+        let answer = white
+            .send(&json!({"t": "move", "d": {"id": 3, "m": "a1"}}))
+            .and_then(|()| white.until(|m| m["t"] == "accepted" || m["t"] == "rejected"));
+        match answer {
+            Ok(answer) if answer["t"] == "accepted" => break,
+            Ok(answer) => {
+                assert_eq!(answer["d"]["code"], "store-unreachable", "{answer}");
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            Err(_) => match Seat::hello(node.addr, &game, Some(&pale)) {
+                Ok((again, _)) => white = again,
+                Err(_) => std::thread::sleep(Duration::from_millis(100)),
+            },
+        }
+    }
+    let (mut black, _) = Seat::hello(node.addr, &game, Some(&dark)).unwrap();
+    black.send(&json!({"t": "resign"})).unwrap();
+    black.until(|m| m["t"] == "ok").unwrap();
+    let (_, snapshot) = Seat::hello(node.addr, &game, None).unwrap();
+    let record = snapshot["d"]["end"]["record"].as_str().unwrap_or_else(|| panic!("{snapshot}"));
+    let played = ["c3", "d3", "a1"].map(String::from);
+    players::check_record(&played, record);
 }

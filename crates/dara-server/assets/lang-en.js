@@ -305,6 +305,7 @@ export default {
   "refusal.rematch-unavailable": "the rematch could not be started: {detail}",
   "refusal.claim-too-early": "your opponent may still come back: you can claim in {seconds} s",
   "refusal.opponent-present": "your opponent is still here",
+  "refusal.store-unreachable": "the server cannot keep the game just now, so nothing was played: try again in a moment",
   "closed.off-board": "the cell is not on the board",
   "closed.placement-over": "stones are no longer placed: every stone is down",
   "closed.occupied": "the cell is not empty",

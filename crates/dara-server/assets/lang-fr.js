@@ -305,6 +305,7 @@ export default {
   "refusal.rematch-unavailable": "la revanche n'a pas pu commencer",
   "refusal.claim-too-early": "votre adversaire peut encore revenir : vous pourrez réclamer dans {seconds} s",
   "refusal.opponent-present": "votre adversaire est toujours là",
+  "refusal.store-unreachable": "le serveur ne peut pas enregistrer la partie pour l'instant, donc rien n'a été joué : réessayez dans un moment",
   "closed.off-board": "la case n'est pas sur le plateau",
   "closed.placement-over": "on ne pose plus : tous les pions sont posés",
   "closed.occupied": "la case n'est pas vide",

@@ -305,6 +305,7 @@ export default {
   "refusal.rematch-unavailable": "ba a iya fara sake wasan ba",
   "refusal.claim-too-early": "abokin hamayyarka zai iya dawowa: za ka iya karɓa cikin daƙiƙa {seconds}",
   "refusal.opponent-present": "abokin hamayyarka yana nan",
+  "refusal.store-unreachable": "sabar ba za ta iya adana wasan a yanzu ba, don haka ba a buga komai ba: sake gwadawa nan da ɗan lokaci",
   "closed.off-board": "ramin ba ya kan allo",
   "closed.placement-over": "ba a ajiye duwatsu kuma: duk an ajiye su",
   "closed.occupied": "ramin ba komai ba ne",

@@ -300,9 +300,14 @@ impl FriendGame {
 pub fn check_records(games: Vec<std::thread::JoinHandle<(Vec<String>, String)>>) {
     for game in games {
         let (moves, record) = game.join().unwrap();
-        let replayed: dara::record::Record =
-            record.parse().unwrap_or_else(|e| panic!("{e:?}: {record}"));
-        let texts: Vec<String> = replayed.moves().iter().map(ToString::to_string).collect();
-        assert_eq!(texts, moves, "the record holds exactly the acknowledged turns");
+        check_record(&moves, &record);
     }
+}
+
+/// Checks that `record` replays through the rules crate to exactly the turns `moves`.
+pub fn check_record(moves: &[String], record: &str) {
+    let replayed: dara::record::Record =
+        record.parse().unwrap_or_else(|e| panic!("{e:?}: {record}"));
+    let texts: Vec<String> = replayed.moves().iter().map(ToString::to_string).collect();
+    assert_eq!(texts, moves, "the record holds exactly the acknowledged turns");
 }

@@ -173,6 +173,10 @@ struct Inner {
     closed: AtomicBool,
     /// Round trips so far, for the metrics.
     round_trips: AtomicU64,
+    /// Whether Redis answered the last round trip that asked it something (a write, or the
+    /// node saying it is alive): while it does not, games refuse what would need a write,
+    /// rather than start one that cannot be kept.
+    reachable: AtomicBool,
 }
 
 impl std::fmt::Debug for Redis {
@@ -210,6 +214,7 @@ impl Redis {
             jobs,
             closed: AtomicBool::new(false),
             round_trips: AtomicU64::new(0),
+            reachable: AtomicBool::new(true),
         });
         tokio::spawn(write_loop(inner.clone(), rx));
         Ok((Redis { inner }, key))
@@ -230,6 +235,17 @@ impl Redis {
     /// Round trips to Redis so far.
     pub fn round_trips(&self) -> u64 {
         self.inner.round_trips.load(Ordering::Relaxed)
+    }
+
+    /// Whether Redis answered this node's last round trip (see [`Inner::reachable`]).
+    pub fn reachable(&self) -> bool {
+        self.inner.reachable.load(Ordering::Acquire)
+    }
+
+    /// Notes that Redis did not answer another of this node's connections (its inbox's): until
+    /// the next round trip succeeds, games refuse what would need a write.
+    pub fn unreachable(&self) {
+        self.inner.reachable.store(false, Ordering::Release);
     }
 
     /// Sends writes to be committed in order after every write sent before.
@@ -407,15 +423,15 @@ impl Redis {
     /// Redis failed.
     pub async fn say_alive(&self) -> Result<bool, StoreError> {
         let mut conn = self.connection();
-        let was: i64 = redis::cmd("EVAL")
+        let was: RedisResult<i64> = redis::cmd("EVAL")
             .arg(ALIVE)
             .arg(1)
             .arg(alive_key(&self.inner.node))
             .arg(LEASE.as_millis() as u64)
             .query_async(&mut conn)
-            .await
-            .map_err(redis_error)?;
-        Ok(was == 1)
+            .await;
+        self.inner.reachable.store(was.is_ok(), Ordering::Release);
+        Ok(was.map_err(redis_error)? == 1)
     }
 
     /// Says this node is gone (it stops).
@@ -525,7 +541,11 @@ async fn write_loop(inner: Arc<Inner>, mut jobs: mpsc::UnboundedReceiver<Job>) {
             Ok(Vec::new())
         } else {
             inner.round_trips.fetch_add(1, Ordering::Relaxed);
-            pipe.query_async(&mut conn).await
+            let answers = pipe.query_async(&mut conn).await;
+            // A script's refusal (fenced) comes inside the answers: only a failed round trip
+            // says Redis is unreachable.
+            inner.reachable.store(answers.is_ok(), Ordering::Release);
+            answers
         };
         let mut answers = match answers {
             Ok(answers) => answers.into_iter().map(Ok).collect::<Vec<_>>().into_iter(),
