@@ -110,7 +110,12 @@ impl Node {
     }
 
     fn start_with(redis: &Redis, name: &str, args: &[&str]) -> Node {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_dara"))
+        Node::start_release(env!("CARGO_BIN_EXE_dara").as_ref(), redis, name, args)
+    }
+
+    /// A node run by the `dara` binary at `dara` (this release's, or the previous one's).
+    fn start_release(dara: &std::path::Path, redis: &Redis, name: &str, args: &[&str]) -> Node {
+        let mut child = Command::new(dara)
             .args(["serve", "--listen", "127.0.0.1:0", "--instant-computer"])
             .args(["--connections-per-address", "1000"])
             .args(args)
@@ -589,4 +594,77 @@ fn turns_are_refused_while_redis_is_unreachable() {
     let record = snapshot["d"]["end"]["record"].as_str().unwrap_or_else(|| panic!("{snapshot}"));
     let played = ["c3", "d3", "a1"].map(String::from);
     players::check_record(&played, record);
+}
+
+/// The previous release's `dara`, which `scripts/previous-release` builds (`scripts/test`
+/// names it in `DARA_PREVIOUS_RELEASE`).
+fn previous_release() -> PathBuf {
+    let path = std::env::var_os("DARA_PREVIOUS_RELEASE").unwrap_or_else(|| {
+        panic!(
+            "DARA_PREVIOUS_RELEASE is not set: this test runs nodes of the previous release \
+             beside this one's. Build it and name it with \
+             `export DARA_PREVIOUS_RELEASE=$(scripts/previous-release)` (scripts/test does)"
+        )
+    });
+    let path = PathBuf::from(path);
+    assert!(path.is_file(), "DARA_PREVIOUS_RELEASE names no file: {}", path.display());
+    path
+}
+
+/// A rolling upgrade, as a deploy of a new release does it: two nodes of the previous release
+/// serve friend games (each game's seats on both nodes, one game watched), then each node in
+/// turn is stopped with SIGTERM and replaced by a node of this release. For a while every game
+/// is played across an old and a new node at once. Every game is played to its end with every
+/// acknowledged turn kept once, the watcher sees every turn, and every record replays.
+#[test]
+fn a_rolling_upgrade_from_the_previous_release_loses_no_game() {
+    let previous = previous_release();
+    let redis = Redis::start("upgrade");
+    let names = ["u1", "u2"];
+    let args = ["--games-per-address", "1000"];
+    let mut nodes: Vec<Node> =
+        names.iter().map(|n| Node::start_release(&previous, &redis, n, &args)).collect();
+    let current = players::current(&nodes.iter().map(|n| n.addr).collect::<Vec<_>>());
+    let acked = Arc::new(AtomicUsize::new(0));
+    let (told, watched) = std::sync::mpsc::channel();
+    let games: Vec<_> = (0..6u64)
+        .map(|i| {
+            let (current, acked, told) = (current.clone(), acked.clone(), told.clone());
+            std::thread::spawn(move || {
+                players::play_game_told(current, 300 + i, 90, acked, |game| {
+                    if i == 0 {
+                        told.send(game.to_owned()).unwrap();
+                    }
+                })
+            })
+        })
+        .collect();
+    let watched: String = watched.recv().unwrap();
+    let watcher = {
+        let current = current.clone();
+        std::thread::spawn(move || players::watch_to_the_end(&current, &watched))
+    };
+    let mut upgraded_at = 0;
+    for (i, name) in names.iter().enumerate() {
+        // The first node is upgraded after 60 turns; the second once 60 more were played
+        // across the old node and the new one.
+        let threshold = upgraded_at + 60;
+        while acked.load(Ordering::Relaxed) < threshold && !games.iter().all(|g| g.is_finished()) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let turns = acked.load(Ordering::Relaxed);
+        assert!(turns >= threshold, "the games ended before node {name} was upgraded");
+        let old = nodes[i].addr;
+        current.lock().unwrap().retain(|a| *a != old);
+        nodes[i].signal("-TERM");
+        let _ = nodes[i].child.wait();
+        nodes[i] = Node::start(&redis, name);
+        current.lock().unwrap().push(nodes[i].addr);
+        upgraded_at = acked.load(Ordering::Relaxed);
+    }
+    let played: Vec<(Vec<String>, String)> = games.into_iter().map(|g| g.join().unwrap()).collect();
+    for (moves, record) in &played {
+        players::check_record(moves, record);
+    }
+    assert_eq!(watcher.join().unwrap(), played[0].0, "the watcher saw every turn of its game");
 }

@@ -38,7 +38,9 @@ use crate::game::GameEvent;
 use crate::seat::{GameId, SeatKey};
 
 /// The version of what a cluster keeps in Redis (its keys, and their JSON); a release reads
-/// every format up to its own.
+/// every format up to its own. Raised only by a change the release before would misread: keys
+/// and fields it can ignore (the seat counts, `dara:{id}:seated`) leave it as it is, so nodes
+/// of the two releases can run side by side in a rolling upgrade (SCALING.md).
 pub const REDIS_FORMAT: i64 = 1;
 
 /// How long a node's word that it is alive lasts: a node that dies (or is paused) loses its
