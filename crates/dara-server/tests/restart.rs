@@ -15,7 +15,7 @@ use dara::{ByColour, Colour, Ruleset};
 use dara_server::game::clock::TimeControl;
 use dara_server::game::{self, GameSettings, Opponent, Seat};
 use dara_server::seat::{SeatKey, SeatToken};
-use dara_server::store::{sqlite, Store, StoreError};
+use dara_server::store::{sqlite, Store, StoreError, STORE_FORMAT};
 use dara_server::{AppState, Config, Shared};
 use serde_json::json;
 
@@ -204,9 +204,9 @@ async fn a_forgotten_game_leaves_nothing_on_disk() {
     }
 }
 
-/// Where the store written by format 1 is kept, for every later release to read.
-fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/store-format-1")
+/// Where the store written by `format` is kept, for every later release to read.
+fn fixture(format: i64) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/store-format-{format}"))
 }
 
 /// The seat codes the fixture's people hold.
@@ -217,13 +217,13 @@ const FIXTURE_TOKENS: [&str; 4] = [
     "d0000000000000000000000000000004",
 ];
 
-/// Writes the fixture store (run once, with `--ignored`, when a store format is released): a
-/// game by link on a 5+3 clock with two turns and a draw offer, one against the computer, one
-/// resigned, and an open table with one person waiting.
+/// Writes the fixture store of this release's format (run once, with `--ignored`, when a
+/// store format is released): a game by link on a 5+3 clock with two turns and a draw offer,
+/// one against the computer, one resigned, and an open table with one person waiting.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "writes the committed fixture"]
-async fn write_the_format_1_fixture() {
-    let dir = fixture();
+async fn write_the_fixture_of_this_format() {
+    let dir = fixture(STORE_FORMAT);
     let _ = std::fs::remove_dir_all(&dir);
     let process = Process::start(&dir, test_config());
     let addr = process.addr;
@@ -276,14 +276,23 @@ async fn write_the_format_1_fixture() {
     process.crash();
 }
 
-/// The store written by format 1 (committed under `tests/fixtures`) still reads, and its games
-/// are taken up as they were.
+/// The stores written by format 1 (the events kept by game) and by this format (committed
+/// under `tests/fixtures`) still read, and their games are taken up as they were.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_store_of_format_1_is_taken_up() {
-    let data = DataDir::new("fixture");
+    a_store_is_taken_up(1).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_of_this_format_is_taken_up() {
+    a_store_is_taken_up(STORE_FORMAT).await;
+}
+
+async fn a_store_is_taken_up(format: i64) {
+    let data = DataDir::new(&format!("fixture-{format}"));
     std::fs::create_dir_all(&data.0).unwrap();
     for name in [sqlite::DATABASE, sqlite::SEAT_KEY] {
-        std::fs::copy(fixture().join(name), data.0.join(name)).unwrap();
+        std::fs::copy(fixture(format).join(name), data.0.join(name)).unwrap();
     }
     let opened = Store::open(&data.0).unwrap();
     let mut games: Vec<_> =

@@ -189,6 +189,10 @@ impl Game {
         // A draw offered before a restart is still waiting for the computer's answer.
         self.ask_computer_about_draw();
         let mut answer = None;
+        // One timer for the game's life, set again only when the next wake changes: a new one
+        // for each command would touch the timer wheel twice a turn (set, then cancelled).
+        let mut alarm = Box::pin(sleep_until(Instant::now()));
+        let mut alarm_at = None;
         loop {
             if !self.settle(answer.take()).await {
                 // What could not be kept is told to nobody: the game stops here, and a
@@ -209,12 +213,16 @@ impl Game {
                 break;
             }
             let wake = self.next_wake();
+            if let Some(at) = wake.filter(|at| alarm_at != Some(*at)) {
+                alarm.as_mut().reset(at);
+                alarm_at = Some(at);
+            }
             tokio::select! {
                 cmd = rx.recv() => match cmd {
                     Some(Cmd::Forget) | None => break,
                     Some(cmd) => answer = self.handle(cmd),
                 },
-                () = sleep_until(wake.unwrap_or_else(Instant::now)), if wake.is_some() => {}
+                () = alarm.as_mut(), if wake.is_some() => alarm_at = None,
             }
             let now = Instant::now();
             self.release_clocks_if_due(now);

@@ -2,6 +2,7 @@
 //! data, so that every mistake gets a reason a person can read.
 
 use core::fmt;
+use std::borrow::Cow;
 use std::time::Duration;
 
 use serde::de::{IgnoredAny, MapAccess, Visitor};
@@ -189,20 +190,31 @@ impl ClientMessage {
     /// # Errors
     /// A [`ParseError`] naming what is wrong.
     pub fn parse(text: &str) -> Result<ClientMessage, ParseError> {
-        // JSON syntax first, so that a broken text and a text of the wrong shape are told apart.
-        serde_json::from_str::<IgnoredAny>(text).map_err(|e| ParseError::NotJson(e.to_string()))?;
-        let envelope: Envelope<'_> =
-            serde_json::from_str(text).map_err(|_| ParseError::NotAnObject)?;
+        // One pass reads a good message. Only a text that does not read as an envelope is read
+        // again, as plain JSON, so that a broken text and a text of the wrong shape are told
+        // apart.
+        let envelope: Envelope<'_> = serde_json::from_str(text).map_err(|_| {
+            match serde_json::from_str::<IgnoredAny>(text) {
+                Err(e) => ParseError::NotJson(e.to_string()),
+                Ok(_) => ParseError::NotAnObject,
+            }
+        })?;
         if let Some(key) = envelope.twice {
             return Err(ParseError::KeyTwice(key));
         }
         let t = envelope.t.ok_or(ParseError::NotAnObject)?;
-        let t: String = serde_json::from_str(t.get()).map_err(|_| ParseError::TypeNotText)?;
+        // Borrowed from the text, unless the name is written with escapes.
+        let t: Cow<'_, str> = match serde_json::from_str::<&str>(t.get()) {
+            Ok(t) => Cow::Borrowed(t),
+            Err(_) => Cow::Owned(
+                serde_json::from_str::<String>(t.get()).map_err(|_| ParseError::TypeNotText)?,
+            ),
+        };
         let data = envelope.d.map_or("null", RawValue::get);
         let is_null = data.trim() == "null";
         let bad =
-            |e: serde_json::Error| ParseError::BadData { t: t.clone(), detail: e.to_string() };
-        Ok(match t.as_str() {
+            |e: serde_json::Error| ParseError::BadData { t: t.to_string(), detail: e.to_string() };
+        Ok(match &*t {
             "hello" => {
                 let d: HelloData = if is_null {
                     HelloData { protocol: None, seat: None, since: None }
@@ -270,6 +282,8 @@ mod tests {
             Ok(ClientMessage::Hello { seat: None, since: None })
         );
         assert_eq!(ClientMessage::parse(r#"{"t":"resign"}"#), Ok(ClientMessage::Resign));
+        // A name written with an escape is the same name.
+        assert_eq!(ClientMessage::parse(r#"{"t":"re\u0073ign"}"#), Ok(ClientMessage::Resign));
         assert_eq!(
             ClientMessage::parse(r#"{"t":"draw-withdraw"}"#),
             Ok(ClientMessage::DrawWithdraw)

@@ -5,6 +5,8 @@
 //! tests run, a send costs about as much as everything else a turn does, and a task per
 //! direction (reader, writer, forwarder of events) costs three wake-ups where one is enough.
 
+use std::future::Future;
+use std::task::Poll;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
@@ -82,11 +84,11 @@ impl Connection {
                     }
                     socket.flush().await
                 };
-                matches!(tokio::time::timeout(self.write_timeout, write).await, Ok(Ok(())))
+                matches!(within(self.write_timeout, write).await, Some(Ok(())))
             }
             Link::Relayed(link) => {
                 let send = link.send(std::mem::take(queued));
-                matches!(tokio::time::timeout(self.write_timeout, send).await, Ok(true))
+                matches!(within(self.write_timeout, send).await, Some(true))
             }
         };
         if sent {
@@ -134,5 +136,17 @@ impl Connection {
             }
         };
         let _ = tokio::time::timeout(Duration::from_secs(1), drain).await;
+    }
+}
+
+/// `write`'s outcome, or `None` if it took longer than `limit`. Nearly every write is done at
+/// its first try (the kernel takes the bytes at once): the timer is only set for one that has to
+/// wait, since setting and cancelling one costs as much as a small write.
+async fn within<T>(limit: Duration, write: impl Future<Output = T>) -> Option<T> {
+    let mut write = std::pin::pin!(write);
+    let first = std::future::poll_fn(|cx| Poll::Ready(write.as_mut().poll(cx))).await;
+    match first {
+        Poll::Ready(done) => Some(done),
+        Poll::Pending => tokio::time::timeout(limit, write).await.ok(),
     }
 }
