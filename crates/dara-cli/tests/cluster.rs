@@ -30,11 +30,17 @@ impl Redis {
         let dir = std::env::temp_dir().join(format!("dara-redis-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
+        let child = Redis::launch(port, &dir);
+        Redis { child, port, dir }
+    }
+
+    /// `redis-server` on `port` in `dir`, once it answers.
+    fn launch(port: u16, dir: &std::path::Path) -> Child {
         let child = Command::new("redis-server")
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", ""])
             .args(["--appendonly", "yes", "--appendfsync", "always"])
             .arg("--dir")
-            .arg(&dir)
+            .arg(dir)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -53,7 +59,20 @@ impl Redis {
             assert!(Instant::now() < deadline, "redis-server did not start");
             std::thread::sleep(Duration::from_millis(20));
         }
-        Redis { child, port, dir }
+        child
+    }
+
+    /// Kills Redis as a crash would (SIGKILL): what it acknowledged is in its append-only
+    /// file, fsynced.
+    fn crash(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Starts Redis again on its port, from its folder (its append-only file).
+    fn restart(&mut self) {
+        let again = Redis::launch(self.port, &self.dir);
+        self.child = again;
     }
 
     fn url(&self) -> String {
@@ -91,7 +110,12 @@ impl Node {
     }
 
     fn start_with(redis: &Redis, name: &str, args: &[&str]) -> Node {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_dara"))
+        Node::start_release(env!("CARGO_BIN_EXE_dara").as_ref(), redis, name, args)
+    }
+
+    /// A node run by the `dara` binary at `dara` (this release's, or the previous one's).
+    fn start_release(dara: &std::path::Path, redis: &Redis, name: &str, args: &[&str]) -> Node {
+        let mut child = Command::new(dara)
             .args(["serve", "--listen", "127.0.0.1:0", "--instant-computer"])
             .args(["--connections-per-address", "1000"])
             .args(args)
@@ -284,13 +308,14 @@ fn a_paused_node_cannot_write_once_another_took_its_game() {
     let (_, snapshot) = Seat::hello(other.addr, &game, Some(&pale)).unwrap();
     assert_eq!(snapshot["d"]["moves"], json!(["c3", "d3", "f5"]), "{snapshot}");
 
-    // Without Redis nothing is acknowledged, and the node says it is not ready.
+    // Without Redis nothing is acknowledged (the turn is refused, or, if it reached the game
+    // before the node knew, its socket is told to reconnect), and the node is not ready.
     assert_eq!(status(other.addr, "/readyz"), 200);
     drop(redis);
     white_again.send(&json!({"t": "move", "d": {"id": 5, "m": "b2"}})).ok();
     black.send(&json!({"t": "move", "d": {"id": 5, "m": "e4"}})).ok();
-    while let Ok(msg) = black.next() {
-        assert_ne!(msg["t"], "accepted", "a turn was acknowledged without Redis: {msg}");
+    if let Ok(answer) = black.until(|m| m["t"] == "accepted" || m["t"] == "rejected") {
+        assert_eq!(answer["t"], "rejected", "a turn was acknowledged without Redis: {answer}");
     }
     let deadline = Instant::now() + Duration::from_secs(5);
     while status(other.addr, "/readyz") != 503 {
@@ -446,4 +471,200 @@ fn the_computer_answers_a_player_on_another_node() {
     player.until(|m| m["t"] == "accepted").unwrap();
     let reply = player.until(|m| m["t"] == "move" && m["d"]["ply"] == 2).unwrap();
     assert!(reply["d"]["m"].is_string(), "{reply}");
+}
+
+/// `POST path` with a JSON body: the status code and the answer's JSON.
+fn post_status(addr: SocketAddr, path: &str, body: &serde_json::Value) -> (u16, serde_json::Value) {
+    let body = body.to_string();
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let code = answer.split(' ').nth(1).and_then(|code| code.parse().ok()).unwrap_or(0);
+    let json = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
+    (code, serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {answer}")))
+}
+
+/// Seats one client address takes at open tables are counted across the nodes, like its
+/// games: tables on two nodes, sat at through either, and the address is refused (429, saying
+/// why) at the same total one node allows.
+#[test]
+fn seats_per_address_are_counted_across_nodes() {
+    let redis = Redis::start("seats");
+    let limit = ["--seats-per-address", "3"];
+    let nodes: Vec<Node> = ["s", "t"].iter().map(|n| Node::start_with(&redis, n, &limit)).collect();
+    // Five open tables, each opened on one node, its creator waiting there.
+    let tables: Vec<(String, Seat)> = (0..5)
+        .map(|i| {
+            let at = nodes[i % 2].addr;
+            let created = post(at, "/api/games", &json!({"opponent": "open", "first": "me"}));
+            let game = created["game"].as_str().unwrap().to_owned();
+            let (waiting, _) = Seat::hello(at, &game, created["seat"].as_str()).unwrap();
+            (game, waiting)
+        })
+        .collect();
+    // Sat at through the other node, then through the table's own.
+    for (i, (game, _)) in tables.iter().enumerate().take(3) {
+        let through = nodes[if i < 2 { (i + 1) % 2 } else { i % 2 }].addr;
+        let (code, sat) = post_status(through, &format!("/api/tables/{game}/sit"), &json!({}));
+        assert_eq!(code, 200, "seat {i}: {sat}");
+        assert!(sat["seat"].is_string(), "{sat}");
+    }
+    for (i, (game, _)) in tables.iter().enumerate().skip(3) {
+        let through = nodes[i % 2].addr;
+        let (code, refused) = post_status(through, &format!("/api/tables/{game}/sit"), &json!({}));
+        assert_eq!(code, 429, "a fourth seat across the nodes: {refused}");
+        let reason = refused["error"].as_str().unwrap_or_default();
+        assert!(reason.contains("already 3 seats"), "{refused}");
+    }
+    let keys = redis.keys();
+    assert!(keys.contains(":seats"), "{keys}");
+    assert!(!keys.contains("127.0.0.1"), "an address is in Redis: {keys}");
+}
+
+/// Waits until `addr`'s `/readyz` answers `code`.
+fn wait_ready(addr: SocketAddr, code: u16) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while status(addr, "/readyz") != code {
+        assert!(Instant::now() < deadline, "/readyz never answered {code}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Redis crashes mid-game: the node says it is not ready, and refuses turns (and any other
+/// change) with a reason, `store-unreachable`, never `accepted`. Redis comes back on its port
+/// from its append-only file: the same turn is accepted and the game plays to its end, its
+/// record holding every acknowledged turn once.
+#[test]
+fn turns_are_refused_while_redis_is_unreachable() {
+    let mut redis = Redis::start("unreachable");
+    let node = Node::start(&redis, "keeper");
+    let FriendGame { game, tokens: [pale, dark], mut white, mut black } =
+        FriendGame::start(node.addr, node.addr);
+    for (ply, m) in [(1u64, "c3"), (2, "d3")] {
+        let mover = if ply == 1 { &mut white } else { &mut black };
+        mover.send(&json!({"t": "move", "d": {"id": ply, "m": m}})).unwrap();
+        mover.until(|msg| msg["t"] == "accepted").unwrap();
+    }
+
+    redis.crash();
+    wait_ready(node.addr, 503);
+    white.send(&json!({"t": "move", "d": {"id": 3, "m": "a1"}})).unwrap();
+    let answer = white.until(|m| m["t"] == "accepted" || m["t"] == "rejected").unwrap();
+    assert_eq!(answer["t"], "rejected", "{answer}");
+    assert_eq!(answer["d"]["code"], "store-unreachable", "{answer}");
+    assert!(answer["d"]["reason"].as_str().unwrap().contains("try again"), "{answer}");
+    black.send(&json!({"t": "resign"})).unwrap();
+    let answer = black.until(|m| m["t"] == "ok" || m["t"] == "error").unwrap();
+    assert_eq!(answer["d"]["code"], "store-unreachable", "{answer}");
+
+    redis.restart();
+    wait_ready(node.addr, 200);
+    // The same turn again, as the page sends it: accepted now (through a new socket if the
+    // node had lapsed meanwhile and told its sockets to reconnect).
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        assert!(Instant::now() < deadline, "the turn was never accepted with Redis back");
+        let answer = white
+            .send(&json!({"t": "move", "d": {"id": 3, "m": "a1"}}))
+            .and_then(|()| white.until(|m| m["t"] == "accepted" || m["t"] == "rejected"));
+        match answer {
+            Ok(answer) if answer["t"] == "accepted" => break,
+            Ok(answer) => {
+                assert_eq!(answer["d"]["code"], "store-unreachable", "{answer}");
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            Err(_) => match Seat::hello(node.addr, &game, Some(&pale)) {
+                Ok((again, _)) => white = again,
+                Err(_) => std::thread::sleep(Duration::from_millis(100)),
+            },
+        }
+    }
+    let (mut black, _) = Seat::hello(node.addr, &game, Some(&dark)).unwrap();
+    black.send(&json!({"t": "resign"})).unwrap();
+    black.until(|m| m["t"] == "ok").unwrap();
+    let (_, snapshot) = Seat::hello(node.addr, &game, None).unwrap();
+    let record = snapshot["d"]["end"]["record"].as_str().unwrap_or_else(|| panic!("{snapshot}"));
+    let played = ["c3", "d3", "a1"].map(String::from);
+    players::check_record(&played, record);
+}
+
+/// The previous release's `dara`, which `scripts/previous-release` builds (`scripts/test`
+/// names it in `DARA_PREVIOUS_RELEASE`).
+fn previous_release() -> PathBuf {
+    let path = std::env::var_os("DARA_PREVIOUS_RELEASE").unwrap_or_else(|| {
+        panic!(
+            "DARA_PREVIOUS_RELEASE is not set: this test runs nodes of the previous release \
+             beside this one's. Build it and name it with \
+             `export DARA_PREVIOUS_RELEASE=$(scripts/previous-release)` (scripts/test does)"
+        )
+    });
+    let path = PathBuf::from(path);
+    assert!(path.is_file(), "DARA_PREVIOUS_RELEASE names no file: {}", path.display());
+    path
+}
+
+/// A rolling upgrade, as a deploy of a new release does it: two nodes of the previous release
+/// serve friend games (each game's seats on both nodes, one game watched), then each node in
+/// turn is stopped with SIGTERM and replaced by a node of this release. For a while every game
+/// is played across an old and a new node at once. Every game is played to its end with every
+/// acknowledged turn kept once, the watcher sees every turn, and every record replays.
+#[test]
+fn a_rolling_upgrade_from_the_previous_release_loses_no_game() {
+    let previous = previous_release();
+    let redis = Redis::start("upgrade");
+    let names = ["u1", "u2"];
+    let args = ["--games-per-address", "1000"];
+    let mut nodes: Vec<Node> =
+        names.iter().map(|n| Node::start_release(&previous, &redis, n, &args)).collect();
+    let current = players::current(&nodes.iter().map(|n| n.addr).collect::<Vec<_>>());
+    let acked = Arc::new(AtomicUsize::new(0));
+    let (told, watched) = std::sync::mpsc::channel();
+    let games: Vec<_> = (0..6u64)
+        .map(|i| {
+            let (current, acked, told) = (current.clone(), acked.clone(), told.clone());
+            std::thread::spawn(move || {
+                players::play_game_told(current, 300 + i, 90, acked, |game| {
+                    if i == 0 {
+                        told.send(game.to_owned()).unwrap();
+                    }
+                })
+            })
+        })
+        .collect();
+    let watched: String = watched.recv().unwrap();
+    let watcher = {
+        let current = current.clone();
+        std::thread::spawn(move || players::watch_to_the_end(&current, &watched))
+    };
+    let mut upgraded_at = 0;
+    for (i, name) in names.iter().enumerate() {
+        // The first node is upgraded after 60 turns; the second once 60 more were played
+        // across the old node and the new one.
+        let threshold = upgraded_at + 60;
+        while acked.load(Ordering::Relaxed) < threshold && !games.iter().all(|g| g.is_finished()) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let turns = acked.load(Ordering::Relaxed);
+        assert!(turns >= threshold, "the games ended before node {name} was upgraded");
+        let old = nodes[i].addr;
+        current.lock().unwrap().retain(|a| *a != old);
+        nodes[i].signal("-TERM");
+        let _ = nodes[i].child.wait();
+        nodes[i] = Node::start(&redis, name);
+        current.lock().unwrap().push(nodes[i].addr);
+        upgraded_at = acked.load(Ordering::Relaxed);
+    }
+    let played: Vec<(Vec<String>, String)> = games.into_iter().map(|g| g.join().unwrap()).collect();
+    for (moves, record) in &played {
+        players::check_record(moves, record);
+    }
+    assert_eq!(watcher.join().unwrap(), played[0].0, "the watcher saw every turn of its game");
 }

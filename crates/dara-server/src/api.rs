@@ -141,9 +141,25 @@ pub async fn sit(
     Ok(Json(sit_at(&state, &id, client).await?))
 }
 
-/// Asks the table's game for its free seat, counted against `client` like a game it started.
-/// In a cluster the game may run on another node, which is asked instead.
+/// Asks the table's game for its free seat, counted against `client` like a game it started:
+/// in a cluster, counted across the nodes first (see `cluster::limits::SeatCounts`), and taken
+/// back if no seat came of it.
 async fn sit_at(state: &AppState, id: &GameId, client: IpAddr) -> Result<Created, AppError> {
+    let Some(cluster) = &state.cluster else { return sit_routed(state, id, client).await };
+    let counted = cluster.seats.count(client, id, state.config.seats_per_address).await;
+    if counted == Counted::Full {
+        return Err(state.too_many_seats());
+    }
+    let sat = sit_routed(state, id, client).await;
+    if sat.is_err() && counted == Counted::Yes {
+        cluster.seats.uncount(client, id);
+    }
+    sat
+}
+
+/// Asks the table's game for its free seat. In a cluster the game may run on another node,
+/// which is asked instead.
+async fn sit_routed(state: &AppState, id: &GameId, client: IpAddr) -> Result<Created, AppError> {
     let handle = match cluster::route(state, id).await {
         Route::Here(handle) => handle,
         Route::There(owner) => return sit_elsewhere(state, id, &owner).await,

@@ -148,6 +148,16 @@ impl Shared {
         ))
     }
 
+    /// Why a client address may take no more seats at open tables now.
+    pub fn too_many_seats(&self) -> AppError {
+        let limit = self.config.seats_per_address;
+        let grace = spoken(self.config.finished_grace);
+        AppError::TooManyGames(format!(
+            "there are already {limit} seats here taken from your address, the most it may \
+             hold at once; a finished game is forgotten {grace} after it ends, so try again then"
+        ))
+    }
+
     /// Counts a seat `client` takes at the open table `id`, unless that client already holds
     /// as many as it may.
     ///
@@ -155,13 +165,10 @@ impl Shared {
     /// [`AppError::TooManyGames`], or [`AppError::TableClosed`] if the game has gone.
     pub fn count_seat(&self, id: &GameId, client: IpAddr) -> Result<(), AppError> {
         let mut registry = self.registry.lock().expect("games lock");
-        let limit = self.config.seats_per_address;
-        if registry.seats_per_address.get(&client).copied().unwrap_or(0) >= limit {
-            let grace = spoken(self.config.finished_grace);
-            return Err(AppError::TooManyGames(format!(
-                "there are already {limit} seats here taken from your address, the most it may \
-                 hold at once; a finished game is forgotten {grace} after it ends, so try again then"
-            )));
+        if registry.seats_per_address.get(&client).copied().unwrap_or(0)
+            >= self.config.seats_per_address
+        {
+            return Err(self.too_many_seats());
         }
         let held = registry.games.get_mut(id).ok_or(AppError::TableClosed)?;
         held.seated_from.push(client);

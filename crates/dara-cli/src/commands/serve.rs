@@ -29,6 +29,10 @@ pub struct Args {
     /// forgotten). Behind a reverse proxy every client has the proxy's address: raise it there.
     #[arg(long, default_value_t = 20)]
     pub games_per_address: usize,
+    /// Most seats one client address may hold at open tables ("Sit down" and "play anyone",
+    /// until the games are forgotten). Behind a reverse proxy: raise it there too.
+    #[arg(long, default_value_t = 20)]
+    pub seats_per_address: usize,
     /// Most games held at once; beyond it new games are refused (503) until some end.
     #[arg(long, default_value_t = 10_000)]
     pub max_games: usize,
@@ -137,6 +141,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         config.human_pause = !args.instant_computer;
         config.claim_after = std::time::Duration::from_secs(args.claim_after);
         config.games_per_address = args.games_per_address;
+        config.seats_per_address = args.seats_per_address;
         config.max_games = args.max_games;
         config.connections_per_address = args.connections_per_address;
         config.trusted_proxies = args.trusted_proxy.unwrap_or_default();

@@ -162,6 +162,17 @@ pub fn play_game(
     length: usize,
     acked: Arc<AtomicUsize>,
 ) -> (Vec<String>, String) {
+    play_game_told(current, seed, length, acked, |_| {})
+}
+
+/// [`play_game`], telling `told` the game's id once it is created (for a watcher to follow).
+pub fn play_game_told(
+    current: Current,
+    seed: u64,
+    length: usize,
+    acked: Arc<AtomicUsize>,
+    told: impl FnOnce(&str),
+) -> (Vec<String>, String) {
     let mut rng = SmallRng::seed_from_u64(seed);
     let (addr, friend_at) = {
         let up = current.lock().unwrap();
@@ -169,6 +180,7 @@ pub fn play_game(
     };
     let created = post(addr, "/api/games", &json!({"opponent": "friend", "first": "me"}));
     let game = created["game"].as_str().unwrap().to_owned();
+    told(&game);
     let white_token = created["seat"].as_str().unwrap().to_owned();
     // The friend opens the invite link and joins (in a cluster, through another node).
     let (mut black, _) = Seat::hello(friend_at, &game, None).unwrap();
@@ -300,9 +312,50 @@ impl FriendGame {
 pub fn check_records(games: Vec<std::thread::JoinHandle<(Vec<String>, String)>>) {
     for game in games {
         let (moves, record) = game.join().unwrap();
-        let replayed: dara::record::Record =
-            record.parse().unwrap_or_else(|e| panic!("{e:?}: {record}"));
-        let texts: Vec<String> = replayed.moves().iter().map(ToString::to_string).collect();
-        assert_eq!(texts, moves, "the record holds exactly the acknowledged turns");
+        check_record(&moves, &record);
     }
+}
+
+/// Checks that `record` replays through the rules crate to exactly the turns `moves`.
+pub fn check_record(moves: &[String], record: &str) {
+    let replayed: dara::record::Record =
+        record.parse().unwrap_or_else(|e| panic!("{e:?}: {record}"));
+    let texts: Vec<String> = replayed.moves().iter().map(ToString::to_string).collect();
+    assert_eq!(texts, moves, "the record holds exactly the acknowledged turns");
+}
+
+/// Watches `game` through the servers up now, reconnecting whenever one goes, until it ends:
+/// gives every turn seen, in order. Checks that a turn is never skipped nor seen twice, and
+/// that every reconnect's snapshot keeps every turn seen before.
+pub fn watch_to_the_end(current: &Current, game: &str) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut seen: Vec<String> = Vec::new();
+    for attempt in 0.. {
+        assert!(Instant::now() < deadline, "game {game} did not end for its watcher");
+        let addr = {
+            let up = current.lock().unwrap();
+            up[attempt % up.len()]
+        };
+        let Ok((mut watcher, snapshot)) = Seat::hello(addr, game, None) else {
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        };
+        let kept = Known::from_snapshot(&snapshot).moves;
+        assert!(kept.starts_with(&seen), "game {game}: seen {seen:?}, kept {kept:?}");
+        seen = kept;
+        if !snapshot["d"]["end"].is_null() {
+            return seen;
+        }
+        while let Ok(msg) = watcher.next() {
+            match msg["t"].as_str() {
+                Some("move") => {
+                    assert_eq!(msg["d"]["ply"], seen.len() + 1, "game {game}: {msg}");
+                    seen.push(msg["d"]["m"].as_str().unwrap().to_owned());
+                }
+                Some("end") => return seen,
+                _ => {}
+            }
+        }
+    }
+    unreachable!()
 }

@@ -1,6 +1,6 @@
-//! Per-address limits across the nodes of a cluster: how many games one client address holds
-//! is counted in Redis as well as on the node it asked, so that spreading requests over the
-//! nodes gains nothing. Redis holds a keyed hash of the address (the cluster's seat key), never
+//! Per-address limits across the nodes of a cluster: how many games one client address holds,
+//! and how many seats it took at open tables, is counted in Redis as well as on the node it
+//! asked, so that spreading requests over the nodes gains nothing. Redis holds a keyed hash of the address (the cluster's seat key), never
 //! the address, and each count lapses an hour after its last change: a count left behind by a
 //! node that died does not outlive it by long.
 
@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use redis::aio::ConnectionManager;
 
-use crate::seat::SeatKey;
+use crate::seat::{GameId, SeatKey};
+use crate::store::redis::seated_key;
 
 /// How long a count outlives its last change.
 const COUNT_KEPT: Duration = Duration::from_secs(60 * 60);
@@ -22,6 +23,18 @@ const COUNT: &str = "local n = redis.call('INCR', KEYS[1]) \
 /// Counts one fewer, never below nothing.
 const UNCOUNT: &str = "if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then \
      redis.call('DECR', KEYS[1]) end return 1";
+
+/// Counts one more seat, unless the count is at `limit` already, and notes the count beside the
+/// game (KEYS[2]), for the game's erasure to take it back wherever it ends.
+const COUNT_SEAT: &str = "local n = redis.call('INCR', KEYS[1]) \
+     redis.call('PEXPIRE', KEYS[1], ARGV[2]) \
+     if n > tonumber(ARGV[1]) then redis.call('DECR', KEYS[1]) return 0 end \
+     redis.call('RPUSH', KEYS[2], KEYS[1]) redis.call('PEXPIRE', KEYS[2], ARGV[2]) return 1";
+
+/// Takes back a seat counted beside the game, if it still is.
+const UNCOUNT_SEAT: &str = "if redis.call('LREM', KEYS[2], 1, KEYS[1]) == 1 and \
+     tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[1]) end \
+     return 1";
 
 /// The cluster's count of games per client address.
 #[derive(Debug, Clone)]
@@ -48,7 +61,7 @@ impl GameCounts {
     }
 
     fn counter(&self, address: IpAddr) -> String {
-        format!("dara:address:{}:games", self.key.hash(&address.to_string()).to_hex())
+        counter(&self.key, address, "games")
     }
 
     /// Counts a game asked for from `address`, unless it holds `limit` already.
@@ -81,6 +94,69 @@ impl GameCounts {
                 redis::cmd("EVAL").arg(UNCOUNT).arg(1).arg(counter).query_async(&mut conn).await;
             if let Err(e) = done {
                 tracing::warn!("a game could not be uncounted in Redis (it lapses): {e}");
+            }
+        });
+    }
+}
+
+/// The key of `address`'s count of `what`: a keyed hash of the address, never the address.
+fn counter(key: &SeatKey, address: IpAddr, what: &str) -> String {
+    format!("dara:address:{}:{what}", key.hash(&address.to_string()).to_hex())
+}
+
+/// The cluster's count of seats per client address taken at open tables (the lobby's "Sit
+/// down" and "play anyone"). Whichever node runs the game when it ends its life takes the
+/// count back (the store's erasure reads the counts noted beside the game), so a seat taken
+/// through one node at a game run by another is not counted for longer than its game lives.
+#[derive(Debug, Clone)]
+pub struct SeatCounts {
+    conn: ConnectionManager,
+    key: SeatKey,
+}
+
+impl SeatCounts {
+    /// Counts in the Redis `conn` reaches, hashing addresses with `key`.
+    pub fn new(conn: ConnectionManager, key: SeatKey) -> SeatCounts {
+        SeatCounts { conn, key }
+    }
+
+    /// Counts a seat `address` asks for at game `game`, unless it holds `limit` already.
+    pub async fn count(&self, address: IpAddr, game: &GameId, limit: usize) -> Counted {
+        let mut conn = self.conn.clone();
+        let counted: redis::RedisResult<i64> = redis::cmd("EVAL")
+            .arg(COUNT_SEAT)
+            .arg(2)
+            .arg(counter(&self.key, address, "seats"))
+            .arg(seated_key(game))
+            .arg(limit)
+            .arg(COUNT_KEPT.as_millis() as u64)
+            .query_async(&mut conn)
+            .await;
+        match counted {
+            Ok(1) => Counted::Yes,
+            Ok(_) => Counted::Full,
+            Err(e) => {
+                tracing::warn!("a seat could not be counted in Redis: {e}");
+                Counted::Unknown
+            }
+        }
+    }
+
+    /// Takes back a seat counted for `address` at `game` that it did not get after all.
+    pub fn uncount(&self, address: IpAddr, game: &GameId) {
+        let mut conn = self.conn.clone();
+        let counter = counter(&self.key, address, "seats");
+        let seated = seated_key(game);
+        tokio::spawn(async move {
+            let done: redis::RedisResult<i64> = redis::cmd("EVAL")
+                .arg(UNCOUNT_SEAT)
+                .arg(2)
+                .arg(counter)
+                .arg(seated)
+                .query_async(&mut conn)
+                .await;
+            if let Err(e) = done {
+                tracing::warn!("a seat could not be uncounted in Redis (it lapses): {e}");
             }
         });
     }

@@ -49,6 +49,8 @@ pub struct Cluster {
     lobby_stale: Arc<tokio::sync::Notify>,
     /// Games per client address, across the nodes.
     pub games: limits::GameCounts,
+    /// Seats taken at open tables per client address, across the nodes.
+    pub seats: limits::SeatCounts,
 }
 
 /// Where a socket for a game is to be served.
@@ -87,7 +89,8 @@ impl Cluster {
             inbox: AtomicBool::new(false),
             renewing: AtomicBool::new(true),
             lobby_stale: Arc::default(),
-            games: limits::GameCounts::new(conn, key.clone()),
+            games: limits::GameCounts::new(conn.clone(), key.clone()),
+            seats: limits::SeatCounts::new(conn, key.clone()),
         };
         Ok((cluster, key))
     }
@@ -97,9 +100,12 @@ impl Cluster {
         self.redis.node()
     }
 
-    /// Whether this node can serve: Redis answers and its inbox is listened to.
+    /// Whether this node can serve: Redis answers (its last round trip, and a renewal within
+    /// the last lease) and its inbox is listened to.
     pub fn is_ready(&self) -> bool {
-        self.inbox.load(Ordering::Acquire) && self.renewing.load(Ordering::Acquire)
+        self.inbox.load(Ordering::Acquire)
+            && self.renewing.load(Ordering::Acquire)
+            && self.redis.reachable()
     }
 }
 
@@ -199,6 +205,11 @@ async fn listen(state: Weak<Shared>) {
                 tracing::warn!("the node's inbox in Redis was lost: reconnecting");
             }
             Err(e) => tracing::warn!("cannot listen to the node's inbox in Redis: {e}"),
+        }
+        // Most often Redis itself has gone: games refuse turns from now on, not only once a
+        // write or the next renewal has failed (the next round trip that succeeds says so).
+        if let Some(cluster) = state.upgrade().as_ref().and_then(|s| s.cluster.as_ref()) {
+            cluster.redis.unreachable();
         }
         set_inbox(&state, false);
         // What was in flight may be lost: every relayed socket reconnects.

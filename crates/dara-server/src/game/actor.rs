@@ -334,6 +334,9 @@ impl Game {
     }
 
     fn act(&mut self, seat: Option<Colour>, msg: ClientMessage) -> (Answer, Option<Colour>) {
+        if let Some(refused) = self.cannot_keep(&msg) {
+            return (refused, seat);
+        }
         let outcome = match msg {
             ClientMessage::Move { id, text, lag } => {
                 if let Some((c, lag)) = seat.zip(lag) {

@@ -7,7 +7,7 @@ use tokio::sync::oneshot;
 
 use super::actor::Game;
 use super::{Reply, SitRefused, Welcome};
-use crate::protocol::Wire;
+use crate::protocol::{Answer, ClientMessage, Refusal, Wire};
 use crate::store::{StoredSeats, Write};
 
 /// The answer to a command, held until what the command changed is stored.
@@ -33,6 +33,18 @@ impl Game {
     /// Tells every connection `wire`, once what came before it is stored.
     pub(super) fn tell(&mut self, wire: Wire) {
         self.outbox.push(wire);
+    }
+
+    /// While the store cannot be reached, the refusal of a request that would change the game
+    /// (a turn is checked in `turn`, after its own checks). Refused, it can be sent again once
+    /// the store answers; played, it would stop the game when its write failed.
+    pub(super) fn cannot_keep(&self, msg: &ClientMessage) -> Option<Answer> {
+        let changes = !matches!(
+            msg,
+            ClientMessage::Move { .. } | ClientMessage::Ping { .. } | ClientMessage::Hello { .. }
+        );
+        (changes && !self.store.reachable())
+            .then(|| Answer::Error(Refusal::StoreUnreachable.into()))
     }
 
     /// Stores what changed, then tells everyone and answers. False if the store failed: then

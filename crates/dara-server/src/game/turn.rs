@@ -41,6 +41,10 @@ impl Game {
             Ok(m) => m,
             Err(detail) => return rejected(Refusal::IllegalMove { detail }),
         };
+        // A turn that could not be kept is refused, not played: the page may send it again.
+        if !self.store.reachable() {
+            return rejected(Refusal::StoreUnreachable);
+        }
         match self.play(colour, m, Some(id)) {
             Ok(()) => {
                 self.last_turn[colour] = Some((id, m));

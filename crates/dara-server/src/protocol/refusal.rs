@@ -95,6 +95,9 @@ pub enum Refusal {
     },
     /// A claim against an opponent who is connected.
     OpponentPresent,
+    /// The server cannot reach where it keeps games (a node of a cluster whose Redis does not
+    /// answer): what would change the game is refused rather than played and lost.
+    StoreUnreachable,
 }
 
 impl From<ParseError> for Refusal {
@@ -156,6 +159,10 @@ impl fmt::Display for Refusal {
                 write!(f, "your opponent may still come back: you can claim in {seconds} s")
             }
             Refusal::OpponentPresent => f.write_str("your opponent is still here"),
+            Refusal::StoreUnreachable => f.write_str(
+                "the server cannot keep the game just now, so nothing was played: try again in \
+                 a moment",
+            ),
         }
     }
 }

@@ -107,6 +107,16 @@ impl Store {
         matches!(self, Store::Sqlite(_) | Store::Redis(_))
     }
 
+    /// Whether the store can be expected to keep a write now: false while Redis does not
+    /// answer (a node of a cluster), so that a game refuses a turn instead of playing it and
+    /// losing it.
+    pub fn reachable(&self) -> bool {
+        match self {
+            Store::Memory | Store::Sqlite(_) => true,
+            Store::Redis(redis) => redis.reachable(),
+        }
+    }
+
     /// Sends `writes`, to be committed together (with whatever other games sent meanwhile), in
     /// order after every write sent before.
     pub fn send(&self, writes: Vec<Write>) -> Committed {

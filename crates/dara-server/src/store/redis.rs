@@ -38,7 +38,9 @@ use crate::game::GameEvent;
 use crate::seat::{GameId, SeatKey};
 
 /// The version of what a cluster keeps in Redis (its keys, and their JSON); a release reads
-/// every format up to its own.
+/// every format up to its own. Raised only by a change the release before would misread: keys
+/// and fields it can ignore (the seat counts, `dara:{id}:seated`) leave it as it is, so nodes
+/// of the two releases can run side by side in a rolling upgrade (SCALING.md).
 pub const REDIS_FORMAT: i64 = 1;
 
 /// How long a node's word that it is alive lasts: a node that dies (or is paused) loses its
@@ -87,8 +89,14 @@ const APPEND: &str = "if redis.call('LLEN', KEYS[3]) ~= tonumber(ARGV[2]) - 1 th
      return redis.error_reply('FENCED the journal is not at the version before this event') end \
      redis.call('RPUSH', KEYS[3], ARGV[3]) redis.call('PEXPIRE', KEYS[3], ARGV[4]) return 1";
 
-/// The game ends its life: nothing of it is left.
-const ERASE: &str = "redis.call('DEL', KEYS[1], KEYS[3], KEYS[4], KEYS[5]) return 1";
+/// The game ends its life: nothing of it is left, and the seats taken at it from the lobby
+/// (KEYS[6], see `cluster::limits::SeatCounts`) are no longer counted against their addresses.
+/// (The counts it takes back are named in that list, not in KEYS: on a sharded Redis the
+/// per-address counts would live on a shard of their own, and be taken back in a second step.)
+const ERASE: &str = "for _, counter in ipairs(redis.call('LRANGE', KEYS[6], 0, -1)) do \
+       if tonumber(redis.call('GET', counter) or '0') > 0 then redis.call('DECR', counter) end \
+     end \
+     redis.call('DEL', KEYS[1], KEYS[3], KEYS[4], KEYS[5], KEYS[6]) return 1";
 
 /// Keeps a game's keys from being taken for an orphan's, if it is still this node's.
 const TOUCH: &str = "if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end \
@@ -115,6 +123,12 @@ const TAKE: &str = "if redis.call('EXISTS', KEYS[3]) == 0 then return {'gone'} e
 /// Says a node is alive; answers whether it still was (0: it lapsed meanwhile).
 const ALIVE: &str = "local was = redis.call('EXISTS', KEYS[1]) \
      redis.call('SET', KEYS[1], 1, 'PX', ARGV[1]) return was";
+
+/// Where the seats taken at game `game`'s open table are noted, each as the key of its
+/// address's count (see `cluster::limits::SeatCounts`).
+pub fn seated_key(game: &GameId) -> String {
+    format!("dara:{{{game}}}:seated")
+}
 
 /// A game's keys.
 struct Keys {
@@ -161,6 +175,10 @@ struct Inner {
     closed: AtomicBool,
     /// Round trips so far, for the metrics.
     round_trips: AtomicU64,
+    /// Whether Redis answered the last round trip that asked it something (a write, or the
+    /// node saying it is alive): while it does not, games refuse what would need a write,
+    /// rather than start one that cannot be kept.
+    reachable: AtomicBool,
 }
 
 impl std::fmt::Debug for Redis {
@@ -198,6 +216,7 @@ impl Redis {
             jobs,
             closed: AtomicBool::new(false),
             round_trips: AtomicU64::new(0),
+            reachable: AtomicBool::new(true),
         });
         tokio::spawn(write_loop(inner.clone(), rx));
         Ok((Redis { inner }, key))
@@ -218,6 +237,17 @@ impl Redis {
     /// Round trips to Redis so far.
     pub fn round_trips(&self) -> u64 {
         self.inner.round_trips.load(Ordering::Relaxed)
+    }
+
+    /// Whether Redis answered this node's last round trip (see [`Inner::reachable`]).
+    pub fn reachable(&self) -> bool {
+        self.inner.reachable.load(Ordering::Acquire)
+    }
+
+    /// Notes that Redis did not answer another of this node's connections (its inbox's): until
+    /// the next round trip succeeds, games refuse what would need a write.
+    pub fn unreachable(&self) {
+        self.inner.reachable.store(false, Ordering::Release);
     }
 
     /// Sends writes to be committed in order after every write sent before.
@@ -395,15 +425,15 @@ impl Redis {
     /// Redis failed.
     pub async fn say_alive(&self) -> Result<bool, StoreError> {
         let mut conn = self.connection();
-        let was: i64 = redis::cmd("EVAL")
+        let was: RedisResult<i64> = redis::cmd("EVAL")
             .arg(ALIVE)
             .arg(1)
             .arg(alive_key(&self.inner.node))
             .arg(LEASE.as_millis() as u64)
             .query_async(&mut conn)
-            .await
-            .map_err(redis_error)?;
-        Ok(was == 1)
+            .await;
+        self.inner.reachable.store(was.is_ok(), Ordering::Release);
+        Ok(was.map_err(redis_error)? == 1)
     }
 
     /// Says this node is gone (it stops).
@@ -513,7 +543,11 @@ async fn write_loop(inner: Arc<Inner>, mut jobs: mpsc::UnboundedReceiver<Job>) {
             Ok(Vec::new())
         } else {
             inner.round_trips.fetch_add(1, Ordering::Relaxed);
-            pipe.query_async(&mut conn).await
+            let answers = pipe.query_async(&mut conn).await;
+            // A script's refusal (fenced) comes inside the answers: only a failed round trip
+            // says Redis is unreachable.
+            inner.reachable.store(answers.is_ok(), Ordering::Release);
+            answers
         };
         let mut answers = match answers {
             Ok(answers) => answers.into_iter().map(Ok).collect::<Vec<_>>().into_iter(),
@@ -603,14 +637,15 @@ fn add(pipe: &mut redis::Pipeline, write: &Write, token: &str, alive: &str) {
                 .arg(json(event))
                 .arg(kept_for);
         }
-        Write::Erase { .. } => {
+        Write::Erase { game } => {
             eval.arg(format!("{FENCE}{ERASE}"))
-                .arg(5)
+                .arg(6)
                 .arg(&keys.lease)
                 .arg(alive)
                 .arg(&keys.epoch)
                 .arg(&keys.meta)
                 .arg(&keys.events)
+                .arg(seated_key(game))
                 .arg(token);
         }
     }
