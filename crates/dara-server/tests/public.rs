@@ -80,10 +80,12 @@ async fn half_open_requests_cannot_hold_the_server() {
 async fn a_silent_socket_is_let_go_and_its_player_counts_as_gone() {
     let config = dara_server::Config { silence: Duration::from_millis(1500), ..test_config() };
     let addr = start(config).await;
+    // Counted from before dark's last message (its hello and join, below): the server counts
+    // the silence from that message, so from any later moment it may be let go sooner.
+    let started = Instant::now();
     let (_, _, mut pale, mut dark) = two_players(addr).await;
     while pale.next_of("presence").await["d"]["black"]["online"] != true {}
     // Dark's page freezes: its socket stays open but reads nothing, so it answers no ping.
-    let started = Instant::now();
     let gone = loop {
         let presence = pale.next_of("presence").await;
         if presence["d"]["black"]["online"] == false {
