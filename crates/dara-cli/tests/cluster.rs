@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use players::{play_game, post, FriendGame, Seat};
+use players::{play_game, post, post_status, FriendGame, Seat};
 use serde_json::json;
 
 /// A `redis-server` on a free port, in a folder of its own, with every write fsynced (as the
@@ -278,11 +278,7 @@ fn a_paused_node_cannot_write_once_another_took_its_game() {
     let other = Node::start(&redis, "other");
     let FriendGame { game, tokens: [pale, dark], mut white, mut black } =
         FriendGame::start(owner.addr, other.addr);
-    for (ply, m) in [(1u64, "c3"), (2, "d3")] {
-        let mover = if ply == 1 { &mut white } else { &mut black };
-        mover.send(&json!({"t": "move", "d": {"id": ply, "m": m}})).unwrap();
-        mover.until(|msg| msg["t"] == "accepted").unwrap();
-    }
+    open_with_two_turns(&mut white, &mut black);
 
     owner.pause();
     // Sent to the paused node: it sits unread in its socket.
@@ -473,25 +469,6 @@ fn the_computer_answers_a_player_on_another_node() {
     assert!(reply["d"]["m"].is_string(), "{reply}");
 }
 
-/// `POST path` with a JSON body: the status code and the answer's JSON.
-fn post_status(addr: SocketAddr, path: &str, body: &serde_json::Value) -> (u16, serde_json::Value) {
-    let body = body.to_string();
-    let mut stream = TcpStream::connect(addr).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    write!(
-        stream,
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    let code = answer.split(' ').nth(1).and_then(|code| code.parse().ok()).unwrap_or(0);
-    let json = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
-    (code, serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {answer}")))
-}
-
 /// Seats one client address takes at open tables are counted across the nodes, like its
 /// games: tables on two nodes, sat at through either, and the address is refused (429, saying
 /// why) at the same total one node allows.
@@ -548,11 +525,7 @@ fn turns_are_refused_while_redis_is_unreachable() {
     let node = Node::start(&redis, "keeper");
     let FriendGame { game, tokens: [pale, dark], mut white, mut black } =
         FriendGame::start(node.addr, node.addr);
-    for (ply, m) in [(1u64, "c3"), (2, "d3")] {
-        let mover = if ply == 1 { &mut white } else { &mut black };
-        mover.send(&json!({"t": "move", "d": {"id": ply, "m": m}})).unwrap();
-        mover.until(|msg| msg["t"] == "accepted").unwrap();
-    }
+    open_with_two_turns(&mut white, &mut black);
 
     redis.crash();
     wait_ready(node.addr, 503);
@@ -667,4 +640,13 @@ fn a_rolling_upgrade_from_the_previous_release_loses_no_game() {
         players::check_record(moves, record);
     }
     assert_eq!(watcher.join().unwrap(), played[0].0, "the watcher saw every turn of its game");
+}
+
+/// Pale places on c3, dark on d3, each acknowledged.
+fn open_with_two_turns(white: &mut Seat, black: &mut Seat) {
+    for (ply, m) in [(1u64, "c3"), (2, "d3")] {
+        let mover = if ply == 1 { &mut *white } else { &mut *black };
+        mover.send(&json!({"t": "move", "d": {"id": ply, "m": m}})).unwrap();
+        mover.until(|msg| msg["t"] == "accepted").unwrap();
+    }
 }

@@ -18,6 +18,11 @@ use tungstenite::{Message, WebSocket};
 
 /// `POST path` with a JSON body; the answer's JSON.
 pub fn post(addr: SocketAddr, path: &str, body: &Value) -> Value {
+    post_status(addr, path, body).1
+}
+
+/// `POST path` with a JSON body: the status code and the answer's JSON.
+pub fn post_status(addr: SocketAddr, path: &str, body: &Value) -> (u16, Value) {
     let body = body.to_string();
     let mut stream = TcpStream::connect(addr).unwrap();
     stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
@@ -30,8 +35,9 @@ pub fn post(addr: SocketAddr, path: &str, body: &Value) -> Value {
     .unwrap();
     let mut answer = String::new();
     stream.read_to_string(&mut answer).unwrap();
+    let code = answer.split(' ').nth(1).and_then(|code| code.parse().ok()).unwrap_or(0);
     let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
-    serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {answer}"))
+    (code, serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {answer}")))
 }
 
 type Socket = WebSocket<MaybeTlsStream<TcpStream>>;

@@ -75,14 +75,7 @@ impl GameCounts {
             .arg(COUNT_KEPT.as_millis() as u64)
             .query_async(&mut conn)
             .await;
-        match counted {
-            Ok(1) => Counted::Yes,
-            Ok(_) => Counted::Full,
-            Err(e) => {
-                tracing::warn!("a game could not be counted in Redis: {e}");
-                Counted::Unknown
-            }
-        }
+        counted_as(counted, "game")
     }
 
     /// Takes back a game counted for `address` (it was forgotten, or never started).
@@ -96,6 +89,18 @@ impl GameCounts {
                 tracing::warn!("a game could not be uncounted in Redis (it lapses): {e}");
             }
         });
+    }
+}
+
+/// What a counting script answered: 1 if it counted, 0 if the address holds its limit.
+fn counted_as(answer: redis::RedisResult<i64>, what: &str) -> Counted {
+    match answer {
+        Ok(1) => Counted::Yes,
+        Ok(_) => Counted::Full,
+        Err(e) => {
+            tracing::warn!("a {what} could not be counted in Redis: {e}");
+            Counted::Unknown
+        }
     }
 }
 
@@ -132,14 +137,7 @@ impl SeatCounts {
             .arg(COUNT_KEPT.as_millis() as u64)
             .query_async(&mut conn)
             .await;
-        match counted {
-            Ok(1) => Counted::Yes,
-            Ok(_) => Counted::Full,
-            Err(e) => {
-                tracing::warn!("a seat could not be counted in Redis: {e}");
-                Counted::Unknown
-            }
-        }
+        counted_as(counted, "seat")
     }
 
     /// Takes back a seat counted for `address` at `game` that it did not get after all.
