@@ -411,12 +411,7 @@ fn a_rolling_restart_loses_no_game() {
         while acked.load(Ordering::Relaxed) < threshold && !games.iter().all(|g| g.is_finished()) {
             std::thread::sleep(Duration::from_millis(5));
         }
-        let old = nodes[i].addr;
-        current.lock().unwrap().retain(|a| *a != old);
-        nodes[i].signal("-TERM");
-        let _ = nodes[i].child.wait();
-        nodes[i] = Node::start(&redis, name);
-        current.lock().unwrap().push(nodes[i].addr);
+        replace(&mut nodes[i], &current, &redis, name);
     }
     players::check_records(games);
 }
@@ -627,12 +622,7 @@ fn a_rolling_upgrade_from_the_previous_release_loses_no_game() {
         }
         let turns = acked.load(Ordering::Relaxed);
         assert!(turns >= threshold, "the games ended before node {name} was upgraded");
-        let old = nodes[i].addr;
-        current.lock().unwrap().retain(|a| *a != old);
-        nodes[i].signal("-TERM");
-        let _ = nodes[i].child.wait();
-        nodes[i] = Node::start(&redis, name);
-        current.lock().unwrap().push(nodes[i].addr);
+        replace(&mut nodes[i], &current, &redis, name);
         upgraded_at = acked.load(Ordering::Relaxed);
     }
     let played: Vec<(Vec<String>, String)> = games.into_iter().map(|g| g.join().unwrap()).collect();
@@ -649,4 +639,15 @@ fn open_with_two_turns(white: &mut Seat, black: &mut Seat) {
         mover.send(&json!({"t": "move", "d": {"id": ply, "m": m}})).unwrap();
         mover.until(|msg| msg["t"] == "accepted").unwrap();
     }
+}
+
+/// Stops `node` with SIGTERM (players stop being sent to it first) and starts a node of this
+/// release named `name` in its place, which players are then sent to.
+fn replace(node: &mut Node, current: &players::Current, redis: &Redis, name: &str) {
+    let old = node.addr;
+    current.lock().unwrap().retain(|a| *a != old);
+    node.signal("-TERM");
+    let _ = node.child.wait();
+    *node = Node::start(redis, name);
+    current.lock().unwrap().push(node.addr);
 }
