@@ -177,14 +177,20 @@ impl Drop for Node {
     }
 }
 
-/// `GET path`: the status code.
-fn status(addr: SocketAddr, path: &str) -> u16 {
+/// `GET path`: the status code and the body (0 and what came, if the answer broke off).
+fn get(addr: SocketAddr, path: &str) -> (u16, String) {
     let mut stream = TcpStream::connect(addr).unwrap();
     stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
     write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
     let mut answer = String::new();
     let _ = stream.read_to_string(&mut answer);
-    answer.split(' ').nth(1).and_then(|code| code.parse().ok()).unwrap_or(0)
+    let code = answer.split(' ').nth(1).and_then(|code| code.parse().ok()).unwrap_or(0);
+    (code, answer.split("\r\n\r\n").nth(1).unwrap_or_default().to_owned())
+}
+
+/// `GET path`: the status code.
+fn status(addr: SocketAddr, path: &str) -> u16 {
+    get(addr, path).0
 }
 
 /// Games whose two seats are on different nodes (a third node watching one), while the node
@@ -322,12 +328,8 @@ fn a_paused_node_cannot_write_once_another_took_its_game() {
 
 /// `GET path`: the answer's JSON.
 fn get_json(addr: SocketAddr, path: &str) -> serde_json::Value {
-    let mut stream = TcpStream::connect(addr).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
-    write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    serde_json::from_str(answer.split("\r\n\r\n").nth(1).unwrap_or_default()).unwrap()
+    let (_, body) = get(addr, path);
+    serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}"))
 }
 
 /// Two people who ask to play anyone on different nodes are seated at one table; a third
@@ -532,6 +534,9 @@ fn turns_are_refused_while_redis_is_unreachable() {
     black.send(&json!({"t": "resign"})).unwrap();
     let answer = black.until(|m| m["t"] == "ok" || m["t"] == "error").unwrap();
     assert_eq!(answer["d"]["code"], "store-unreachable", "{answer}");
+    // The operator sees both refusals.
+    let (_, metrics) = get(node.addr, "/metrics");
+    assert!(metrics.lines().any(|l| l == "dara_refused_unkept_total 2"), "{metrics}");
 
     redis.restart();
     wait_ready(node.addr, 200);

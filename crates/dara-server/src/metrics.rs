@@ -37,6 +37,9 @@ pub struct Metrics {
     pub leases: Gauge<i64, AtomicI64>,
     /// In a cluster: round trips to Redis so far (read when asked).
     pub redis_round_trips: Gauge<i64, AtomicI64>,
+    /// Turns and other changes refused because the store could not be reached (in a cluster,
+    /// while Redis does not answer): the players saw `store-unreachable`.
+    pub refused_unkept: Counter<u64, AtomicU64>,
 }
 
 impl Default for Metrics {
@@ -73,6 +76,12 @@ impl Default for Metrics {
             "Round trips to Redis since the node started",
             redis_round_trips.clone(),
         );
+        let refused_unkept = Counter::default();
+        registry.register(
+            "refused_unkept",
+            "Turns and other changes refused while the store could not be reached",
+            refused_unkept.clone(),
+        );
         Metrics {
             registry,
             games,
@@ -84,6 +93,7 @@ impl Default for Metrics {
             takeovers,
             leases,
             redis_round_trips,
+            refused_unkept,
         }
     }
 }

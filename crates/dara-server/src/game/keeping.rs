@@ -43,8 +43,17 @@ impl Game {
             msg,
             ClientMessage::Move { .. } | ClientMessage::Ping { .. } | ClientMessage::Hello { .. }
         );
-        (changes && !self.store.reachable())
-            .then(|| Answer::Error(Refusal::StoreUnreachable.into()))
+        (changes && !self.store.reachable()).then(|| {
+            self.count_unkept();
+            Answer::Error(Refusal::StoreUnreachable.into())
+        })
+    }
+
+    /// Counts a request refused because the store could not be reached, for `/metrics`.
+    pub(super) fn count_unkept(&self) {
+        if let Some(shared) = self.shared.upgrade() {
+            shared.metrics.refused_unkept.inc();
+        }
     }
 
     /// Stores what changed, then tells everyone and answers. False if the store failed: then

@@ -43,6 +43,7 @@ impl Game {
         };
         // A turn that could not be kept is refused, not played: the page may send it again.
         if !self.store.reachable() {
+            self.count_unkept();
             return rejected(Refusal::StoreUnreachable);
         }
         match self.play(colour, m, Some(id)) {
