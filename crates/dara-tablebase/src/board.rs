@@ -47,25 +47,23 @@ impl Board {
         (self.cols, self.rows)
     }
 
-    /// The stones of a bitboard as a mask of table cell numbers.
+    /// The stones of a bitboard as a mask of table cell numbers: one shift per rank, since both
+    /// number the cells rank by rank (the bitboard with eight bits a rank, the mask with `cols`).
     #[inline]
     pub fn to_mask(&self, stones: Bitboard) -> u64 {
-        let cols = self.cols as u32;
-        stones
-            .into_iter()
-            .fold(0, |mask, cell| mask | 1 << (cell.rank() as u32 * cols + cell.file() as u32))
+        let (cols, row) = (u32::from(self.cols), (1u64 << self.cols) - 1);
+        (0..u32::from(self.rows))
+            .fold(0, |mask, rank| mask | (((stones.0 >> (8 * rank)) & row) << (rank * cols)))
     }
 
     /// The bitboard of a mask of table cell numbers.
     #[inline]
     pub fn to_bitboard(&self, mask: u64) -> Bitboard {
-        let mut bb = Bitboard::EMPTY;
-        let mut bits = mask;
-        while bits != 0 {
-            bb = bb.with(self.cells[bits.trailing_zeros() as usize]);
-            bits &= bits - 1;
-        }
-        bb
+        let (cols, row) = (u32::from(self.cols), (1u64 << self.cols) - 1);
+        Bitboard(
+            (0..u32::from(self.rows))
+                .fold(0, |bb, rank| bb | (((mask >> (rank * cols)) & row) << (8 * rank))),
+        )
     }
 
     /// The image of a mask of table cell numbers under symmetry `s`.
@@ -97,5 +95,11 @@ mod tests {
         // a1 and f5 swap under the half turn.
         assert_eq!(board.mirror(3, 1), 1 << 29);
         assert_eq!(board.to_mask(board.to_bitboard(mask)), mask);
+        // Table cell i is the rules crate's i-th cell, rank by rank: a1 is 0, f1 5, a2 6, f5 29.
+        for (i, name) in [(0, "a1"), (5, "f1"), (6, "a2"), (17, "f3"), (29, "f5")] {
+            let cell = Cell::from_name(name).unwrap();
+            assert_eq!(board.to_bitboard(1 << i), Bitboard::from_cell(cell));
+            assert_eq!(board.to_mask(Bitboard::from_cell(cell)), 1 << i);
+        }
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! Materials are built smallest first, a material together with its flipped twin (`3v4` with
 //! `4v3`), since a quiet step leads from one to the other and a capture leads to a smaller,
-//! already solved material. In the full index of the pair:
+//! already solved material. In the builder's numbering of the pair (`index::WorkIndex`: every
+//! position, mirror images apart, the other side's stones first):
 //!
 //! 1. One forward pass with the rules crate's move lists settles what the captures decide and
 //!    counts each position's quiet steps. A capture into a position the opponent loses wins in 1;
@@ -17,18 +18,19 @@
 //!    only grow from level to level, so the first decision is the best one.
 //! 3. What is left undecided is a draw.
 //!
-//! Both cores: each pass shares the positions out in chunks; the entries are atomics, and the
-//! only writes two threads can race on are a win or a loss for the same position, which cannot
-//! both be true.
+//! Both cores: each pass shares the positions out in chunks; a position's entry and work byte
+//! are one atomic word (one cache line to touch, not two), and the only writes two threads can
+//! race on are a win or a loss for the same position, which cannot both be true.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicU16, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use dara::{Move, MoveList};
+use dara::{Bitboard, Move, MoveList};
 
-use crate::index::MaterialIndex;
+use crate::board::Board;
+use crate::index::{MaterialIndex, WorkIndex};
 use crate::material::Material;
 use crate::parallel::for_chunks;
 use crate::rules::TableRules;
@@ -48,6 +50,17 @@ const CURSED_WIN: u8 = 0x80;
 
 /// Positions per chunk of work.
 const CHUNK: u64 = 1 << 14;
+
+/// A position's word: its entry ([`crate::Value`]'s two-byte form) in the low bits, its work
+/// byte above.
+const ENTRY: u32 = 0xffff;
+const FLAGS_SHIFT: u32 = 16;
+/// One unrefuted quiet step in a position's word.
+const ONE_STEP: u32 = 1 << FLAGS_SHIFT;
+
+/// In a list of decided positions, the mark of a loss (else a win): the pass that takes the
+/// position back then need not read its entry.
+const LOST: u32 = 1 << 31;
 
 /// What the builder is doing, for a progress display.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -91,10 +104,12 @@ pub struct BuildReport {
 /// The work arrays of one material while its pair is built.
 struct Work {
     index: MaterialIndex,
-    values: Vec<AtomicU16>,
-    flags: Vec<AtomicU8>,
-    /// Positions decided at each distance, waiting to be taken back: lists instead of a scan of
-    /// the whole table per distance, which cost more than the rest of the build.
+    order: WorkIndex,
+    /// Per position in the builder's numbering: entry and work byte (see [`ENTRY`]).
+    words: Vec<AtomicU32>,
+    /// Positions decided at each distance (numbers, [`LOST`] marking the losses), waiting to be
+    /// taken back: lists instead of a scan of the whole table per distance, which cost more than
+    /// the rest of the build.
     decided: Mutex<BTreeMap<u16, Vec<u32>>>,
     /// Positions that win at `L + 1` by a capture into a cursed position unless they win sooner.
     cursed: Mutex<Vec<u32>>,
@@ -103,16 +118,17 @@ struct Work {
 impl Work {
     fn new(rules: &TableRules, material: Material) -> Work {
         let index = MaterialIndex::new(rules.board(), material);
+        let order = WorkIndex::new(rules.board(), material);
         assert!(
-            index.full_len() <= u64::from(u32::MAX),
+            order.len() < u64::from(LOST),
             "{material} has more positions than the builder numbers ({})",
-            index.full_len()
+            order.len()
         );
-        let len = index.full_len() as usize;
+        let len = order.len() as usize;
         Work {
             index,
-            values: (0..len).map(|_| AtomicU16::new(0)).collect(),
-            flags: (0..len).map(|_| AtomicU8::new(0)).collect(),
+            order,
+            words: (0..len).map(|_| AtomicU32::new(0)).collect(),
             decided: Mutex::new(BTreeMap::new()),
             cursed: Mutex::new(Vec::new()),
         }
@@ -136,6 +152,55 @@ impl Work {
     fn furthest(&self) -> u16 {
         let decided = self.decided.lock().expect("no panic holds the lock");
         decided.keys().next_back().copied().unwrap_or(0)
+    }
+
+    /// Sets position `i`'s entry to `value` unless something decided it already; whether it did.
+    #[inline]
+    fn decide(&self, i: usize, value: u16) -> bool {
+        let word = &self.words[i];
+        let mut now = word.load(Ordering::Relaxed);
+        loop {
+            if now & ENTRY != 0 {
+                return false;
+            }
+            match word.compare_exchange_weak(
+                now,
+                now | u32::from(value),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => return true,
+                Err(seen) => now = seen,
+            }
+        }
+    }
+
+    /// The entries in stored order: for each class of mover sets, its representative against
+    /// every placement of the other side, looked up in the builder's numbering.
+    fn stored_entries(&self, threads: usize) -> Vec<u16> {
+        let run = self.index.full_of_stored_run(0);
+        let per_class = (run.end - run.start) as usize;
+        let mut entries = vec![0u16; self.index.stored_len() as usize];
+        let other_stones = self.index.material().other;
+        let first_other = (1u64 << other_stones) - 1;
+        let classes_per_thread = self.index.classes().div_ceil(threads.max(1)).max(1);
+        std::thread::scope(|scope| {
+            for (part, chunk) in entries.chunks_mut(classes_per_thread * per_class).enumerate() {
+                scope.spawn(move || {
+                    for (k, run) in chunk.chunks_mut(per_class).enumerate() {
+                        let mover = self.index.representative_set(part * classes_per_thread + k);
+                        let mut squeezed = first_other;
+                        for entry in run {
+                            let other = crate::combination::spread(squeezed, mover);
+                            let i = self.order.index(mover, other) as usize;
+                            *entry = (self.words[i].load(Ordering::Relaxed) & ENTRY) as u16;
+                            squeezed = crate::combination::next_combination(squeezed);
+                        }
+                    }
+                });
+            }
+        });
+        entries
     }
 }
 
@@ -161,7 +226,7 @@ pub fn build_pair(
     let far = limit.map_or(1, |l| (l + 1).min(u32::from(DTC_MASK)) as u16);
 
     for work in &works {
-        progress.stage(Stage::Captures(work.index.material()), work.index.full_len());
+        progress.stage(Stage::Captures(work.index.material()), work.order.len());
         first_pass(rules, solved, work, far, threads, progress);
     }
 
@@ -179,11 +244,7 @@ pub fn build_pair(
                 let cursed = std::mem::take(&mut *work.cursed.lock().expect("no panic"));
                 let mut found: Vec<(u16, u32)> = cursed
                     .into_iter()
-                    .filter(|&i| {
-                        work.values[i as usize]
-                            .compare_exchange(0, WIN | far, Ordering::Relaxed, Ordering::Relaxed)
-                            .is_ok()
-                    })
+                    .filter(|&i| work.decide(i as usize, WIN | far))
                     .map(|i| (far, i))
                     .collect();
                 work.file(&mut found);
@@ -196,17 +257,18 @@ pub fn build_pair(
         h += 1;
     }
 
-    let elapsed = started.elapsed() / works.len() as u32;
-    works
+    // Each work array is dropped as soon as its entries are out; the time includes that pass.
+    let tables: Vec<Table> = works
         .into_iter()
         .map(|work| {
-            let mut entries = Vec::with_capacity(work.index.stored_len() as usize);
-            for class in 0..work.index.classes() {
-                for i in work.index.full_of_stored_run(class) {
-                    entries.push(work.values[i as usize].load(Ordering::Relaxed));
-                }
-            }
-            let table = Table { index: work.index, entries };
+            let entries = work.stored_entries(threads);
+            Table { index: work.index, entries }
+        })
+        .collect();
+    let elapsed = started.elapsed() / tables.len() as u32;
+    tables
+        .into_iter()
+        .map(|table| {
             let report = BuildReport {
                 material: table.material(),
                 positions: table.index.full_len(),
@@ -229,23 +291,24 @@ fn first_pass(
     threads: usize,
     progress: &dyn Progress,
 ) {
-    for_chunks(threads, work.index.full_len(), CHUNK, |range| {
+    for_chunks(threads, work.order.len(), CHUNK, |range| {
         let mut moves = MoveList::new();
         let mut found = Vec::new();
         let mut cursed = Vec::new();
         let len = range.end - range.start;
-        for (i, mover, other) in work.index.positions(range) {
+        for (i, mover, other) in work.order.positions(range) {
             let pos = rules.position(mover, other);
             moves.clear();
             pos.legal_moves_into(&mut moves);
-            let (value, flags) = settle_captures(rules, solved, &pos, &moves, far);
+            let (value, flags) = settle_captures(rules, solved, mover, other, &moves, far);
             if value & (WIN | LOSS) != 0 {
-                found.push((value & DTC_MASK, i as u32));
+                let lost = if value & LOSS != 0 { LOST } else { 0 };
+                found.push((value & DTC_MASK, i as u32 | lost));
             } else if flags & CURSED_WIN != 0 {
                 cursed.push(i as u32);
             }
-            work.values[i as usize].store(value, Ordering::Relaxed);
-            work.flags[i as usize].store(flags, Ordering::Relaxed);
+            let word = u32::from(value) | (u32::from(flags) << FLAGS_SHIFT);
+            work.words[i as usize].store(word, Ordering::Relaxed);
         }
         work.file(&mut found);
         work.cursed.lock().expect("no panic holds the lock").extend(cursed);
@@ -253,11 +316,13 @@ fn first_pass(
     });
 }
 
-/// What the captures of a position decide: its entry if they decide it, and its work byte.
+/// What the captures of a position (`mover` to move against `other`, with the legal `moves`)
+/// decide: its entry if they decide it, and its work byte.
 fn settle_captures(
     rules: &TableRules,
     solved: &Tablebase,
-    pos: &dara::Position,
+    mover: u64,
+    other: u64,
     moves: &[Move],
     far: u16,
 ) -> (u16, u8) {
@@ -269,7 +334,7 @@ fn settle_captures(
     let quiet = moves.iter().filter(|m| !m.is_capture()).count() as u8;
     let (mut flags, mut holds_out, mut loses) = (0u8, false, false);
     for &m in moves.iter().filter(|m| m.is_capture()) {
-        match capture_outcome(rules, solved, pos, m) {
+        match capture_outcome(rules, solved, mover, other, m) {
             CaptureOutcome::Wins => return (WIN | 1, quiet),
             CaptureOutcome::WinsWithoutLimit => flags |= CURSED_WIN | NO_LOSS,
             CaptureOutcome::Draws => flags |= NO_LOSS,
@@ -302,20 +367,36 @@ enum CaptureOutcome {
     Loses,
 }
 
+/// The stones of a move as table cell masks: where the stepping stone was and went, and what
+/// it captured. The position after the move is the captured side to move with `other &
+/// !captured` against `mover ^ from ^ to`: built from the masks, not by playing the move on a
+/// rules crate position and reading the masks back, which cost more than the lookup itself.
+#[inline]
+fn move_masks(board: &Board, m: Move) -> (u64, u64) {
+    match m {
+        Move::Step { from, to, captures } => {
+            (board.to_mask(Bitboard::from_cell(from).with(to)), board.to_mask(captures))
+        }
+        Move::Put(_) | Move::Pass => unreachable!("the tables hold movement positions only"),
+    }
+}
+
 fn capture_outcome(
     rules: &TableRules,
     solved: &Tablebase,
-    pos: &dara::Position,
+    mover: u64,
+    other: u64,
     m: Move,
 ) -> CaptureOutcome {
-    let child = pos.after(m);
-    if child.stones_on_board(child.side()) <= rules.ruleset().lose_at() {
+    let (stepped, captured) = move_masks(rules.board(), m);
+    let (next_mover, next_other) = (other & !captured, mover ^ stepped);
+    let left = next_mover.count_ones() as u8;
+    if left <= rules.ruleset().lose_at() {
         return CaptureOutcome::Wins;
     }
-    let (mover, other) = rules.masks(&child);
-    let material = Material::new(mover.count_ones() as u8, other.count_ones() as u8);
+    let material = Material::new(left, next_other.count_ones() as u8);
     let value = solved
-        .value_of_masks(material, mover, other)
+        .value_of_masks(material, next_mover, next_other)
         .expect("the smaller materials are solved first");
     match (value.under_limit(0, rules.limit()), value.wdl) {
         (Outcome::Loss(_), _) => CaptureOutcome::Wins,
@@ -342,38 +423,26 @@ fn take_back(
     for_chunks(threads, list.len() as u64, CHUNK, |range| {
         let len = range.end - range.start;
         let mut found = Vec::new();
-        for &i in &list[range.start as usize..range.end as usize] {
-            let value = work.values[i as usize].load(Ordering::Relaxed);
-            let (mover, stepper) = work.index.unfull(u64::from(i));
-            let lost = value & LOSS != 0;
+        for &entry in &list[range.start as usize..range.end as usize] {
+            let lost = entry & LOST != 0;
+            let (mover, stepper) = work.order.position(u64::from(entry & !LOST));
             for_each_quiet_predecessor(rules, mover, stepper, |q_mover, q_other| {
-                let j = partner.index.full(q_mover, q_other) as usize;
+                let j = partner.order.index(q_mover, q_other) as usize;
                 if lost {
-                    let won = partner.values[j].compare_exchange(
-                        0,
-                        WIN | (h + 1),
-                        Ordering::Relaxed,
-                        Ordering::Relaxed,
-                    );
-                    if won.is_ok() {
+                    if partner.decide(j, WIN | (h + 1)) {
                         found.push((h + 1, j as u32));
                     }
                     return;
                 }
-                let before = partner.flags[j].fetch_sub(1, Ordering::Relaxed);
-                debug_assert!(before & COUNT > 0, "a predecessor's steps were miscounted");
-                if before & COUNT != 1 || before & NO_LOSS != 0 {
+                let before = partner.words[j].fetch_sub(ONE_STEP, Ordering::Relaxed);
+                let flags = (before >> FLAGS_SHIFT) as u8;
+                debug_assert!(flags & COUNT > 0, "a predecessor's steps were miscounted");
+                if flags & COUNT != 1 || flags & NO_LOSS != 0 || before & ENTRY != 0 {
                     return;
                 }
-                let dtc = if before & HOLDS_OUT != 0 { far.max(h + 1) } else { h + 1 };
-                let lost = partner.values[j].compare_exchange(
-                    0,
-                    LOSS | dtc,
-                    Ordering::Relaxed,
-                    Ordering::Relaxed,
-                );
-                if lost.is_ok() {
-                    found.push((dtc, j as u32));
+                let dtc = if flags & HOLDS_OUT != 0 { far.max(h + 1) } else { h + 1 };
+                if partner.decide(j, LOSS | dtc) {
+                    found.push((dtc, j as u32 | LOST));
                 }
             });
         }

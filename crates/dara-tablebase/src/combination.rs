@@ -74,35 +74,34 @@ pub(crate) fn next_combination(set: u64) -> u64 {
 
 /// `set` with the positions that are in `holes` taken out and the ones above moved down to fill
 /// them: the black stones' places among the cells the white stones leave free.
+///
+/// One shift per hole (a side has at most a few stones), highest hole first so that the holes
+/// below still stand where they were.
 #[inline]
 pub(crate) fn squeeze(set: u64, holes: u64) -> u64 {
-    let mut out = 0;
-    let mut bits = set;
-    while bits != 0 {
-        let p = bits.trailing_zeros();
-        let below = (holes & ((1u64 << p) - 1)).count_ones();
-        out |= 1 << (p - below);
-        bits &= bits - 1;
+    let mut out = set & !holes;
+    let mut left = holes;
+    while left != 0 {
+        let p = 63 - left.leading_zeros();
+        let below = (1u64 << p) - 1;
+        out = (out & below) | ((out >> 1) & !below);
+        left &= below;
     }
     out
 }
 
 /// The inverse of [`squeeze`]: spreads `set` over the positions that are not in `holes`.
+///
+/// One shift per hole, lowest first: opening the hole at `p` moves everything at `p` and above
+/// up by one, and the holes above are numbered as they stand once every hole is open.
 #[inline]
 pub(crate) fn spread(set: u64, holes: u64) -> u64 {
-    let mut out = 0;
-    let mut bits = set;
-    let mut free = !holes;
-    let mut next = 0;
-    while bits != 0 {
-        let p = bits.trailing_zeros();
-        // Skip to the free position number p.
-        while next < p {
-            free &= free - 1;
-            next += 1;
-        }
-        out |= free & free.wrapping_neg();
-        bits &= bits - 1;
+    let mut out = set;
+    let mut left = holes;
+    while left != 0 {
+        let below = (left & left.wrapping_neg()) - 1;
+        out = (out & below) | ((out & !below) << 1);
+        left &= left - 1;
     }
     out
 }
@@ -142,5 +141,23 @@ mod tests {
             assert_eq!(squeeze(spread_set, holes), set);
         }
         assert_eq!(binomial(30, 4), 27_405);
+    }
+
+    /// Position `i` of a squeezed set is the `i`-th position not in `holes`, counted plainly.
+    #[test]
+    fn spread_puts_each_position_on_its_free_cell() {
+        for holes in [0u64, 1, 0b1011_0010, 1 << 29 | 1 << 3 | 1, 0b1111 << 10, 0x2aa_aaaa] {
+            let free: Vec<u64> = (0..30).filter(|p| holes & (1 << p) == 0).collect();
+            for set in [0u64, 1, 0b1011, 0b1_0000_0110_0001, (1 << free.len()) - 1] {
+                let mut expected = 0;
+                for (i, &p) in free.iter().enumerate() {
+                    if set & (1 << i) != 0 {
+                        expected |= 1 << p;
+                    }
+                }
+                assert_eq!(spread(set, holes), expected, "{set:b} over {holes:b}");
+                assert_eq!(squeeze(expected, holes), set, "{expected:b} without {holes:b}");
+            }
+        }
     }
 }

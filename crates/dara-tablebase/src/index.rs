@@ -7,13 +7,12 @@
 //! number of its class among the mover sets that are the smallest of their mirror images; the
 //! other side's stones are stored for every placement, so a probe only needs to mirror the
 //! position until the mover's stones are their class's representative.
+//!
+//! The builder numbers the positions its own way ([`WorkIndex`]): the other side's stones first.
 
 use crate::board::{Board, SYMMETRIES};
 use crate::combination::{binomial, next_combination, rank, spread, squeeze, unrank};
 use crate::material::Material;
-
-/// No class: the mover set is not the smallest of its images.
-const NOT_CANONICAL: u32 = u32::MAX;
 
 /// The numbering of one material's positions on one board.
 #[derive(Clone, Debug)]
@@ -22,8 +21,10 @@ pub struct MaterialIndex {
     cells: usize,
     /// `C(n - mover, other)`: the other side's placements per mover set.
     per_mover: u64,
-    /// `class_of[rank(mover)]`: the mover set's class, or [`NOT_CANONICAL`].
-    class_of: Vec<u32>,
+    /// `image_of[rank(mover)]`: the class of the mover set times [`SYMMETRIES`], plus the
+    /// first symmetry that turns it into the class's representative. A table lookup instead of
+    /// mirroring and ranking the mover's stones four times at every probe.
+    image_of: Vec<u32>,
     /// `representative[class]`: the rank of the class's smallest mover set.
     representative: Vec<u32>,
 }
@@ -34,21 +35,28 @@ impl MaterialIndex {
         let n = board.cells();
         let (m, o) = (material.mover as usize, material.other as usize);
         let movers = binomial(n, m);
-        let mut class_of = vec![NOT_CANONICAL; movers as usize];
+        let mut image_of = vec![0u32; movers as usize];
         let mut representative = Vec::new();
+        let mut class_of_rank = vec![u32::MAX; movers as usize];
         for r in 0..movers {
             let set = unrank(r, m, n);
-            let smallest = (0..SYMMETRIES).map(|s| rank(board.mirror(s, set))).min();
-            if smallest == Some(r) {
-                class_of[r as usize] = representative.len() as u32;
+            // The first symmetry giving the smallest rank: ranks below r were seen already, so
+            // the smallest image's class is known unless it is r itself, a new class.
+            let (smallest, s) = (0..SYMMETRIES)
+                .map(|s| (rank(board.mirror(s, set)), s))
+                .min()
+                .expect("four symmetries");
+            if smallest == r {
+                class_of_rank[r as usize] = representative.len() as u32;
                 representative.push(r as u32);
             }
+            image_of[r as usize] = class_of_rank[smallest as usize] * SYMMETRIES as u32 + s as u32;
         }
         MaterialIndex {
             material,
             cells: n,
             per_mover: binomial(n - m, o),
-            class_of,
+            image_of,
             representative,
         }
     }
@@ -112,17 +120,11 @@ impl MaterialIndex {
     /// representative.
     #[inline]
     pub fn stored(&self, board: &Board, mover: u64, other: u64) -> u64 {
-        let mut best = (u64::MAX, 0);
-        for s in 0..SYMMETRIES {
-            let r = rank(board.mirror(s, mover));
-            if r < best.0 {
-                best = (r, s);
-            }
-        }
-        let (r, s) = best;
-        let mover = board.mirror(s, mover);
-        let other = board.mirror(s, other);
-        u64::from(self.class_of[r as usize]) * self.per_mover + rank(squeeze(other, mover))
+        let image = self.image_of[rank(mover) as usize];
+        let (class, s) = (image / SYMMETRIES as u32, image as usize % SYMMETRIES);
+        let (mover, other) =
+            if s == 0 { (mover, other) } else { (board.mirror(s, mover), board.mirror(s, other)) };
+        u64::from(class) * self.per_mover + rank(squeeze(other, mover))
     }
 
     /// The full indexes of class `class`'s stored entries, in their stored order (the stored
@@ -133,9 +135,90 @@ impl MaterialIndex {
         start..start + self.per_mover
     }
 
+    /// The mover's stones in class `class`'s representative. Its stored entries hold the other
+    /// side's placements among the free cells in colex order, as
+    /// [`MaterialIndex::full_of_stored_run`] numbers them.
+    pub(crate) fn representative_set(&self, class: usize) -> u64 {
+        unrank(u64::from(self.representative[class]), self.material.mover as usize, self.cells)
+    }
+
     /// How many classes of mover sets.
     pub fn classes(&self) -> usize {
         self.representative.len()
+    }
+}
+
+/// The builder's numbering of one material's positions: `rank(other) * C(n - o, m) +
+/// rank(mover squeezed into the cells the other side leaves free)`, every position once.
+///
+/// The other side's stones come first because of where the retrograde pass writes: the steps
+/// taken back from a position where `mover` is to move against `stepper` all lead to positions
+/// where the stepper is to move against those same `mover` stones, so in this order they fall in
+/// one block of `C(n - m, s)` neighbouring entries, not in as many distant places as there are
+/// steps (each a cache miss, which cost more than everything else in the pass).
+#[derive(Clone, Debug)]
+pub(crate) struct WorkIndex {
+    /// `C(n - o, m)`: the mover's placements per set of the other side's stones.
+    per_other: u64,
+    /// `others[r]`: the other side's set of rank `r` (unranking by lookup).
+    others: Vec<u64>,
+    /// `movers[r]`: the mover's set of rank `r` among the free cells, squeezed.
+    movers: Vec<u64>,
+}
+
+impl WorkIndex {
+    /// The builder's numbering of `material` on `board`.
+    pub(crate) fn new(board: &Board, material: Material) -> WorkIndex {
+        let n = board.cells();
+        let (m, o) = (material.mover as usize, material.other as usize);
+        let sets = |k: usize, cells: usize| {
+            let count = binomial(cells, k);
+            let mut all = Vec::with_capacity(count as usize);
+            let mut set = (1u64 << k) - 1;
+            for _ in 0..count {
+                all.push(set);
+                set = next_combination(set);
+            }
+            all
+        };
+        WorkIndex { per_other: binomial(n - o, m), others: sets(o, n), movers: sets(m, n - o) }
+    }
+
+    /// Positions: all of them, mirror images apart.
+    pub(crate) fn len(&self) -> u64 {
+        self.others.len() as u64 * self.per_other
+    }
+
+    /// The number of a position.
+    #[inline]
+    pub(crate) fn index(&self, mover: u64, other: u64) -> u64 {
+        rank(other) * self.per_other + rank(squeeze(mover, other))
+    }
+
+    /// The position (mover, other) of a number.
+    #[inline]
+    pub(crate) fn position(&self, index: u64) -> (u64, u64) {
+        let other = self.others[(index / self.per_other) as usize];
+        (spread(self.movers[(index % self.per_other) as usize], other), other)
+    }
+
+    /// The positions of a run of numbers, in order, with their numbers.
+    pub(crate) fn positions(
+        &self,
+        range: core::ops::Range<u64>,
+    ) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
+        let mut block = (range.start / self.per_other) as usize;
+        let mut within = (range.start % self.per_other) as usize;
+        range.map(move |i| {
+            let other = self.others[block];
+            let here = (i, spread(self.movers[within], other), other);
+            within += 1;
+            if within == self.movers.len() {
+                within = 0;
+                block += 1;
+            }
+            here
+        })
     }
 }
 
@@ -166,6 +249,36 @@ mod tests {
             for s in 0..SYMMETRIES {
                 let (m, o) = (board.mirror(s, mover), board.mirror(s, other));
                 assert_eq!(index.stored(&board, m, o) / index.per_mover, stored / index.per_mover);
+            }
+        }
+    }
+
+    #[test]
+    fn work_numbers_round_trip_and_cover_every_position_once() {
+        let rules: Ruleset = "arcade,rows=4,cols=4,stones=8".parse().unwrap();
+        let board = Board::of(&rules);
+        for material in [Material::new(3, 2), Material::new(2, 4)] {
+            let index = MaterialIndex::new(&board, material);
+            let work = WorkIndex::new(&board, material);
+            assert_eq!(work.len(), index.full_len());
+            let mut seen = vec![false; work.len() as usize];
+            for (i, mover, other) in work.positions(0..work.len()) {
+                assert_eq!(work.position(i), (mover, other));
+                assert_eq!(work.index(mover, other), i);
+                assert_eq!(mover & other, 0);
+                assert_eq!(
+                    (mover.count_ones(), other.count_ones()),
+                    (u32::from(material.mover), u32::from(material.other))
+                );
+                assert!(mover | other < 1 << 16);
+                let full = index.full(mover, other) as usize;
+                assert!(!seen[full], "{mover:b} {other:b} twice");
+                seen[full] = true;
+            }
+            // Starting in the middle of a block walks the same positions.
+            let start = work.len() / 3 + 1;
+            for (i, mover, other) in work.positions(start..start + 50) {
+                assert_eq!(work.position(i), (mover, other));
             }
         }
     }
