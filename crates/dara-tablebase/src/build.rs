@@ -58,8 +58,8 @@ const FLAGS_SHIFT: u32 = 16;
 /// One unrefuted quiet step in a position's word.
 const ONE_STEP: u32 = 1 << FLAGS_SHIFT;
 
-/// In a list of decided positions, the mark of a loss (else a win): the pass that takes the
-/// position back then need not read its entry.
+/// In a list of decided positions (which hold listed numbers, `WorkIndex::listed`), the mark of
+/// a loss (else a win): the pass that takes the position back then need not read its entry.
 const LOST: u32 = 1 << 31;
 
 /// What the builder is doing, for a progress display.
@@ -111,7 +111,8 @@ struct Work {
     /// taken back: lists instead of a scan of the whole table per distance, which cost more than
     /// the rest of the build.
     decided: Mutex<BTreeMap<u16, Vec<u32>>>,
-    /// Positions that win at `L + 1` by a capture into a cursed position unless they win sooner.
+    /// Positions (listed numbers) that win at `L + 1` by a capture into a cursed position unless
+    /// they win sooner.
     cursed: Mutex<Vec<u32>>,
 }
 
@@ -236,7 +237,7 @@ pub fn build_pair(
         for (k, work) in works.iter().enumerate() {
             let list = work.take(h);
             progress.stage(Stage::Level(work.index.material(), h), list.len() as u64);
-            take_back(rules, work, &works[partner(k)], &list, h, far, threads, progress);
+            take_back(rules, work, &works[partner(k)], list, h, far, threads, progress);
         }
         if limit.is_some() && h + 1 == far {
             // Wins that only a capture into a cursed position gives are wins at L + 1.
@@ -244,8 +245,11 @@ pub fn build_pair(
                 let cursed = std::mem::take(&mut *work.cursed.lock().expect("no panic"));
                 let mut found: Vec<(u16, u32)> = cursed
                     .into_iter()
-                    .filter(|&i| work.decide(i as usize, WIN | far))
-                    .map(|i| (far, i))
+                    .filter(|&listed| {
+                        let (mover, other) = work.order.from_listed(u64::from(listed));
+                        work.decide(work.order.index(mover, other) as usize, WIN | far)
+                    })
+                    .map(|listed| (far, listed))
                     .collect();
                 work.file(&mut found);
             }
@@ -303,9 +307,9 @@ fn first_pass(
             let (value, flags) = settle_captures(rules, solved, mover, other, &moves, far);
             if value & (WIN | LOSS) != 0 {
                 let lost = if value & LOSS != 0 { LOST } else { 0 };
-                found.push((value & DTC_MASK, i as u32 | lost));
+                found.push((value & DTC_MASK, work.order.listed(mover, other) as u32 | lost));
             } else if flags & CURSED_WIN != 0 {
-                cursed.push(i as u32);
+                cursed.push(work.order.listed(mover, other) as u32);
             }
             let word = u32::from(value) | (u32::from(flags) << FLAGS_SHIFT);
             work.words[i as usize].store(word, Ordering::Relaxed);
@@ -409,44 +413,70 @@ fn capture_outcome(
 
 /// One level of the retrograde pass: the positions of `work` decided at distance `h` (`list`),
 /// taken back into `partner` (the flipped material, where the stepping side was to move).
+///
+/// Each thread sorts its share of the list first: by listed number, so by the mover's stones,
+/// whose steps taken back all land in one block of the partner's words (see
+/// `index::WorkIndex`). Unsorted, nearly every step taken back was a cache miss.
 #[allow(clippy::too_many_arguments)]
 fn take_back(
     rules: &TableRules,
     work: &Work,
     partner: &Work,
-    list: &[u32],
+    mut list: Vec<u32>,
     h: u16,
     far: u16,
     threads: usize,
     progress: &dyn Progress,
 ) {
-    for_chunks(threads, list.len() as u64, CHUNK, |range| {
-        let len = range.end - range.start;
-        let mut found = Vec::new();
-        for &entry in &list[range.start as usize..range.end as usize] {
-            let lost = entry & LOST != 0;
-            let (mover, stepper) = work.order.position(u64::from(entry & !LOST));
-            for_each_quiet_predecessor(rules, mover, stepper, |q_mover, q_other| {
-                let j = partner.order.index(q_mover, q_other) as usize;
-                if lost {
-                    if partner.decide(j, WIN | (h + 1)) {
-                        found.push((h + 1, j as u32));
+    let share = list.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        for part in list.chunks_mut(share) {
+            scope.spawn(move || {
+                part.sort_unstable_by_key(|&entry| entry & !LOST);
+                let mut found = Vec::new();
+                for piece in part.chunks(CHUNK as usize) {
+                    for &entry in piece {
+                        take_back_one(rules, work, partner, entry, h, far, &mut found);
                     }
-                    return;
-                }
-                let before = partner.words[j].fetch_sub(ONE_STEP, Ordering::Relaxed);
-                let flags = (before >> FLAGS_SHIFT) as u8;
-                debug_assert!(flags & COUNT > 0, "a predecessor's steps were miscounted");
-                if flags & COUNT != 1 || flags & NO_LOSS != 0 || before & ENTRY != 0 {
-                    return;
-                }
-                let dtc = if flags & HOLDS_OUT != 0 { far.max(h + 1) } else { h + 1 };
-                if partner.decide(j, LOSS | dtc) {
-                    found.push((dtc, j as u32 | LOST));
+                    partner.file(&mut found);
+                    progress.advance(piece.len() as u64);
                 }
             });
         }
-        partner.file(&mut found);
-        progress.advance(len);
+    });
+}
+
+/// Takes back the steps into one decided position (`entry`: its listed number and mark).
+#[inline]
+fn take_back_one(
+    rules: &TableRules,
+    work: &Work,
+    partner: &Work,
+    entry: u32,
+    h: u16,
+    far: u16,
+    found: &mut Vec<(u16, u32)>,
+) {
+    let lost = entry & LOST != 0;
+    let (mover, stepper) = work.order.from_listed(u64::from(entry & !LOST));
+    for_each_quiet_predecessor(rules, mover, stepper, |q_mover, q_other| {
+        let j = partner.order.index(q_mover, q_other) as usize;
+        let listed = || partner.order.listed(q_mover, q_other) as u32;
+        if lost {
+            if partner.decide(j, WIN | (h + 1)) {
+                found.push((h + 1, listed()));
+            }
+            return;
+        }
+        let before = partner.words[j].fetch_sub(ONE_STEP, Ordering::Relaxed);
+        let flags = (before >> FLAGS_SHIFT) as u8;
+        debug_assert!(flags & COUNT > 0, "a predecessor's steps were miscounted");
+        if flags & COUNT != 1 || flags & NO_LOSS != 0 || before & ENTRY != 0 {
+            return;
+        }
+        let dtc = if flags & HOLDS_OUT != 0 { far.max(h + 1) } else { h + 1 };
+        if partner.decide(j, LOSS | dtc) {
+            found.push((dtc, listed() | LOST));
+        }
     });
 }
