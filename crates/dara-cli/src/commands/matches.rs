@@ -5,8 +5,9 @@ use dara::Ruleset;
 use dara_engine::matches::{self, MatchConfig, PlayerSpec, Sprt, Termination};
 
 /// Play two players against each other in colour-swapped pairs from random placement openings.
-/// Players: `level:N` (1..8; `level:N@MS` with its own ms per move), `random`, `greedy` (captures
-/// whenever it can, otherwise random), `material4`, `cmd:<command speaking ENGINE.md>`.
+/// Players: `level:N` (1..8; `level:N@MS` with its own ms per move; `+tables` after either to
+/// search with the tablebases of `--tablebases`), `random`, `greedy` (captures whenever it can,
+/// otherwise random), `material4`, `cmd:<command speaking ENGINE.md>`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The first player (results are from its side).
@@ -44,8 +45,8 @@ pub struct Args {
     #[arg(long)]
     verbose: bool,
     /// Count how often the games reach the movement-phase tablebases in this directory, and
-    /// which material they reach first (the players are not given the tables by this; give them
-    /// as `cmd:dara engine --tablebases DIR`).
+    /// which material they reach first; a `level:N+tables` player searches with them (the
+    /// others are not given them).
     #[arg(long)]
     tablebases: Option<std::path::PathBuf>,
 }
@@ -91,7 +92,7 @@ fn parse_sprt(words: &[String]) -> anyhow::Result<Option<Sprt>> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let config = MatchConfig {
+    let mut config = MatchConfig {
         rules: args.rules.parse::<Ruleset>().context("--rules")?,
         first: args.first.parse::<PlayerSpec>()?,
         second: args.second.parse::<PlayerSpec>()?,
@@ -103,7 +104,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         opening_plies: args.opening_plies,
         max_plies: args.max_plies,
         sprt: parse_sprt(&args.sprt)?,
+        tablebase: None,
     };
+    let tables = match &args.tablebases {
+        Some(dir) => {
+            Some(std::sync::Arc::new(crate::commands::tablebase::load(config.rules, dir)?))
+        }
+        None => None,
+    };
+    if tables.is_none() && (config.first.wants_tables() || config.second.wants_tables()) {
+        bail!(
+            "a +tables player searches with the tablebases of --tablebases DIR: give the directory"
+        );
+    }
+    config.tablebase = tables.clone();
     println!(
         "match {} vs {}, rules {}, {} games, movetime {}, nodes {}, concurrency {}, seed {}",
         config.first,
@@ -115,15 +129,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         config.concurrency,
         config.seed
     );
-    let tables = match &args.tablebases {
-        Some(dir) => Some(crate::commands::tablebase::load(config.rules, dir)?),
-        None => None,
-    };
     let mut reached: std::collections::BTreeMap<dara_tablebase::Material, usize> =
         Default::default();
     let mut games_seen = 0usize;
+    // Per player: moves whose search the tables answered somewhere, and games with any.
+    let mut table_moves = [0usize; 2];
+    let mut table_games = [0usize; 2];
     let tally = matches::run(&config, |game, tally| {
         games_seen += 1;
+        for (k, &n) in game.table_moves.iter().enumerate() {
+            table_moves[k] += n;
+            table_games[k] += usize::from(n > 0);
+        }
         if let Some(tb) = &tables {
             if let Some(material) = first_in_tables(tb, config.rules, &game.moves) {
                 *reached.entry(material).or_default() += 1;
@@ -155,6 +172,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
         for (material, n) in &reached {
             println!("  first reached at {material}: {n}");
+        }
+        for (k, spec) in [&config.first, &config.second].into_iter().enumerate() {
+            if spec.wants_tables() {
+                println!(
+                    "moves of {spec} whose search the tables answered somewhere: {} in {} games",
+                    table_moves[k], table_games[k]
+                );
+            }
         }
     }
     println!("illegal moves: first {}, second {}", tally.first_illegal, tally.second_illegal);

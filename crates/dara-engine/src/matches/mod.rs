@@ -9,9 +9,10 @@ mod player;
 mod stats;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Arc};
 
 use dara::{Colour, Move, Position, Ruleset, Status};
+use dara_tablebase::Tablebase;
 
 pub use player::{MoveAllowance, PlayerError, PlayerSpec, PlayerSpecError};
 pub use stats::{Sprt, Tally, Verdict, Wdl};
@@ -45,6 +46,8 @@ pub struct MatchConfig {
     pub max_plies: usize,
     /// Stop early once this test is decided.
     pub sprt: Option<Sprt>,
+    /// Tablebases for the players that search with them (`level:N+tables`).
+    pub tablebase: Option<Arc<Tablebase>>,
 }
 
 /// Why a game ended.
@@ -87,6 +90,9 @@ pub struct FinishedGame {
     pub termination: Termination,
     /// The result from the first player's side.
     pub result: Wdl,
+    /// For the first and the second player: moves whose search the tablebases answered
+    /// somewhere (only a player given the tables has any).
+    pub table_moves: [usize; 2],
 }
 
 /// `count` openings of `plies` random legal placements each (fewer if the placement ends).
@@ -120,14 +126,15 @@ fn play_game(
     let white = usize::from(!first_is_white);
     let player_of = |c: Colour| if c == Colour::White { white } else { 1 - white };
     let first = if first_is_white { Colour::White } else { Colour::Black };
-    let finish = |termination: Termination, moves: Vec<Move>| {
+    let finish = |termination: Termination, moves: Vec<Move>, players: &[Box<dyn Player>; 2]| {
         let result = Wdl::for_colour(termination.winner(), first);
-        FinishedGame { index, first_is_white, moves, termination, result }
+        let table_moves = [players[0].table_moves(), players[1].table_moves()];
+        FinishedGame { index, first_is_white, moves, termination, result, table_moves }
     };
     for (i, p) in players.iter_mut().enumerate() {
         if let Err(e) = p.new_game(config.rules, seed ^ i as u64) {
             let colour = if i == 0 { first } else { !first };
-            return finish(Termination::Illegal { colour, what: e.0 }, moves);
+            return finish(Termination::Illegal { colour, what: e.0 }, moves, players);
         }
     }
     for &m in opening {
@@ -138,10 +145,10 @@ fn play_game(
     loop {
         let status = pos.status();
         if status != Status::Ongoing {
-            return finish(Termination::Rules(status), moves);
+            return finish(Termination::Rules(status), moves, players);
         }
         if moves.len() >= config.max_plies {
-            return finish(Termination::Adjudicated, moves);
+            return finish(Termination::Adjudicated, moves, players);
         }
         let side = pos.side();
         let reply = players[player_of(side)].choose(
@@ -163,7 +170,9 @@ fn play_game(
                 pos.play_unchecked(m);
                 moves.push(m);
             }
-            Err(e) => return finish(Termination::Illegal { colour: side, what: e.0 }, moves),
+            Err(e) => {
+                return finish(Termination::Illegal { colour: side, what: e.0 }, moves, players)
+            }
         }
     }
 }
@@ -189,13 +198,15 @@ pub fn run(
             .map(|_| {
                 let (openings, next, quit, tx) = (&openings, &next, &quit, tx.clone());
                 scope.spawn(move || {
-                    let mut players = match (config.first.start(), config.second.start()) {
-                        (Ok(a), Ok(b)) => [a, b],
-                        (Err(e), _) | (_, Err(e)) => {
-                            let _ = tx.send(Err(e));
-                            return;
-                        }
-                    };
+                    let tables = config.tablebase.as_ref();
+                    let mut players =
+                        match (config.first.start(tables), config.second.start(tables)) {
+                            (Ok(a), Ok(b)) => [a, b],
+                            (Err(e), _) | (_, Err(e)) => {
+                                let _ = tx.send(Err(e));
+                                return;
+                            }
+                        };
                     while !quit.load(Ordering::Relaxed) {
                         let index = next.fetch_add(1, Ordering::Relaxed);
                         if index >= 2 * pairs {
@@ -246,7 +257,11 @@ mod tests {
     fn a_small_match_counts_every_game() {
         let config = MatchConfig {
             rules: "arcade,rows=4,cols=4,stones=4".parse().unwrap(),
-            first: PlayerSpec::Level(Level::new(3).unwrap(), None),
+            first: PlayerSpec::Level {
+                level: Level::new(3).unwrap(),
+                movetime: None,
+                tables: false,
+            },
             second: PlayerSpec::Random,
             games: 6,
             movetime: None,
@@ -256,6 +271,7 @@ mod tests {
             opening_plies: 2,
             max_plies: 200,
             sprt: None,
+            tablebase: None,
         };
         let mut seen = 0;
         let tally = run(&config, |_, _| seen += 1).unwrap();

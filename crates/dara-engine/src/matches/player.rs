@@ -1,11 +1,13 @@
 //! The players of a match: how a player is named on the command line (`level:N`, `random`,
 //! `greedy`, `material4`, `cmd:<command>`), what every player answers to, and the players that live in this
-//! process (the engine at a level, and the baselines).
+//! process (the engine at a level, with or without the match's tablebases, and the baselines).
 
 use core::fmt;
 use core::str::FromStr;
+use std::sync::Arc;
 
 use dara::{Move, Position, Ruleset};
+use dara_tablebase::Tablebase;
 
 use super::outside::OutsideEngine;
 use crate::baselines;
@@ -14,12 +16,20 @@ use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::search::Searcher;
 
-/// Who plays: `level:N` (or `level:N@MS`, with its own time per move), `random`, `greedy`,
-/// `material4`, or `cmd:<command line>`.
+/// Who plays: `level:N` (or `level:N@MS`, with its own time per move; either followed by
+/// `+tables` to search with the match's tablebases), `random`, `greedy`, `material4`, or
+/// `cmd:<command line>`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
     /// This engine at a level, with its own milliseconds per move if given.
-    Level(Level, Option<u64>),
+    Level {
+        /// The level.
+        level: Level,
+        /// Milliseconds per move, instead of the match's.
+        movetime: Option<u64>,
+        /// Whether it searches with the match's tablebases.
+        tables: bool,
+    },
     /// A uniformly random legal move.
     Random,
     /// A capture whenever it can, otherwise a random legal move.
@@ -38,7 +48,7 @@ impl fmt::Display for PlayerSpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown player {:?}: expected level:1..8, random, greedy, material4 or cmd:<command>",
+            "unknown player {:?}: expected level:1..8 (as level:8, level:8@100, level:8+tables), random, greedy, material4 or cmd:<command>",
             self.0
         )
     }
@@ -51,11 +61,18 @@ impl FromStr for PlayerSpec {
     fn from_str(s: &str) -> Result<PlayerSpec, PlayerSpecError> {
         let err = || PlayerSpecError(s.to_owned());
         if let Some(n) = s.strip_prefix("level:") {
-            let (n, ms) = match n.split_once('@') {
+            let (n, tables) = match n.strip_suffix("+tables") {
+                Some(n) => (n, true),
+                None => (n, false),
+            };
+            let (n, movetime) = match n.split_once('@') {
                 Some((n, ms)) => (n, Some(ms.trim_end_matches("ms").parse().map_err(|_| err())?)),
                 None => (n, None),
             };
-            return n.parse().map(|l| PlayerSpec::Level(l, ms)).map_err(|_| err());
+            return n
+                .parse()
+                .map(|level| PlayerSpec::Level { level, movetime, tables })
+                .map_err(|_| err());
         }
         if let Some(cmd) = s.strip_prefix("cmd:") {
             return if cmd.trim().is_empty() {
@@ -76,8 +93,16 @@ impl FromStr for PlayerSpec {
 impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PlayerSpec::Level(l, None) => write!(f, "level:{l}"),
-            PlayerSpec::Level(l, Some(ms)) => write!(f, "level:{l}@{ms}"),
+            PlayerSpec::Level { level, movetime, tables } => {
+                write!(f, "level:{level}")?;
+                if let Some(ms) = movetime {
+                    write!(f, "@{ms}")?;
+                }
+                if *tables {
+                    f.write_str("+tables")?;
+                }
+                Ok(())
+            }
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Greedy => f.write_str("greedy"),
             PlayerSpec::Material4 => f.write_str("material4"),
@@ -87,20 +112,36 @@ impl fmt::Display for PlayerSpec {
 }
 
 impl PlayerSpec {
+    /// Whether the player searches with the match's tablebases.
+    pub fn wants_tables(&self) -> bool {
+        matches!(self, PlayerSpec::Level { tables: true, .. })
+    }
+
     /// The player ready to play: an outside command is started and has passed its handshake.
-    pub(super) fn start(&self) -> Result<Box<dyn Player>, PlayerError> {
+    /// `tablebase`: the match's tables, for a player that wants them.
+    pub(super) fn start(
+        &self,
+        tablebase: Option<&Arc<Tablebase>>,
+    ) -> Result<Box<dyn Player>, PlayerError> {
         let kind = match self {
-            PlayerSpec::Level(level, movetime) => Kind::Engine {
-                level: *level,
-                movetime: *movetime,
-                searcher: Box::new(Searcher::new(16)),
-            },
+            PlayerSpec::Level { level, movetime, tables } => {
+                let mut searcher = Box::new(Searcher::new(16));
+                if *tables {
+                    let Some(tb) = tablebase else {
+                        return Err(PlayerError(format!(
+                            "{self} searches with the match's tablebases, but the match has none (--tablebases DIR)"
+                        )));
+                    };
+                    searcher.set_tablebase(Some(Arc::clone(tb)));
+                }
+                Kind::Engine { level: *level, movetime: *movetime, searcher }
+            }
             PlayerSpec::Random => Kind::Random,
             PlayerSpec::Greedy => Kind::Greedy,
             PlayerSpec::Material4 => Kind::Material4,
             PlayerSpec::Command(cmd) => return Ok(Box::new(OutsideEngine::spawn(cmd)?)),
         };
-        Ok(Box::new(InProcess { kind, rng: Rng::new(0) }))
+        Ok(Box::new(InProcess { kind, rng: Rng::new(0), table_moves: 0 }))
     }
 }
 
@@ -136,12 +177,19 @@ pub(super) trait Player {
         history: &[u64],
         allowance: MoveAllowance,
     ) -> Result<String, PlayerError>;
+    /// Moves of this game whose search asked the tablebases about some position (0 for a
+    /// player without tables).
+    fn table_moves(&self) -> usize {
+        0
+    }
 }
 
 /// A player in this process, with dice reseeded every game.
 struct InProcess {
     kind: Kind,
     rng: Rng,
+    /// Moves of the current game whose search the tablebases answered somewhere.
+    table_moves: usize,
 }
 
 enum Kind {
@@ -163,6 +211,7 @@ impl Player for InProcess {
             searcher.clear();
         }
         self.rng = Rng::new(seed);
+        self.table_moves = 0;
         Ok(())
     }
 
@@ -179,13 +228,21 @@ impl Player for InProcess {
                     movetime.or(allowance.movetime).map_or_else(Limits::default, Limits::movetime);
                 asked.nodes = allowance.nodes;
                 let (limits, style) = level.plan(&asked, &mut self.rng);
-                searcher.search(pos, history, &limits, &style, &mut |_| {}).best
+                let outcome = searcher.search(pos, history, &limits, &style, &mut |_| {});
+                if outcome.tb_hits > 0 {
+                    self.table_moves += 1;
+                }
+                outcome.best
             }
             Kind::Random => baselines::random_move(pos, &mut self.rng),
             Kind::Greedy => baselines::greedy_move(pos, &mut self.rng),
             Kind::Material4 => baselines::material_move(pos, 4, &mut self.rng),
         };
         m.map(|m| m.to_string()).ok_or_else(|| PlayerError("no move".into()))
+    }
+
+    fn table_moves(&self) -> usize {
+        self.table_moves
     }
 }
 
@@ -195,8 +252,22 @@ mod tests {
 
     #[test]
     fn player_specs() {
-        assert_eq!("level:3".parse(), Ok(PlayerSpec::Level(Level::new(3).unwrap(), None)));
-        assert_eq!("level:8@200".parse(), Ok(PlayerSpec::Level(Level::MAX, Some(200))));
+        let level = |n, movetime, tables| PlayerSpec::Level {
+            level: Level::new(n).unwrap(),
+            movetime,
+            tables,
+        };
+        assert_eq!("level:3".parse(), Ok(level(3, None, false)));
+        assert_eq!("level:8@200".parse(), Ok(level(8, Some(200), false)));
+        assert_eq!("level:8+tables".parse(), Ok(level(8, None, true)));
+        assert_eq!("level:8@100+tables".parse(), Ok(level(8, Some(100), true)));
+        for text in ["level:3", "level:8@200", "level:8+tables", "level:8@100+tables"] {
+            assert_eq!(text.parse::<PlayerSpec>().unwrap().to_string(), text);
+        }
+        assert!("level:8+tables".parse::<PlayerSpec>().unwrap().wants_tables());
+        assert!(!"level:8".parse::<PlayerSpec>().unwrap().wants_tables());
+        assert!("level:8+table".parse::<PlayerSpec>().is_err());
+        assert!("level:8+tables".parse::<PlayerSpec>().unwrap().start(None).is_err());
         assert_eq!("material4".parse(), Ok(PlayerSpec::Material4));
         assert_eq!("greedy".parse(), Ok(PlayerSpec::Greedy));
         assert_eq!(PlayerSpec::Greedy.to_string(), "greedy");
