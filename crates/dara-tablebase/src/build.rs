@@ -246,7 +246,7 @@ pub fn build_pair(
                 let mut found: Vec<(u16, u32)> = cursed
                     .into_iter()
                     .filter(|&listed| {
-                        let (mover, other) = work.order.from_listed(u64::from(listed));
+                        let (mover, other) = work.order.unlisted(u64::from(listed));
                         work.decide(work.order.index(mover, other) as usize, WIN | far)
                     })
                     .map(|listed| (far, listed))
@@ -458,7 +458,7 @@ fn take_back_one(
     found: &mut Vec<(u16, u32)>,
 ) {
     let lost = entry & LOST != 0;
-    let (mover, stepper) = work.order.from_listed(u64::from(entry & !LOST));
+    let (mover, stepper) = work.order.unlisted(u64::from(entry & !LOST));
     for_each_quiet_predecessor(rules, mover, stepper, |q_mover, q_other| {
         let j = partner.order.index(q_mover, q_other) as usize;
         let listed = || partner.order.listed(q_mover, q_other) as u32;

@@ -208,7 +208,7 @@ impl WorkIndex {
 
     /// The position (mover, other) of a listed number.
     #[inline]
-    pub(crate) fn from_listed(&self, listed: u64) -> (u64, u64) {
+    pub(crate) fn unlisted(&self, listed: u64) -> (u64, u64) {
         let mover = self.all_movers[(listed / self.per_mover) as usize];
         (mover, spread(self.squeezed_others[(listed % self.per_mover) as usize], mover))
     }
@@ -295,7 +295,7 @@ mod tests {
                 assert!(mover | other < 1 << 16);
                 let full = index.full(mover, other) as usize;
                 assert_eq!(work.listed(mover, other), full as u64);
-                assert_eq!(work.from_listed(full as u64), (mover, other));
+                assert_eq!(work.unlisted(full as u64), (mover, other));
                 assert!(!seen[full], "{mover:b} {other:b} twice");
                 seen[full] = true;
             }
