@@ -1,17 +1,11 @@
 // The analysis board in real Chromium: a pasted position shows the engine's evaluation and best
 // turn (drawn on the board); a pasted record is stepped through by keyboard; a bad record is
 // named; a finished game's "Analyse this game" opens it there.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startArcade, stopArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
 
-let server;
-let browser;
-let newPage;
-let pages;
-
-before(async () => ({ server, browser, newPage, pages } = await startArcade(['--instant-computer'])));
-after(() => stopArcade({ server, browser }));
+const { server, newPage, pages } = useArcade(['--instant-computer']);
 
 // Pale to move takes a stone and wins by stepping c2-c1 (a row of exactly three on rank 1).
 const PALE_TAKES = 'B1B1B1/1B4/6/2W3/WW4 w 0 0 0';

@@ -1,17 +1,11 @@
 // The computer says when it is busy: a game whose search waits shows how many games are ahead,
 // and past the queue's bound the home page says when to come back.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startArcade, stopArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
-
-let server;
-let browser;
-let newPage;
-let pages;
+import { useArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
 
 // One engine thread, room for eight waiting searches: at level 8, a second each.
-before(async () => ({ server, browser, newPage, pages } = await startArcade(['--instant-computer', '--engine-threads', '1', '--engine-queue', '8', '--games-per-address', '100'])));
-after(() => stopArcade({ server, browser }));
+const { server, newPage, pages } = useArcade(['--instant-computer', '--engine-threads', '1', '--engine-queue', '8', '--games-per-address', '100']);
 
 const computerFirst = { opponent: 'computer', level: 8, first: 'them' };
 
