@@ -34,7 +34,7 @@ export default {
   "home.play_the_computer": "Play the computer",
   "home.level": "Level",
   "home.level1": "1 — for your first games",
-  "home.level2": "2 — wins 4 games in 5 against level 1",
+  "home.level2": "2 — wins 3 games in 4 against level 1",
   "home.level3": "3 — wins 3 games in 4 against level 2",
   "home.level4": "4 — wins 4 games in 5 against level 3",
   "home.level5": "5 — wins 5 games in 6 against level 4",

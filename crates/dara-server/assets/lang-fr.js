@@ -34,7 +34,7 @@ export default {
   "home.play_the_computer": "Jouer contre l'ordinateur",
   "home.level": "Niveau",
   "home.level1": "1 — pour vos premières parties",
-  "home.level2": "2 — gagne 4 parties sur 5 contre le niveau 1",
+  "home.level2": "2 — gagne 3 parties sur 4 contre le niveau 1",
   "home.level3": "3 — gagne 3 parties sur 4 contre le niveau 2",
   "home.level4": "4 — gagne 4 parties sur 5 contre le niveau 3",
   "home.level5": "5 — gagne 5 parties sur 6 contre le niveau 4",

@@ -34,7 +34,7 @@ export default {
   "home.play_the_computer": "Yi wasa da kwamfuta",
   "home.level": "Mataki",
   "home.level1": "1 — don wasanninka na farko",
-  "home.level2": "2 — yana cin wasanni 4 cikin 5 da mataki na 1",
+  "home.level2": "2 — yana cin wasanni 3 cikin 4 da mataki na 1",
   "home.level3": "3 — yana cin wasanni 3 cikin 4 da mataki na 2",
   "home.level4": "4 — yana cin wasanni 4 cikin 5 da mataki na 3",
   "home.level5": "5 — yana cin wasanni 5 cikin 6 da mataki na 4",
