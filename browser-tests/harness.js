@@ -81,14 +81,17 @@ async function stopArcade({ server, browser }) {
 // The server (started with `extra` arguments) and the browser of one test file, started before
 // its first test and stopped after its last: called at the file's top level, where the tests
 // cannot run yet. What it returns is filled in when they have started, so a file takes it apart
-// at once: `const { server, newPage, pages } = useArcade(['--instant-computer']);`. A file's own
-// `before` hooks registered after this call run after the start, and see `server.url`.
-export function useArcade(extra = []) {
+// at once: `const { server, newPage, pages } = useArcade(['--instant-computer']);`. `setUp`
+// (given the server) is what the file needs before its tests once the server is up: the file's
+// own `before` hooks would not do, as the test runner starts a file's `before` hooks together
+// rather than one after another.
+export function useArcade(extra = [], setUp = async () => {}) {
   const server = {};
   let arcade = null;
   before(async () => {
     arcade = await startArcade(extra);
     Object.assign(server, arcade.server);
+    await setUp(server);
   });
   // A start that failed has nothing to stop, and its own error is the one to see.
   after(() => arcade && stopArcade(arcade));

@@ -1,13 +1,11 @@
 // A link that dies without closing: the page notices within seconds, says it is reconnecting,
 // holds a turn clicked meanwhile as "sending", and sends it once when the link is back.
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { useArcade, keepScreenshotsOnFailure, createGame, startProxy } from '../harness.js';
 
-const { server, newPage, pages } = useArcade(['--instant-computer']);
 let proxy;
-
-before(async () => { proxy = await startProxy(server.url); });
+const { server, newPage, pages } = useArcade(['--instant-computer'], async (started) => { proxy = await startProxy(started.url); });
 after(() => proxy?.close());
 
 test('a cut link shows reconnecting, a turn waits as sending, and is played once', { timeout: 90000 }, async () => {

@@ -1,14 +1,12 @@
 // The puzzles page (`/puzzles`) in real Chromium: a puzzle solved by clicks and the streak kept
 // in the browser, a wrong answer explained and the solution shown, and a puzzle solved by
 // keyboard alone.
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useArcade, keepScreenshotsOnFailure } from '../harness.js';
 
-const { server, newPage, pages } = useArcade();
 let puzzles;
-
-before(async () => { puzzles = await (await fetch(`${server.url}/api/puzzles`)).json(); });
+const { server, newPage, pages } = useArcade([], async (started) => { puzzles = await (await fetch(`${started.url}/api/puzzles`)).json(); });
 
 const parse = (text) => {
   const [step, ...captures] = text.split('x');
