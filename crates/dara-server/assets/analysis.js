@@ -26,7 +26,7 @@ const board = new Board($('board'), { onTurn: () => {}, say: (text) => { $('anno
 // Reads what was pasted: a record through the server; a position as it is, under the rules given.
 async function load(text, rules) {
   const trimmed = text.trim();
-  if (!trimmed) throw new Error('paste a game record or a position first');
+  if (!trimmed) throw new Error(t('analysis.paste-first'));
   const isPosition = !trimmed.includes('[') && !/\d\.\s/.test(trimmed) && trimmed.split(/\s+/).length === 5;
   const record = isPosition
     ? `[Rules "${rules.trim() || 'arcade'}"]\n[Position "${trimmed}"]\n\n*\n`
