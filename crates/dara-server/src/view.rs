@@ -105,6 +105,8 @@ impl PositionView {
     /// The view of `pos`, whose legal moves are `legal` (listed once by the caller, who
     /// also checks turns against them).
     pub fn of(pos: &Position, legal: &MoveList) -> PositionView {
+        // Asked of the rules once: each empty cell is tried as a placement.
+        let closed = forbidden_placements(pos);
         PositionView {
             fen: pos.to_string(),
             side: pos.side(),
@@ -112,8 +114,8 @@ impl PositionView {
             hand: Hands { white: pos.hand(Colour::White), black: pos.hand(Colour::Black) },
             quiet: pos.quiet(),
             quiet_limit: pos.rules().quiet(),
-            forbidden: forbidden_placements(pos),
-            closed: forbidden_placements(pos),
+            forbidden: closed.clone(),
+            closed,
             legal: legal.clone(),
         }
     }
