@@ -1,5 +1,6 @@
 // Starts the real `dara` server on a free loopback port and a real headless Chromium.
 import { spawn } from 'node:child_process';
+import { before, after } from 'node:test';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,15 +67,39 @@ export function pageMaker(browser) {
 }
 
 // A server (started with `extra` arguments) and a browser for one test file, with its pages.
-export async function startArcade(extra = []) {
+async function startArcade(extra = []) {
   const server = await startServer(extra);
   const browser = await startBrowser();
   return { server, browser, ...pageMaker(browser) };
 }
 
-export async function stopArcade({ server, browser }) {
+async function stopArcade({ server, browser }) {
   await browser.close();
   server.stop();
+}
+
+// The server (started with `extra` arguments) and the browser of one test file, started before
+// its first test and stopped after its last: called at the file's top level, where the tests
+// cannot run yet. What it returns is filled in when they have started, so a file takes it apart
+// at once: `const { server, newPage, pages } = useArcade(['--instant-computer']);`. `setUp`
+// (given the server) is what the file needs before its tests once the server is up: the file's
+// own `before` hooks would not do, as the test runner starts a file's `before` hooks together
+// rather than one after another.
+export function useArcade(extra = [], setUp = async () => {}) {
+  const server = {};
+  let arcade = null;
+  before(async () => {
+    arcade = await startArcade(extra);
+    Object.assign(server, arcade.server);
+    await setUp(server);
+  });
+  // A start that failed has nothing to stop, and its own error is the one to see.
+  after(() => arcade && stopArcade(arcade));
+  return {
+    server,
+    newPage: (...args) => arcade.newPage(...args),
+    pages: () => (arcade ? arcade.pages() : []),
+  };
 }
 
 // Creates a game through the HTTP API (as the home page would); returns the server's answer.

@@ -2,21 +2,15 @@
 // checked by axe-core for WCAG 2.1 A and AA and axe's best practices, with zero violations, and
 // used by keyboard alone: Tab reaches every control on the page, and the review's table (the
 // evaluation graph in figures) opens and shows a position by keyboard.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { startArcade, stopArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-let server;
-let browser;
-let newPage;
-let pages;
-
-before(async () => ({ server, browser, newPage, pages } = await startArcade(['--instant-computer'])));
-after(() => stopArcade({ server, browser }));
+const { server, newPage, pages } = useArcade(['--instant-computer']);
 
 // axe's findings on the page as it stands, one line each ("rule: target").
 async function axeViolations(page) {

@@ -1,17 +1,12 @@
 // The analysis board in real Chromium: a pasted position shows the engine's evaluation and best
 // turn (drawn on the board); a pasted record is stepped through by keyboard; a bad record is
-// named; a finished game's "Analyse this game" opens it there.
-import { test, before, after } from 'node:test';
+// named; a variation is played out on the board; a finished game's "Analyse this game" opens it
+// there.
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startArcade, stopArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
 
-let server;
-let browser;
-let newPage;
-let pages;
-
-before(async () => ({ server, browser, newPage, pages } = await startArcade(['--instant-computer'])));
-after(() => stopArcade({ server, browser }));
+const { server, newPage, pages } = useArcade(['--instant-computer']);
 
 // Pale to move takes a stone and wins by stepping c2-c1 (a row of exactly three on rank 1).
 const PALE_TAKES = 'B1B1B1/1B4/6/2W3/WW4 w 0 0 0';
@@ -55,6 +50,41 @@ test('a pasted record is stepped through by keyboard, each position analysed; a 
     await page.waitForFunction(() => document.querySelector('#best').textContent.startsWith('Best for Pale: '), null, { timeout: 20000 });
     const best = (await page.locator('#best').innerText()).replace('Best for Pale: ', '').replace('.', '');
     assert.ok(!['c3', 'd4'].includes(best), `a free cell: ${best}`);
+  });
+});
+
+test('a variation is played out on the board from an earlier position, and the game comes back', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('analysis-variation', pages, async () => {
+    const page = await newPage();
+    const moves = () => page.$$eval('#moves button.move', (b) => b.map((x) => x.textContent));
+    await page.goto(`${server.url}/analysis`);
+    await page.fill('#import-text', '[Rules "arcade"]\n\n1. c3 d4 2. a1 f5 *');
+    await page.click('#import button[type="submit"]');
+    await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 4);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    // The game's own next turn, played on the board, goes on along the game.
+    await page.click('[data-cell="a1"].put');
+    await page.waitForFunction(() => document.querySelector('#shown').textContent === 'After move 3 of 4: a1.');
+    assert.deepEqual(await moves(), ['c3', 'd4', 'a1', 'f5']);
+    assert.ok(await page.locator('#variation').isHidden());
+    // Another turn for dark: a variation, in place of f5; the engine answers for it.
+    await page.click('[data-cell="b2"].put');
+    await page.waitForFunction(() => document.querySelector('#shown').textContent === 'After move 4 of 4: b2.');
+    assert.deepEqual(await moves(), ['c3', 'd4', 'a1', 'b2']);
+    assert.equal(await page.locator('#variation-note').innerText(), "A variation: from move 4 on, the moves are yours, not the game's.");
+    await page.waitForFunction(() => document.querySelector('#best').textContent.startsWith('Best for Pale: '), null, { timeout: 20000 });
+    // The variation goes on from there.
+    await page.click('[data-cell="e5"].put');
+    await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 5);
+    assert.deepEqual(await moves(), ['c3', 'd4', 'a1', 'b2', 'e5']);
+    // Back to the game: its moves, at the position the variation left.
+    await page.click('#back-to-game');
+    await page.waitForFunction(() => document.querySelector('#shown').textContent === 'After move 3 of 4: a1.');
+    assert.deepEqual(await moves(), ['c3', 'd4', 'a1', 'f5']);
+    assert.ok(await page.locator('#variation').isHidden());
   });
 });
 

@@ -1,16 +1,10 @@
 // The Arcade in real Chromium: games played by clicking, by dragging, by keyboard, across two
 // browsers, and across a reload.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startArcade, stopArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
 
-let server;
-let browser;
-let newPage;
-let pages;
-
-before(async () => ({ server, browser, newPage, pages } = await startArcade(['--instant-computer', '--claim-after', '2'])));
-after(() => stopArcade({ server, browser }));
+const { server, newPage, pages } = useArcade(['--instant-computer', '--claim-after', '2']);
 
 // The moves as the list shows them, two a line: 'c3 d4\na1 f5'.
 const movesText = (page) => page.$$eval('#moves li', (lines) => lines

@@ -1,15 +1,9 @@
 // The clock in real Chromium: the server's flag falls and both players' pages show the result.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startArcade, stopArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
 
-let server;
-let browser;
-let newPage;
-let pages;
-
-before(async () => ({ server, browser, newPage, pages } = await startArcade()));
-after(() => stopArcade({ server, browser }));
+const { server, newPage, pages } = useArcade();
 
 // The shortest clock the site offers is 30 s, so this test waits that long: it is the real
 // protocol, with no setting a visitor could not use.

@@ -1,20 +1,12 @@
 // A link that dies without closing: the page notices within seconds, says it is reconnecting,
 // holds a turn clicked meanwhile as "sending", and sends it once when the link is back.
-import { test, before, after } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startArcade, stopArcade, keepScreenshotsOnFailure, createGame, startProxy } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, createGame, startProxy } from '../harness.js';
 
-let server;
-let browser;
-let newPage;
-let pages;
 let proxy;
-
-before(async () => {
-  ({ server, browser, newPage, pages } = await startArcade(['--instant-computer']));
-  proxy = await startProxy(server.url);
-});
-after(() => { proxy.close(); return stopArcade({ server, browser }); });
+const { server, newPage, pages } = useArcade(['--instant-computer'], async (started) => { proxy = await startProxy(started.url); });
+after(() => proxy?.close());
 
 test('a cut link shows reconnecting, a turn waits as sending, and is played once', { timeout: 90000 }, async () => {
   await keepScreenshotsOnFailure('cut-link', pages, async () => {

@@ -1,17 +1,11 @@
 // The game page's own features in real Chromium: browsing earlier positions while the game goes
 // on, the move list, choosing a capture, offers and resigning, sounds, the flipped board, the
 // watchers, the announcements and the moving stones.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startArcade, stopArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
 
-let server;
-let browser;
-let newPage;
-let pages;
-
-before(async () => ({ server, browser, newPage, pages } = await startArcade(['--instant-computer'])));
-after(() => stopArcade({ server, browser }));
+const { server, newPage, pages } = useArcade(['--instant-computer']);
 
 // The moves as the list shows them, one string a ply.
 const moveList = (page) => page.$$eval('#moves button.move', (buttons) => buttons.map((b) => b.textContent));

@@ -1,17 +1,11 @@
 // The pages in French and in Hausa, in real Chromium: the language comes from the browser's
 // languages or from the switch in the header (remembered), `<html lang>` follows, and the game
 // page words what the server sends as codes (the turn, the closed cells, the end).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startArcade, stopArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
 
-let server;
-let browser;
-let newPage;
-let pages;
-
-before(async () => ({ server, browser, newPage, pages } = await startArcade(['--instant-computer'])));
-after(() => stopArcade({ server, browser }));
+const { server, newPage, pages } = useArcade(['--instant-computer']);
 
 const text = (page, selector) => page.locator(selector).innerText();
 const movesShown = (page, n) => page.waitForFunction((k) => document.querySelectorAll('#moves button.move').length >= k, n);

@@ -1,17 +1,11 @@
 // The guided first game (`/learn`) in real Chromium: a newcomer from the home page through every
 // lesson, wrong moves explained on the way, to a real game against the computer; and the same
 // page by keyboard alone.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startArcade, stopArcade, keepScreenshotsOnFailure } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure } from '../harness.js';
 
-let server;
-let browser;
-let newPage;
-let pages;
-
-before(async () => ({ server, browser, newPage, pages } = await startArcade(['--instant-computer'])));
-after(() => stopArcade({ server, browser }));
+const { server, newPage, pages } = useArcade(['--instant-computer']);
 
 const feedback = (page) => page.locator('#feedback').innerText();
 

@@ -1,16 +1,10 @@
 // The lobby in real Chromium: "Sit down" from the home page's live list, and what a person sees
 // when their list was a moment old and someone else took the table first.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startArcade, stopArcade, keepScreenshotsOnFailure } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure } from '../harness.js';
 
-let server;
-let browser;
-let newPage;
-let pages;
-
-before(async () => ({ server, browser, newPage, pages } = await startArcade()));
-after(() => stopArcade({ server, browser }));
+const { server, newPage, pages } = useArcade();
 
 async function openTable(page, preset) {
   await page.goto(server.url + '/');

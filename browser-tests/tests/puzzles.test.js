@@ -1,21 +1,12 @@
 // The puzzles page (`/puzzles`) in real Chromium: a puzzle solved by clicks and the streak kept
 // in the browser, a wrong answer explained and the solution shown, and a puzzle solved by
 // keyboard alone.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startArcade, stopArcade, keepScreenshotsOnFailure } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure } from '../harness.js';
 
-let server;
-let browser;
-let newPage;
-let pages;
 let puzzles;
-
-before(async () => {
-  ({ server, browser, newPage, pages } = await startArcade());
-  puzzles = await (await fetch(`${server.url}/api/puzzles`)).json();
-});
-after(() => stopArcade({ server, browser }));
+const { server, newPage, pages } = useArcade([], async (started) => { puzzles = await (await fetch(`${started.url}/api/puzzles`)).json(); });
 
 const parse = (text) => {
   const [step, ...captures] = text.split('x');

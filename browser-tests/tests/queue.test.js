@@ -1,17 +1,11 @@
 // The computer says when it is busy: a game whose search waits shows how many games are ahead,
 // and past the queue's bound the home page says when to come back.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startArcade, stopArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
-
-let server;
-let browser;
-let newPage;
-let pages;
+import { useArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
 
 // One engine thread, room for eight waiting searches: at level 8, a second each.
-before(async () => ({ server, browser, newPage, pages } = await startArcade(['--instant-computer', '--engine-threads', '1', '--engine-queue', '8', '--games-per-address', '100'])));
-after(() => stopArcade({ server, browser }));
+const { server, newPage, pages } = useArcade(['--instant-computer', '--engine-threads', '1', '--engine-queue', '8', '--games-per-address', '100']);
 
 const computerFirst = { opponent: 'computer', level: 8, first: 'them' };
 
@@ -29,24 +23,29 @@ async function fillQueue() {
   throw new Error('the queue never filled');
 }
 
-test('a full queue turns new games away on the home page', { timeout: 60000 }, async () => {
-  await keepScreenshotsOnFailure('queue-full', pages, async () => {
-    const home = await newPage({ width: 390, height: 844 });
+// Fills the queue and asks for a game on `home`'s home page until it is turned away (a search
+// ends every second, so a place may free up between filling and clicking: then the click starts
+// a game, and the queue is filled again); returns what the home page says.
+async function turnedAway(home) {
+  for (let tries = 0; ; tries += 1) {
     await home.goto(server.url + '/');
     await home.selectOption('#level', '8');
-    // A search ends every second, so a place may free up between filling and clicking: then
-    // the click starts a game, and the queue is filled again.
-    for (let tries = 0; ; tries += 1) {
-      await fillQueue();
-      await home.click('#play-computer button[type=submit]');
-      // Either the game page (no #home-error there) or the home page's error.
-      await home.waitForFunction(() => location.pathname.startsWith('/g/') || document.querySelector('#home-error')?.hidden === false);
-      if (!(await home.locator('#home-error').isHidden())) break;
-      assert.ok(tries < 5, 'the home page is turned away at least once');
-      await home.goto(server.url + '/');
-      await home.selectOption('#level', '8');
-    }
-    assert.match(await home.locator('#home-error').innerText(), /the computer is busy: 8 games are waiting for its moves; try again in \d+ seconds?/);
+    await fillQueue();
+    await home.click('#play-computer button[type=submit]');
+    // Either the game page (no #home-error there) or the home page's error.
+    await home.waitForFunction(() => location.pathname.startsWith('/g/') || document.querySelector('#home-error')?.hidden === false);
+    if (!(await home.locator('#home-error').isHidden())) return home.locator('#home-error').innerText();
+    assert.ok(tries < 5, 'the home page is turned away at least once');
+  }
+}
+
+test("a full queue turns new games away on the home page, in the page's language", { timeout: 90000 }, async () => {
+  await keepScreenshotsOnFailure('queue-full', pages, async () => {
+    const home = await newPage({ width: 390, height: 844 });
+    assert.match(await turnedAway(home), /the computer is busy: 8 games are waiting for its moves; try again in \d+ seconds?/);
+    // The server sends the code and its figures; the page words them (here in French).
+    const french = await newPage({ width: 390, height: 844 }, { locale: 'fr-FR' });
+    assert.match(await turnedAway(french), /^La partie n'a pas pu commencer : l'ordinateur est occupé : 8 parties attendent ses coups ; réessayez dans \d+ secondes?\.$/);
   });
 });
 

@@ -1,16 +1,10 @@
 // A finished game reviewed by the engine, in real Chromium: the marks in the list and the
 // table, the evaluation graph, and a turn's note with the better move; by keyboard too.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startArcade, stopArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
 
-let server;
-let browser;
-let newPage;
-let pages;
-
-before(async () => ({ server, browser, newPage, pages } = await startArcade(['--instant-computer'])));
-after(() => stopArcade({ server, browser }));
+const { server, newPage, pages } = useArcade(['--instant-computer']);
 
 async function typeTurn(page, m, plies) {
   await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));

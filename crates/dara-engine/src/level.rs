@@ -2,25 +2,28 @@
 //! search shallowly, misjudge moves by a random amount, sometimes look only one ply ahead and
 //! only at their own chances (walking into a capture the other side is ready to make), and
 //! sometimes do not see a capture they could make: the mistakes a beginner makes, rather than
-//! random moves. Level 8 is full strength within one second.
+//! random moves. Level 1 is also careless: it gives stones away. Level 8 is full strength
+//! within one second.
 //!
-//! | level | depth cap | node cap | time (no limit given) | noise (cp) | one-ply blunder | overlooked capture |
-//! | --- | --- | --- | --- | --- | --- | --- |
-//! | 1 | 1 | 2 000 | - | 1500 | 100% | 15% |
-//! | 2 | 2 | 2 000 | - | 600 | 50% | 10% |
-//! | 3 | 2 | 2 000 | - | 150 | 35% | 30% |
-//! | 4 | 2 | 5 000 | - | 90 | 20% | 15% |
-//! | 5 | 3 | 20 000 | - | 60 | 10% | 5% |
-//! | 6 | 4 | 50 000 | - | 35 | 5% | 0 |
-//! | 7 | - | 30 000 | - | 10 | 0 | 0 |
-//! | 8 | - | - | 1000 ms | 0 | 0 | 0 |
+//! | level | depth cap | node cap | time (no limit given) | noise (cp) | one-ply blunder | overlooked capture | careless |
+//! | --- | --- | --- | --- | --- | --- | --- | --- |
+//! | 1 | 1 | 2 000 | - | 400 | 100% | 28% | 100% |
+//! | 2 | 2 | 2 000 | - | 600 | 50% | 10% | 0 |
+//! | 3 | 2 | 2 000 | - | 150 | 35% | 30% | 0 |
+//! | 4 | 2 | 5 000 | - | 90 | 20% | 15% | 0 |
+//! | 5 | 3 | 20 000 | - | 60 | 10% | 5% | 0 |
+//! | 6 | 4 | 50 000 | - | 35 | 5% | 0 | 0 |
+//! | 7 | - | 30 000 | - | 10 | 0 | 0 | 0 |
+//! | 8 | - | - | 1000 ms | 0 | 0 | 0 | 0 |
 //!
 //! Caps apply to every search at that level; a `go` with its own limits adds them. Levels 1-7
 //! stop on nodes, so they play the same on a busy machine as on an idle one. Level 1 plays
-//! every move one ply deep with a misjudgement larger than most of what it sees: it takes a
-//! stone when one is there most of the time and otherwise hardly plans, so that someone who has
-//! just read the rules and takes every stone they can beats it (measured in the engine README,
-//! with each level against the one below).
+//! every move one ply deep, seeing its own chances and not the other side's: it makes rows and
+//! takes stones (not all of them), and whenever the other side has no row to make and a step
+//! of its own would give it one, it takes that step (`Style::careless`). A player who takes
+//! every stone they are given beats it; one who moves at random mostly does not: someone who
+//! has just read the rules can win their first games (measured in the engine README, with each
+//! level against the one below).
 
 use core::fmt;
 use core::str::FromStr;
@@ -51,17 +54,20 @@ pub struct Budget {
     pub blunder: f64,
     /// Chance of not seeing the captures available.
     pub overlook: f64,
+    /// Chance, when there is no capture to make and the other side has no row-making step, of
+    /// choosing among the moves that give it a capture.
+    pub careless: f64,
 }
 
 const BUDGETS: [Budget; 8] = [
-    budget(Some(1), Some(2_000), None, 1500, 1.0, 0.15),
-    budget(Some(2), Some(2_000), None, 600, 0.50, 0.10),
-    budget(Some(2), Some(2_000), None, 150, 0.35, 0.30),
-    budget(Some(2), Some(5_000), None, 90, 0.20, 0.15),
-    budget(Some(3), Some(20_000), None, 60, 0.10, 0.05),
-    budget(Some(4), Some(50_000), None, 35, 0.05, 0.0),
-    budget(None, Some(30_000), None, 10, 0.0, 0.0),
-    budget(None, None, Some(1000), 0, 0.0, 0.0),
+    budget(Some(1), Some(2_000), None, 400, 1.0, 0.28, 1.0),
+    budget(Some(2), Some(2_000), None, 600, 0.50, 0.10, 0.0),
+    budget(Some(2), Some(2_000), None, 150, 0.35, 0.30, 0.0),
+    budget(Some(2), Some(5_000), None, 90, 0.20, 0.15, 0.0),
+    budget(Some(3), Some(20_000), None, 60, 0.10, 0.05, 0.0),
+    budget(Some(4), Some(50_000), None, 35, 0.05, 0.0, 0.0),
+    budget(None, Some(30_000), None, 10, 0.0, 0.0, 0.0),
+    budget(None, None, Some(1000), 0, 0.0, 0.0, 0.0),
 ];
 
 const fn budget(
@@ -71,8 +77,9 @@ const fn budget(
     noise: Value,
     blunder: f64,
     overlook: f64,
+    careless: f64,
 ) -> Budget {
-    Budget { depth, nodes, movetime_ms, noise, blunder, overlook }
+    Budget { depth, nodes, movetime_ms, noise, blunder, overlook, careless }
 }
 
 impl Level {
@@ -125,6 +132,9 @@ impl Level {
             seed: rng.next_u64(),
             overlook_captures: b.overlook > 0.0 && rng.chance(b.overlook),
             quiescence: !blunder,
+            // Drawn last, and only where the level has it, so that the other levels' dice fall
+            // as they did before it existed.
+            careless: b.careless > 0.0 && rng.chance(b.careless),
         };
         (style, blunder)
     }

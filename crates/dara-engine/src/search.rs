@@ -47,11 +47,17 @@ pub struct Style {
     /// Search captures at the horizon. Off: the search neither looks at captures there nor
     /// sees the threats of the side to move there, so it walks into captures it did not see.
     pub quiescence: bool,
+    /// With no capture to make and no row-making step for the other side, choose only among
+    /// the moves that give the other side a capture (a cell given up that completes its row),
+    /// when there are such moves: a beginner's move, looking at its own stones and not at the
+    /// other side's. A side that always takes what it is given punishes it every time; one that
+    /// moves at random, only sometimes.
+    pub careless: bool,
 }
 
 impl Default for Style {
     fn default() -> Style {
-        Style { noise: 0, seed: 0, overlook_captures: false, quiescence: true }
+        Style { noise: 0, seed: 0, overlook_captures: false, quiescence: true, careless: false }
     }
 }
 
@@ -305,6 +311,22 @@ impl Searcher {
         }
         if style.overlook_captures && root.iter().any(|m| !m.is_capture()) {
             root.retain(|m| !m.is_capture());
+        }
+        // A row already standing against the careless side is left to the rest of its play (it
+        // may not see it); a new one is offered only when none stands, so that an offer the other
+        // side does not take costs nothing more.
+        if style.careless
+            && !root.iter().any(|m| m.is_capture())
+            && prospects(pos, !pos.side()).threats == 0
+        {
+            let offers: Vec<Move> = root
+                .iter()
+                .copied()
+                .filter(|&m| pos.after(m).legal_moves().iter().any(|r| r.is_capture()))
+                .collect();
+            if !offers.is_empty() {
+                root = offers;
+            }
         }
         let mut rng = Rng::new(style.seed ^ pos.hash());
         let noise: Vec<Value> = root
@@ -800,6 +822,34 @@ mod tests {
         let out = best("arcade", "BB1B2/2W3/6/6/W1W2B w 0 0 0", Limits::depth(5));
         assert_eq!(out.best.unwrap().to_string(), "c4-c5", "{:?}", out);
         assert!(!matches!(out.score, Score::Loss(_)));
+    }
+
+    #[test]
+    fn a_careless_move_gives_the_other_side_a_capture() {
+        // Pale's c2 stands where dark's c3 would complete a2 b2 c2: stepping it away (c2-c1 or
+        // c2-d2) gives dark a capture, the other steps do not.
+        let pos = Position::from_text("4WW/6/2B3/BBW3/6 w 0 0 0", Ruleset::default()).unwrap();
+        let search = |style: &Style| {
+            let out = Searcher::new(4).search(&pos, &[], &Limits::depth(1), style, &mut |_| {});
+            out.best.unwrap()
+        };
+        for seed in 0..8 {
+            let m = search(&Style { careless: true, noise: 400, seed, ..Style::default() });
+            assert!(m.to_string().starts_with("c2-"), "{m}");
+            assert!(pos.after(m).legal_moves().iter().any(|r| r.is_capture()), "{m}");
+        }
+        // Careful, it keeps c2.
+        assert!(!search(&Style::default()).to_string().starts_with("c2-"));
+    }
+
+    #[test]
+    fn a_careless_move_offers_nothing_while_a_row_stands_against_it() {
+        // Dark threatens d5-c5 (a row a5 b5 c5), and only c4-c5 stops it: careless but seeing
+        // the threat, pale blocks it as a careful search does.
+        let pos = Position::from_text("BB1B2/2W3/6/6/W1W2B w 0 0 0", Ruleset::default()).unwrap();
+        let style = Style { careless: true, ..Style::default() };
+        let out = Searcher::new(4).search(&pos, &[], &Limits::depth(1), &style, &mut |_| {});
+        assert_eq!(out.best.unwrap().to_string(), "c4-c5");
     }
 
     #[test]

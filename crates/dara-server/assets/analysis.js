@@ -1,13 +1,15 @@
 // The analysis board: a game record or a position, pasted or linked (`#rules=…&start=…&moves=…`
 // from a finished game), stepped through, with the engine's evaluation, best turn and line for
-// the position shown. The server reads the record (POST /api/record) and searches
+// the position shown. A turn played on the board from the position shown plays out a variation:
+// the moves after it give way to it, and "Back to the game" brings them back. The server reads
+// the record (POST /api/record), lists and judges the turns (POST /api/position) and searches
 // (POST /api/analysis); this page draws.
 import { Board } from './board.js';
 import { parseMove } from './notation.js';
 import { evaluationText } from './review.js';
 import { postJson } from './api.js';
 import { renderMoveList } from './movelist.js';
-import { t, lang } from './i18n.js';
+import { t, lang, verdictText } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const NS = 'http://www.w3.org/2000/svg';
@@ -20,13 +22,20 @@ const PATIENCE_MS = 800;
 let study = { rules: 'arcade', start: null, moves: [], positions: [] };
 let shown = 0;
 let asking = null; // { controller, timer } of the search for the position shown
+// The game as it was read, while a variation is shown instead; and the ply the variation
+// leaves it at (null: the game's own moves are shown).
+let game = null;
+let branch = null;
+// The rules' answer for the position shown (its legal turns and closed cells), once it came.
+let here = null;
 
-const board = new Board($('board'), { onTurn: () => {}, say: (text) => { $('announce').textContent = text; } });
+const say = (text) => { $('announce').textContent = text; };
+const board = new Board($('board'), { onTurn: (m) => play(m), say });
 
 // Reads what was pasted: a record through the server; a position as it is, under the rules given.
 async function load(text, rules) {
   const trimmed = text.trim();
-  if (!trimmed) throw new Error('paste a game record or a position first');
+  if (!trimmed) throw new Error(t('analysis.paste-first'));
   const isPosition = !trimmed.includes('[') && !/\d\.\s/.test(trimmed) && trimmed.split(/\s+/).length === 5;
   const record = isPosition
     ? `[Rules "${rules.trim() || 'arcade'}"]\n[Position "${trimmed}"]\n\n*\n`
@@ -37,16 +46,82 @@ async function load(text, rules) {
 
 function show(ply) {
   shown = Math.max(0, Math.min(study.moves.length, ply));
+  here = null;
   render();
   ask();
+  listTurns();
+}
+
+// The turns that may be played in the position shown, from the server, so that the board
+// takes them; a position no longer shown when the answer comes is let be.
+async function listTurns() {
+  const ply = shown;
+  const fen = study.positions[ply];
+  try {
+    const answer = await postJson('/api/position', { position: fen, rules: study.rules });
+    if (ply !== shown || fen !== study.positions[ply]) return;
+    here = answer;
+    render();
+  } catch (e) {
+    if (ply === shown) say(t('analysis.failed', { reason: e.message }));
+  }
+}
+
+// A turn played on the board: the next move of the line shown if it is that one, else a
+// variation from here, in place of the moves that followed.
+async function play(m) {
+  const ply = shown;
+  const fen = study.positions[ply];
+  let answer;
+  try {
+    answer = await postJson('/api/position', { position: fen, rules: study.rules, move: m });
+  } catch (e) {
+    say(t('analysis.failed', { reason: e.message }));
+    return;
+  }
+  if (ply !== shown || fen !== study.positions[ply]) return;
+  const verdict = answer.move;
+  if (verdict.verdict !== 'legal') {
+    say(verdictText(m, verdict));
+    return;
+  }
+  if (study.moves[ply] !== verdict.m) {
+    if (branch === null) game = study;
+    branch = branch === null ? ply : Math.min(branch, ply);
+    study = {
+      ...study,
+      moves: [...study.moves.slice(0, ply), verdict.m],
+      positions: [...study.positions.slice(0, ply + 1), verdict.pos.fen],
+    };
+  }
+  show(ply + 1);
+}
+
+// Back to the game's own moves, at the position the variation left them.
+function backToGame() {
+  if (branch === null) return;
+  study = game;
+  const at = branch;
+  game = null;
+  branch = null;
+  show(at);
+  $('first').focus();
 }
 
 function render() {
   $('rules').textContent = study.rules;
   const fen = study.positions[shown];
   const lastMove = shown > 0 ? study.moves[shown - 1] : null;
-  board.show({ fen, legal: [], forbidden: {}, mine: false, waiting: false, browsing: true, lastMove, flipped: false });
+  // Either side's turn may be played, once the server has listed them; none after the end.
+  const pos = here && here.pos;
+  const open = !!pos && here.status.result === '*';
+  board.show({
+    fen, legal: open ? pos.legal : [], forbidden: open ? pos.forbidden : {}, closed: open ? pos.closed : {},
+    mine: open, waiting: !pos, browsing: false, lastMove, flipped: false,
+  });
   $('shown').textContent = shown === 0 ? t('analysis.at-start') : t('analysis.after', { ply: shown, plies: study.moves.length, move: lastMove });
+  $('variation').hidden = branch === null;
+  if (branch !== null) $('variation-note').textContent = t('analysis.variation', { n: branch + 1 });
   $('first').disabled = $('prev').disabled = shown === 0;
   $('last').disabled = $('next').disabled = shown === study.moves.length;
   renderMoveList($('moves'), study.moves, shown, show);
@@ -143,6 +218,8 @@ function drawBest(text) {
 async function importFrom(text, rules) {
   try {
     study = await load(text, rules);
+    game = null;
+    branch = null;
     $('import-error').textContent = '';
     show(study.moves.length);
   } catch (e) {
@@ -158,9 +235,11 @@ $('first').addEventListener('click', () => show(0));
 $('prev').addEventListener('click', () => show(shown - 1));
 $('next').addEventListener('click', () => show(shown + 1));
 $('last').addEventListener('click', () => show(Infinity));
+$('back-to-game').addEventListener('click', backToGame);
 document.addEventListener('keydown', (e) => {
   if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-  if (e.target.closest && e.target.closest('input, textarea, select')) return;
+  // On the board the arrows move between its cells, to play a turn.
+  if (e.target.closest && e.target.closest('input, textarea, select, svg.board')) return;
   const to = { ArrowLeft: shown - 1, ArrowRight: shown + 1, Home: 0, End: Infinity }[e.key];
   if (to === undefined) return;
   e.preventDefault();

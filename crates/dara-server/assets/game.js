@@ -6,7 +6,7 @@ import { parsePosition, parseMove } from './notation.js';
 import * as sound from './sound.js';
 import { MARKS, fetchReview, drawGraph, fillTable, summary, turnNote } from './review.js';
 import { renderMoveList } from './movelist.js';
-import { t, cap, inWords } from './i18n.js';
+import { t, cap, inWords, errorText } from './i18n.js';
 
 const gameId = location.pathname.split('/')[2];
 const $ = (id) => document.getElementById(id);
@@ -192,7 +192,8 @@ const side = (colour) => t(`side.${colour}`);
 // where the code is one this page does not know.
 function refusalText(d) {
   const key = `refusal.${d.code}`;
-  return d.code && t(key, d) !== key ? t(key, d) : d.reason;
+  const params = d.because ? { ...d, detail: errorText({ ...d.because, error: d.detail }) } : d;
+  return d.code && t(key, params) !== key ? t(key, params) : d.reason;
 }
 
 // How a game ended, from its code (PROTOCOL.md).

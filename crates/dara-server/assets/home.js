@@ -1,6 +1,7 @@
 // The home page: pick the rules and the clock, then one of the three ways to play.
 import { chosenRules, chosenClock, watchRulesForm } from './rules-form.js';
 import { t } from './i18n.js';
+import { postJson as post } from './api.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -9,12 +10,6 @@ function showError(text) {
   $('home-error').hidden = !text;
 }
 
-async function post(path, body) {
-  const response = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || t('home.server-said-no'));
-  return data;
-}
 
 // A seat taken: remember its token, then go to the game.
 function go(created) {

@@ -69,6 +69,24 @@ export function verdictText(move, verdict) {
   return t(verdict.verdict === 'illegal' ? 'verdict.illegal' : 'verdict.unreadable', { move, reason: verdict.reason });
 }
 
+// An error the server answered over HTTP (or the cause it gives for a rematch it could not
+// start), worded from its code and figures (PROTOCOL.md); the server's English only where the
+// code is one this page does not know.
+export function errorText(answer) {
+  const key = `error.${answer.code}`;
+  const params = { ...answer };
+  if ('waiting' in answer) {
+    params.count = answer.waiting;
+    params.again = t('error.try-again-in', { count: answer.seconds });
+  }
+  if ('graceSeconds' in answer) {
+    const s = answer.graceSeconds;
+    params.grace = s >= 60 && s % 60 === 0 ? t('error.minutes', { count: s / 60 }) : t('error.seconds', { count: s });
+  }
+  const text = answer.code ? t(key, params) : key;
+  return text === key ? answer.error : text;
+}
+
 // Words every marked element of `root`.
 export function translate(root = document) {
   for (const node of root.querySelectorAll('[data-i18n]')) node.textContent = t(node.dataset.i18n);

@@ -217,12 +217,7 @@ $('typed').addEventListener('submit', (e) => {
 $('play').addEventListener('click', async () => {
   $('finale-error').hidden = true;
   try {
-    const response = await fetch('/api/games', {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ opponent: 'computer', rules: RULES, level: 1, first: 'me' }),
-    });
-    const created = await response.json();
-    if (!response.ok) throw new Error(created.error || t('home.server-said-no'));
+    const created = await postJson('/api/games', { opponent: 'computer', rules: RULES, level: 1, first: 'me' });
     localStorage.setItem(`dara.seat.${created.game}`, created.seat);
     location.href = created.url;
   } catch (e) {

@@ -1,4 +1,6 @@
-//! The one error type of the HTTP side, mapped to a status and a JSON reason.
+//! The one error type of the HTTP side, mapped to a status and a JSON answer: a code with its
+//! figures, which the pages word in their language (`error.<code>` in `assets/lang-*.js`), beside
+//! the reason in English for any other client.
 
 use std::time::Duration;
 
@@ -6,6 +8,8 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
+
+use crate::state::spoken;
 
 /// Everything an HTTP request can fail with.
 #[derive(Debug)]
@@ -24,9 +28,20 @@ pub enum AppError {
         /// About when they will have been answered: when to come back.
         retry_after: Duration,
     },
-    /// The client's address already has as many games as one may; the text says how many
-    /// and when they go.
-    TooManyGames(String),
+    /// The client's address already has as many games as one may.
+    TooManyGames {
+        /// How many.
+        limit: usize,
+        /// How long a finished game is kept: when one of them goes.
+        grace: Duration,
+    },
+    /// The client's address already holds as many seats at open tables as one may.
+    TooManySeats {
+        /// How many.
+        limit: usize,
+        /// How long a finished game is kept.
+        grace: Duration,
+    },
     /// Someone else sat down at the open table first.
     TableTaken,
     /// The table is no longer open: the person waiting left, or the game has gone.
@@ -64,9 +79,9 @@ impl AppError {
             | AppError::EngineBusy { .. }
             | AppError::AnalysisBusy { .. }
             | AppError::Unkept => StatusCode::SERVICE_UNAVAILABLE,
-            AppError::TooManyGames(_) | AppError::OneAnalysisAtATime => {
-                StatusCode::TOO_MANY_REQUESTS
-            }
+            AppError::TooManyGames { .. }
+            | AppError::TooManySeats { .. }
+            | AppError::OneAnalysisAtATime => StatusCode::TOO_MANY_REQUESTS,
             AppError::TableTaken => StatusCode::CONFLICT,
             AppError::TableClosed => StatusCode::NOT_FOUND,
             AppError::ForeignOrigin => StatusCode::FORBIDDEN,
@@ -77,7 +92,17 @@ impl AppError {
     /// What a person is told (also over a game's socket, when a rematch cannot start).
     pub fn reason(&self) -> String {
         match self {
-            AppError::BadRequest(reason) | AppError::TooManyGames(reason) => reason.clone(),
+            AppError::BadRequest(reason) => reason.clone(),
+            AppError::TooManyGames { limit, grace } => format!(
+                "there are already {limit} games here started from your address, the most it may \
+                 have at once; a finished game is forgotten {} after it ends, so try again then",
+                spoken(*grace)
+            ),
+            AppError::TooManySeats { limit, grace } => format!(
+                "there are already {limit} seats here taken from your address, the most it may \
+                 hold at once; a finished game is forgotten {} after it ends, so try again then",
+                spoken(*grace)
+            ),
             AppError::NotFound => {
                 "no such game: it may have finished and been forgotten".to_owned()
             }
@@ -120,17 +145,106 @@ impl AppError {
             }
         }
     }
+
+    /// The code and figures a page words the error from (`error.<code>` in its catalogue).
+    pub fn code(&self) -> Code {
+        let seconds = |grace: &Duration| grace.as_secs() + u64::from(grace.subsec_nanos() > 0);
+        match self {
+            AppError::BadRequest(detail) => Code::BadRequest { detail: detail.clone() },
+            AppError::NotFound => Code::NotFound,
+            AppError::Full => Code::Full,
+            AppError::EngineBusy { waiting, retry_after } => {
+                Code::EngineBusy { waiting: *waiting, seconds: retry_seconds(*retry_after) }
+            }
+            AppError::TooManyGames { limit, grace } => {
+                Code::TooManyGames { limit: *limit, grace_seconds: seconds(grace) }
+            }
+            AppError::TooManySeats { limit, grace } => {
+                Code::TooManySeats { limit: *limit, grace_seconds: seconds(grace) }
+            }
+            AppError::TableTaken => Code::TableTaken,
+            AppError::TableClosed => Code::TableClosed,
+            AppError::ForeignOrigin => Code::ForeignOrigin,
+            AppError::NotJson => Code::NotJson,
+            AppError::AnalysisBusy { waiting, retry_after } => {
+                Code::AnalysisBusy { waiting: *waiting, seconds: retry_seconds(*retry_after) }
+            }
+            AppError::OneAnalysisAtATime => Code::OneAnalysisAtATime,
+            AppError::Unkept => Code::Unkept,
+        }
+    }
 }
 
-/// The body of every error answer: `{"error": "<reason a person can read>"}`.
+/// An error as a page reads it: its code and figures. A bad request's detail stays the
+/// server's English (the rules' and the parsers' words: the pages send what they build, so
+/// only a pasted record or position gets one in front of a person).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "code", rename_all = "kebab-case")]
+pub enum Code {
+    /// [`AppError::BadRequest`].
+    BadRequest {
+        /// What is wrong, in English.
+        detail: String,
+    },
+    /// [`AppError::NotFound`].
+    NotFound,
+    /// [`AppError::Full`].
+    Full,
+    /// [`AppError::EngineBusy`].
+    EngineBusy {
+        /// Searches waiting.
+        waiting: usize,
+        /// Whole seconds until they will have been answered.
+        seconds: u64,
+    },
+    /// [`AppError::TooManyGames`].
+    TooManyGames {
+        /// How many games an address may have.
+        limit: usize,
+        /// How long a finished game is kept, in whole seconds.
+        #[serde(rename = "graceSeconds")]
+        grace_seconds: u64,
+    },
+    /// [`AppError::TooManySeats`].
+    TooManySeats {
+        /// How many seats an address may hold.
+        limit: usize,
+        /// How long a finished game is kept, in whole seconds.
+        #[serde(rename = "graceSeconds")]
+        grace_seconds: u64,
+    },
+    /// [`AppError::TableTaken`].
+    TableTaken,
+    /// [`AppError::TableClosed`].
+    TableClosed,
+    /// [`AppError::ForeignOrigin`].
+    ForeignOrigin,
+    /// [`AppError::NotJson`].
+    NotJson,
+    /// [`AppError::AnalysisBusy`].
+    AnalysisBusy {
+        /// Analyses waiting.
+        waiting: usize,
+        /// Whole seconds to wait.
+        seconds: u64,
+    },
+    /// [`AppError::OneAnalysisAtATime`].
+    OneAnalysisAtATime,
+    /// [`AppError::Unkept`].
+    Unkept,
+}
+
+/// The body of every error answer: `{"error": "<the reason in English>", "code": …, …}`.
 #[derive(Debug, Serialize)]
 struct ErrorBody {
     error: String,
+    #[serde(flatten)]
+    code: Code,
 }
 
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        let body = Json(ErrorBody { error: self.reason() });
+        let body = Json(ErrorBody { error: self.reason(), code: self.code() });
         match self {
             // When to come back, for a program.
             AppError::EngineBusy { retry_after, .. }
@@ -171,5 +285,68 @@ mod tests {
             one.reason(),
             "the computer is busy: 1 game is waiting for its moves; try again in 1 second"
         );
+    }
+
+    fn every_error() -> Vec<AppError> {
+        let wait = Duration::from_secs(600);
+        vec![
+            AppError::bad("ruleset: unknown preset"),
+            AppError::NotFound,
+            AppError::Full,
+            AppError::EngineBusy { waiting: 3, retry_after: wait },
+            AppError::TooManyGames { limit: 20, grace: wait },
+            AppError::TooManySeats { limit: 20, grace: wait },
+            AppError::TableTaken,
+            AppError::TableClosed,
+            AppError::ForeignOrigin,
+            AppError::NotJson,
+            AppError::AnalysisBusy { waiting: 1, retry_after: wait },
+            AppError::OneAnalysisAtATime,
+            AppError::Unkept,
+        ]
+    }
+
+    #[test]
+    fn an_error_travels_as_english_beside_its_code_and_figures() {
+        let body = |error: AppError| {
+            let reason = error.reason();
+            serde_json::to_value(ErrorBody { error: reason, code: error.code() }).unwrap()
+        };
+        assert_eq!(
+            body(AppError::TooManyGames { limit: 20, grace: Duration::from_secs(600) }),
+            serde_json::json!({
+                "code": "too-many-games",
+                "limit": 20,
+                "graceSeconds": 600,
+                "error": "there are already 20 games here started from your address, the most it \
+                          may have at once; a finished game is forgotten 10 minutes after it \
+                          ends, so try again then",
+            })
+        );
+        assert_eq!(
+            body(AppError::bad("a record of at most 9 bytes")),
+            serde_json::json!({
+                "code": "bad-request",
+                "detail": "a record of at most 9 bytes",
+                "error": "a record of at most 9 bytes",
+            })
+        );
+    }
+
+    #[test]
+    fn the_pages_can_word_every_error() {
+        // The English catalogue has every code (in the other languages the browser test checks
+        // that they have English's keys).
+        let english = include_str!("../assets/lang-en.js");
+        for error in every_error() {
+            let value = serde_json::to_value(error.code()).unwrap();
+            let code = value["code"].as_str().unwrap();
+            let plain = format!("\"error.{code}\":");
+            let plural = format!("\"error.{code}.other\":");
+            assert!(
+                english.contains(&plain) || english.contains(&plural),
+                "lang-en.js has no words for the error {code}"
+            );
+        }
     }
 }

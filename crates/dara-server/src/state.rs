@@ -140,29 +140,25 @@ impl Shared {
 
     /// Why a client address may start no more games now.
     pub fn too_many_games(&self) -> AppError {
-        let limit = self.config.games_per_address;
-        let grace = spoken(self.config.finished_grace);
-        AppError::TooManyGames(format!(
-            "there are already {limit} games here started from your address, the most it may \
-             have at once; a finished game is forgotten {grace} after it ends, so try again then"
-        ))
+        AppError::TooManyGames {
+            limit: self.config.games_per_address,
+            grace: self.config.finished_grace,
+        }
     }
 
     /// Why a client address may take no more seats at open tables now.
     pub fn too_many_seats(&self) -> AppError {
-        let limit = self.config.seats_per_address;
-        let grace = spoken(self.config.finished_grace);
-        AppError::TooManyGames(format!(
-            "there are already {limit} seats here taken from your address, the most it may \
-             hold at once; a finished game is forgotten {grace} after it ends, so try again then"
-        ))
+        AppError::TooManySeats {
+            limit: self.config.seats_per_address,
+            grace: self.config.finished_grace,
+        }
     }
 
     /// Counts a seat `client` takes at the open table `id`, unless that client already holds
     /// as many as it may.
     ///
     /// # Errors
-    /// [`AppError::TooManyGames`], or [`AppError::TableClosed`] if the game has gone.
+    /// [`AppError::TooManySeats`], or [`AppError::TableClosed`] if the game has gone.
     pub fn count_seat(&self, id: &GameId, client: IpAddr) -> Result<(), AppError> {
         let mut registry = self.registry.lock().expect("games lock");
         if registry.seats_per_address.get(&client).copied().unwrap_or(0)
@@ -253,7 +249,7 @@ fn decrement(counts: &mut HashMap<IpAddr, usize>, address: IpAddr) {
 }
 
 /// A duration as a person says it: `10 minutes`, `1 minute`, `45 seconds`.
-fn spoken(d: Duration) -> String {
+pub(crate) fn spoken(d: Duration) -> String {
     let seconds = d.as_secs() + u64::from(d.subsec_nanos() > 0);
     let (n, unit) = if seconds >= 60 && seconds % 60 == 0 {
         (seconds / 60, "minute")

@@ -1,6 +1,8 @@
 //! A position as the browser sees it: the board text, hands, counters, every legal move in
 //! notation, and why each closed cell is closed. The page holds no rules: it draws this.
 
+use std::fmt::Write as _;
+
 use dara::{Cell, ClosedCell, Colour, MoveList, Phase, Position};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
@@ -105,15 +107,21 @@ impl PositionView {
     /// The view of `pos`, whose legal moves are `legal` (listed once by the caller, who
     /// also checks turns against them).
     pub fn of(pos: &Position, legal: &MoveList) -> PositionView {
+        // Asked of the rules once: each empty cell is tried as a placement.
+        let closed = forbidden_placements(pos);
+        // Room for the longest position text at once: grown a push at a time it took four
+        // allocations, one of them each turn in the allocator's slow way.
+        let mut fen = String::with_capacity(64);
+        write!(fen, "{pos}").expect("a String takes every write");
         PositionView {
-            fen: pos.to_string(),
+            fen,
             side: pos.side(),
             phase: pos.phase(),
             hand: Hands { white: pos.hand(Colour::White), black: pos.hand(Colour::Black) },
             quiet: pos.quiet(),
             quiet_limit: pos.rules().quiet(),
-            forbidden: forbidden_placements(pos),
-            closed: forbidden_placements(pos),
+            forbidden: closed.clone(),
+            closed,
             legal: legal.clone(),
         }
     }

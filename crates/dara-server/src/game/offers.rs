@@ -9,6 +9,7 @@ use tokio::time::Instant;
 use super::actor::{spawn, Game, Seat, Thinking};
 use super::event::{EndReason, GameEvent};
 use super::settings::Opponent;
+use crate::error::AppError;
 use crate::protocol::Refusal;
 
 /// Takebacks one game allows: plenty for someone learning against the computer, and a bound on
@@ -162,11 +163,9 @@ impl Game {
     /// A new game with the same people, colours swapped: each keeps their own token, so their
     /// browser needs nothing new to take its seat.
     fn start_rematch(&mut self) -> Result<(), Refusal> {
-        let unavailable = |detail: String| Refusal::RematchUnavailable { detail };
-        let shared = self
-            .shared
-            .upgrade()
-            .ok_or_else(|| unavailable("the server is shutting down".into()))?;
+        // A server that is stopping cannot keep a new game: said as such a refusal is.
+        let shared =
+            self.shared.upgrade().ok_or_else(|| Refusal::rematch_unavailable(&AppError::Unkept))?;
         let seats = ByColour { white: self.seats.black.clone(), black: self.seats.white.clone() };
         let mut settings = self.settings.clone();
         // A rematch is between these two people: it is not listed in the lobby.
@@ -177,7 +176,7 @@ impl Game {
         // Not waited for: the store commits the new game before anything this one stores
         // after it, so the rematch this game names is always there.
         let (handle, _) = spawn(&shared, settings, seats, self.asked_from)
-            .map_err(|e| unavailable(e.reason()))?;
+            .map_err(|e| Refusal::rematch_unavailable(&e))?;
         self.rematch = Some(handle.id.clone());
         self.rematch_offer = None;
         self.publish(GameEvent::RematchStarted { game: handle.id.clone() });

@@ -5,7 +5,7 @@ use dara::record::GameResult;
 use dara::{Colour, Move, Ruleset};
 use serde::Serialize;
 
-use super::{display, wire_in, Wire};
+use super::{display, wire, Wire};
 use crate::game::clock::ClockView;
 use crate::game::{EndReason, Opponent};
 use crate::seat::GameId;
@@ -83,7 +83,7 @@ impl Event {
             event: &'a Event,
             v: u64,
         }
-        wire_in(&Versioned { event: self, v }, Vec::with_capacity(512))
+        wire(&Versioned { event: self, v })
     }
 }
 

@@ -7,6 +7,7 @@ use core::fmt;
 use serde::Serialize;
 
 use super::client::{ParseError, PROTOCOL_VERSION};
+use crate::error::{AppError, Code};
 
 /// Why a message was refused. Whatever the reason, the game is exactly as it was.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -85,7 +86,10 @@ pub enum Refusal {
     RematchAlreadyAsked,
     /// The rematch could not be started.
     RematchUnavailable {
-        /// Why, in English (the server is full, or this address holds too many games).
+        /// Why, as an HTTP answer would have said it: its code and figures (the server is full,
+        /// or this address holds too many games).
+        because: Code,
+        /// The same in English.
         detail: String,
     },
     /// A claim while the opponent may still come back.
@@ -98,6 +102,13 @@ pub enum Refusal {
     /// The server cannot reach where it keeps games (a node of a cluster whose Redis does not
     /// answer): what would change the game is refused rather than played and lost.
     StoreUnreachable,
+}
+
+impl Refusal {
+    /// The rematch could not be started, for the reason `error` gives.
+    pub fn rematch_unavailable(error: &AppError) -> Refusal {
+        Refusal::RematchUnavailable { because: error.code(), detail: error.reason() }
+    }
 }
 
 impl From<ParseError> for Refusal {
@@ -115,7 +126,7 @@ impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Refusal::Unreadable { detail } | Refusal::IllegalMove { detail } => f.write_str(detail),
-            Refusal::RematchUnavailable { detail } | Refusal::OtherProtocol { detail, .. } => {
+            Refusal::RematchUnavailable { detail, .. } | Refusal::OtherProtocol { detail, .. } => {
                 f.write_str(detail)
             }
             Refusal::Binary => f.write_str("messages are JSON text, not binary"),
