@@ -131,3 +131,21 @@ mod tests {
         assert_eq!(Cell::from_name("a8"), None);
     }
 }
+
+/// A cell as written: file and rank, 0-based, not yet checked against a board.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Coord {
+    /// 0 for `a`.
+    pub file: u8,
+    /// 0 for rank 1.
+    pub rank: u8,
+}
+
+impl fmt::Display for Coord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Parsed coordinates have files a to z; one built by hand may have any file and rank,
+        // and prints without overflowing.
+        let letter = char::from_u32(u32::from(b'a') + u32::from(self.file)).unwrap_or('?');
+        write!(f, "{letter}{}", u16::from(self.rank) + 1)
+    }
+}

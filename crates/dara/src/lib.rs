@@ -30,6 +30,7 @@ mod colour;
 mod counting;
 mod direction;
 mod generations;
+mod illegal;
 pub mod lines;
 mod movegen;
 mod moves;
@@ -45,14 +46,15 @@ mod status;
 mod zobrist;
 
 pub use bitboard::{Bitboard, Cells};
-pub use cell::{Cell, MAX_SIDE};
+pub use cell::{Cell, Coord, MAX_SIDE};
 pub use closed_cell::ClosedCell;
 pub use colour::{ByColour, Colour, ParseColourError};
 pub use direction::Direction;
 #[cfg(feature = "count-generations")]
 pub use generations::generations;
+pub use illegal::Illegal;
 pub use moves::{Move, MoveList};
-pub use notation::{Coord, MoveError, MoveText, ParseMoveError};
+pub use notation::{MoveError, MoveText, ParseMoveError};
 pub use position::{IllegalMoveError, Position};
 pub use ruleset::{
     Blocked, Captures, Long, Opening, Place, Preset, Ruleset, RulesetBuilder, RulesetError,

@@ -7,6 +7,7 @@ use crate::closed_cell::ClosedCell;
 use crate::colour::Colour;
 use crate::direction::Direction;
 use crate::generations;
+use crate::illegal::Illegal;
 use crate::lines;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -233,35 +234,35 @@ impl Position {
         self.step_targets().any(|(_, targets, _, _)| targets.any())
     }
 
-    /// A sentence saying why `m` is not among `legal`, for error messages.
-    pub(crate) fn why_illegal(&self, m: Move, legal: &[Move]) -> String {
+    /// Why `m` is not among `legal`, for error messages.
+    pub(crate) fn why_illegal(&self, m: Move, legal: &[Move]) -> Illegal {
         let side = self.side();
-        if let Status::Won { .. } | Status::Drawn(_) = self.status() {
-            return format!("the game is over ({})", self.status());
+        if let status @ (Status::Won { .. } | Status::Drawn(_)) = self.status() {
+            return Illegal::GameOver { status };
         }
         match (m, self.phase()) {
-            (Move::Pass, _) => "a pass is only allowed when a player cannot place".to_string(),
-            (Move::Put(_), Phase::Movement) => {
-                format!("{}, so step one (as in c3-c4)", ClosedCell::PlacementOver)
-            }
-            (Move::Step { .. }, Phase::Placement) => {
-                format!("{side} is still placing stones (as in c3)")
-            }
+            (Move::Pass, _) => Illegal::PassNotAllowed,
+            (Move::Put(_), Phase::Movement) => Illegal::PlacementOver,
+            (Move::Step { .. }, Phase::Placement) => Illegal::StillPlacing { side },
             (Move::Put(cell), Phase::Placement) => {
                 let Some(reason) = self.closed_reason(cell) else {
-                    return format!("{cell} is a legal placement");
+                    return Illegal::NotListed { cell };
                 };
                 let because = match reason {
-                    ClosedCell::Occupied => return format!("{cell} is not empty"),
-                    ClosedCell::OffBoard => return format!("{cell} is not on the board"),
+                    ClosedCell::Occupied => return Illegal::Occupied { cell },
+                    ClosedCell::OffBoard => return Illegal::OffBoard { cell },
+                    ClosedCell::PlacementOver => Illegal::PlacementOver,
+                    ClosedCell::NoStonesInHand => Illegal::NoStonesInHand,
+                    ClosedCell::CornerOpening => Illegal::CornerOpening { cell },
+                    ClosedCell::CentreOpening => Illegal::CentreOpening { cell },
                     ClosedCell::WouldMakeThree | ClosedCell::WouldMakeFour => {
                         let run = lines::longest_run(self.stones(side).with(cell), cell);
-                        format!("a stone on {cell} would stand in a line of {run}; {reason}")
+                        let limit = if reason == ClosedCell::WouldMakeFour { 4 } else { 3 };
+                        Illegal::LineTooLong { cell, run, limit }
                     }
-                    reason => reason.to_string(),
                 };
                 if self.placement_choices().is_empty() {
-                    format!("{side} has no stone that may be placed and must pass ({because})")
+                    Illegal::MustPass { side, because: Box::new(because) }
                 } else {
                     because
                 }
@@ -271,44 +272,43 @@ impl Position {
                 let same_step: Vec<&Move> =
                     legal.iter().filter(|l| l.without_captures() == bare).collect();
                 if !self.stones(side).contains(from) {
-                    format!("there is no {side} stone on {from}")
+                    Illegal::NoStoneOfYours { side, cell: from }
                 } else if !self.empty().contains(to) {
-                    format!("{to} is not empty")
+                    Illegal::Occupied { cell: to }
                 } else if !self
                     .rules()
                     .step_directions()
                     .iter()
                     .any(|&d| Bitboard::from_cell(from).shift(d).contains(to))
                 {
-                    let how = if self.rules().diagonal() {
-                        "one step in any direction"
-                    } else {
-                        "one step up, down, left or right"
-                    };
-                    format!("{from} to {to} is not a step: stones move {how}")
+                    Illegal::NotAStep { from, to, diagonal: self.rules().diagonal() }
                 } else if same_step.is_empty() {
-                    format!(
-                        "{from}-{to} would make a line of four or more, which this ruleset forbids"
-                    )
+                    Illegal::LongLine { from, to }
                 } else if same_step.iter().all(|l| !l.is_capture()) {
-                    format!("{from}-{to} makes no row of three, so it captures nothing")
+                    Illegal::NoRowMade { from, to }
                 } else if captures.is_empty() {
-                    format!(
-                        "{from}-{to} makes a row of three: name the stone to capture, as in {}",
-                        same_step[0]
-                    )
+                    Illegal::CaptureRequired { from, to, example: *same_step[0] }
                 } else {
                     let enemy = self.stones(!side);
                     if let Some(cell) = captures.into_iter().find(|&c| !enemy.contains(c)) {
-                        format!("there is no {} stone on {cell} to capture", !side)
+                        Illegal::NothingToTake { side: !side, cell }
                     } else if same_step[0].captures().count() != captures.count() {
-                        format!(
-                            "{from}-{to} captures {} stone(s), not {}",
-                            same_step[0].captures().count(),
-                            captures.count()
-                        )
+                        Illegal::WrongCaptureCount {
+                            from,
+                            to,
+                            takes: same_step[0].captures().count(),
+                            named: captures.count(),
+                        }
                     } else {
-                        "that stone is in a row of three and protected while the enemy has stones outside rows".to_string()
+                        // Every named stone is the enemy's and the count is right, so one of
+                        // them is protected: the first that stands in a row.
+                        let in_rows = lines::in_rows(enemy);
+                        let cell = captures
+                            .into_iter()
+                            .find(|&c| in_rows.contains(c))
+                            .or_else(|| captures.into_iter().next())
+                            .unwrap_or(to);
+                        Illegal::Protected { cell }
                     }
                 }
             }

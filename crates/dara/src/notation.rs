@@ -11,27 +11,10 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::bitboard::Bitboard;
-use crate::cell::{parse_coord, Cell};
+use crate::cell::{parse_coord, Cell, Coord};
+use crate::illegal::Illegal;
 use crate::moves::Move;
 use crate::position::{IllegalMoveError, Position};
-
-/// A cell as written: file and rank, 0-based, not yet checked against a board.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Coord {
-    /// 0 for `a`.
-    pub file: u8,
-    /// 0 for rank 1.
-    pub rank: u8,
-}
-
-impl fmt::Display for Coord {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Parsed coordinates have files a to z; one built by hand may have any file and rank,
-        // and prints without overflowing.
-        let letter = char::from_u32(u32::from(b'a') + u32::from(self.file)).unwrap_or('?');
-        write!(f, "{letter}{}", u16::from(self.rank) + 1)
-    }
-}
 
 /// A move as written, checked for syntax only.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -162,7 +145,7 @@ impl MoveText {
     /// As [`MoveText::to_move`].
     pub fn to_move_in(&self, pos: &Position, legal: &[Move]) -> Result<Move, IllegalMoveError> {
         let text = self.to_string();
-        let illegal = |reason: String| IllegalMoveError::new(text.clone(), reason);
+        let illegal = |why: Illegal| IllegalMoveError::new(text.clone(), why);
         let rules = pos.rules();
         let cell = |c: Coord| {
             (c.file < rules.cols() && c.rank < rules.rows())
@@ -171,7 +154,7 @@ impl MoveText {
                 .ok_or_else(|| {
                     IllegalMoveError::new(
                         c.to_string(),
-                        format!("no such cell on {}x{}", rules.cols(), rules.rows()),
+                        Illegal::NoSuchCell { cell: c, cols: rules.cols(), rows: rules.rows() },
                     )
                 })
         };
@@ -183,7 +166,7 @@ impl MoveText {
                 for c in captures {
                     let c = cell(*c)?;
                     if set.contains(c) {
-                        return Err(illegal(format!("{c} is captured twice")));
+                        return Err(illegal(Illegal::CapturedTwice { cell: c }));
                     }
                     set = set.with(c);
                 }

@@ -6,6 +6,7 @@ use core::str::FromStr;
 
 use crate::bitboard::Bitboard;
 use crate::colour::{ByColour, Colour};
+use crate::illegal::Illegal;
 use crate::moves::Move;
 use crate::ruleset::{Blocked, Ruleset};
 use crate::setup::{Field, PositionError, Setup};
@@ -391,12 +392,12 @@ impl Position {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IllegalMoveError {
     text: String,
-    reason: String,
+    why: Illegal,
 }
 
 impl IllegalMoveError {
-    pub(crate) fn new(text: impl Into<String>, reason: impl Into<String>) -> IllegalMoveError {
-        IllegalMoveError { text: text.into(), reason: reason.into() }
+    pub(crate) fn new(text: impl Into<String>, why: Illegal) -> IllegalMoveError {
+        IllegalMoveError { text: text.into(), why }
     }
 
     /// The move as it was written.
@@ -404,16 +405,22 @@ impl IllegalMoveError {
         &self.text
     }
 
+    /// Why the move cannot be played, as a reason with its cells and numbers: for a page
+    /// that words it in its own language.
+    pub fn why(&self) -> &Illegal {
+        &self.why
+    }
+
     /// Why the move cannot be played, in plain English without the move's text: for a page
     /// that shows the reason beside the move already on its board.
-    pub fn reason(&self) -> &str {
-        &self.reason
+    pub fn reason(&self) -> String {
+        self.why.to_string()
     }
 }
 
 impl fmt::Display for IllegalMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?}: {}", self.text, self.reason)
+        write!(f, "{:?}: {}", self.text, self.why)
     }
 }
 

@@ -13,77 +13,13 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::colour::Colour;
+use crate::illegal::Illegal;
 use crate::moves::Move;
 use crate::notation::MoveText;
 use crate::position::{IllegalMoveError, Position};
 use crate::ruleset::{Ruleset, RulesetError};
 use crate::setup::PositionError;
-use crate::status::Status;
-
-/// How a game ended, as a record writes it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum GameResult {
-    /// `1-0`
-    WhiteWins,
-    /// `0-1`
-    BlackWins,
-    /// `1/2-1/2`
-    Draw,
-    /// `*`: not finished (or not known).
-    Unfinished,
-}
-
-impl GameResult {
-    /// The result the rules give a position: unfinished while the game goes on.
-    pub fn of_status(status: Status) -> GameResult {
-        match status {
-            Status::Ongoing => GameResult::Unfinished,
-            Status::Won { winner, .. } => GameResult::from_winner(winner),
-            Status::Drawn(_) => GameResult::Draw,
-        }
-    }
-
-    /// The win of `winner`.
-    pub const fn from_winner(winner: Colour) -> GameResult {
-        match winner {
-            Colour::White => GameResult::WhiteWins,
-            Colour::Black => GameResult::BlackWins,
-        }
-    }
-
-    /// The winner, if any.
-    pub fn winner(self) -> Option<Colour> {
-        match self {
-            GameResult::WhiteWins => Some(Colour::White),
-            GameResult::BlackWins => Some(Colour::Black),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for GameResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-            GameResult::Unfinished => "*",
-        })
-    }
-}
-
-impl FromStr for GameResult {
-    type Err = ();
-    fn from_str(text: &str) -> Result<GameResult, ()> {
-        match text {
-            "1-0" => Ok(GameResult::WhiteWins),
-            "0-1" => Ok(GameResult::BlackWins),
-            "1/2-1/2" => Ok(GameResult::Draw),
-            "*" => Ok(GameResult::Unfinished),
-            _ => Err(()),
-        }
-    }
-}
+pub use crate::status::GameResult;
 
 /// Why a record was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -210,7 +146,7 @@ impl Record {
         if self.result != GameResult::Unfinished {
             return Err(IllegalMoveError::new(
                 m.to_string(),
-                format!("the game is over ({})", self.result),
+                Illegal::RecordFinished { result: self.result },
             ));
         }
         self.end.play_listed(m, legal)?;
