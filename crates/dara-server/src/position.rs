@@ -9,6 +9,7 @@ use dara::{Colour, DrawReason, MoveError, Position, Ruleset, Status, WinReason};
 use serde::{Deserialize, Serialize};
 
 use crate::error::AppError;
+use crate::protocol::MoveWhy;
 use crate::view::PositionView;
 
 /// Longer texts are not positions or rulesets of any board the rules allow.
@@ -86,6 +87,8 @@ pub enum Verdict {
     Illegal {
         /// The rules' reason, without the move's text.
         reason: String,
+        /// The same as a code with its cells and numbers (as in an `illegal-move` refusal).
+        why: MoveWhy,
     },
     /// Not a move in notation at all.
     Unreadable {
@@ -134,7 +137,9 @@ impl Question {
                         status: Ending::of(next.status()),
                     }
                 }
-                Err(MoveError::Illegal(e)) => Verdict::Illegal { reason: e.reason().to_owned() },
+                Err(MoveError::Illegal(e)) => {
+                    Verdict::Illegal { reason: e.reason(), why: MoveWhy::from(e.why()) }
+                }
                 Err(e @ MoveError::Parse(_)) => Verdict::Unreadable { reason: e.to_string() },
             }
         });
@@ -164,6 +169,7 @@ mod tests {
             "placements may not make three or more in a line"
         );
         assert_eq!(answer["move"]["verdict"], "illegal");
+        assert_eq!(answer["move"]["why"]["code"], "line-too-long");
         assert_eq!(
             answer["move"]["reason"],
             "a stone on c1 would stand in a line of 3; placements may not make three or more in a line"

@@ -269,6 +269,45 @@ async fn state(addr: std::net::SocketAddr, game: &str) -> (Value, Value, Value) 
     (snapshot["v"].clone(), snapshot["d"]["pos"].clone(), snapshot["d"]["moves"].clone())
 }
 
+/// A refused turn carries the rules' reason as a code with its cells and numbers (`why`),
+/// beside the English, so the page can word it in its own language.
+#[tokio::test]
+async fn a_refused_turn_carries_the_rules_reason_as_a_code() {
+    let addr = start(test_config()).await;
+    let (game, seat, _) = create(addr, json!({ "opponent": "friend", "first": "me" })).await;
+    let (mut pale, _) = Client::hello(addr, &game, Some(&seat), None).await;
+    let (mut dark, _) = join(addr, &game).await;
+    assert_eq!(pale.turn(1, "c3").await["t"], "accepted");
+    let before = state(addr, &game).await;
+
+    let occupied = dark.turn(1, "c3").await;
+    assert_eq!(occupied["t"], "rejected");
+    assert_eq!(occupied["d"]["code"], "illegal-move");
+    assert_eq!(occupied["d"]["why"], json!({ "code": "occupied", "cell": "c3" }));
+    assert_eq!(occupied["d"]["reason"], "\"c3\": c3 is not empty");
+    let step = dark.turn(2, "c3-c4").await;
+    assert_eq!(step["d"]["why"], json!({ "code": "still-placing", "side": "black" }));
+    let off = dark.turn(3, "c9").await;
+    assert_eq!(
+        off["d"]["why"],
+        json!({ "code": "no-such-cell", "cell": "c9", "cols": 6, "rows": 5 })
+    );
+    let unreadable = dark.turn(4, "c3-").await;
+    assert_eq!(unreadable["d"]["why"], json!({ "code": "unreadable" }));
+    assert!(unreadable["d"]["reason"].as_str().unwrap().contains("is not a move"));
+    assert_eq!(state(addr, &game).await, before, "refused turns change nothing");
+
+    // A placement that would stand in a line of three, under the Arcade's rules.
+    assert_eq!(dark.turn(5, "a5").await["t"], "accepted");
+    assert_eq!(pale.turn(2, "d3").await["t"], "accepted");
+    assert_eq!(dark.turn(6, "b5").await["t"], "accepted");
+    let line = pale.turn(3, "e3").await;
+    assert_eq!(
+        line["d"]["why"],
+        json!({ "code": "line-too-long", "cell": "e3", "run": 3, "limit": 3 })
+    );
+}
+
 #[tokio::test]
 async fn bad_input_never_changes_a_game() {
     let addr = start(test_config()).await;

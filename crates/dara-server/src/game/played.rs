@@ -2,7 +2,9 @@
 //! The legal turns are listed once per position, when it is reached: that one list checks the
 //! next turn and is sent to the page, so a turn costs one generation however it is used.
 
-use dara::{Colour, Move, MoveList, Position};
+use dara::{Colour, Move, MoveError, MoveList, Position};
+
+use crate::protocol::Refusal;
 
 /// The course of one game.
 #[derive(Debug, Clone)]
@@ -50,18 +52,21 @@ impl Played {
     /// The legal turn `text` names here.
     ///
     /// # Errors
-    /// The rules' reason, in English, when the text is not notation or not a legal turn.
-    pub fn resolve(&self, text: &str) -> Result<Move, String> {
-        self.pos.parse_move_in(text, &self.legal).map_err(|e| e.to_string())
+    /// The rules' reason, as an `illegal-move` refusal, when the text is not notation or not a
+    /// legal turn.
+    pub fn resolve(&self, text: &str) -> Result<Move, Refusal> {
+        self.pos.parse_move_in(text, &self.legal).map_err(|e| Refusal::illegal_move(&e))
     }
 
     /// Plays `m`, which must be one of [`Played::legal`]; a turn that is not changes nothing.
     ///
     /// # Errors
     /// The rules' reason, in English, when `m` is not legal here.
-    pub fn play(&mut self, m: Move) -> Result<(), String> {
+    pub fn play(&mut self, m: Move) -> Result<(), Refusal> {
         let before = self.pos.hash();
-        self.pos.play_listed(m, &self.legal).map_err(|e| e.to_string())?;
+        self.pos
+            .play_listed(m, &self.legal)
+            .map_err(|e| Refusal::illegal_move(&MoveError::Illegal(e)))?;
         self.hashes.push(before);
         self.moves.push(m);
         self.legal = self.pos.legal_moves();
@@ -107,7 +112,7 @@ mod tests {
         played.play(c3).unwrap();
         let before = (played.pos().clone(), played.hashes().to_vec(), played.moves().to_vec());
         let refused = played.play(c3).unwrap_err();
-        assert!(refused.contains("c3"), "{refused}");
+        assert!(refused.to_string().contains("c3"), "{refused}");
         assert_eq!(
             (played.pos().clone(), played.hashes().to_vec(), played.moves().to_vec()),
             before

@@ -39,7 +39,7 @@ impl Game {
         }
         let m = match self.played.resolve(text) {
             Ok(m) => m,
-            Err(detail) => return rejected(Refusal::IllegalMove { detail }),
+            Err(refusal) => return rejected(refusal),
         };
         // A turn that could not be kept is refused, not played: the page may send it again.
         if !self.store.reachable() {
@@ -66,8 +66,7 @@ impl Game {
     ) -> Result<(), Refusal> {
         if !self.played.legal().contains(&m) {
             // Checked before the clock is punched, so a refused turn costs nothing.
-            let detail = self.played.play(m).expect_err("a turn outside the legal list");
-            return Err(Refusal::IllegalMove { detail });
+            return Err(self.played.play(m).expect_err("a turn outside the legal list"));
         }
         let now = Instant::now();
         if let Some(clock) = self.clock.as_mut() {
@@ -80,7 +79,7 @@ impl Game {
                 return Err(Refusal::OutOfTime);
             }
         }
-        self.played.play(m).map_err(|detail| Refusal::IllegalMove { detail })?;
+        self.played.play(m)?;
         // A turn answers a draw offer by declining it (and the computer need not answer it).
         self.draw_offer = None;
         self.judging = None;

@@ -4,7 +4,10 @@
 
 use core::fmt;
 
+use dara::MoveError;
 use serde::Serialize;
+
+use super::illegal::MoveWhy;
 
 use super::client::{ParseError, PROTOCOL_VERSION};
 use crate::error::{AppError, Code};
@@ -56,6 +59,8 @@ pub enum Refusal {
     IllegalMove {
         /// The rules' reason, in English.
         detail: String,
+        /// The same as a code with its cells and numbers, for the page to word.
+        why: MoveWhy,
     },
     /// The mover's time had run out when the turn arrived.
     OutOfTime,
@@ -105,6 +110,11 @@ pub enum Refusal {
 }
 
 impl Refusal {
+    /// A turn's text refused by the rules: not notation, or not legal here.
+    pub fn illegal_move(error: &MoveError) -> Refusal {
+        Refusal::IllegalMove { detail: error.to_string(), why: MoveWhy::of_error(error) }
+    }
+
     /// The rematch could not be started, for the reason `error` gives.
     pub fn rematch_unavailable(error: &AppError) -> Refusal {
         Refusal::RematchUnavailable { because: error.code(), detail: error.reason() }
@@ -125,7 +135,9 @@ impl From<ParseError> for Refusal {
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Refusal::Unreadable { detail } | Refusal::IllegalMove { detail } => f.write_str(detail),
+            Refusal::Unreadable { detail } | Refusal::IllegalMove { detail, .. } => {
+                f.write_str(detail)
+            }
             Refusal::RematchUnavailable { detail, .. } | Refusal::OtherProtocol { detail, .. } => {
                 f.write_str(detail)
             }
@@ -206,5 +218,23 @@ mod tests {
         );
         let text = serde_json::to_string(&Explained::from(Refusal::NotYourTurn)).unwrap();
         assert_eq!(text, r#"{"code":"not-your-turn","reason":"it is not your turn"}"#);
+    }
+
+    #[test]
+    fn an_illegal_move_travels_with_the_rules_reason_as_a_code() {
+        let pos = dara::Position::from_text("6/6/6/BB4/WW4 w 10 10 0", Default::default()).unwrap();
+        let refusal = Refusal::illegal_move(&pos.parse_move("c1").unwrap_err());
+        let text = serde_json::to_string(&Explained::from(refusal)).unwrap();
+        let english = r#""c1": a stone on c1 would stand in a line of 3; placements may not make three or more in a line"#
+            .replace('"', "\\\"");
+        assert_eq!(
+            text,
+            format!(
+                r#"{{"code":"illegal-move","detail":"{english}","why":{{"code":"line-too-long","cell":"c1","run":3,"limit":3}},"reason":"{english}"}}"#
+            )
+        );
+        let refusal = Refusal::illegal_move(&pos.parse_move("c1-").unwrap_err());
+        let value = serde_json::to_value(Explained::from(refusal)).unwrap();
+        assert_eq!(value["why"], serde_json::json!({ "code": "unreadable" }));
     }
 }
