@@ -5,7 +5,8 @@
 
 use core::fmt;
 
-use dara::{Move, Phase, Position, Ruleset, Status};
+use dara::lines::in_rows;
+use dara::{Bitboard, Move, Phase, Position, Ruleset, Status};
 
 use crate::baselines;
 use crate::limits::Limits;
@@ -44,24 +45,43 @@ pub enum Theme {
     Capture(u8),
     /// The one move that does not let the opponent take a stone at once.
     Defence,
+    /// Save a threatened row: the side to move has a row of three standing on the board (its
+    /// stones stand in a run of exactly three along a rank or a file), the opponent could take
+    /// one of its stones on their next move, and exactly one legal move keeps it: after that
+    /// move every stone of the row still stands in a row of three and no reply of the
+    /// opponent's takes any of them. Every other move steps a stone out of the row or leaves
+    /// the opponent a reply that takes one of its stones. See [`saves_row`].
+    SaveRow,
+    /// The only move that is not blocked: the side to move has at most [`FEW_STEPS`] steps
+    /// (a step with several choices of stone to take counts once), and all but one of them
+    /// lose: after each other step the opponent has a reply that takes a stone or leaves the
+    /// side to move with no step (a lost game), and after the one that remains no reply does
+    /// either. See [`only_step`].
+    OnlyStep,
 }
+
+/// The most steps a side may have for [`Theme::OnlyStep`]: few enough to be counted by eye.
+pub const FEW_STEPS: usize = 6;
 
 impl Theme {
     /// 1 (easiest) to 3.
     pub fn difficulty(self) -> u8 {
         match self {
             Theme::Capture(n) => n.clamp(1, 3),
-            Theme::Defence => 2,
+            Theme::Defence | Theme::SaveRow => 2,
+            Theme::OnlyStep => 1,
         }
     }
 }
 
 impl fmt::Display for Theme {
-    /// `capture-1`, `capture-2`, `capture-3`, `defence`.
+    /// `capture-1`, `capture-2`, `capture-3`, `defence`, `save-row`, `only-step`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Theme::Capture(n) => write!(f, "capture-{n}"),
             Theme::Defence => f.write_str("defence"),
+            Theme::SaveRow => f.write_str("save-row"),
+            Theme::OnlyStep => f.write_str("only-step"),
         }
     }
 }
@@ -174,6 +194,14 @@ pub fn judge(
             line.truncate(2 * i + 1);
             Theme::Capture(i as u8 + 1)
         }
+        None if saves_row(pos, *best) => {
+            line.truncate(1);
+            Theme::SaveRow
+        }
+        None if only_step(pos, *best) => {
+            line.truncate(1);
+            Theme::OnlyStep
+        }
         None => {
             // No capture of the solver's own in reach: a puzzle only if the second-best move
             // lets the opponent take a stone at once, and the solution does not.
@@ -188,6 +216,66 @@ pub fn judge(
         }
     };
     Some(Puzzle { position: pos.clone(), theme, line, margin: gap, found: depth })
+}
+
+/// Whether `m` is the one move of `pos` that keeps the side to move's row of three
+/// ([`Theme::SaveRow`]): the side to move has stones in a row, the opponent could take one of
+/// them if it were their move, and `m` is the only legal move after which all of them still
+/// stand in a row and no reply takes any. Judged over every legal move and every reply, not
+/// by a search.
+pub fn saves_row(pos: &Position, m: Move) -> bool {
+    let side = pos.side();
+    let row = in_rows(pos.stones(side));
+    if row.is_empty() || pos.phase() != Phase::Movement {
+        return false;
+    }
+    // The threat: the opponent, to move here, could take a stone of the row.
+    let mut theirs = pos.to_setup();
+    theirs.side = !side;
+    let threatened =
+        Position::from_setup(&theirs, *pos.rules()).is_ok_and(|theirs| takes_from(&theirs, row));
+    if !threatened {
+        return false;
+    }
+    let keeps = |m: Move| {
+        let next = pos.after(m);
+        (in_rows(next.stones(side)) & row) == row && !takes_from(&next, row)
+    };
+    let keeping: Vec<Move> = pos.legal_moves().into_iter().filter(|&l| keeps(l)).collect();
+    keeping == [m]
+}
+
+/// Whether `m` is the only step of `pos` that does not lose ([`Theme::OnlyStep`]): the side to
+/// move has at most [`FEW_STEPS`] steps, after `m` no reply takes a stone or leaves it without a
+/// step, and after every other step one does. Judged over every step and every reply.
+pub fn only_step(pos: &Position, m: Move) -> bool {
+    if pos.phase() != Phase::Movement || pos.is_over() {
+        return false;
+    }
+    let legal = pos.legal_moves();
+    let mut steps: Vec<Move> = legal.iter().map(|l| l.without_captures()).collect();
+    steps.dedup();
+    if steps.len() < 2 || steps.len() > FEW_STEPS {
+        return false;
+    }
+    let side = pos.side();
+    let loses = |l: Move| {
+        let next = pos.after(l);
+        next.legal_moves().into_iter().any(|reply| {
+            let after = next.after(reply);
+            reply.is_capture()
+                || matches!(after.status(), Status::Won { winner, .. } if winner != side)
+        })
+    };
+    let safe: Vec<Move> = legal.iter().copied().filter(|&l| !loses(l)).collect();
+    // The safe step may itself have several capture choices only if it captures, and a capture
+    // is another theme: here exactly one move is safe.
+    safe == [m]
+}
+
+/// Whether the side to move in `pos` has a move that takes a stone of `stones`.
+fn takes_from(pos: &Position, stones: Bitboard) -> bool {
+    pos.legal_moves().iter().any(|l| (l.captures() & stones).any())
 }
 
 /// Plays `config.games` self-play games (random first placements, then a noisy shallow
@@ -261,5 +349,48 @@ mod tests {
     fn the_opening_has_no_puzzle() {
         let mut searcher = Searcher::new(4);
         assert!(judge(&mut searcher, &Position::start(Ruleset::default()), &[], 4, 100).is_none());
+    }
+
+    fn arcade(fen: &str) -> Position {
+        Position::from_text(fen, Ruleset::default()).unwrap()
+    }
+
+    #[test]
+    fn save_row_accepts_the_one_move_that_keeps_a_threatened_row_and_rejects_a_near_miss() {
+        // Dark's d1 d2 d3 is a row. Pale threatens e3-f3, making f1 f2 f3 and taking one of
+        // them; only f4-f3 keeps the row whole and out of reach.
+        let pos = arcade("1B1BWB/WB2WB/BWWBW1/WBWB1W/2WB1W b 0 0 0");
+        let m = pos.parse_move("f4-f3").unwrap();
+        assert!(saves_row(&pos, m));
+        assert!(!saves_row(&pos, pos.parse_move("b4-c4").unwrap()), "another move keeps nothing");
+        // Without pale's f1 there is no threat: nothing to save.
+        let calm = arcade("1B1BWB/WB2WB/BWWBW1/WBWB1W/2WB2 b 0 0 0");
+        assert!(!saves_row(&calm, calm.parse_move("f4-f3").unwrap()));
+        // The row and the threat, but the row's own stone stepping away breaks it.
+        assert!(!saves_row(&pos, pos.parse_move("d3-d4").unwrap()));
+    }
+
+    #[test]
+    fn only_step_accepts_the_one_step_that_loses_nothing_and_rejects_a_near_miss() {
+        let pos = arcade("1WBW2/1WBBW1/1BWB2/WBWWWB/1WBBW1 b 0 0 4");
+        let m = pos.parse_move("d3-e3").unwrap();
+        assert!(only_step(&pos, m));
+        let mut steps: Vec<Move> = pos.legal_moves().iter().map(|l| l.without_captures()).collect();
+        steps.dedup();
+        assert!(steps.len() <= FEW_STEPS, "{} steps", steps.len());
+        for other in steps.into_iter().filter(|&l| l != m) {
+            assert!(!only_step(&pos, other), "{other} loses a stone or the game");
+        }
+        // With pale's e2 gone, dark has another step that loses nothing.
+        let freer = arcade("1WBW2/1WBBW1/1BWB2/WBWW1B/1WBBW1 b 0 0 4");
+        assert!(!only_step(&freer, freer.parse_move("d3-e3").unwrap()));
+    }
+
+    #[test]
+    fn the_new_themes_are_named_and_rated() {
+        assert_eq!(Theme::SaveRow.to_string(), "save-row");
+        assert_eq!(Theme::OnlyStep.to_string(), "only-step");
+        assert_eq!(Theme::SaveRow.difficulty(), 2);
+        assert_eq!(Theme::OnlyStep.difficulty(), 1);
     }
 }

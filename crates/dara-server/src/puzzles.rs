@@ -15,7 +15,7 @@ const FILE: &str = include_str!("../data/puzzles.txt");
 pub struct PuzzleView {
     /// Its number in the file, from 1.
     pub id: usize,
-    /// `capture-1`, `capture-2`, `capture-3` or `defence`.
+    /// `capture-1`, `capture-2`, `capture-3`, `defence`, `save-row` or `only-step`.
     pub theme: String,
     /// 1 (easiest) to 3.
     pub difficulty: u8,
@@ -71,6 +71,7 @@ pub async fn list() -> Json<&'static [PuzzleView]> {
 #[cfg(test)]
 mod tests {
     use dara::{Position, Ruleset};
+    use dara_engine::puzzles::{self, Theme};
 
     use super::*;
 
@@ -92,7 +93,7 @@ mod tests {
                 pos.play(m).unwrap();
             }
             let expected = match p.theme.as_str() {
-                "defence" => vec![false],
+                "defence" | "save-row" | "only-step" => vec![false],
                 "capture-1" => vec![true],
                 "capture-2" => vec![false, true],
                 "capture-3" => vec![false, false, true],
@@ -100,6 +101,36 @@ mod tests {
             };
             assert_eq!(captures, expected, "puzzle {}", p.id);
             assert!((1..=3).contains(&p.difficulty));
+            // The two themes judged by the rules alone are judged again here.
+            let start = Position::from_text(&p.position, rules).unwrap();
+            let solution = start.parse_move(&p.line[0]).unwrap();
+            match p.theme.as_str() {
+                "save-row" => assert!(puzzles::saves_row(&start, solution), "puzzle {}", p.id),
+                "only-step" => assert!(puzzles::only_step(&start, solution), "puzzle {}", p.id),
+                _ => {}
+            }
+        }
+    }
+
+    /// The file holds puzzles of every theme the generator names.
+    #[test]
+    fn the_file_holds_every_theme() {
+        let themes = [
+            Theme::Capture(1),
+            Theme::Capture(2),
+            Theme::Capture(3),
+            Theme::Defence,
+            Theme::SaveRow,
+            Theme::OnlyStep,
+        ];
+        for theme in themes {
+            let name = theme.to_string();
+            let count = all().iter().filter(|p| p.theme == name).count();
+            assert!(count >= 5, "{count} puzzles of {name}");
+            assert!(all()
+                .iter()
+                .filter(|p| p.theme == name)
+                .all(|p| p.difficulty == theme.difficulty()));
         }
     }
 }
