@@ -1,6 +1,6 @@
 // The pages in French and in Hausa, in real Chromium: the language comes from the browser's
 // languages or from the switch in the header (remembered), `<html lang>` follows, and the game
-// page words what the server sends as codes (the turn, the closed cells, the end).
+// page words what the server sends as codes (the turn, the closed cells, an illegal move, the end).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
@@ -49,6 +49,22 @@ test('a browser set to French gets the pages in French, and plays a game in Fren
       assert.match(await label(closed), /fermée : une pose ne peut pas aligner trois pions ou plus/);
       await page.click(`[data-cell="${closed}"]`);
       assert.equal(await text(page, '#status-note'), `Vous ne pouvez pas poser en ${closed} : une pose ne peut pas aligner trois pions ou plus.`);
+    }
+    // Moves typed that the rules refuse: the reason is worded in French from the rules' code
+    // and its cells, not the server's English.
+    const typed = async (move) => {
+      await page.fill('#typed-input', move);
+      await page.press('#typed-input', 'Enter');
+      await page.waitForFunction((m) => document.querySelector('#status-note').textContent.startsWith('Coup non joué') && document.querySelector('#typed-input').value === '', move);
+      const note = await text(page, '#status-note');
+      await page.evaluate(() => { document.querySelector('#status-note').textContent = ''; });
+      return note;
+    };
+    assert.equal(await typed('a1'), "Coup non joué : la case a1 n'est pas vide.");
+    assert.equal(await typed('a1-a2'), 'Coup non joué : Clair pose encore ses pions (par exemple c3).');
+    assert.equal(await typed('c7'), "Coup non joué : c7 n'est pas sur ce plateau de 6 × 5.");
+    if (await empty(closed)) {
+      assert.equal(await typed(closed), `Coup non joué : un pion en ${closed} serait dans une ligne de 3 ; une pose ne peut pas aligner 3 pions ou plus.`);
     }
     // Resigning: the dialog and the end, from the end event's code.
     await page.click('#resign');

@@ -54,6 +54,7 @@ test('a puzzle is solved and counted in the streak; a wrong answer is explained 
     const first = await shown(page);
     assert.equal(first.difficulty, 1);
     assert.match(await page.locator('#ask').innerText(), /Take a stone now/);
+    assert.equal(await page.locator('#theme').innerText(), 'Theme: take a stone in one move');
     await clickMove(page, first.line[0]);
     await feedbackSays(page, 'Right!');
     assert.match(await page.locator('#feedback').innerText(), new RegExp(`${first.line[0]} makes a row at once`));

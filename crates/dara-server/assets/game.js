@@ -6,7 +6,7 @@ import { parsePosition, parseMove } from './notation.js';
 import * as sound from './sound.js';
 import { MARKS, fetchReview, drawGraph, fillTable, summary, turnNote } from './review.js';
 import { renderMoveList } from './movelist.js';
-import { t, cap, inWords, errorText } from './i18n.js';
+import { t, cap, inWords, errorText, illegalText } from './i18n.js';
 
 const gameId = location.pathname.split('/')[2];
 const $ = (id) => document.getElementById(id);
@@ -191,6 +191,10 @@ const side = (colour) => t(`side.${colour}`);
 // A refusal, worded from its code and parameters (PROTOCOL.md); the server's English only
 // where the code is one this page does not know.
 function refusalText(d) {
+  if (d.code === 'illegal-move') {
+    const why = illegalText(d.why);
+    if (why) return why;
+  }
   const key = `refusal.${d.code}`;
   const params = d.because ? { ...d, detail: errorText({ ...d.because, error: d.detail }) } : d;
   return d.code && t(key, params) !== key ? t(key, params) : d.reason;

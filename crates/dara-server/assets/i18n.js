@@ -63,10 +63,28 @@ export function orWords(list) {
   return t('list.or', { rest: list.slice(0, -1).join(', '), last: list[list.length - 1] });
 }
 
-// The server's verdict on a move that is not legal (POST /api/position). Its reason is the
-// rules' English, with no code yet: the other languages say only that the move cannot be played.
+// Why a move is illegal, worded from the rules' code and figures (`why` in an `illegal-move`
+// refusal or an `illegal` verdict: PROTOCOL.md, *Why a move is illegal*); undefined for a code
+// this page does not know, so the caller falls back on the server's English.
+export function illegalText(why) {
+  if (!why || !why.code) return undefined;
+  const key = why.code === 'not-a-step' && why.diagonal ? 'illegal.not-a-step-diagonal' : `illegal.${why.code}`;
+  const params = { ...why };
+  if (why.side) {
+    params.side = t(`side.${why.side}`);
+    params.stone = t(`cell.stone.${why.side === 'white' ? 'W' : 'B'}`);
+  }
+  if (why.because) params.because = illegalText(why.because) ?? '';
+  if ('takes' in why) params.count = why.takes;
+  const text = t(key, params);
+  return text === key ? undefined : text;
+}
+
+// The server's verdict on a move that is not legal (POST /api/position): the rules' reason
+// worded from its code, else the server's English.
 export function verdictText(move, verdict) {
-  return t(verdict.verdict === 'illegal' ? 'verdict.illegal' : 'verdict.unreadable', { move, reason: verdict.reason });
+  const reason = verdict.verdict === 'illegal' ? illegalText(verdict.why) ?? verdict.reason : verdict.reason;
+  return t(verdict.verdict === 'illegal' ? 'verdict.illegal' : 'verdict.unreadable', { move, reason });
 }
 
 // An error the server answered over HTTP (or the cause it gives for a rematch it could not

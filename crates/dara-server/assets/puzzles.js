@@ -62,12 +62,15 @@ function task(p) {
   return t(`puzzle.task.${sideOf(p.position)}.${p.theme}`);
 }
 
+// The themes whose solution takes nothing: it holds what the solver has.
+const HOLDING = new Set(['defence', 'save-row', 'only-step']);
+
 // What the solution does, in words.
 function achieves(p) {
   const line = p.line.map(parseMove);
   const take = line[line.length - 1];
   if (p.theme === 'capture-1') return t('puzzle.achieves.now', { move: p.line[0], taken: inWords(take.captures) });
-  if (p.theme === 'defence') return t('puzzle.achieves.defence', { move: p.line[0] });
+  if (HOLDING.has(p.theme)) return t(`puzzle.achieves.${p.theme}`, { move: p.line[0] });
   const rest = p.line.slice(1).map((m, i) => t(i % 2 === 0 ? 'puzzle.line.them' : 'puzzle.line.you', { move: m })).join(t('puzzle.line.then'));
   return t('puzzle.achieves.later', { move: p.line[0], rest, taken: inWords(take.captures) });
 }
@@ -82,6 +85,7 @@ async function load(i) {
   fresh = null;
   $('progress').textContent = t('puzzle.progress', { n: index + 1, of: stream.length });
   $('puzzle-title').textContent = t('puzzle.to-move', { side: t(`side.${sideOf(puzzle.position)}`) });
+  $('theme').textContent = t('puzzle.theme', { name: t(`puzzle.theme.${puzzle.theme}`) });
   $('ask').textContent = task(puzzle);
   $('checked').textContent = t('puzzle.checked', { margin: (puzzle.margin / 100).toFixed(1), depth: puzzle.depths.split('/')[1] });
   say('');
@@ -137,7 +141,7 @@ async function tryMove(text) {
   let why;
   if (verdict.status.result !== '*') why = t('puzzle.wrong.ends', { move });
   else if (takes.length) why = t(`puzzle.wrong.answer.${them}`, { move, answer: takes[0] });
-  else if (puzzle.theme === 'defence') why = t(`puzzle.wrong.later.${them}`, { move });
+  else if (HOLDING.has(puzzle.theme)) why = t(`puzzle.wrong.later.${them}`, { move });
   else if (parseMove(verdict.m).captures.length) why = t('puzzle.wrong.capture', { move });
   else why = t(`puzzle.wrong.nothing.${them}`, { move });
   say(`${t('puzzle.wrong')} ${why}`, 'wrong');
