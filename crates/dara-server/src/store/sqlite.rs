@@ -30,6 +30,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, OnceLock};
 use std::time::{Duration, Instant};
 
+use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use rusqlite::{params, Connection};
 use tokio::sync::oneshot;
 
@@ -136,6 +137,9 @@ impl From<rusqlite::Error> for StoreError {
 pub struct Sqlite {
     jobs: mpsc::Sender<Job>,
     batch: Arc<Batch>,
+    /// How long each commit took, its sync included: what a turn waits for beyond the spacing,
+    /// and where a slow disk shows first.
+    commit_seconds: Histogram,
 }
 
 /// The writes sent and not yet taken by the writer, counted by their senders: the writer, waiting
@@ -186,16 +190,19 @@ impl Sqlite {
         let games = load(&conn)?;
         let (jobs, rx) = mpsc::channel();
         let batch = Arc::new(Batch::default());
+        // 100 µs to about 1.6 s.
+        let commit_seconds = Histogram::new(exponential_buckets(1e-4, 2.0, 15));
         let writer = std::thread::Builder::new()
             .name("dara-store".into())
             .spawn({
                 let batch = Arc::clone(&batch);
-                move || write_loop(conn, rx, &batch)
+                let commit_seconds = commit_seconds.clone();
+                move || write_loop(conn, rx, &batch, &commit_seconds)
             })
             .map_err(|e| StoreError::Io(dir.to_owned(), e))?;
         // Set before anything is sent: the store is not handed out until this returns.
         let _ = batch.writer.set(writer.thread().clone());
-        Ok((Sqlite { jobs, batch }, key, games))
+        Ok((Sqlite { jobs, batch, commit_seconds }, key, games))
     }
 
     pub(super) fn send(&self, writes: Vec<Write>) -> oneshot::Receiver<Result<(), StoreError>> {
@@ -211,6 +218,11 @@ impl Sqlite {
         if self.jobs.send(Job::Close(tx)).is_ok() {
             let _ = rx.await;
         }
+    }
+
+    /// How long each commit took so far.
+    pub(super) fn commit_seconds(&self) -> &Histogram {
+        &self.commit_seconds
     }
 }
 
@@ -338,7 +350,12 @@ fn load(conn: &Connection) -> Result<Vec<StoredGame>, StoreError> {
 
 /// The writer thread: commits everything pending at once and answers; meanwhile it sweeps
 /// away the events of erased games, a slice at a time, and empties the log every half hour.
-fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>, batch: &Batch) {
+fn write_loop(
+    mut conn: Connection,
+    jobs: mpsc::Receiver<Job>,
+    batch: &Batch,
+    commit_seconds: &Histogram,
+) {
     let mut checkpointed = Instant::now();
     let mut sweep = Sweep::default();
     let mut last_commit = Instant::now();
@@ -385,7 +402,11 @@ fn write_loop(mut conn: Connection, jobs: mpsc::Receiver<Job>, batch: &Batch) {
         }
         // The slice goes into the same transaction as the writes: one sync for both.
         let slice = sweep.next_slice(&conn);
+        let began = Instant::now();
         let result = commit(&mut conn, &writes, slice);
+        if !writes.is_empty() {
+            commit_seconds.observe(began.elapsed().as_secs_f64());
+        }
         if let Err(e) = &result {
             tracing::error!("the store could not commit {} writes: {e}", writes.len());
         } else if let Some(slice) = slice {
