@@ -14,6 +14,7 @@ use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
 
 use crate::state::AppState;
+use crate::store::Store;
 
 /// The server's measures, updated where things happen.
 #[derive(Debug)]
@@ -95,6 +96,21 @@ impl Default for Metrics {
             redis_round_trips,
             refused_unkept,
         }
+    }
+}
+
+impl Metrics {
+    /// Also shows how long the store's commits take, if it is the embedded one: a slow disk
+    /// holds every turn behind it.
+    pub fn with_store(mut self, store: &Store) -> Metrics {
+        if let Some(commit_seconds) = store.commit_seconds() {
+            self.registry.register(
+                "store_commit_seconds",
+                "Seconds each commit of live games to the data directory took, sync included",
+                commit_seconds.clone(),
+            );
+        }
+        self
     }
 }
 

@@ -99,7 +99,7 @@ impl Shared {
             lobby: Lobby::default(),
             computer,
             connections: Arc::default(),
-            metrics: Metrics::default(),
+            metrics: Metrics::default().with_store(&store),
             stopping: tokio::sync::watch::Sender::new(false),
             store,
             seat_key,

@@ -154,6 +154,28 @@ async fn the_time_the_server_was_down_is_nobodys() {
     second.crash();
 }
 
+/// An operator sees how long the store's commits take (a slow disk holds every turn behind it):
+/// the game's beginning and each turn were committed, and counted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_operator_sees_how_long_commits_take() {
+    let data = DataDir::new("metrics");
+    let (pale, dark) = (SeatToken::random(), SeatToken::random());
+    let process = Process::start(&data.0, test_config());
+    let game = spawn_clock_game(&process, 60, &pale, &dark).await;
+    let (mut white, _) = Client::hello(process.addr, &game, Some(pale.as_str()), None).await;
+    let (_black, _) = Client::hello(process.addr, &game, Some(dark.as_str()), None).await;
+    assert_eq!(white.turn(1, "c3").await["t"], "accepted");
+    let url = format!("http://{}/metrics", process.addr);
+    let metrics = reqwest::get(url).await.unwrap().text().await.unwrap();
+    let commits = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("dara_store_commit_seconds_count "))
+        .unwrap_or_else(|| panic!("no commit count in\n{metrics}"));
+    // The game's beginning, its seating events and the turn: at least two commits.
+    assert!(commits.parse::<u64>().unwrap() >= 2, "{commits} commits in\n{metrics}");
+    process.crash();
+}
+
 /// A finished game, once forgotten, is erased: no row of it, and neither its id nor its seats'
 /// token hashes anywhere in the data directory's files.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -137,7 +137,14 @@ fn build(args: BuildArgs) -> Result<()> {
             Ok(bytes) => reports.push((report.clone(), bytes)),
             Err(e) => failure = Some(e),
         }
-        let _ = multi.println(report_line(report, reports.last().map_or(0, |r| r.1)));
+        let line = report_line(report, reports.last().map_or(0, |r| r.1));
+        // Above the bars on a terminal; into a log as it is, where the bars draw nothing (and
+        // would swallow the line too): a long build run from a script shows its progress.
+        if multi.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            let _ = multi.println(line);
+        }
     });
     bars.total.finish_and_clear();
     bars.stage.finish_and_clear();

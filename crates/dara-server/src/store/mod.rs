@@ -127,6 +127,15 @@ impl Store {
         }
     }
 
+    /// How long the embedded store's commits take, sync included (Redis's round trips are
+    /// counted by the cluster).
+    pub fn commit_seconds(&self) -> Option<&prometheus_client::metrics::histogram::Histogram> {
+        match self {
+            Store::Sqlite(sqlite) => Some(sqlite.commit_seconds()),
+            Store::Memory | Store::Redis(_) => None,
+        }
+    }
+
     /// Commits what is pending and closes the store; later writes fail.
     pub async fn close(&self) {
         match self {
