@@ -27,37 +27,15 @@
 
 use core::fmt;
 use core::str::FromStr;
-use std::time::Duration;
 
+use crate::budget::{budget, Budget};
 use crate::limits::Limits;
 use crate::rng::Rng;
-use crate::score::Value;
 use crate::search::Style;
 
 /// A playing level, 1 (beginner) to 8 (full strength).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Level(u8);
-
-/// What a level does.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct Budget {
-    /// Deepest iteration.
-    pub depth: Option<u32>,
-    /// Most nodes per move.
-    pub nodes: Option<u64>,
-    /// Time per move when the driver gives no limit.
-    pub movetime_ms: Option<u64>,
-    /// Random misjudgement of each root move, in centi-stones.
-    pub noise: Value,
-    /// Chance of a move chosen one ply deep seeing only its own chances: no capture searched
-    /// at the horizon, and the other side's threats there unseen.
-    pub blunder: f64,
-    /// Chance of not seeing the captures available.
-    pub overlook: f64,
-    /// Chance, when there is no capture to make and the other side has no row-making step, of
-    /// choosing among the moves that give it a capture.
-    pub careless: f64,
-}
 
 const BUDGETS: [Budget; 8] = [
     budget(Some(1), Some(2_000), None, 400, 1.0, 0.28, 1.0),
@@ -69,18 +47,6 @@ const BUDGETS: [Budget; 8] = [
     budget(None, Some(30_000), None, 10, 0.0, 0.0, 0.0),
     budget(None, None, Some(1000), 0, 0.0, 0.0, 0.0),
 ];
-
-const fn budget(
-    depth: Option<u32>,
-    nodes: Option<u64>,
-    movetime_ms: Option<u64>,
-    noise: Value,
-    blunder: f64,
-    overlook: f64,
-    careless: f64,
-) -> Budget {
-    Budget { depth, nodes, movetime_ms, noise, blunder, overlook, careless }
-}
 
 impl Level {
     /// The weakest level.
@@ -109,44 +75,12 @@ impl Level {
 
     /// The limits of one search at this level, given what the driver asked for.
     pub fn limits(self, requested: &Limits) -> Limits {
-        let b = self.budget();
-        let mut limits = requested.clone();
-        if limits.is_unbounded() {
-            limits.movetime = b.movetime_ms.map(Duration::from_millis);
-        }
-        let min = |a: Option<u64>, b: Option<u64>| match (a, b) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        limits.nodes = min(limits.nodes, b.nodes);
-        limits.depth = min(limits.depth.map(u64::from), b.depth.map(u64::from)).map(|d| d as u32);
-        limits
-    }
-
-    /// How this level searches one move; draws its dice from `rng`.
-    pub fn style(self, rng: &mut Rng) -> (Style, bool) {
-        let b = self.budget();
-        let blunder = b.blunder > 0.0 && rng.chance(b.blunder);
-        let style = Style {
-            noise: b.noise,
-            seed: rng.next_u64(),
-            overlook_captures: b.overlook > 0.0 && rng.chance(b.overlook),
-            quiescence: !blunder,
-            // Drawn last, and only where the level has it, so that the other levels' dice fall
-            // as they did before it existed.
-            careless: b.careless > 0.0 && rng.chance(b.careless),
-        };
-        (style, blunder)
+        self.budget().limits(requested)
     }
 
     /// The limits and style of one move at this level: a blunder searches one ply only.
     pub fn plan(self, requested: &Limits, rng: &mut Rng) -> (Limits, Style) {
-        let mut limits = self.limits(requested);
-        let (style, blunder) = self.style(rng);
-        if blunder {
-            limits.depth = Some(1);
-        }
-        (limits, style)
+        self.budget().plan(requested, rng)
     }
 }
 
@@ -184,6 +118,7 @@ impl FromStr for Level {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn levels_parse_and_cap() {
@@ -193,7 +128,7 @@ mod tests {
         let l1 = Level::new(1).unwrap().limits(&Limits::movetime(500));
         assert_eq!((l1.depth, l1.nodes), (Some(1), Some(2_000)));
         let l7 = Level::new(7).unwrap().limits(&Limits::default());
-        assert_eq!((l7.movetime, l7.nodes), (None, Some(30_000)));
+        assert_eq!((l7.movetime, l7.nodes, l7.depth), (None, Some(30_000), None));
         let l8 = Level::MAX.limits(&Limits::default());
         assert_eq!(l8.movetime, Some(Duration::from_millis(1000)));
         let l8 = Level::MAX.limits(&Limits::depth(5));

@@ -7,6 +7,7 @@
 
 pub mod baselines;
 pub mod bench;
+pub mod budget;
 pub mod draw;
 pub mod eval;
 pub mod level;

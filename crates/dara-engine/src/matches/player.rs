@@ -1,5 +1,5 @@
-//! The players of a match: how a player is named on the command line (`level:N`, `random`,
-//! `greedy`, `material4`, `cmd:<command>`), what every player answers to, and the players that live in this
+//! The players of a match: how a player is named on the command line (`level:N`,
+//! `budget:<fields>`, `random`, `greedy`, `material4`, `cmd:<command>`), what every player answers to, and the players that live in this
 //! process (the engine at a level, with or without the match's tablebases, and the baselines).
 
 use core::fmt;
@@ -11,15 +11,17 @@ use dara_tablebase::Tablebase;
 
 use super::outside::OutsideEngine;
 use crate::baselines;
+use crate::budget::{Budget, BudgetError};
 use crate::level::Level;
 use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::search::Searcher;
 
 /// Who plays: `level:N` (or `level:N@MS`, with its own time per move; either followed by
-/// `+tables` to search with the match's tablebases), `random`, `greedy`, `material4`, or
+/// `+tables` to search with the match's tablebases), `budget:<fields>` (a level not yet in the
+/// table, as `budget:nodes=50000,noise=35`), `random`, `greedy`, `material4`, or
 /// `cmd:<command line>`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
     /// This engine at a level, with its own milliseconds per move if given.
     Level {
@@ -30,6 +32,8 @@ pub enum PlayerSpec {
         /// Whether it searches with the match's tablebases.
         tables: bool,
     },
+    /// This engine within a budget written out, to try it against the levels.
+    Budget(Budget),
     /// A uniformly random legal move.
     Random,
     /// A capture whenever it can, otherwise a random legal move.
@@ -40,17 +44,24 @@ pub enum PlayerSpec {
     Command(String),
 }
 
-/// A player description that is none of the known forms.
+/// A player description that is none of the known forms, or a budget that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlayerSpecError(String);
+pub enum PlayerSpecError {
+    /// None of the known forms.
+    Unknown(String),
+    /// `budget:` followed by something that is not a budget.
+    Budget(String, BudgetError),
+}
 
 impl fmt::Display for PlayerSpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown player {:?}: expected level:1..8 (as level:8, level:8@100, level:8+tables), random, greedy, material4 or cmd:<command>",
-            self.0
-        )
+        match self {
+            PlayerSpecError::Unknown(s) => write!(
+                f,
+                "unknown player {s:?}: expected level:1..8 (as level:8, level:8@100, level:8+tables), budget:<fields> (as budget:nodes=50000,noise=35), random, greedy, material4 or cmd:<command>",
+            ),
+            PlayerSpecError::Budget(s, e) => write!(f, "player {s:?}: {e}"),
+        }
     }
 }
 
@@ -59,7 +70,7 @@ impl std::error::Error for PlayerSpecError {}
 impl FromStr for PlayerSpec {
     type Err = PlayerSpecError;
     fn from_str(s: &str) -> Result<PlayerSpec, PlayerSpecError> {
-        let err = || PlayerSpecError(s.to_owned());
+        let err = || PlayerSpecError::Unknown(s.to_owned());
         if let Some(n) = s.strip_prefix("level:") {
             let (n, tables) = match n.strip_suffix("+tables") {
                 Some(n) => (n, true),
@@ -73,6 +84,12 @@ impl FromStr for PlayerSpec {
                 .parse()
                 .map(|level| PlayerSpec::Level { level, movetime, tables })
                 .map_err(|_| err());
+        }
+        if let Some(fields) = s.strip_prefix("budget:") {
+            return fields
+                .parse()
+                .map(PlayerSpec::Budget)
+                .map_err(|e| PlayerSpecError::Budget(s.to_owned(), e));
         }
         if let Some(cmd) = s.strip_prefix("cmd:") {
             return if cmd.trim().is_empty() {
@@ -103,6 +120,7 @@ impl fmt::Display for PlayerSpec {
                 }
                 Ok(())
             }
+            PlayerSpec::Budget(b) => write!(f, "budget:{b}"),
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Greedy => f.write_str("greedy"),
             PlayerSpec::Material4 => f.write_str("material4"),
@@ -134,8 +152,13 @@ impl PlayerSpec {
                     };
                     searcher.set_tablebase(Some(Arc::clone(tb)));
                 }
-                Kind::Engine { level: *level, movetime: *movetime, searcher }
+                Kind::Engine { budget: level.budget(), movetime: *movetime, searcher }
             }
+            PlayerSpec::Budget(budget) => Kind::Engine {
+                budget: *budget,
+                movetime: None,
+                searcher: Box::new(Searcher::new(16)),
+            },
             PlayerSpec::Random => Kind::Random,
             PlayerSpec::Greedy => Kind::Greedy,
             PlayerSpec::Material4 => Kind::Material4,
@@ -194,7 +217,8 @@ struct InProcess {
 
 enum Kind {
     Engine {
-        level: Level,
+        /// The level's budget, or one being tried.
+        budget: Budget,
         /// Overrides the match's time per move.
         movetime: Option<u64>,
         /// Boxed: its killer table would make the baselines as large.
@@ -223,11 +247,11 @@ impl Player for InProcess {
         allowance: MoveAllowance,
     ) -> Result<String, PlayerError> {
         let m = match &mut self.kind {
-            Kind::Engine { level, movetime, searcher } => {
+            Kind::Engine { budget, movetime, searcher } => {
                 let mut asked =
                     movetime.or(allowance.movetime).map_or_else(Limits::default, Limits::movetime);
                 asked.nodes = allowance.nodes;
-                let (limits, style) = level.plan(&asked, &mut self.rng);
+                let (limits, style) = budget.plan(&asked, &mut self.rng);
                 let outcome = searcher.search(pos, history, &limits, &style, &mut |_| {});
                 if outcome.tb_hits > 0 {
                     self.table_moves += 1;
@@ -274,5 +298,42 @@ mod tests {
         assert_eq!("cmd:dara engine".parse(), Ok(PlayerSpec::Command("dara engine".into())));
         assert!("level:0".parse::<PlayerSpec>().is_err());
         assert!("stockfish".parse::<PlayerSpec>().is_err());
+        let tried = "budget:depth=4,nodes=50000,noise=35,blunder=0.05";
+        assert_eq!(tried.parse::<PlayerSpec>().unwrap().to_string(), tried);
+        let err = "budget:noise=35".parse::<PlayerSpec>().unwrap_err().to_string();
+        assert!(err.contains("budget:noise=35") && err.contains("never stop"), "{err}");
+    }
+
+    /// A level written out as a budget is that level: same dice, same moves.
+    #[test]
+    fn a_level_written_out_as_a_budget_plays_as_the_level() {
+        let rules = dara::Preset::Arcade.ruleset();
+        for n in [2, 5] {
+            let level = Level::new(n).unwrap();
+            let spec = |s: String| s.parse::<PlayerSpec>().unwrap().start(None).unwrap();
+            let mut players =
+                [spec(format!("level:{n}")), spec(format!("budget:{}", level.budget()))];
+            let mut pos = Position::start(rules);
+            let mut history = vec![pos.hash()];
+            let mut moves = Vec::new();
+            for p in &mut players {
+                p.new_game(rules, 7).unwrap();
+            }
+            // The placements and two steps: no game ends so soon.
+            for _ in 0..26 {
+                let allowance = MoveAllowance::default();
+                let [a, b] = &mut players;
+                let chosen = a.choose(&pos, &moves, &history, allowance).unwrap();
+                assert_eq!(
+                    b.choose(&pos, &moves, &history, allowance).unwrap(),
+                    chosen,
+                    "level {n}"
+                );
+                let m = pos.parse_move(&chosen).unwrap();
+                pos.play(m).unwrap();
+                moves.push(m);
+                history.push(pos.hash());
+            }
+        }
     }
 }
