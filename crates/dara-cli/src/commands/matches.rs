@@ -6,8 +6,10 @@ use dara_engine::matches::{self, MatchConfig, PlayerSpec, Sprt, Termination};
 
 /// Play two players against each other in colour-swapped pairs from random placement openings.
 /// Players: `level:N` (1..8; `level:N@MS` with its own ms per move; `+tables` after either to
-/// search with the tablebases of `--tablebases`), `random`, `greedy` (captures whenever it can,
-/// otherwise random), `material4`, `cmd:<command speaking ENGINE.md>`.
+/// search with the tablebases of `--tablebases`), `budget:<fields>` (a level not yet in the
+/// table: `budget:depth=4,nodes=40000,noise=40,blunder=0.06`; fields depth, nodes, movetime,
+/// noise, blunder, overlook, careless), `random`, `greedy` (captures whenever it can, otherwise
+/// random), `material4`, `cmd:<command speaking ENGINE.md>`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The first player (results are from its side).

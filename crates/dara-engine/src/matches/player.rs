@@ -1,6 +1,7 @@
 //! The players of a match: how a player is named on the command line (`level:N`,
-//! `budget:<fields>`, `random`, `greedy`, `material4`, `cmd:<command>`), what every player answers to, and the players that live in this
-//! process (the engine at a level, with or without the match's tablebases, and the baselines).
+//! `budget:<fields>`, `random`, `greedy`, `material4`, `cmd:<command>`), what every player
+//! answers to, and the players that live in this process (the engine at a level or within a
+//! budget, with or without the match's tablebases, and the baselines).
 
 use core::fmt;
 use core::str::FromStr;
