@@ -1,5 +1,5 @@
 //! The flood guard: a token bucket per connection (governor's GCRA), so one browser (or one
-//! script) cannot keep a game's actor busy. Honest pages send a few messages a minute.
+//! script) cannot keep a game busy. Honest pages send a few messages a minute.
 
 use std::num::NonZeroU32;
 use std::time::Duration;

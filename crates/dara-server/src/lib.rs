@@ -1,6 +1,6 @@
 //! The Arcade for Dara: a web server to play Dara in the browser against the computer, a friend
 //! by link, or whoever sits down at an open table. No account, nothing kept after a game: games
-//! live in memory, one actor each, journaled to a store on disk while they live (so that they
+//! live in memory, each behind its handle, journaled to a store on disk while they live (so that they
 //! survive a crash and a restart, see [`store`]), and are forgotten and erased soon after they
 //! end.
 //!

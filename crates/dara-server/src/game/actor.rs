@@ -1,6 +1,7 @@
-//! The actor that owns one live game, fed one request at a time through its channel: its state
-//! and its loop. Because only this loop touches the game, nothing in it needs a lock. The
-//! game's other concerns live beside it: the turns (`turn`), who is present (`presence`), the offers (`offers`),
+//! One live game: its state, and its actor, which carries out what happens to the game by
+//! itself (a flag falls, the computer answers, the game is forgotten). Connections' requests
+//! are carried out by their own tasks under the game's lock (see [`GameHandle`]). The game's
+//! other concerns live beside it: the turns (`turn`), who is present (`presence`), the offers (`offers`),
 //! the ending and the record (`ending`), the journal and what the wire is told (`history`).
 
 use std::net::IpAddr;
@@ -16,11 +17,10 @@ use super::clock::Clock;
 use super::computer::Search;
 use super::ending::Ending;
 use super::event::GameEvent;
-use super::keeping::Answering;
 use super::played::Played;
 use super::presence::Crowd;
 use super::settings::GameSettings;
-use super::{Cmd, GameHandle, Reply};
+use super::{Cmd, GameHandle, OwnHandle};
 use crate::config::Config;
 use crate::date::record_date;
 use crate::error::AppError;
@@ -44,7 +44,7 @@ pub enum Seat {
 pub(super) struct Game {
     pub(super) id: GameId,
     pub(super) shared: Weak<Shared>,
-    pub(super) handle: GameHandle,
+    pub(super) handle: OwnHandle,
     /// The client address this game counts against, which its rematch counts against too.
     pub(super) asked_from: Option<IpAddr>,
     /// The day the game began, for its record.
@@ -87,6 +87,9 @@ pub(super) struct Game {
     /// After a restart, the clocks stay stopped until the side to move is back, or until this
     /// moment: the time the server was down is nobody's.
     pub(super) held_until: Option<Instant>,
+    /// When the actor's timer is set to wake it: a request that brings something sooner wakes
+    /// it to set the timer again.
+    pub(super) alarm_at: Option<Instant>,
 }
 
 /// The computer's search for the position on the board.
@@ -120,7 +123,7 @@ pub fn spawn(
     let (tx, rx) = mpsc::channel(64);
     let handle = GameHandle::new(id.clone(), tx);
     state.register(handle.clone(), asked_from)?;
-    let game = Game::new(id, Arc::downgrade(state), handle.clone(), settings, seats, asked_from)
+    let game = Game::new(id, Arc::downgrade(state), &handle, settings, seats, asked_from)
         .kept(state.store.clone(), state.seat_key.clone());
     let begin = game.store.is_durable().then(|| Write::Begin {
         game: game.id.clone(),
@@ -128,7 +131,7 @@ pub fn spawn(
         seats: StoredSeats::new(&game.seats),
     });
     let committed = game.store.send(begin.into_iter().collect());
-    tokio::spawn(game.run(rx));
+    handle.start(game, rx);
     Ok((handle, committed))
 }
 
@@ -136,7 +139,7 @@ impl Game {
     pub(super) fn new(
         id: GameId,
         shared: Weak<Shared>,
-        handle: GameHandle,
+        handle: &GameHandle,
         settings: GameSettings,
         seats: ByColour<Seat>,
         asked_from: Option<IpAddr>,
@@ -144,7 +147,7 @@ impl Game {
         Game {
             id,
             shared,
-            handle,
+            handle: handle.downgrade(),
             asked_from,
             date: record_date(SystemTime::now()),
             created: Instant::now(),
@@ -173,6 +176,7 @@ impl Game {
             outbox: Vec::new(),
             key: SeatKey::random(),
             held_until: None,
+            alarm_at: None,
         }
     }
 
@@ -183,62 +187,16 @@ impl Game {
         self
     }
 
-    pub(super) async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
-        self.start_if_ready(Instant::now());
-        self.ask_computer();
-        // A draw offered before a restart is still waiting for the computer's answer.
-        self.ask_computer_about_draw();
-        let mut answer = None;
-        // One timer for the game's life, set again only when the next wake changes: a new one
-        // for each command would touch the timer wheel twice a turn (set, then cancelled).
-        let mut alarm = Box::pin(sleep_until(Instant::now()));
-        let mut alarm_at = None;
-        loop {
-            if !self.settle(answer.take()).await {
-                // What could not be kept is told to nobody: the game stops here, and a
-                // restarted server (or, in a cluster, the node that now holds the game's
-                // lease) takes it up from what was kept.
-                self.thinking = None;
-                self.judging = None;
-                if matches!(self.store, Store::Redis(_)) {
-                    self.handle.set_moved();
-                }
-                if let Some(shared) = self.shared.upgrade() {
-                    shared.forget(&self.id);
-                }
-                return;
-            }
-            let now = Instant::now();
-            if self.expired(now) {
-                break;
-            }
-            let wake = self.next_wake();
-            if let Some(at) = wake.filter(|at| alarm_at != Some(*at)) {
-                alarm.as_mut().reset(at);
-                alarm_at = Some(at);
-            }
-            tokio::select! {
-                cmd = rx.recv() => match cmd {
-                    Some(Cmd::Forget) | None => break,
-                    Some(cmd) => answer = self.handle(cmd),
-                },
-                () = alarm.as_mut(), if wake.is_some() => alarm_at = None,
-            }
-            let now = Instant::now();
-            self.release_clocks_if_due(now);
-            self.check_flag(now);
-            self.tell_presence_if_due(now);
-        }
-        // Called off before the game is let go: nobody will see its answer.
+    /// Called off before the game is let go, forgotten by the server, and erased from the store
+    /// unless the server is stopping (it keeps its games for the next) or another node took the
+    /// game: nothing is kept after a game that ended its life.
+    async fn end_life(mut self) {
         self.thinking = None;
         self.judging = None;
         let stopping = self.shared.upgrade().map_or(true, |s| *s.stopping.borrow());
         if let Some(shared) = self.shared.upgrade() {
             shared.forget(&self.id);
         }
-        // A server that stops keeps its games for the next, and a game handed over to
-        // another node is that node's; a game that ended its life is erased, so nothing is
-        // kept after it.
         if !stopping && !self.handle.moved() {
             if let Err(e) =
                 self.store.send(vec![Write::Erase { game: self.id.clone() }]).wait().await
@@ -247,6 +205,44 @@ impl Game {
             }
         }
         tracing::debug!(game = %self.id, "game forgotten");
+    }
+
+    /// The game's first moment on this node: its clock starts if both seats are taken, and
+    /// the computer is asked if it is to move (or to answer a draw offered before a restart).
+    pub(super) fn begin(&mut self) {
+        self.start_if_ready(Instant::now());
+        self.ask_computer();
+        self.ask_computer_about_draw();
+    }
+
+    /// What could not be kept is told to nobody: the game stops here, and a restarted server
+    /// (or, in a cluster, the node that now holds the game's lease) takes it up from what was
+    /// kept.
+    pub(super) fn stop_unkept(&mut self) {
+        self.thinking = None;
+        self.judging = None;
+        if matches!(self.store, Store::Redis(_)) {
+            self.handle.set_moved();
+        }
+        if let Some(shared) = self.shared.upgrade() {
+            shared.forget(&self.id);
+        }
+    }
+
+    /// What falls due at `now` by itself: the clocks held after a restart run, a flag falls,
+    /// the number of watchers is told.
+    pub(super) fn timed(&mut self, now: Instant) {
+        self.release_clocks_if_due(now);
+        self.check_flag(now);
+        self.tell_presence_if_due(now);
+    }
+
+    /// Whether something now falls due before the actor's timer would wake it.
+    pub(super) fn wakes_sooner(&self) -> bool {
+        match (self.next_wake(), self.alarm_at) {
+            (Some(wake), Some(alarm)) => wake < alarm,
+            (wake, alarm) => wake.is_some() && alarm.is_none(),
+        }
     }
 
     /// The server's state, while it runs: its settings are read there, not copied (this is
@@ -293,22 +289,9 @@ impl Game {
             .then(|| self.created + config.unjoined_timeout)
     }
 
-    /// Carries out `cmd`; its answer waits until what it changed is stored.
-    fn handle(&mut self, cmd: Cmd) -> Option<Answering> {
+    /// Carries out what the actor was told (but `Forget`, which ends its loop).
+    fn handle(&mut self, cmd: Cmd) {
         match cmd {
-            Cmd::Hello { seat, since, reply } => {
-                let welcome = self.hello(seat.as_deref(), since);
-                return Some(Answering::Welcome(reply, welcome));
-            }
-            Cmd::Act { seat, msg, reply } => {
-                let (answer, seat) = self.act(seat, msg);
-                return Some(Answering::Reply(reply, Reply { text: answer.wire(), seat }));
-            }
-            Cmd::Sit { token, reply } => {
-                let sat = self.sit(token);
-                return Some(Answering::Sit(reply, sat));
-            }
-            Cmd::Leave { seat } => self.leave(seat),
             Cmd::Forget => {}
             Cmd::ComputerMoved { ticket, m } => {
                 // A takeback while the engine thought makes its answer stale, even if the
@@ -330,10 +313,13 @@ impl Game {
                 }
             }
         }
-        None
     }
 
-    fn act(&mut self, seat: Option<Colour>, msg: ClientMessage) -> (Answer, Option<Colour>) {
+    pub(super) fn act(
+        &mut self,
+        seat: Option<Colour>,
+        msg: ClientMessage,
+    ) -> (Answer, Option<Colour>) {
         if let Some(refused) = self.cannot_keep(&msg) {
             return (refused, seat);
         }
@@ -402,6 +388,54 @@ impl Game {
                     clock.start(side, now);
                 }
             }
+        }
+    }
+}
+
+/// The game's actor: what happens to it by itself, each on a timer set for the next such moment,
+/// and the computer's answers, until the game ends its life here.
+pub(super) async fn run(handle: GameHandle, mut rx: mpsc::Receiver<Cmd>) {
+    let mut told = None;
+    // One timer for the game's life, set again only when the next wake changes: a new one
+    // for each wake would touch the timer wheel twice (set, then cancelled).
+    let mut alarm = Box::pin(sleep_until(Instant::now()));
+    let mut alarm_at = None;
+    loop {
+        let wake = {
+            let mut cell = handle.live.game.lock().await;
+            // A request found the game could not be kept, and stopped it.
+            let Some(game) = cell.as_mut() else { return };
+            let forget = match told.take() {
+                Some(Cmd::Forget) => true,
+                Some(cmd) => {
+                    game.handle(cmd);
+                    false
+                }
+                None => false,
+            };
+            game.timed(Instant::now());
+            if !game.settle().await {
+                game.stop_unkept();
+                *cell = None;
+                return;
+            }
+            if forget || game.expired(Instant::now()) {
+                let game = cell.take().expect("the game is here");
+                drop(cell);
+                return game.end_life().await;
+            }
+            game.alarm_at = game.next_wake();
+            game.alarm_at
+        };
+        if let Some(at) = wake.filter(|at| alarm_at != Some(*at)) {
+            alarm.as_mut().reset(at);
+            alarm_at = Some(at);
+        }
+        tokio::select! {
+            // The handle the game holds keeps the channel open while the game lives.
+            cmd = rx.recv() => told = Some(cmd.unwrap_or(Cmd::Forget)),
+            () = alarm.as_mut(), if wake.is_some() => alarm_at = None,
+            () = handle.live.sooner.notified() => {}
         }
     }
 }

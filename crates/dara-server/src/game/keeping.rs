@@ -1,33 +1,10 @@
-//! Nothing is told before it is kept: a command's events and its answer wait in the actor
-//! until the store has committed them, so a crash at any instant loses nothing anyone was
+//! Nothing is told before it is kept: a request's events and its answer wait, the game's lock
+//! held, until the store has committed them, so a crash at any instant loses nothing anyone was
 //! told. With the memory-only store nothing waits.
 
-use dara::Colour;
-use tokio::sync::oneshot;
-
 use super::actor::Game;
-use super::{Reply, SitRefused, Welcome};
 use crate::protocol::{Answer, ClientMessage, Refusal, Wire};
 use crate::store::{StoredSeats, Write};
-
-/// The answer to a command, held until what the command changed is stored.
-#[derive(Debug)]
-pub(super) enum Answering {
-    Welcome(oneshot::Sender<Welcome>, Welcome),
-    Reply(oneshot::Sender<Reply>, Reply),
-    Sit(oneshot::Sender<Result<Colour, SitRefused>>, Result<Colour, SitRefused>),
-}
-
-impl Answering {
-    fn send(self) {
-        // Whoever asked may have gone meanwhile; nothing is owed to them then.
-        match self {
-            Answering::Welcome(tx, welcome) => drop(tx.send(welcome)),
-            Answering::Reply(tx, reply) => drop(tx.send(reply)),
-            Answering::Sit(tx, sat) => drop(tx.send(sat)),
-        }
-    }
-}
 
 impl Game {
     /// Tells every connection `wire`, once what came before it is stored.
@@ -56,9 +33,9 @@ impl Game {
         }
     }
 
-    /// Stores what changed, then tells everyone and answers. False if the store failed: then
-    /// nobody is told anything.
-    pub(super) async fn settle(&mut self, answer: Option<Answering>) -> bool {
+    /// Stores what changed, then tells everyone (the request's answer follows). False if the
+    /// store failed: then nobody is told anything.
+    pub(super) async fn settle(&mut self) -> bool {
         let writes = self.unsaved();
         if !writes.is_empty() {
             if let Err(e) = self.store.send(writes).wait().await {
@@ -68,9 +45,6 @@ impl Game {
         }
         for wire in self.outbox.drain(..) {
             let _ = self.watchers.send(wire);
-        }
-        if let Some(answer) = answer {
-            answer.send();
         }
         true
     }

@@ -1,5 +1,5 @@
-//! Live games: one actor per game owns its state; everyone else holds a cheap [`GameHandle`]
-//! and talks to it through a channel.
+//! Live games: each behind a cheap [`GameHandle`], through which connections' requests are
+//! carried out, and each with an actor for what happens to it by itself.
 
 mod actor;
 pub mod clock;
@@ -17,10 +17,12 @@ pub mod settings;
 mod turn;
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use dara::{Colour, Move};
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc, Mutex, Notify};
+
+use actor::Game;
 
 use crate::protocol::{ClientMessage, Wire};
 use crate::seat::{GameId, SeatHash};
@@ -31,40 +33,10 @@ pub use played::Played;
 pub use restore::restore;
 pub use settings::{GameSettings, NewGame, Opponent};
 
-/// A request to a game's actor.
+/// What a game's actor is told: what happens to the game by itself, not at a connection's
+/// request (those are carried out by the connection's own task, see [`GameHandle`]).
 #[derive(Debug)]
 pub enum Cmd {
-    /// A connection says who it is and what it last saw.
-    Hello {
-        /// The seat token offered, if any.
-        seat: Option<String>,
-        /// The last version the connection applied.
-        since: Option<u64>,
-        /// Where the welcome goes.
-        reply: oneshot::Sender<Welcome>,
-    },
-    /// A connection (holding `seat`, or watching) asks for something.
-    Act {
-        /// The seat the connection holds.
-        seat: Option<Colour>,
-        /// What it asks.
-        msg: ClientMessage,
-        /// Where the answer goes.
-        reply: oneshot::Sender<Reply>,
-    },
-    /// Someone not yet connected sits down at an open table ("play anyone" handed it to
-    /// them, or they pressed "Sit down").
-    Sit {
-        /// The keyed hash of the token that will hold the seat.
-        token: SeatHash,
-        /// The colour they play, or why they cannot sit.
-        reply: oneshot::Sender<Result<Colour, SitRefused>>,
-    },
-    /// A connection closed.
-    Leave {
-        /// The seat it held.
-        seat: Option<Colour>,
-    },
     /// The server needs the room: the game ends its life now.
     Forget,
     /// The computer's search finished.
@@ -113,78 +85,159 @@ pub struct Reply {
     pub seat: Option<Colour>,
 }
 
-/// A cheap way to reach a game's actor.
+/// A cheap way to reach a live game. A connection's request is carried out by the
+/// connection's own task, holding the game's lock: a turn is played, stored and told without
+/// waking another task for it (that hop, with its channel and reply, cost about 6% of the
+/// server's CPU a turn, measured with `scripts/paired-loadtest`). The
+/// game's actor (`actor::run`) keeps what happens by itself: the timers, the computer's
+/// answers, the end of the game's life.
 #[derive(Debug, Clone)]
 pub struct GameHandle {
     /// The game's id.
     pub id: GameId,
+    live: Arc<Live>,
+}
+
+/// A game while it lives on this node, shared by its handles.
+struct Live {
+    /// The game; `None` once it has ended its life here. The lock is held across the store's
+    /// commit: one request at a time is carried out, stored and told, in the order they took
+    /// the lock, as the actor's channel used to order them.
+    game: Mutex<Option<Game>>,
+    /// What the actor is told.
     tx: mpsc::Sender<Cmd>,
+    /// Wakes the actor when a request brought a timer sooner than the actor's is set for.
+    sooner: Notify,
     /// Set when the game stops here but goes on elsewhere (another node of the cluster took
     /// it): its sockets are told to reconnect (1012), not that it is gone.
-    moved: Arc<AtomicBool>,
+    moved: AtomicBool,
+}
+
+impl std::fmt::Debug for Live {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Live").field("moved", &self.moved).finish_non_exhaustive()
+    }
 }
 
 impl GameHandle {
     fn new(id: GameId, tx: mpsc::Sender<Cmd>) -> GameHandle {
-        GameHandle { id, tx, moved: Arc::default() }
+        let live = Live { game: Mutex::new(None), tx, sooner: Notify::new(), moved: false.into() };
+        GameHandle { id, live: Arc::new(live) }
+    }
+
+    /// Starts the game (its clock, the computer's search) and its actor, and puts it behind
+    /// its handle, before any request can reach it. (The game holds a handle of its own, so
+    /// the two are made apart.)
+    fn start(&self, mut game: Game, rx: mpsc::Receiver<Cmd>) {
+        game.begin();
+        *self.live.game.try_lock().expect("nobody else has the new game's handle yet") = Some(game);
+        tokio::spawn(actor::run(self.clone(), rx));
     }
 
     /// Stops the game here, keeping it where it is stored, for the node that has taken it.
     pub fn hand_over(&self) {
-        self.moved.store(true, Ordering::Release);
+        self.set_moved();
         self.forget();
     }
 
     /// Whether the game stopped here to go on elsewhere.
     pub fn moved(&self) -> bool {
-        self.moved.load(Ordering::Acquire)
+        self.live.moved.load(Ordering::Acquire)
     }
 
     /// Notes that the game stops here to go on elsewhere.
     pub(crate) fn set_moved(&self) {
-        self.moved.store(true, Ordering::Release);
+        self.live.moved.store(true, Ordering::Release);
     }
 
     /// Says hello; `None` if the game has ended its life meanwhile.
     pub async fn hello(&self, seat: Option<String>, since: Option<u64>) -> Option<Welcome> {
-        let (reply, rx) = oneshot::channel();
-        self.tx.send(Cmd::Hello { seat, since, reply }).await.ok()?;
-        rx.await.ok()
+        self.request(|game| game.hello(seat.as_deref(), since)).await
     }
 
     /// Asks for something; `None` if the game has gone.
     pub async fn act(&self, seat: Option<Colour>, msg: ClientMessage) -> Option<Reply> {
-        let (reply, rx) = oneshot::channel();
-        self.tx.send(Cmd::Act { seat, msg, reply }).await.ok()?;
-        rx.await.ok()
+        self.request(|game| {
+            let (answer, seat) = game.act(seat, msg);
+            Reply { text: answer.wire(), seat }
+        })
+        .await
     }
 
     /// Gives the free seat of an open table to `token`; `None` if the game has gone.
     pub async fn sit(&self, token: SeatHash) -> Option<Result<Colour, SitRefused>> {
-        let (reply, rx) = oneshot::channel();
-        self.tx.send(Cmd::Sit { token, reply }).await.ok()?;
-        rx.await.ok()
+        self.request(|game| game.sit(token)).await
     }
 
     /// Tells the game a connection closed (never waits: called as a socket winds down).
     pub fn leave(&self, seat: Option<Colour>) {
-        let tx = self.tx.clone();
-        tokio::spawn(async move {
-            let _ = tx.send(Cmd::Leave { seat }).await;
-        });
+        let handle = self.clone();
+        tokio::spawn(async move { handle.request(|game| game.leave(seat)).await });
     }
 
     /// Tells the game to end its life (never waits; a full queue means it is busy, and it will
     /// be forgotten in its own time).
     pub fn forget(&self) {
-        let _ = self.tx.try_send(Cmd::Forget);
+        let _ = self.live.tx.try_send(Cmd::Forget);
+    }
+
+    /// Carries out `request` on the game, then whatever fell due meanwhile; stores what
+    /// changed, tells everyone, and answers. `None` if the game has ended its life here, or
+    /// stops now because what changed could not be stored (nobody is told of it then).
+    async fn request<T>(&self, request: impl FnOnce(&mut Game) -> T) -> Option<T> {
+        let mut cell = self.live.game.lock().await;
+        let game = cell.as_mut()?;
+        let answer = request(game);
+        game.timed(tokio::time::Instant::now());
+        if !game.settle().await {
+            game.stop_unkept();
+            *cell = None;
+            // Its actor has nothing left to keep.
+            self.live.sooner.notify_one();
+            return None;
+        }
+        if game.wakes_sooner() {
+            self.live.sooner.notify_one();
+        }
+        Some(answer)
+    }
+
+    /// The handle the game itself holds.
+    fn downgrade(&self) -> OwnHandle {
+        OwnHandle(Arc::downgrade(&self.live))
+    }
+}
+
+/// The handle a game holds to itself: a weak one, or the game would keep itself alive through
+/// its own cell, and a runtime that stops without ending the game's life (a crash, in the
+/// tests) would never let go of it, nor of its store.
+#[derive(Debug, Clone)]
+struct OwnHandle(Weak<Live>);
+
+impl OwnHandle {
+    /// Whether the game stopped here to go on elsewhere.
+    fn moved(&self) -> bool {
+        self.0.upgrade().is_some_and(|live| live.moved.load(Ordering::Acquire))
+    }
+
+    /// Notes that the game stops here to go on elsewhere.
+    fn set_moved(&self) {
+        if let Some(live) = self.0.upgrade() {
+            live.moved.store(true, Ordering::Release);
+        }
+    }
+
+    /// Tells the actor what it is to carry out, if the game still lives.
+    async fn tell(&self, cmd: Cmd) {
+        let Some(tx) = self.0.upgrade().map(|live| live.tx.clone()) else { return };
+        let _ = tx.send(cmd).await;
     }
 
     async fn computer_moved(&self, ticket: u64, m: Move) {
-        let _ = self.tx.send(Cmd::ComputerMoved { ticket, m }).await;
+        self.tell(Cmd::ComputerMoved { ticket, m }).await;
     }
 
     async fn computer_answered_draw(&self, ticket: u64, agrees: bool) {
-        let _ = self.tx.send(Cmd::ComputerAnsweredDraw { ticket, agrees }).await;
+        self.tell(Cmd::ComputerAnsweredDraw { ticket, agrees }).await;
     }
 }

@@ -145,7 +145,7 @@ impl Game {
             messages.push(Answer::Error(Refusal::NotYourSeatLink.into()).wire());
         }
         messages.extend(self.catch_up(seat, since));
-        // Subscribed here, in the actor, so that the first event the connection hears is the one
+        // Subscribed here, under the game's lock, so that the first event the connection hears is the one
         // after what it was just sent.
         let events = self.watchers.subscribe();
         if self.crowd.arrive(seat) {

@@ -22,8 +22,8 @@ use crate::store::{StoredGame, Unreadable};
 /// they run anyway (a player who never returns must not hold the game forever).
 pub const CLOCKS_HELD_FOR: Duration = Duration::from_secs(60);
 
-/// Takes up a stored game: rebuilds it, registers it and starts its actor (which asks the
-/// computer again if it is the computer's turn).
+/// Takes up a stored game: rebuilds it, registers it and starts it (the computer is asked again
+/// if it is the computer's turn) with its actor.
 ///
 /// # Errors
 /// The stored game does not replay: a setting, a seat or a turn this release cannot read.
@@ -33,7 +33,7 @@ pub fn restore(state: &AppState, stored: StoredGame) -> Result<GameHandle, Unrea
     let (tx, rx) = mpsc::channel(64);
     let handle = GameHandle::new(stored.id.clone(), tx);
     let mut game =
-        Game::new(stored.id.clone(), Arc::downgrade(state), handle.clone(), settings, seats, None)
+        Game::new(stored.id.clone(), Arc::downgrade(state), &handle, settings, seats, None)
             .kept(state.store.clone(), state.seat_key.clone());
     game.date = stored.record.date.clone();
     game.replay_stored(stored.events)?;
@@ -41,7 +41,7 @@ pub fn restore(state: &AppState, stored: StoredGame) -> Result<GameHandle, Unrea
     if let Some(ending) = &game.ending {
         state.set_finished(&game.id, Some(ending.at));
     }
-    tokio::spawn(game.run(rx));
+    handle.start(game, rx);
     Ok(handle)
 }
 
@@ -152,7 +152,7 @@ mod tests {
         };
         let seats =
             ByColour { white: Seat::Human(key.hash("pale")), black: Seat::Human(key.hash("dark")) };
-        Game::new(id, Weak::new(), handle, settings, seats, None).kept(Store::Memory, key.clone())
+        Game::new(id, Weak::new(), &handle, settings, seats, None).kept(Store::Memory, key.clone())
     }
 
     /// After a restart the clocks wait for the side to move, but not for ever: a minute.

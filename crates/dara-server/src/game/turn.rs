@@ -182,7 +182,7 @@ mod tests {
             white: Seat::Human(SeatKey::random().hash("white")),
             black: Seat::Human(SeatKey::random().hash("black")),
         };
-        let mut game = Game::new(id, Weak::new(), handle, settings, seats, None);
+        let mut game = Game::new(id, Weak::new(), &handle, settings, seats, None);
         game.start_if_ready(Instant::now());
         game
     }

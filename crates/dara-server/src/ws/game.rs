@@ -1,5 +1,5 @@
 //! `GET /ws/game/{id}`: a player's or a watcher's socket to one game: hello first, then its
-//! requests to the game's actor and the game's events back.
+//! requests carried out on the game and the game's events back.
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
@@ -231,7 +231,7 @@ fn lost_events(lost: broadcast::error::RecvError, handle: &GameHandle) -> (u16, 
     }
 }
 
-/// Why a game's actor stopped answering: it ended its life, or it goes on on another node.
+/// Why a game stopped answering: it ended its life, or it goes on on another node.
 fn over(handle: &GameHandle) -> (u16, &'static str) {
     if handle.moved() {
         (close::RESTARTING, MOVED)
