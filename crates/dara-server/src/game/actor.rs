@@ -413,12 +413,10 @@ pub(super) async fn run(handle: GameHandle, mut rx: mpsc::Receiver<Cmd>) {
                 }
                 None => false,
             };
-            game.timed(Instant::now());
-            if !game.settle().await {
-                game.stop_unkept();
-                *cell = None;
+            if !super::settle_in(&mut cell).await {
                 return;
             }
+            let game = cell.as_mut().expect("a settled game stays");
             if forget || game.expired(Instant::now()) {
                 let game = cell.take().expect("the game is here");
                 drop(cell);

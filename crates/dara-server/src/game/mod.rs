@@ -113,6 +113,30 @@ struct Live {
     moved: AtomicBool,
 }
 
+impl Live {
+    fn moved(&self) -> bool {
+        self.moved.load(Ordering::Acquire)
+    }
+
+    fn set_moved(&self) {
+        self.moved.store(true, Ordering::Release);
+    }
+}
+
+/// What every change to a live game ends with, a request's or the actor's: whatever fell due
+/// meanwhile, then the store's commit and the telling of everyone. False if what changed could
+/// not be stored: the game stops here and is taken out of `cell`, and nobody is told of it.
+async fn settle_in(cell: &mut Option<Game>) -> bool {
+    let Some(game) = cell.as_mut() else { return false };
+    game.timed(tokio::time::Instant::now());
+    if game.settle().await {
+        return true;
+    }
+    game.stop_unkept();
+    *cell = None;
+    false
+}
+
 impl std::fmt::Debug for Live {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Live").field("moved", &self.moved).finish_non_exhaustive()
@@ -142,12 +166,12 @@ impl GameHandle {
 
     /// Whether the game stopped here to go on elsewhere.
     pub fn moved(&self) -> bool {
-        self.live.moved.load(Ordering::Acquire)
+        self.live.moved()
     }
 
     /// Notes that the game stops here to go on elsewhere.
     pub(crate) fn set_moved(&self) {
-        self.live.moved.store(true, Ordering::Release);
+        self.live.set_moved();
     }
 
     /// Says hello; `None` if the game has ended its life meanwhile.
@@ -188,15 +212,12 @@ impl GameHandle {
         let mut cell = self.live.game.lock().await;
         let game = cell.as_mut()?;
         let answer = request(game);
-        game.timed(tokio::time::Instant::now());
-        if !game.settle().await {
-            game.stop_unkept();
-            *cell = None;
+        if !settle_in(&mut cell).await {
             // Its actor has nothing left to keep.
             self.live.sooner.notify_one();
             return None;
         }
-        if game.wakes_sooner() {
+        if cell.as_ref().is_some_and(Game::wakes_sooner) {
             self.live.sooner.notify_one();
         }
         Some(answer)
@@ -217,13 +238,13 @@ struct OwnHandle(Weak<Live>);
 impl OwnHandle {
     /// Whether the game stopped here to go on elsewhere.
     fn moved(&self) -> bool {
-        self.0.upgrade().is_some_and(|live| live.moved.load(Ordering::Acquire))
+        self.0.upgrade().is_some_and(|live| live.moved())
     }
 
     /// Notes that the game stops here to go on elsewhere.
     fn set_moved(&self) {
         if let Some(live) = self.0.upgrade() {
-            live.moved.store(true, Ordering::Release);
+            live.set_moved();
         }
     }
 

@@ -145,8 +145,8 @@ impl Game {
             messages.push(Answer::Error(Refusal::NotYourSeatLink.into()).wire());
         }
         messages.extend(self.catch_up(seat, since));
-        // Subscribed here, under the game's lock, so that the first event the connection hears is the one
-        // after what it was just sent.
+        // Subscribed here, under the game's lock, so that the first event the connection hears
+        // is the one after what it was just sent.
         let events = self.watchers.subscribe();
         if self.crowd.arrive(seat) {
             self.announce_presence();

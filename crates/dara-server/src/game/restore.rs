@@ -22,8 +22,8 @@ use crate::store::{StoredGame, Unreadable};
 /// they run anyway (a player who never returns must not hold the game forever).
 pub const CLOCKS_HELD_FOR: Duration = Duration::from_secs(60);
 
-/// Takes up a stored game: rebuilds it, registers it and starts it (the computer is asked again
-/// if it is the computer's turn) with its actor.
+/// Takes up a stored game: rebuilds it, registers it and starts it with its actor (the computer
+/// is asked again if it is the computer's turn).
 ///
 /// # Errors
 /// The stored game does not replay: a setting, a seat or a turn this release cannot read.
