@@ -214,9 +214,11 @@ async fn a_forgotten_game_leaves_nothing_on_disk() {
     process.crash();
     let conn = rusqlite::Connection::open(data.0.join(sqlite::DATABASE)).unwrap();
     let rows: i64 = conn
-        .query_row("SELECT (SELECT count(*) FROM games) + (SELECT count(*) FROM events)", [], |r| {
-            r.get(0)
-        })
+        .query_row(
+            "SELECT (SELECT count(*) FROM games) + (SELECT count(*) FROM journal)",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
     assert_eq!(rows, 0);
     drop(conn);
@@ -298,11 +300,17 @@ async fn write_the_fixture_of_this_format() {
     process.crash();
 }
 
-/// The stores written by format 1 (the events kept by game) and by this format (committed
-/// under `tests/fixtures`) still read, and their games are taken up as they were.
+/// The stores written by format 1 (the events kept by game), format 2 (a row for each event)
+/// and by this format (committed under `tests/fixtures`) still read, and their games are taken
+/// up as they were.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_store_of_format_1_is_taken_up() {
     a_store_is_taken_up(1).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_of_format_2_is_taken_up() {
+    a_store_is_taken_up(2).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -75,7 +75,16 @@ pub struct Opened {
 
 /// A write on its way: awaiting it waits for its commit (at once for [`Store::Memory`]).
 #[derive(Debug)]
-pub struct Committed(Option<oneshot::Receiver<Result<(), StoreError>>>);
+pub struct Committed(Waiting);
+
+#[derive(Debug)]
+enum Waiting {
+    Nothing,
+    /// The embedded store's commit that takes the write, shared with the other games in it.
+    Commit(std::sync::Arc<sqlite::Outcome>),
+    /// Redis's answer to this write.
+    Reply(oneshot::Receiver<Result<(), StoreError>>),
+}
 
 impl Committed {
     /// Waits until the writes are on disk.
@@ -84,8 +93,9 @@ impl Committed {
     /// The store failed, or has been closed.
     pub async fn wait(self) -> Result<(), StoreError> {
         match self.0 {
-            None => Ok(()),
-            Some(rx) => rx.await.unwrap_or(Err(StoreError::Closed)),
+            Waiting::Nothing => Ok(()),
+            Waiting::Commit(outcome) => outcome.wait().await,
+            Waiting::Reply(rx) => rx.await.unwrap_or(Err(StoreError::Closed)),
         }
     }
 }
@@ -121,9 +131,9 @@ impl Store {
     /// order after every write sent before.
     pub fn send(&self, writes: Vec<Write>) -> Committed {
         match self {
-            Store::Memory => Committed(None),
-            Store::Sqlite(sqlite) => Committed(Some(sqlite.send(writes))),
-            Store::Redis(redis) => Committed(Some(redis.send(writes))),
+            Store::Memory => Committed(Waiting::Nothing),
+            Store::Sqlite(sqlite) => Committed(Waiting::Commit(sqlite.send(writes))),
+            Store::Redis(redis) => Committed(Waiting::Reply(redis.send(writes))),
         }
     }
 

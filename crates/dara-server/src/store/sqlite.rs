@@ -9,30 +9,31 @@
 //! write-ahead log, so an erased game's bytes leave the disk within the hour. Exclusive locking
 //! mode: a second server on the same directory is refused at once, not left to corrupt it.
 //!
-//! Group commit: the games send their writes over a channel; the writer thread takes
-//! everything pending, commits it in one transaction (one fsync for many games), then answers
-//! each sender. A game waits for that answer before it tells anyone what happened.
+//! Group commit: the games add their writes to what the next commit gathers (each encodes its
+//! own events, on its own thread); the writer thread takes everything pending, commits it in
+//! one transaction (one fsync for many games), then tells all who wait at once. A game waits
+//! for that before it tells anyone what happened.
 //!
-//! The journal is kept in the order it was written (format 2), not by game: a commit of the
-//! turns of a hundred games then adds rows to the last page or two of one table, where keyed by
-//! game it changed a page for each game, and every changed page is written to the log, synced,
-//! and later written again into the database (at 5,000 turns a second that was a third of the
-//! server's time). The price is that a game's rows are not found by its id: erasing a game
-//! deletes its row in `games` at once, and its events are swept a slice at a time while the
-//! writer has nothing else to do (every row whose game is gone), so that they too leave the disk
-//! within the hour.
+//! The journal is kept in the order it was written, a row for each commit (format 3): a commit
+//! of the turns of a hundred games adds one row at the table's end. Keyed by game (format 1), a
+//! commit changed a page for each game, and every changed page was written to the log, synced,
+//! and written again into the database (at 5,000 turns a second that was a third of the
+//! server's time); a row for each event (format 2) cost a statement for each. The price is
+//! that a game's events are not found by its id: erasing a game deletes its row in `games` at
+//! once, and its lines are swept out of the journal a slice at a time while the writer has
+//! nothing else to do (every line whose game is gone), so that they too leave the disk within
+//! the hour.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::OpenOptions;
 use std::io::{Read, Write as _};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use rusqlite::{params, Connection};
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, Notify};
 
 use super::record::{GameRecord, StoredGame, StoredSeats};
 use super::Write;
@@ -41,7 +42,7 @@ use crate::seat::{GameId, SeatKey};
 
 /// The version of the store's layout (its tables and their serialised columns), kept in the
 /// database as SQLite's `user_version`. A release reads every format up to its own.
-pub const STORE_FORMAT: i64 = 2;
+pub const STORE_FORMAT: i64 = 3;
 
 /// The database's file name in the data directory.
 pub const DATABASE: &str = "live-games.sqlite";
@@ -71,9 +72,10 @@ const COMMIT_BATCH: usize = 40;
 /// How often the events of erased games begin to be swept away.
 const SWEEP_EVERY: Duration = Duration::from_secs(5 * 60);
 
-/// How many journal rows one slice of a sweep looks at: a few milliseconds of the writer's
-/// time, so that the commits waiting behind it hardly notice.
-const SWEEP_SLICE: i64 = 4096;
+/// How many journal rows one slice of a sweep looks at: a row is a commit's events (at most
+/// about 40 turns under load), so a slice is a few milliseconds of the writer's time, and the
+/// commits waiting behind it hardly notice.
+const SWEEP_SLICE: i64 = 64;
 
 /// Why the store cannot be used.
 #[derive(Debug)]
@@ -132,92 +134,211 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
-/// A handle on the writer thread, cheap to clone.
+/// A handle on the writer thread, cheap to clone. When the last one is dropped (a runtime
+/// that stops without closing the store, as the tests' crash does), the writer commits what is
+/// pending and closes the database, which lets another process take the directory.
 #[derive(Debug, Clone)]
 pub struct Sqlite {
-    jobs: mpsc::Sender<Job>,
-    batch: Arc<Batch>,
+    handle: Arc<Handle>,
     /// How long each commit took, its sync included: what a turn waits for beyond the spacing,
     /// and where a slow disk shows first.
     commit_seconds: Histogram,
 }
 
-/// The writes sent and not yet taken by the writer, counted by their senders: the writer, waiting
-/// for company, is woken once when a batch is full, rather than by every write.
+/// What the games and the writer share: the writes gathered for the next commit, and the
+/// writer, to wake.
 #[derive(Debug, Default)]
-struct Batch {
-    waiting: AtomicUsize,
+struct Shared {
+    pending: Mutex<Pending>,
     writer: OnceLock<std::thread::Thread>,
 }
 
-impl Batch {
-    /// Counts one more write, waking the writer when that fills a batch. Counted before it is
-    /// sent, so the count is never below what the channel holds.
-    fn add(&self) {
-        if self.waiting.fetch_add(1, Ordering::AcqRel) + 1 == COMMIT_BATCH {
-            if let Some(writer) = self.writer.get() {
-                writer.unpark();
-            }
-        }
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Pending> {
+        // A panic elsewhere while the lock was held leaves plain data behind, still whole.
+        self.pending.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Waits until a batch is full or `due` has come, whichever is first.
-    fn gather_until(&self, due: Instant) {
-        while self.waiting.load(Ordering::Acquire) < COMMIT_BATCH {
-            let Some(left) = due.checked_duration_since(Instant::now()) else { return };
-            std::thread::park_timeout(left);
+    fn wake_writer(&self) {
+        if let Some(writer) = self.writer.get() {
+            writer.unpark();
         }
-    }
-
-    /// The writer took one write.
-    fn took_one(&self) {
-        self.waiting.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
+/// The writes of the next commit, gathered by the games' threads as they send them: each game
+/// encodes its own events into one shared buffer, so that nothing a game allocates is freed by
+/// the writer's thread (glibc's allocator takes its slow path for memory freed on another
+/// thread, and that was a fifth of durable mode's extra cost).
+#[derive(Debug, Default)]
+struct Pending {
+    gathered: Gathered,
+    /// How many requests wait (one game's writes at once is one request).
+    requests: usize,
+    /// What the requests gathered are told when their commit is done.
+    outcome: Arc<Outcome>,
+    /// The writer waits for a first request (not for a batch to fill): that one wakes it.
+    idle: bool,
+    /// Nothing more is taken: the store closed, or its writer stopped.
+    closed: bool,
+    /// Every handle is gone.
+    gone: bool,
+    /// Someone waits for the store to close.
+    closing: Option<oneshot::Sender<()>>,
+}
+
+/// The writes of one commit: the events as journal lines, and the changes to the games.
+#[derive(Debug, Default)]
+struct Gathered {
+    /// The events appended, one line each: `<game> <version> <event as JSON>\n` (JSON holds no
+    /// raw line break).
+    lines: Vec<u8>,
+    /// Beginnings, seats and erasures, in the order sent: a few for each game in its life.
+    games: Vec<Write>,
+}
+
+impl Gathered {
+    fn add(&mut self, write: Write) {
+        match write {
+            Write::Append { game, v, event } => {
+                self.lines.extend_from_slice(game.as_str().as_bytes());
+                let _ = write!(self.lines, " {v} ");
+                serde_json::to_writer(&mut self.lines, &event).expect("events serialise");
+                self.lines.push(b'\n');
+            }
+            other => self.games.push(other),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.lines.is_empty() && self.games.is_empty()
+    }
+
+    fn erases(&self) -> bool {
+        self.games.iter().any(|w| matches!(w, Write::Erase { .. }))
+    }
+
+    /// Empties it, keeping its buffer's room for the next commit.
+    fn clear(&mut self) {
+        self.lines.clear();
+        self.games.clear();
+    }
+}
+
+/// What the requests of one commit wait for: one answer for all of them, where each had its
+/// own channel (and its own wake-up from the writer's thread).
+#[derive(Debug, Default)]
+pub(super) struct Outcome {
+    result: OnceLock<Result<(), String>>,
+    told: Notify,
+}
+
+impl Outcome {
+    fn closed() -> Arc<Outcome> {
+        let outcome = Arc::new(Outcome::default());
+        outcome.tell(Err(String::new()));
+        outcome
+    }
+
+    /// Gives the commit's result (only the first one counts) and wakes everyone waiting.
+    fn tell(&self, result: Result<(), String>) {
+        let _ = self.result.set(result);
+        self.told.notify_waiters();
+    }
+
+    /// Waits for the commit's result.
+    pub(super) async fn wait(&self) -> Result<(), StoreError> {
+        loop {
+            let told = self.told.notified();
+            tokio::pin!(told);
+            // Listening before looking: a result told in between still wakes this.
+            told.as_mut().enable();
+            match self.result.get() {
+                Some(Ok(())) => return Ok(()),
+                Some(Err(e)) if e.is_empty() => return Err(StoreError::Closed),
+                Some(Err(e)) => return Err(StoreError::Corrupt(format!("a failed commit ({e})"))),
+                None => told.await,
+            }
+        }
+    }
+}
+
+/// Held by every [`Sqlite`] clone: the last one dropped tells the writer.
 #[derive(Debug)]
-enum Job {
-    Write(Vec<Write>, oneshot::Sender<Result<(), StoreError>>),
-    Close(oneshot::Sender<()>),
+struct Handle(Arc<Shared>);
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        self.0.lock().gone = true;
+        self.0.wake_writer();
+    }
 }
 
 impl Sqlite {
     /// Opens the store in `dir` (see [`super::Store::open`]) and starts its writer thread.
     pub(super) fn open(dir: &Path) -> Result<(Sqlite, SeatKey, Vec<StoredGame>), StoreError> {
+        Sqlite::open_spaced(dir, COMMIT_SPACING)
+    }
+
+    /// [`Sqlite::open`], with commits at least `spacing` apart under load.
+    fn open_spaced(
+        dir: &Path,
+        spacing: Duration,
+    ) -> Result<(Sqlite, SeatKey, Vec<StoredGame>), StoreError> {
         std::fs::create_dir_all(dir).map_err(|e| StoreError::Io(dir.to_owned(), e))?;
         let conn = connect(dir)?;
         let key = seat_key(&dir.join(SEAT_KEY))?;
         let games = load(&conn)?;
-        let (jobs, rx) = mpsc::channel();
-        let batch = Arc::new(Batch::default());
+        let shared = Arc::new(Shared::default());
         // 100 µs to about 1.6 s.
         let commit_seconds = Histogram::new(exponential_buckets(1e-4, 2.0, 15));
         let writer = std::thread::Builder::new()
             .name("dara-store".into())
             .spawn({
-                let batch = Arc::clone(&batch);
+                let shared = Arc::clone(&shared);
                 let commit_seconds = commit_seconds.clone();
-                move || write_loop(conn, rx, &batch, &commit_seconds)
+                move || write_loop(conn, &shared, &commit_seconds, spacing)
             })
             .map_err(|e| StoreError::Io(dir.to_owned(), e))?;
         // Set before anything is sent: the store is not handed out until this returns.
-        let _ = batch.writer.set(writer.thread().clone());
-        Ok((Sqlite { jobs, batch, commit_seconds }, key, games))
+        let _ = shared.writer.set(writer.thread().clone());
+        Ok((Sqlite { handle: Arc::new(Handle(shared)), commit_seconds }, key, games))
     }
 
-    pub(super) fn send(&self, writes: Vec<Write>) -> oneshot::Receiver<Result<(), StoreError>> {
-        let (tx, rx) = oneshot::channel();
-        self.batch.add();
-        // A closed store answers nothing: the receiver reads that as closed.
-        let _ = self.jobs.send(Job::Write(writes, tx));
-        rx
+    /// Adds `writes` to the next commit, and gives what it will be told.
+    pub(super) fn send(&self, writes: Vec<Write>) -> Arc<Outcome> {
+        let shared = &self.handle.0;
+        let mut pending = shared.lock();
+        if pending.closed {
+            return Outcome::closed();
+        }
+        for write in writes {
+            pending.gathered.add(write);
+        }
+        pending.requests += 1;
+        // The writer sleeping out the spacing between commits is left to it, unless this
+        // request fills the batch.
+        let wake = (pending.requests == 1 && pending.idle) || pending.requests == COMMIT_BATCH;
+        let outcome = Arc::clone(&pending.outcome);
+        drop(pending);
+        if wake {
+            shared.wake_writer();
+        }
+        outcome
     }
 
     pub(super) async fn close(&self) {
         let (tx, rx) = oneshot::channel();
-        if self.jobs.send(Job::Close(tx)).is_ok() {
-            let _ = rx.await;
+        {
+            let mut pending = self.handle.0.lock();
+            if pending.closed {
+                return;
+            }
+            pending.closed = true;
+            pending.closing = Some(tx);
         }
+        self.handle.0.wake_writer();
+        let _ = rx.await;
     }
 
     /// How long each commit took so far.
@@ -248,20 +369,29 @@ fn connect(dir: &Path) -> Result<Connection, StoreError> {
     if format > STORE_FORMAT {
         return Err(StoreError::TooNew { found: format });
     }
-    let layout = match format {
-        // A new store.
-        0 => CREATE_GAMES.to_owned() + CREATE_EVENTS,
-        // Format 1 kept the events by game and version: the same rows, in the order of
-        // their games, become the journal in writing order.
-        1 => {
-            "ALTER TABLE events RENAME TO events_by_game;".to_owned()
-                + CREATE_EVENTS
-                + "INSERT INTO events (game, v, event)
+    // Each format's layout is reached from the one before, so a store of any earlier format
+    // is brought up to this one in the same transaction.
+    let mut layout = String::new();
+    if format == 0 {
+        layout = CREATE_GAMES.to_owned() + CREATE_JOURNAL;
+    }
+    if format == 1 {
+        // Format 1 kept the events by game and version: the same rows, in the order of their
+        // games, become format 2's journal in writing order.
+        layout += "ALTER TABLE events RENAME TO events_by_game;";
+        layout += CREATE_EVENTS_2;
+        layout += "INSERT INTO events (game, v, event)
                    SELECT game, v, event FROM events_by_game ORDER BY game, v;
-               DROP TABLE events_by_game;"
-        }
-        _ => String::new(),
-    };
+               DROP TABLE events_by_game;";
+    }
+    if (1..=2).contains(&format) {
+        // Format 2 kept a row for each event: each becomes a journal row of one line.
+        layout += CREATE_JOURNAL;
+        layout += "INSERT INTO journal (seq, events)
+                   SELECT seq, CAST(game || ' ' || v || ' ' || event || char(10) AS BLOB)
+                   FROM events ORDER BY seq;
+               DROP TABLE events;";
+    }
     conn.execute_batch(&format!(
         "BEGIN EXCLUSIVE; {layout} PRAGMA user_version = {STORE_FORMAT}; COMMIT;"
     ))
@@ -276,13 +406,22 @@ const CREATE_GAMES: &str = "CREATE TABLE games (
     seats TEXT NOT NULL
 ) WITHOUT ROWID;";
 
-/// Every game's events, in the order they were written (`seq`, SQLite's row id, grows by one
-/// with each row: each row is added to the table's last page).
-const CREATE_EVENTS: &str = "CREATE TABLE events (
+/// Format 2's journal, a row for each event in the order written; read only to bring a store
+/// of format 1 up to date.
+const CREATE_EVENTS_2: &str = "CREATE TABLE events (
     seq INTEGER PRIMARY KEY,
     game TEXT NOT NULL,
     v INTEGER NOT NULL,
     event TEXT NOT NULL
+);";
+
+/// The journal (format 3): a row for each commit, in the order written (`seq`, SQLite's row
+/// id, grows with each row, so each is added at the table's end), holding every event of that
+/// commit as a line of [`Gathered::lines`]. One row a commit where there was one an event: a
+/// commit of 40 turns made 40 inserts, each a statement's whole round through SQLite's engine.
+const CREATE_JOURNAL: &str = "CREATE TABLE journal (
+    seq INTEGER PRIMARY KEY,
+    events BLOB NOT NULL
 );";
 
 /// The seat key kept in `path`, made on first start (readable by this user only).
@@ -308,19 +447,42 @@ fn seat_key(path: &Path) -> Result<SeatKey, StoreError> {
     }
 }
 
+/// One line of the journal: the game's id, the event's version, the event as JSON.
+fn split_line(line: &[u8]) -> Option<(&str, &[u8])> {
+    let space = line.iter().position(|&b| b == b' ')?;
+    Some((std::str::from_utf8(&line[..space]).ok()?, &line[space + 1..]))
+}
+
+/// The lines of a journal row.
+fn lines(events: &[u8]) -> impl Iterator<Item = &[u8]> {
+    events.split(|&b| b == b'\n').filter(|line| !line.is_empty())
+}
+
 /// Every game in the store, with its events in order.
 fn load(conn: &Connection) -> Result<Vec<StoredGame>, StoreError> {
     let corrupt = |what: &str, id: &str, e: &dyn std::fmt::Display| {
         StoreError::Corrupt(format!("{what} of game {id} that does not read: {e}"))
     };
     // The journal in writing order, gathered by game. A version written twice (which only a
-    // bug would do) reads as its last writing, as format 1's replacing insert kept it; the rows
+    // bug would do) reads as its last writing, as format 1's replacing insert kept it; the lines
     // of games erased but not yet swept have no game to go to, and are left for the sweep.
-    let mut journals: HashMap<String, BTreeMap<i64, String>> = HashMap::new();
-    let mut events = conn.prepare("SELECT game, v, event FROM events ORDER BY seq")?;
-    for row in events.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))? {
-        let (game, v, event): (String, i64, String) = row?;
-        journals.entry(game).or_default().insert(v, event);
+    let mut journals: HashMap<String, BTreeMap<u64, Vec<u8>>> = HashMap::new();
+    let mut rows = conn.prepare("SELECT events FROM journal ORDER BY seq")?;
+    let mut rows = rows.query([])?;
+    while let Some(row) = rows.next()? {
+        for line in lines(row.get_ref(0)?.as_bytes().map_err(rusqlite::Error::from)?) {
+            let read = split_line(line).and_then(|(game, rest)| {
+                let (v, event) = split_line(rest)?;
+                Some((game, v.parse::<u64>().ok()?, event))
+            });
+            let Some((game, v, event)) = read else {
+                let line = String::from_utf8_lossy(line);
+                return Err(StoreError::Corrupt(format!(
+                    "a journal line that does not read: {line:?}"
+                )));
+            };
+            journals.entry(game.to_owned()).or_default().insert(v, event.to_vec());
+        }
     }
     let mut games = Vec::new();
     let mut rows = conn.prepare("SELECT id, record, seats FROM games ORDER BY id")?;
@@ -340,7 +502,7 @@ fn load(conn: &Connection) -> Result<Vec<StoredGame>, StoreError> {
                 return Err(corrupt("a journal", &id, &format!("event {expected} is missing")));
             }
             let event: GameEvent =
-                serde_json::from_str(&text).map_err(|e| corrupt("an event", &id, &e))?;
+                serde_json::from_slice(&text).map_err(|e| corrupt("an event", &id, &e))?;
             journal.push(event);
         }
         games.push(StoredGame { id: game, record, seats, events: journal });
@@ -348,102 +510,129 @@ fn load(conn: &Connection) -> Result<Vec<StoredGame>, StoreError> {
     Ok(games)
 }
 
+/// Stops the store when its writer ends, however it ends (a panic included): nothing more is
+/// taken, and whoever waits for a commit that will not come hears so.
+struct ClosesOnExit<'a>(&'a Shared);
+
+impl Drop for ClosesOnExit<'_> {
+    fn drop(&mut self) {
+        let mut pending = self.0.lock();
+        pending.closed = true;
+        pending.outcome.tell(Err(String::new()));
+    }
+}
+
 /// The writer thread: commits everything pending at once and answers; meanwhile it sweeps
 /// away the events of erased games, a slice at a time, and empties the log every half hour.
 fn write_loop(
     mut conn: Connection,
-    jobs: mpsc::Receiver<Job>,
-    batch: &Batch,
+    shared: &Shared,
     commit_seconds: &Histogram,
+    spacing: Duration,
 ) {
+    let _closes = ClosesOnExit(shared);
     let mut checkpointed = Instant::now();
     let mut sweep = Sweep::default();
-    let mut last_commit = Instant::now();
+    // None until the first commit.
+    let mut last_commit: Option<Instant> = None;
+    let mut spare = Gathered::default();
     loop {
-        // While a sweep runs, its next slice is taken as soon as no write waits.
-        let wait = if sweep.running() {
-            Duration::ZERO
-        } else {
-            sweep.due_in().min(CHECKPOINT_EVERY.saturating_sub(checkpointed.elapsed()))
-        };
-        let first = match jobs.recv_timeout(wait) {
-            Ok(job) => Some(job),
-            Err(mpsc::RecvTimeoutError::Timeout) => None,
-            // Every handle is gone: the server has stopped without closing.
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
-        };
-        // Commits are spaced at least this far apart, unless a batch fills sooner: what
-        // arrives meanwhile shares the next sync, which under load costs as much as everything
-        // else the store does. A quiet server's commits are further apart than this anyway, and
-        // wait for nothing.
-        if first.is_some() {
-            batch.gather_until(last_commit + COMMIT_SPACING);
-            last_commit = Instant::now();
-        }
-        let mut answers = Vec::new();
-        let mut closing = None;
-        let mut writes = Vec::new();
-        for job in first.into_iter().chain(jobs.try_iter()) {
-            match job {
-                Job::Write(w, answer) => {
-                    writes.extend(w);
-                    answers.push(answer);
-                    batch.took_one();
-                }
-                Job::Close(done) => {
-                    closing = Some(done);
-                    // Nothing sent after a close is taken.
+        let next = Arc::new(Outcome::default());
+        let mut pending = shared.lock();
+        // Waits for something to do. Commits are spaced at least this far apart, unless a
+        // batch fills sooner: what arrives meanwhile shares the next sync, which under load
+        // costs as much as everything else the store does. A quiet server's commits are
+        // further apart than this anyway, and wait for nothing.
+        loop {
+            if pending.closing.is_some() || pending.gone {
+                break;
+            }
+            let now = Instant::now();
+            let wait = if pending.requests > 0 {
+                let due = last_commit.map_or(now, |last| last + spacing);
+                if pending.requests >= COMMIT_BATCH || now >= due {
                     break;
                 }
-            }
+                pending.idle = false;
+                due - now
+            } else if sweep.running() {
+                // While a sweep runs, its next slice is taken as soon as no write waits.
+                break;
+            } else {
+                let wait =
+                    sweep.due_in().min(CHECKPOINT_EVERY.saturating_sub(checkpointed.elapsed()));
+                if wait.is_zero() {
+                    break;
+                }
+                pending.idle = true;
+                wait
+            };
+            drop(pending);
+            std::thread::park_timeout(wait);
+            pending = shared.lock();
         }
-        if writes.iter().any(|w| matches!(w, Write::Erase { .. })) {
+        pending.idle = false;
+        let requests = std::mem::take(&mut pending.requests);
+        let gathered = std::mem::replace(&mut pending.gathered, spare);
+        let outcome = std::mem::replace(&mut pending.outcome, next);
+        let closing = pending.closing.take();
+        let gone = pending.gone;
+        drop(pending);
+        if requests > 0 {
+            last_commit = Some(Instant::now());
+        }
+        if gathered.erases() {
             sweep.erased();
         }
         // The slice goes into the same transaction as the writes: one sync for both.
         let slice = sweep.next_slice(&conn);
         let began = Instant::now();
-        let result = commit(&mut conn, &writes, slice);
-        if !writes.is_empty() {
+        let result = commit(&mut conn, &gathered, slice.as_ref().map(|s| (s, &sweep.live)));
+        if !gathered.is_empty() {
             commit_seconds.observe(began.elapsed().as_secs_f64());
         }
-        if let Err(e) = &result {
-            tracing::error!("the store could not commit {} writes: {e}", writes.len());
-        } else if let Some(slice) = slice {
-            sweep.swept(slice);
+        match &result {
+            Err(e) => tracing::error!("the store could not commit {requests} requests: {e}"),
+            Ok(()) => {
+                if let Some(slice) = slice {
+                    sweep.swept(slice);
+                }
+            }
         }
-        for answer in answers {
-            let _ = answer.send(match &result {
-                Ok(()) => Ok(()),
-                Err(e) => Err(StoreError::Corrupt(format!("a failed commit ({e})"))),
-            });
-        }
+        outcome.tell(result.map_err(|e| e.to_string()));
+        spare = gathered;
+        spare.clear();
         if checkpointed.elapsed() >= CHECKPOINT_EVERY && !sweep.running() {
             checkpoint(&conn);
             checkpointed = Instant::now();
         }
-        if let Some(done) = closing {
+        if closing.is_some() || gone {
             sweep_all(&conn);
             checkpoint(&conn);
             if let Err((_, e)) = conn.close() {
                 tracing::error!("closing the store: {e}");
             }
             tracing::info!("the store is closed");
-            let _ = done.send(());
+            if let Some(done) = closing {
+                let _ = done.send(());
+            }
             return;
         }
     }
-    sweep_all(&conn);
-    checkpoint(&conn);
 }
 
 /// The sweep of the events of erased games: every [`SWEEP_EVERY`], if a game was erased since
 /// the last one began, the journal is gone through from its first row to the last row there
-/// was when the sweep began, [`SWEEP_SLICE`] rows at a time.
+/// was when the sweep began, [`SWEEP_SLICE`] rows at a time, and every line of a game not in
+/// the store when it began is taken out.
 #[derive(Debug)]
 struct Sweep {
     /// The rows still to be looked at, when a sweep runs: from the first up to the last.
     rows: Option<(i64, i64)>,
+    /// The games in the store when the sweep began. Every row it looks at was written before
+    /// then, so a game with a line there and not here was erased; a game erased since is left
+    /// to the next sweep.
+    live: HashSet<String>,
     began: Instant,
     /// Whether a game was erased since the last sweep began.
     erased: bool,
@@ -451,8 +640,8 @@ struct Sweep {
 
 impl Default for Sweep {
     fn default() -> Sweep {
-        // A store taken up after a stop may hold the rows of games erased just before it.
-        Sweep { rows: None, began: Instant::now(), erased: true }
+        // A store taken up after a stop may hold the lines of games erased just before it.
+        Sweep { rows: None, live: HashSet::new(), began: Instant::now(), erased: true }
     }
 }
 
@@ -477,13 +666,16 @@ impl Sweep {
     /// The rows the next slice looks at, beginning a sweep if one is due.
     fn next_slice(&mut self, conn: &Connection) -> Option<(i64, i64)> {
         if self.rows.is_none() && self.erased && self.began.elapsed() >= SWEEP_EVERY {
-            let span = conn.query_row("SELECT min(seq), max(seq) FROM events", [], |r| {
-                Ok(r.get::<_, Option<i64>>(0)?.zip(r.get::<_, Option<i64>>(1)?))
+            let begun = live_games(conn).and_then(|live| {
+                let span = conn.query_row("SELECT min(seq), max(seq) FROM journal", [], |r| {
+                    Ok(r.get::<_, Option<i64>>(0)?.zip(r.get::<_, Option<i64>>(1)?))
+                })?;
+                Ok((live, span))
             });
-            self.rows = span.unwrap_or_else(|e| {
-                tracing::warn!("the store's sweep could not begin: {e}");
-                None
-            });
+            match begun {
+                Ok((live, span)) => (self.live, self.rows) = (live, span),
+                Err(e) => tracing::warn!("the store's sweep could not begin: {e}"),
+            }
             self.began = Instant::now();
             self.erased = false;
         }
@@ -494,21 +686,59 @@ impl Sweep {
     /// The slice from `first` to `upto` is swept.
     fn swept(&mut self, (_, upto): (i64, i64)) {
         self.rows = self.rows.and_then(|(_, last)| (upto < last).then_some((upto + 1, last)));
+        if self.rows.is_none() {
+            self.live = HashSet::new();
+        }
     }
 }
 
-/// Deletes the events of erased games among the rows from `first` to `last`.
-fn sweep_slice(conn: &Connection, (first, last): (i64, i64)) -> Result<usize, rusqlite::Error> {
-    conn.prepare_cached(
-        "DELETE FROM events WHERE seq BETWEEN ?1 AND ?2
-             AND game NOT IN (SELECT id FROM games)",
-    )?
-    .execute([first, last])
+/// The ids of the games in the store.
+fn live_games(conn: &Connection) -> Result<HashSet<String>, rusqlite::Error> {
+    let mut ids = conn.prepare_cached("SELECT id FROM games")?;
+    let ids = ids.query_map([], |r| r.get(0))?.collect();
+    ids
 }
 
-/// Deletes the events of every erased game at once (the server is stopping).
+/// Takes the lines of games not in `live` out of the journal rows from `first` to `last`: a row
+/// left with none is deleted, one left with some is written again with those.
+fn sweep_slice(
+    conn: &Connection,
+    (first, last): (i64, i64),
+    live: &HashSet<String>,
+) -> Result<(), rusqlite::Error> {
+    let mut changed = Vec::new();
+    let mut rows =
+        conn.prepare_cached("SELECT seq, events FROM journal WHERE seq BETWEEN ?1 AND ?2")?;
+    let mut rows = rows.query([first, last])?;
+    while let Some(row) = rows.next()? {
+        let events = row.get_ref(1)?.as_bytes().map_err(rusqlite::Error::from)?;
+        // A line that does not read is kept: it is the load's to report, not the sweep's to hide.
+        let keep = |line: &&[u8]| split_line(line).map_or(true, |(game, _)| live.contains(game));
+        if lines(events).all(|line| keep(&line)) {
+            continue;
+        }
+        let mut kept = Vec::new();
+        for line in lines(events).filter(keep) {
+            kept.extend_from_slice(line);
+            kept.push(b'\n');
+        }
+        changed.push((row.get::<_, i64>(0)?, kept));
+    }
+    for (seq, kept) in changed {
+        if kept.is_empty() {
+            conn.prepare_cached("DELETE FROM journal WHERE seq = ?1")?.execute([seq])?;
+        } else {
+            conn.prepare_cached("UPDATE journal SET events = ?2 WHERE seq = ?1")?
+                .execute(params![seq, kept])?;
+        }
+    }
+    Ok(())
+}
+
+/// Takes the lines of every erased game out of the journal at once (the server is stopping).
 fn sweep_all(conn: &Connection) {
-    if let Err(e) = sweep_slice(conn, (i64::MIN, i64::MAX)) {
+    if let Err(e) = live_games(conn).and_then(|live| sweep_slice(conn, (i64::MIN, i64::MAX), &live))
+    {
         tracing::warn!("the store's sweep failed: {e}");
     }
 }
@@ -520,20 +750,20 @@ fn checkpoint(conn: &Connection) {
     }
 }
 
-/// Commits `writes` in one transaction, with a slice of the sweep if one runs.
+/// Commits `gathered` in one transaction, with a slice of the sweep if one runs.
 fn commit(
     conn: &mut Connection,
-    writes: &[Write],
-    slice: Option<(i64, i64)>,
+    gathered: &Gathered,
+    slice: Option<(&(i64, i64), &HashSet<String>)>,
 ) -> Result<(), rusqlite::Error> {
-    if writes.is_empty() && slice.is_none() {
+    if gathered.is_empty() && slice.is_none() {
         return Ok(());
     }
     let tx = conn.transaction()?;
-    if let Some(slice) = slice {
-        sweep_slice(&tx, slice)?;
+    if let Some((slice, live)) = slice {
+        sweep_slice(&tx, *slice, live)?;
     }
-    for write in writes {
+    for write in &gathered.games {
         match write {
             Write::Begin { game, record, seats } => {
                 tx.prepare_cached(
@@ -545,15 +775,17 @@ fn commit(
                 tx.prepare_cached("UPDATE games SET seats = ?2 WHERE id = ?1")?
                     .execute(params![game.as_str(), json(seats)])?;
             }
-            Write::Append { game, v, event } => {
-                tx.prepare_cached("INSERT INTO events (game, v, event) VALUES (?1, ?2, ?3)")?
-                    .execute(params![game.as_str(), *v as i64, json(event)])?;
-            }
+            // Gathered as lines, never here.
+            Write::Append { .. } => {}
             // Its events go with the next sweep.
             Write::Erase { game } => {
                 tx.prepare_cached("DELETE FROM games WHERE id = ?1")?.execute([game.as_str()])?;
             }
         }
+    }
+    if !gathered.lines.is_empty() {
+        tx.prepare_cached("INSERT INTO journal (events) VALUES (?1)")?
+            .execute([&gathered.lines])?;
     }
     tx.commit()
 }
@@ -579,95 +811,139 @@ mod tests {
     /// A store in a directory of its own, removed afterwards.
     struct Dir(PathBuf);
 
+    impl Dir {
+        fn new(name: &str) -> Dir {
+            let dir = std::env::temp_dir().join(format!("dara-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            Dir(dir)
+        }
+    }
+
     impl Drop for Dir {
         fn drop(&mut self) {
             let _ = std::fs::remove_dir_all(&self.0);
         }
     }
 
-    fn events_of(conn: &Connection, game: &GameId) -> i64 {
-        conn.query_row("SELECT count(*) FROM events WHERE game = ?1", [game.as_str()], |r| r.get(0))
-            .unwrap()
-    }
-
-    /// A writer waiting for company commits as soon as a batch is full, woken by the write that
-    /// fills it, and otherwise when its spacing is up, however few writes wait.
-    #[test]
-    fn a_full_batch_wakes_the_writer_before_its_spacing_is_up() {
-        let batch = Arc::new(Batch::default());
-        let _ = batch.writer.set(std::thread::current());
-        let senders = std::thread::spawn({
-            let batch = Arc::clone(&batch);
-            move || {
-                std::thread::sleep(Duration::from_millis(50));
-                for _ in 0..COMMIT_BATCH {
-                    batch.add();
-                }
-            }
-        });
-        let began = Instant::now();
-        batch.gather_until(began + Duration::from_secs(30));
-        assert!(began.elapsed() < Duration::from_secs(20), "woken by the batch, not the spacing");
-        assert_eq!(batch.waiting.load(Ordering::Acquire), COMMIT_BATCH);
-        senders.join().unwrap();
-        for _ in 0..COMMIT_BATCH {
-            batch.took_one();
-        }
-
-        batch.add();
-        let began = Instant::now();
-        batch.gather_until(began + Duration::from_millis(30));
-        assert!(began.elapsed() >= Duration::from_millis(30), "one write waits out the spacing");
-    }
-
-    /// The events of an erased game, spread over several slices and between a live game's,
-    /// are swept while the writer runs; the live game's stay, in order.
-    #[test]
-    fn a_sweep_takes_the_events_of_erased_games_only() {
-        let dir = Dir(std::env::temp_dir().join(format!("dara-sweep-{}", std::process::id())));
-        std::fs::create_dir_all(&dir.0).unwrap();
-        let mut conn = connect(&dir.0).unwrap();
-        let (live, erased) = (GameId::random(), GameId::random());
-        let settings = crate::game::GameSettings {
+    fn settings() -> crate::game::GameSettings {
+        crate::game::GameSettings {
             rules: dara::Ruleset::default(),
             opponent: crate::game::Opponent::Friend,
             creator: dara::Colour::White,
             clock: None,
-        };
-        let seats = dara::ByColour { white: Seat::Open, black: Seat::Open };
-        let begin = |game: &GameId| Write::Begin {
-            game: game.clone(),
-            record: GameRecord::new(&settings, "2026.11.30"),
-            seats: StoredSeats::new(&seats),
-        };
-        commit(&mut conn, &[begin(&live), begin(&erased)], None).unwrap();
-        let offer = GameEvent::DrawOffered { by: dara::Colour::White };
-        let writes: Vec<Write> = (1..=3 * SWEEP_SLICE as u64)
-            .flat_map(|v| {
-                [&live, &erased].map(|game| Write::Append {
-                    game: game.clone(),
-                    v,
-                    event: offer.clone(),
-                })
-            })
-            .collect();
-        commit(&mut conn, &writes, None).unwrap();
-        commit(&mut conn, &[Write::Erase { game: erased.clone() }], None).unwrap();
-        assert_eq!(events_of(&conn, &erased), 3 * SWEEP_SLICE, "erasing leaves them to the sweep");
+        }
+    }
 
-        let mut sweep = Sweep { rows: None, began: Instant::now() - SWEEP_EVERY, erased: true };
+    fn begin(game: &GameId) -> Write {
+        let seats = dara::ByColour { white: Seat::Open, black: Seat::Open };
+        Write::Begin {
+            game: game.clone(),
+            record: GameRecord::new(&settings(), "2026.11.30"),
+            seats: StoredSeats::new(&seats),
+        }
+    }
+
+    fn offer(game: &GameId, v: u64) -> Write {
+        let event = GameEvent::DrawOffered { by: dara::Colour::White };
+        Write::Append { game: game.clone(), v, event }
+    }
+
+    /// How many lines of `game` the journal holds.
+    fn lines_of(conn: &Connection, game: &GameId) -> usize {
+        let mut rows = conn.prepare("SELECT events FROM journal").unwrap();
+        let rows = rows.query_map([], |r| r.get::<_, Vec<u8>>(0)).unwrap();
+        rows.map(|events| {
+            let events = events.unwrap();
+            lines(&events).filter(|l| split_line(l).unwrap().0 == game.as_str()).count()
+        })
+        .sum()
+    }
+
+    fn gathered(writes: impl IntoIterator<Item = Write>) -> Gathered {
+        let mut gathered = Gathered::default();
+        writes.into_iter().for_each(|w| gathered.add(w));
+        gathered
+    }
+
+    /// A quiet store commits a request at once; the next waits out the spacing, for company,
+    /// until the request that fills the batch wakes the writer; and the store reads back what
+    /// it was sent, a commit's turns of several games in one row.
+    #[test]
+    fn a_full_batch_is_committed_before_its_spacing_is_up() {
+        let dir = Dir::new("batch");
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let spacing = Duration::from_secs(60);
+        let (store, _, _) = Sqlite::open_spaced(&dir.0, spacing).unwrap();
+        let games: Vec<GameId> = (0..COMMIT_BATCH).map(|_| GameId::random()).collect();
+        let began = Instant::now();
+        runtime.block_on(store.send(games.iter().map(begin).collect()).wait()).unwrap();
+        assert!(began.elapsed() < spacing / 2, "a quiet store waits for nobody");
+
+        let first = store.send(vec![offer(&games[0], 1)]);
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(first.result.get().is_none(), "a second commit waits for company");
+        let rest: Vec<_> = games[1..]
+            .iter()
+            .map(|game| store.send(vec![offer(game, 1), offer(game, 2)]))
+            .collect();
+        for outcome in std::iter::once(first).chain(rest) {
+            runtime.block_on(outcome.wait()).unwrap();
+        }
+        assert!(began.elapsed() < spacing / 2, "woken by the full batch, not by the spacing");
+        runtime.block_on(store.close());
+        assert!(
+            matches!(
+                runtime.block_on(store.send(vec![offer(&games[0], 2)]).wait()),
+                Err(StoreError::Closed)
+            ),
+            "a closed store takes nothing"
+        );
+        drop(store);
+
+        let conn = connect(&dir.0).unwrap();
+        let rows: i64 = conn.query_row("SELECT count(*) FROM journal", [], |r| r.get(0)).unwrap();
+        assert_eq!(rows, 1, "one commit, one row");
+        let loaded = load(&conn).unwrap();
+        assert_eq!(loaded.len(), COMMIT_BATCH);
+        let events = |game: &GameId| loaded.iter().find(|g| g.id == *game).unwrap().events.len();
+        assert_eq!(events(&games[0]), 1);
+        assert!(games[1..].iter().all(|game| events(game) == 2));
+    }
+
+    /// The lines of an erased game, spread over several slices and between a live game's,
+    /// are swept while the writer runs; the live game's stay, in order.
+    #[test]
+    fn a_sweep_takes_the_events_of_erased_games_only() {
+        let dir = Dir::new("sweep");
+        let mut conn = connect(&dir.0).unwrap();
+        let (live, erased, alone) = (GameId::random(), GameId::random(), GameId::random());
+        commit(&mut conn, &gathered([begin(&live), begin(&erased), begin(&alone)]), None).unwrap();
+        let rows = 3 * SWEEP_SLICE as u64;
+        for v in 1..=rows {
+            commit(&mut conn, &gathered([offer(&live, v), offer(&erased, v)]), None).unwrap();
+            // A row of the erased games only, to be deleted whole.
+            commit(&mut conn, &gathered([offer(&alone, v)]), None).unwrap();
+        }
+        let erase = [&erased, &alone].map(|game| Write::Erase { game: game.clone() });
+        commit(&mut conn, &gathered(erase), None).unwrap();
+        assert_eq!(lines_of(&conn, &erased), rows as usize, "erasing leaves them to the sweep");
+
+        let mut sweep = Sweep { began: Instant::now() - SWEEP_EVERY, ..Sweep::default() };
         let mut slices = 0;
         while let Some(slice) = sweep.next_slice(&conn) {
-            commit(&mut conn, &[], Some(slice)).unwrap();
+            commit(&mut conn, &Gathered::default(), Some((&slice, &sweep.live))).unwrap();
             sweep.swept(slice);
             slices += 1;
         }
         assert_eq!(slices, 6, "{} rows, {SWEEP_SLICE} a slice", 6 * SWEEP_SLICE);
-        assert_eq!(events_of(&conn, &erased), 0);
-        assert_eq!(events_of(&conn, &live), 3 * SWEEP_SLICE);
+        assert_eq!((lines_of(&conn, &erased), lines_of(&conn, &alone)), (0, 0));
+        assert_eq!(lines_of(&conn, &live), rows as usize);
+        let left: i64 = conn.query_row("SELECT count(*) FROM journal", [], |r| r.get(0)).unwrap();
+        assert_eq!(left, rows as i64, "the rows of erased games alone are gone");
         assert!(sweep.next_slice(&conn).is_none(), "the next sweep waits for the next erasure");
         let games = load(&conn).unwrap();
         assert_eq!(games.len(), 1);
-        assert_eq!(games[0].events.len(), 3 * SWEEP_SLICE as usize);
+        assert_eq!(games[0].events.len(), rows as usize);
     }
 }
