@@ -229,21 +229,32 @@ impl Gathered {
 /// own channel (and its own wake-up from the writer's thread).
 #[derive(Debug, Default)]
 pub(super) struct Outcome {
-    result: OnceLock<Result<(), String>>,
+    result: OnceLock<Told>,
     told: Notify,
+}
+
+/// How a commit ended, as its waiters hear it.
+#[derive(Debug)]
+enum Told {
+    Committed,
+    /// SQLite refused the commit: the error as it said it.
+    Failed(String),
+    /// The store closed (or its writer stopped) before the commit was made.
+    Closed,
 }
 
 impl Outcome {
     fn closed() -> Arc<Outcome> {
         let outcome = Arc::new(Outcome::default());
-        outcome.tell(Err(String::new()));
+        outcome.tell(Told::Closed);
         outcome
     }
 
     /// Gives the commit's result (only the first one counts) and wakes everyone waiting.
-    fn tell(&self, result: Result<(), String>) {
-        let _ = self.result.set(result);
-        self.told.notify_waiters();
+    fn tell(&self, result: Told) {
+        if self.result.set(result).is_ok() {
+            self.told.notify_waiters();
+        }
     }
 
     /// Waits for the commit's result.
@@ -254,9 +265,11 @@ impl Outcome {
             // Listening before looking: a result told in between still wakes this.
             told.as_mut().enable();
             match self.result.get() {
-                Some(Ok(())) => return Ok(()),
-                Some(Err(e)) if e.is_empty() => return Err(StoreError::Closed),
-                Some(Err(e)) => return Err(StoreError::Corrupt(format!("a failed commit ({e})"))),
+                Some(Told::Committed) => return Ok(()),
+                Some(Told::Closed) => return Err(StoreError::Closed),
+                Some(Told::Failed(e)) => {
+                    return Err(StoreError::Corrupt(format!("a failed commit ({e})")))
+                }
                 None => told.await,
             }
         }
@@ -518,7 +531,18 @@ impl Drop for ClosesOnExit<'_> {
     fn drop(&mut self) {
         let mut pending = self.0.lock();
         pending.closed = true;
-        pending.outcome.tell(Err(String::new()));
+        pending.outcome.tell(Told::Closed);
+    }
+}
+
+/// A commit's outcome in the writer's hands: if the writer panics before telling it, its
+/// requests hear that the store is closed instead of waiting for ever.
+struct Telling(Arc<Outcome>);
+
+impl Drop for Telling {
+    fn drop(&mut self) {
+        // Nothing if it was told: only the first result counts.
+        self.0.tell(Told::Closed);
     }
 }
 
@@ -574,7 +598,7 @@ fn write_loop(
         pending.idle = false;
         let requests = std::mem::take(&mut pending.requests);
         let gathered = std::mem::replace(&mut pending.gathered, spare);
-        let outcome = std::mem::replace(&mut pending.outcome, next);
+        let outcome = Telling(std::mem::replace(&mut pending.outcome, next));
         let closing = pending.closing.take();
         let gone = pending.gone;
         drop(pending);
@@ -599,7 +623,10 @@ fn write_loop(
                 }
             }
         }
-        outcome.tell(result.map_err(|e| e.to_string()));
+        outcome.0.tell(match result {
+            Ok(()) => Told::Committed,
+            Err(e) => Told::Failed(e.to_string()),
+        });
         spare = gathered;
         spare.clear();
         if checkpointed.elapsed() >= CHECKPOINT_EVERY && !sweep.running() {
