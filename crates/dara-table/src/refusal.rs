@@ -1,0 +1,127 @@
+//! Why the table refused what it was asked. Whatever the reason, the table is exactly as it
+//! was (but for [`Refusal::OutOfTime`]: the turn came after the mover's time ran out, and the
+//! flag that fell ended the game).
+
+use core::fmt;
+
+use dara::MoveError;
+
+/// Why a request changed nothing at the table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// A watcher asked for what only a player may do.
+    Watching,
+    /// A player asked to take a seat again.
+    AlreadySeated,
+    /// Nobody can join: both seats are held.
+    SeatsTaken,
+    /// Someone else took the open table's free seat first.
+    TableTaken,
+    /// The game has ended.
+    GameOver,
+    /// A turn before the second player sat down.
+    OpponentNotSeated,
+    /// A turn out of turn.
+    NotYourTurn,
+    /// A turn under the id of an earlier, different turn.
+    TurnIdReused {
+        /// The id.
+        id: u64,
+    },
+    /// A turn that is not Dara notation, or that the position does not allow.
+    IllegalMove(MoveError),
+    /// The mover's time had run out when the turn arrived: the game is lost on time.
+    OutOfTime,
+    /// A draw offer before anyone sat opposite.
+    NobodyToOffer,
+    /// A second draw offer while the first stands.
+    DrawAlreadyOffered,
+    /// A draw offer again after the last was declined or withdrawn, before both sides moved.
+    DrawOfferedLately,
+    /// A draw offer to the computer, which plays every game out.
+    ComputerPlaysOn,
+    /// A decline with no offer to decline.
+    NoDrawOffered,
+    /// A withdrawal with no offer of one's own standing.
+    NoDrawToWithdraw,
+    /// A takeback in a game between people.
+    TakebacksAgainstComputerOnly,
+    /// A takeback before the player's first move.
+    NothingToTakeBack,
+    /// The game has had as many takebacks as one game may.
+    TakebackLimit {
+        /// How many.
+        limit: u32,
+    },
+    /// The game's history is as long as one game's may grow: offers and takebacks are over,
+    /// turns go on.
+    EventLimit {
+        /// How many events.
+        limit: usize,
+    },
+    /// A rematch before the end.
+    FinishFirst,
+    /// A rematch after it began.
+    RematchBegun,
+    /// A second rematch request.
+    RematchAlreadyAsked,
+    /// A claim while the opponent may still come back.
+    ClaimTooEarly {
+        /// Whole seconds until the claim is allowed.
+        seconds: u64,
+    },
+    /// A claim against an opponent who is connected.
+    OpponentPresent,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::IllegalMove(error) => error.fmt(f),
+            Refusal::Watching => f.write_str("you are watching this game, not playing in it"),
+            Refusal::AlreadySeated => f.write_str("you already hold a seat in this game"),
+            Refusal::SeatsTaken => f.write_str("both seats are taken; you are watching"),
+            Refusal::TableTaken => {
+                f.write_str("someone else sat down at this table first; you are watching")
+            }
+            Refusal::GameOver => f.write_str("the game is over"),
+            Refusal::OpponentNotSeated => f.write_str("wait for your opponent to sit down"),
+            Refusal::NotYourTurn => f.write_str("it is not your turn"),
+            Refusal::TurnIdReused { id } => write!(
+                f,
+                "turn id {id} was already used for another turn: give each turn its own id"
+            ),
+            Refusal::OutOfTime => f.write_str("your time ran out"),
+            Refusal::NobodyToOffer => f.write_str("there is nobody to offer a draw to yet"),
+            Refusal::DrawAlreadyOffered => f.write_str("you have already offered a draw"),
+            Refusal::DrawOfferedLately => f.write_str(
+                "your last draw offer was turned down or withdrawn: offer again once both sides \
+                 have moved",
+            ),
+            Refusal::ComputerPlaysOn => f.write_str("the computer plays every game out"),
+            Refusal::NoDrawOffered => f.write_str("there is no draw on offer to you"),
+            Refusal::NoDrawToWithdraw => f.write_str("you have no draw offer to withdraw"),
+            Refusal::TakebacksAgainstComputerOnly => {
+                f.write_str("takebacks are only for games against the computer")
+            }
+            Refusal::NothingToTakeBack => f.write_str("you have no move to take back"),
+            Refusal::TakebackLimit { limit } => {
+                write!(f, "this game has had its {limit} takebacks: play it on from here")
+            }
+            Refusal::EventLimit { limit } => write!(
+                f,
+                "this game's history has reached its {limit} events: no more offers or \
+                 takebacks, play it on from here"
+            ),
+            Refusal::FinishFirst => f.write_str("finish this game first"),
+            Refusal::RematchBegun => f.write_str("the rematch has already begun"),
+            Refusal::RematchAlreadyAsked => f.write_str("you have already asked for a rematch"),
+            Refusal::ClaimTooEarly { seconds } => {
+                write!(f, "your opponent may still come back: you can claim in {seconds} s")
+            }
+            Refusal::OpponentPresent => f.write_str("your opponent is still here"),
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}

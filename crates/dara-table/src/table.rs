@@ -1,0 +1,721 @@
+//! A game at the table: its seats, turns, clocks, offers, takebacks and result, as a state
+//! machine with no runtime. An [`Input`] and the time go in; the reply, the new journal events
+//! and the effects for the shell come out ([`Outcome`]). Every change is made by recording an
+//! event and applying it, so replaying a journal ([`Table::restore`]) rebuilds the same game.
+
+use core::fmt;
+use std::time::Duration;
+
+use dara::record::GameResult;
+use dara::{ByColour, Colour, IllegalMoveError, Move, MoveError};
+
+use crate::clock::Clock;
+use crate::computer::{Searches, Think, Ticket};
+use crate::effect::Effect;
+use crate::ending::{by_the_rules, Ending};
+use crate::event::{written_move, EndReason, GameEvent};
+use crate::game_id::GameId;
+use crate::input::{Ask, Input, Outcome, Reply};
+use crate::moment::Moment;
+use crate::offers::Offers;
+use crate::played::Played;
+use crate::refusal::Refusal;
+use crate::seat::Seat;
+use crate::settings::{GameSettings, Opponent};
+
+/// Takebacks one game allows: plenty for someone learning against the computer, and a bound on
+/// how long a takeback loop can grow the game's journal.
+pub const MAX_TAKEBACKS: u32 = 200;
+
+/// The most events one game's journal may hold before offers and takebacks are refused (turns
+/// go on, so every game can still end). The longest games played here run to a few hundred
+/// plies; this leaves room for every takeback allowed on top, and bounds what one player can
+/// add to everyone's history.
+pub const MAX_EVENTS: usize = 2000;
+
+/// How patient a table is with people: set by its shell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Patience {
+    /// How long a player must have been gone before the opponent may claim the game.
+    pub claim_after: Duration,
+    /// After a restart, how long the clocks wait for the side to move to come back before they
+    /// run anyway (a player who never returns must not hold the game for ever).
+    pub clocks_held_for: Duration,
+}
+
+impl Default for Patience {
+    fn default() -> Patience {
+        Patience { claim_after: Duration::from_secs(30), clocks_held_for: Duration::from_secs(60) }
+    }
+}
+
+/// What a turn sent to the table turned out to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Checked {
+    /// A new turn, legal here.
+    New(Move),
+    /// The player's last turn, sent again under its id: answered as before, not played twice.
+    Resent,
+}
+
+/// A stored journal that does not replay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplayError {
+    /// The version of the event that does not replay.
+    pub v: u64,
+    /// The turn it names.
+    pub m: Move,
+    /// The rules' reason.
+    pub error: IllegalMoveError,
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "event {}: turn {}: {}", self.v, self.m, self.error)
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// One game at the table. `K` stands in for a person in a seat (see [`Seat`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Table<K> {
+    settings: GameSettings,
+    patience: Patience,
+    seats: ByColour<Seat<K>>,
+    played: Played,
+    clock: Option<Clock>,
+    ending: Option<Ending>,
+    offers: Offers,
+    /// Everything that happened: event `v` is `journal[v - 1]`.
+    journal: Vec<GameEvent>,
+    /// Each player's last accepted turn and its id, to answer a resend.
+    last_turn: ByColour<Option<(u64, Move)>>,
+    /// Each player's last reported one-way delay, credited to their next turn.
+    lag: ByColour<Duration>,
+    takebacks: u32,
+    searches: Searches,
+    /// After a restart, the clocks stay stopped until the side to move is back, or until this
+    /// moment: the time the server was down is nobody's.
+    held_until: Option<Moment>,
+    /// What the shell is to do, gathered while an input is handled.
+    effects: Vec<Effect>,
+}
+
+impl<K> Table<K> {
+    /// A new game with these seats, nothing played. Call [`Table::begin`] when it starts.
+    pub fn new(settings: GameSettings, seats: ByColour<Seat<K>>, patience: Patience) -> Table<K> {
+        Table {
+            clock: settings.clock.map(Clock::new),
+            played: Played::new(dara::Position::start(settings.rules)),
+            settings,
+            patience,
+            seats,
+            ending: None,
+            offers: Offers::default(),
+            journal: Vec::new(),
+            last_turn: ByColour::default(),
+            lag: ByColour::default(),
+            takebacks: 0,
+            searches: Searches::default(),
+            held_until: None,
+            effects: Vec::new(),
+        }
+    }
+
+    /// A stored game taken up again at `now`: its journal replayed through the rules, the
+    /// clocks as last written and held until the side to move is back (see [`Patience`]).
+    /// Call [`Table::begin`] when it starts.
+    ///
+    /// # Errors
+    /// A turn in the journal that the rules do not allow where it stands.
+    pub fn restore(
+        settings: GameSettings,
+        seats: ByColour<Seat<K>>,
+        patience: Patience,
+        events: Vec<GameEvent>,
+        now: Moment,
+    ) -> Result<Table<K>, ReplayError> {
+        let mut table = Table::new(settings, seats, patience);
+        let control = table.settings.clock;
+        for (v, event) in (1..).zip(&events) {
+            table.apply(event, now).map_err(|(m, error)| ReplayError { v, m, error })?;
+            let left = match *event {
+                GameEvent::Seated { left, .. }
+                | GameEvent::Moved { left, .. }
+                | GameEvent::Ended { left, .. } => left,
+                _ => None,
+            };
+            if let Some((control, left)) = control.zip(left) {
+                table.clock = Some(Clock::resumed(control, left));
+            }
+        }
+        table.journal = events;
+        if table.ending.is_none() && table.clock.is_some() && table.both_seated() {
+            table.held_until = Some(now + patience.clocks_held_for);
+        }
+        Ok(table)
+    }
+
+    /// The game's first moment at its shell: the clock starts if both seats are taken, and the
+    /// computer is asked if it is to move.
+    pub fn begin(&mut self, now: Moment) -> Outcome {
+        let first = self.next_version();
+        self.start_if_ready(now);
+        self.finish_input(first, Ok(Reply::Done))
+    }
+
+    /// Handles one input at `now`.
+    pub fn handle(&mut self, now: Moment, input: Input<K>) -> Outcome {
+        let first = self.next_version();
+        let reply = match input {
+            Input::Ask { by, ask } => self.ask(now, by, ask),
+            Input::ComputerMoved { ticket, m } => {
+                self.computer_moved(now, ticket, m);
+                Ok(Reply::Done)
+            }
+            Input::RematchStarted { game } => {
+                self.rematch_started(now, game);
+                Ok(Reply::Done)
+            }
+            Input::Time => {
+                self.release_clocks_if_due(now);
+                self.check_flag(now);
+                Ok(Reply::Done)
+            }
+        };
+        self.finish_input(first, reply)
+    }
+
+    /// The next moment something happens by itself (a flag falls, held clocks run again):
+    /// the shell hands the table [`Input::Time`] then.
+    pub fn next_deadline(&self) -> Option<Moment> {
+        let flag = self
+            .clock
+            .as_ref()
+            .filter(|_| self.ending.is_none())
+            .and_then(Clock::flag_at)
+            .map(|(_, at)| at);
+        flag.into_iter().chain(self.held_until).min()
+    }
+
+    /// Whether a turn `text` under `id` from `by` would be played (or is a resend), without
+    /// playing it: a shell that cannot keep a new turn refuses it only once the table would
+    /// have accepted it.
+    ///
+    /// # Errors
+    /// Why the table would refuse it.
+    pub fn check_turn(&self, by: Option<Colour>, id: u64, text: &str) -> Result<Checked, Refusal> {
+        let colour = by.ok_or(Refusal::Watching)?;
+        // The same turn sent again (say, after a reconnect) is answered as before, not replayed;
+        // another turn under the same id is a client's mistake, said as such.
+        if let Some((last, played)) = self.last_turn[colour] {
+            if last == id {
+                let same = text.parse().ok().and_then(|t| written_move(&t)) == Some(played);
+                return if same { Ok(Checked::Resent) } else { Err(Refusal::TurnIdReused { id }) };
+            }
+        }
+        self.ongoing()?;
+        if !self.both_seated() {
+            return Err(Refusal::OpponentNotSeated);
+        }
+        if self.played.pos().side() != colour {
+            return Err(Refusal::NotYourTurn);
+        }
+        self.played.resolve(text).map(Checked::New).map_err(Refusal::IllegalMove)
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &GameSettings {
+        &self.settings
+    }
+
+    /// Who sits where.
+    pub fn seats(&self) -> &ByColour<Seat<K>> {
+        &self.seats
+    }
+
+    /// What has been played.
+    pub fn played(&self) -> &Played {
+        &self.played
+    }
+
+    /// The clock, for a game that has one.
+    pub fn clock(&self) -> Option<&Clock> {
+        self.clock.as_ref()
+    }
+
+    /// How the game ended, if it has.
+    pub fn ending(&self) -> Option<&Ending> {
+        self.ending.as_ref()
+    }
+
+    /// The offers standing.
+    pub fn offers(&self) -> &Offers {
+        &self.offers
+    }
+
+    /// Every event so far: event `v` is `journal()[v - 1]`.
+    pub fn journal(&self) -> &[GameEvent] {
+        &self.journal
+    }
+
+    /// Takebacks so far.
+    pub fn takebacks(&self) -> u32 {
+        self.takebacks
+    }
+
+    /// Each player's last accepted turn and its id.
+    pub fn last_turns(&self) -> &ByColour<Option<(u64, Move)>> {
+        &self.last_turn
+    }
+
+    /// The computer's search the table waits for, if any.
+    pub fn thinking(&self) -> Option<Ticket> {
+        self.searches.thinking()
+    }
+
+    /// Until when the clocks are held after a restart, if they are.
+    pub fn held_until(&self) -> Option<Moment> {
+        self.held_until
+    }
+
+    /// The seat nobody holds yet, if any.
+    pub fn free_seat(&self) -> Option<Colour> {
+        Colour::ALL.into_iter().find(|c| self.seats[*c].is_open())
+    }
+
+    /// Whether both seats are held.
+    pub fn both_seated(&self) -> bool {
+        self.free_seat().is_none()
+    }
+
+    /// Whether `colour` plays the computer.
+    pub fn against_computer(&self, colour: Colour) -> bool {
+        self.seats[!colour].computer().is_some()
+    }
+
+    fn next_version(&self) -> u64 {
+        self.journal.len() as u64 + 1
+    }
+
+    /// Every input ends here: the computer is asked if it is now to move, and what happened is
+    /// handed out.
+    fn finish_input(&mut self, first: u64, reply: Result<Reply, Refusal>) -> Outcome {
+        self.consider_computer();
+        Outcome {
+            reply,
+            events: first..self.next_version(),
+            effects: std::mem::take(&mut self.effects),
+        }
+    }
+
+    fn ask(&mut self, now: Moment, by: Option<Colour>, ask: Ask<K>) -> Result<Reply, Refusal> {
+        match ask {
+            Ask::Sit { key } => self.sit(now, by, key).map(Reply::Seated),
+            Ask::Turn { id, text, lag } => self.turn(now, by, id, &text, lag),
+            Ask::Lag(lag) => {
+                if let Some(colour) = by {
+                    self.lag[colour] = lag;
+                }
+                Ok(Reply::Done)
+            }
+            Ask::Back => {
+                if by == Some(self.played.pos().side()) {
+                    self.release_clocks(now);
+                }
+                Ok(Reply::Done)
+            }
+            Ask::Resign => self.resign(now, by).map(|()| Reply::Done),
+            Ask::DrawOffer => self.offer_draw(now, by).map(|()| Reply::Done),
+            Ask::DrawDecline => self.decline_draw(now, by).map(|()| Reply::Done),
+            Ask::DrawWithdraw => self.withdraw_draw(now, by).map(|()| Reply::Done),
+            Ask::Takeback => self.take_back(now, by).map(|()| Reply::Done),
+            Ask::Rematch => self.ask_rematch(now, by).map(|()| Reply::Done),
+            Ask::Claim { opponent_away } => {
+                self.claim(now, by, opponent_away).map(|()| Reply::Done)
+            }
+        }
+    }
+
+    /// Records `event`: applies it and keeps it. The table's own checks come first, so a live
+    /// event always applies.
+    fn record(&mut self, event: GameEvent, now: Moment) {
+        if let Err((m, error)) = self.apply(&event, now) {
+            unreachable!("a turn the table checked is legal: {m}: {error}");
+        }
+        self.journal.push(event);
+    }
+
+    /// What `event` changes, but the running clock (which a live game punches and a replay
+    /// reads from the events' clock fields).
+    fn apply(&mut self, event: &GameEvent, now: Moment) -> Result<(), (Move, IllegalMoveError)> {
+        match *event {
+            GameEvent::Seated { .. } => {}
+            GameEvent::Moved { m, turn, .. } => {
+                let mover = self.played.pos().side();
+                self.played.play(m).map_err(|e| (m, e))?;
+                if let Some(id) = turn {
+                    self.last_turn[mover] = Some((id, m));
+                }
+                self.offers.moved(mover);
+            }
+            GameEvent::TookBack { plies } => {
+                self.played.take_back(plies);
+                self.takebacks += 1;
+                self.ending = None;
+                self.offers.draw_lapses();
+            }
+            GameEvent::DrawOffered { by } => self.offers.draw_offered(by),
+            GameEvent::DrawDeclined { by } => self.offers.draw_refused(!by),
+            GameEvent::DrawWithdrawn { by } => self.offers.draw_refused(by),
+            GameEvent::RematchOffered { by } => self.offers.rematch_asked(by),
+            GameEvent::RematchStarted { game } => self.offers.rematch_started(game),
+            GameEvent::Ended { result, reason, .. } => {
+                self.ending = Some(Ending { result, reason, at: now });
+                self.offers.draw_lapses();
+            }
+        }
+        Ok(())
+    }
+
+    /// The seat of a player, or why a watcher may not do this.
+    fn player(by: Option<Colour>) -> Result<Colour, Refusal> {
+        by.ok_or(Refusal::Watching)
+    }
+
+    /// Nothing, or why the game is not going on.
+    fn ongoing(&self) -> Result<(), Refusal> {
+        match self.ending {
+            Some(_) => Err(Refusal::GameOver),
+            None => Ok(()),
+        }
+    }
+
+    /// Nothing, or why the journal has no room for `more` events of an offer or a takeback.
+    fn room_for(&self, more: usize) -> Result<(), Refusal> {
+        if self.journal.len() + more > MAX_EVENTS {
+            return Err(Refusal::EventLimit { limit: MAX_EVENTS });
+        }
+        Ok(())
+    }
+
+    /// The free seat, taken by `key`: the clock starts once both are held.
+    fn sit(&mut self, now: Moment, by: Option<Colour>, key: K) -> Result<Colour, Refusal> {
+        if by.is_some() {
+            return Err(Refusal::AlreadySeated);
+        }
+        let Some(colour) = self.free_seat() else {
+            return Err(match self.settings.opponent {
+                Opponent::Open => Refusal::TableTaken,
+                _ => Refusal::SeatsTaken,
+            });
+        };
+        self.seats[colour] = Seat::Human(key);
+        self.start_if_ready(now);
+        let left = self.clock.as_ref().map(|c| c.left(now));
+        self.record(GameEvent::Seated { colour, left }, now);
+        self.effects.push(Effect::SeatTaken);
+        Ok(colour)
+    }
+
+    fn turn(
+        &mut self,
+        now: Moment,
+        by: Option<Colour>,
+        id: u64,
+        text: &str,
+        lag: Option<Duration>,
+    ) -> Result<Reply, Refusal> {
+        let m = match self.check_turn(by, id, text)? {
+            Checked::Resent => return Ok(Reply::Accepted { id }),
+            Checked::New(m) => m,
+        };
+        let colour = self.played.pos().side();
+        if let Some(lag) = lag {
+            self.lag[colour] = lag;
+        }
+        self.play(now, colour, m, Some(id))?;
+        Ok(Reply::Accepted { id })
+    }
+
+    /// Plays `m` for `colour`, the side to move (`turn` being its id from the player's page):
+    /// clock, event, end of game. A turn the position does not allow changes nothing, not even
+    /// the clock.
+    fn play(
+        &mut self,
+        now: Moment,
+        colour: Colour,
+        m: Move,
+        turn: Option<u64>,
+    ) -> Result<(), Refusal> {
+        if !self.played.legal().contains(&m) {
+            // Checked before the clock is punched, so a refused turn costs nothing.
+            let error = self.played.play(m).expect_err("a turn outside the legal list");
+            return Err(Refusal::IllegalMove(MoveError::Illegal(error)));
+        }
+        if let Some(clock) = self.clock.as_mut() {
+            if !clock.punch(now, self.lag[colour]) {
+                let reason = EndReason::OutOfTime { loser: colour };
+                self.finish(now, GameResult::from_winner(!colour), reason);
+                return Err(Refusal::OutOfTime);
+            }
+        }
+        let left = self.clock.as_ref().map(|c| c.left(now));
+        self.record(GameEvent::Moved { m, left, turn }, now);
+        let pos = self.played.pos();
+        if let Some(clock) = self.clock.as_mut() {
+            if pos.is_over() {
+                clock.stop(now);
+            } else {
+                clock.start(pos.side(), now);
+            }
+        }
+        if let Some((result, reason)) = by_the_rules(pos.status(), &self.settings.rules) {
+            self.finish(now, result, reason);
+        }
+        Ok(())
+    }
+
+    /// Ends the game (once): the clock stops, offers lapse, the computer stops thinking.
+    fn finish(&mut self, now: Moment, result: GameResult, reason: EndReason) {
+        if self.ending.is_some() {
+            return;
+        }
+        if let Some(clock) = self.clock.as_mut() {
+            clock.stop(now);
+        }
+        let left = self.clock.as_ref().map(|c| c.left(now));
+        self.record(GameEvent::Ended { result, reason, left }, now);
+        // The computer's answer would come to nothing: free its thread for other games.
+        self.call_off();
+        self.effects.push(Effect::Ended(now));
+    }
+
+    fn resign(&mut self, now: Moment, by: Option<Colour>) -> Result<(), Refusal> {
+        let colour = Self::player(by)?;
+        self.ongoing()?;
+        self.finish(now, GameResult::from_winner(!colour), EndReason::Resigned { loser: colour });
+        Ok(())
+    }
+
+    /// Ends the game when the running clock's time is up.
+    fn check_flag(&mut self, now: Moment) {
+        if self.ending.is_some() {
+            return;
+        }
+        let Some((colour, at)) = self.clock.as_ref().and_then(Clock::flag_at) else { return };
+        if now >= at {
+            let reason = EndReason::OutOfTime { loser: colour };
+            self.finish(now, GameResult::from_winner(!colour), reason);
+        }
+    }
+
+    /// Claims the win over an opponent who has been gone long enough.
+    fn claim(
+        &mut self,
+        now: Moment,
+        by: Option<Colour>,
+        opponent_away: Option<Duration>,
+    ) -> Result<(), Refusal> {
+        let colour = Self::player(by)?;
+        self.ongoing()?;
+        let gone = !colour;
+        let claim_after = self.patience.claim_after;
+        match opponent_away.filter(|_| self.seats[gone].is_human()) {
+            Some(away) if away < claim_after => {
+                let seconds = (claim_after - away).as_secs() + 1;
+                Err(Refusal::ClaimTooEarly { seconds })
+            }
+            Some(_) => {
+                self.finish(now, GameResult::from_winner(colour), EndReason::Left { loser: gone });
+                Ok(())
+            }
+            None => Err(Refusal::OpponentPresent),
+        }
+    }
+
+    /// Offers a draw, or accepts the one on offer. Never to the computer: it plays every game
+    /// out.
+    fn offer_draw(&mut self, now: Moment, by: Option<Colour>) -> Result<(), Refusal> {
+        let colour = Self::player(by)?;
+        self.ongoing()?;
+        if !self.both_seated() {
+            return Err(Refusal::NobodyToOffer);
+        }
+        if self.against_computer(colour) {
+            return Err(Refusal::ComputerPlaysOn);
+        }
+        match self.offers.draw() {
+            Some(offerer) if offerer == !colour => {
+                self.finish(now, GameResult::Draw, EndReason::Agreement);
+            }
+            Some(_) => return Err(Refusal::DrawAlreadyOffered),
+            None => {
+                if self.offers.draw_barred(colour) {
+                    return Err(Refusal::DrawOfferedLately);
+                }
+                self.room_for(1)?;
+                self.record(GameEvent::DrawOffered { by: colour }, now);
+            }
+        }
+        Ok(())
+    }
+
+    /// Turns down the draw on offer.
+    fn decline_draw(&mut self, now: Moment, by: Option<Colour>) -> Result<(), Refusal> {
+        let colour = Self::player(by)?;
+        self.ongoing()?;
+        if self.offers.draw() != Some(!colour) {
+            return Err(Refusal::NoDrawOffered);
+        }
+        self.record(GameEvent::DrawDeclined { by: colour }, now);
+        Ok(())
+    }
+
+    /// Takes back the draw the player offered, before the opponent answers it.
+    fn withdraw_draw(&mut self, now: Moment, by: Option<Colour>) -> Result<(), Refusal> {
+        let colour = Self::player(by)?;
+        self.ongoing()?;
+        if self.offers.draw() != Some(colour) {
+            return Err(Refusal::NoDrawToWithdraw);
+        }
+        self.record(GameEvent::DrawWithdrawn { by: colour }, now);
+        Ok(())
+    }
+
+    /// Against the computer: back to the player's previous turn, undoing the computer's reply
+    /// too (or only the player's move, if the computer has not answered yet).
+    fn take_back(&mut self, now: Moment, by: Option<Colour>) -> Result<(), Refusal> {
+        let colour = Self::player(by)?;
+        if !self.against_computer(colour) {
+            return Err(Refusal::TakebacksAgainstComputerOnly);
+        }
+        if let Some(ending) = &self.ending {
+            // After a resignation there is nothing to go back to; after the rules ended the
+            // game, the player may still want to try another line.
+            if !self.played.pos().is_over() || matches!(ending.result, GameResult::Unfinished) {
+                return Err(Refusal::GameOver);
+            }
+        }
+        if self.takebacks >= MAX_TAKEBACKS {
+            return Err(Refusal::TakebackLimit { limit: MAX_TAKEBACKS });
+        }
+        let first_undone = self
+            .played
+            .movers()
+            .iter()
+            .rposition(|c| *c == colour)
+            .ok_or(Refusal::NothingToTakeBack)?;
+        let standing_offer = self.offers.draw().is_some();
+        self.room_for(1 + usize::from(standing_offer))?;
+        let plies = self.played.moves().len() - first_undone;
+        // A draw offered to the computer before offers to it were refused (a game taken up from
+        // an older journal) goes with the position it was offered in.
+        if standing_offer {
+            self.record(GameEvent::DrawDeclined { by: !colour }, now);
+        }
+        // Calls off the search for the position taken back, freeing its thread at once.
+        self.call_off();
+        let reopened = self.ending.is_some();
+        self.record(GameEvent::TookBack { plies }, now);
+        if reopened {
+            self.effects.push(Effect::Reopened);
+        }
+        Ok(())
+    }
+
+    /// Asks for a rematch, or agrees to the one asked for (the computer always agrees).
+    fn ask_rematch(&mut self, now: Moment, by: Option<Colour>) -> Result<(), Refusal> {
+        let colour = Self::player(by)?;
+        if self.ending.is_none() {
+            return Err(Refusal::FinishFirst);
+        }
+        if self.offers.rematch_game().is_some() {
+            return Err(Refusal::RematchBegun);
+        }
+        match self.offers.rematch() {
+            Some(asker) if asker == colour => Err(Refusal::RematchAlreadyAsked),
+            Some(_) => {
+                self.effects.push(Effect::StartRematch);
+                Ok(())
+            }
+            None if self.against_computer(colour) => {
+                self.effects.push(Effect::StartRematch);
+                Ok(())
+            }
+            None => {
+                self.room_for(1)?;
+                self.record(GameEvent::RematchOffered { by: colour }, now);
+                Ok(())
+            }
+        }
+    }
+
+    fn rematch_started(&mut self, now: Moment, game: GameId) {
+        if self.offers.rematch_game().is_none() {
+            self.record(GameEvent::RematchStarted { game }, now);
+        }
+    }
+
+    /// The computer's move, if it answers the search the table waits for (an answer to an
+    /// older search, before a takeback, is stale even if the game has come back to the same
+    /// length).
+    fn computer_moved(&mut self, now: Moment, ticket: Ticket, m: Move) {
+        if !self.searches.answered(ticket) || self.ending.is_some() {
+            return;
+        }
+        let side = self.played.pos().side();
+        // The engine only ever picks from the legal moves; were it not to, the game waits
+        // rather than breaks (and the computer is asked again).
+        let _ = self.play(now, side, m, None);
+    }
+
+    /// Asks the computer to move if it is its turn and it is not thinking already.
+    fn consider_computer(&mut self) {
+        if self.ending.is_some() || self.searches.thinking().is_some() || !self.both_seated() {
+            return;
+        }
+        let pos = self.played.pos();
+        let Some(level) = self.seats[pos.side()].computer() else { return };
+        let think = Think {
+            ticket: self.searches.ask(),
+            level,
+            pos: pos.clone(),
+            history: self.played.hashes().to_vec(),
+        };
+        self.effects.push(Effect::Think(think));
+    }
+
+    fn call_off(&mut self) {
+        if let Some(ticket) = self.searches.call_off() {
+            self.effects.push(Effect::CallOff(ticket));
+        }
+    }
+
+    /// Starts the clock of the side to move once both seats are filled (and, after a restart,
+    /// once the clocks are no longer held).
+    fn start_if_ready(&mut self, now: Moment) {
+        if self.ending.is_none() && self.both_seated() && self.held_until.is_none() {
+            let side = self.played.pos().side();
+            if let Some(clock) = self.clock.as_mut() {
+                if clock.running().is_none() {
+                    clock.start(side, now);
+                }
+            }
+        }
+    }
+
+    /// The clocks run again: the side to move is back, or has been waited for long enough.
+    fn release_clocks(&mut self, now: Moment) {
+        if self.held_until.take().is_some() {
+            self.start_if_ready(now);
+        }
+    }
+
+    fn release_clocks_if_due(&mut self, now: Moment) {
+        if self.held_until.is_some_and(|until| now >= until) {
+            self.release_clocks(now);
+        }
+    }
+}

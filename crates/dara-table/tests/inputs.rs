@@ -1,0 +1,369 @@
+//! Every input of a table, and every refusal, with plain function calls.
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use dara::record::GameResult;
+use dara::Colour::{Black, White};
+use dara_table::{
+    Ask, Effect, EndReason, GameEvent, GameId, Input, Opponent, Patience, Refusal, Reply, Seat,
+    Table, TimeLeft, MAX_EVENTS, MAX_TAKEBACKS,
+};
+
+#[test]
+fn sitting_fills_the_free_seat_and_starts_the_clock() {
+    let mut table = waiting(minute());
+    assert_eq!(table.next_deadline(), None, "no clock runs before both sit");
+    refused(&mut table, at(1), ask(Some(White), turn(1, "c3")), Refusal::OpponentNotSeated);
+    refused(&mut table, at(1), ask(Some(White), Ask::Sit { key: 9 }), Refusal::AlreadySeated);
+    let outcome = table.handle(at(2), ask(None, Ask::Sit { key: DARK }));
+    assert_eq!(outcome.reply, Ok(Reply::Seated(Black)));
+    assert_eq!(outcome.events, 1..2);
+    assert_eq!(outcome.effects, [Effect::SeatTaken]);
+    assert_eq!(
+        table.journal(),
+        [GameEvent::Seated {
+            colour: Black,
+            left: Some(TimeLeft { white: 60_000, black: 60_000 })
+        }]
+    );
+    assert_eq!(table.seats().black, Seat::Human(DARK));
+    assert_eq!(table.clock().unwrap().running(), Some(White));
+    assert_eq!(table.next_deadline(), Some(at(62) + dara_table::MAX_LAG_CREDIT));
+    refused(&mut table, at(3), ask(None, Ask::Sit { key: 9 }), Refusal::SeatsTaken);
+}
+
+#[test]
+fn an_open_table_taken_says_so() {
+    let seats = ByColourSeats::waiting();
+    let mut table = Table::new(settings(Opponent::Open, None), seats, Patience::default());
+    let _ = table.begin(at(0));
+    assert_eq!(
+        table.handle(at(0), ask(None, Ask::Sit { key: DARK })).reply,
+        Ok(Reply::Seated(Black))
+    );
+    refused(&mut table, at(0), ask(None, Ask::Sit { key: 9 }), Refusal::TableTaken);
+}
+
+struct ByColourSeats;
+impl ByColourSeats {
+    fn waiting() -> dara::ByColour<Seat<Key>> {
+        dara::ByColour { white: Seat::Human(PALE), black: Seat::Open }
+    }
+}
+
+#[test]
+fn turns_are_checked_before_anything_changes() {
+    let mut table = friends(minute());
+    refused(&mut table, at(1), ask(None, turn(1, "c3")), Refusal::Watching);
+    refused(&mut table, at(1), ask(Some(Black), turn(1, "c3")), Refusal::NotYourTurn);
+    let Err(Refusal::IllegalMove(error)) =
+        table.clone().handle(at(1), ask(Some(White), turn(1, "c3-c4"))).reply
+    else {
+        panic!("a step while placing is illegal")
+    };
+    assert!(error.to_string().contains("c3"), "{error}");
+    let unreadable = table.clone().handle(at(1), ask(Some(White), turn(1, "hello"))).reply;
+    assert!(matches!(unreadable, Err(Refusal::IllegalMove(dara::MoveError::Parse(_)))));
+    for text in ["c3-c4", "hello", "z9", "c3xd4"] {
+        let reply = table.clone().handle(at(1), ask(Some(White), turn(1, text))).reply;
+        let Err(why) = reply else { panic!("{text} was played") };
+        refused(&mut table, at(1), ask(Some(White), turn(1, text)), why);
+    }
+    let outcome = play(&mut table, at(1), 1, "c3");
+    assert_eq!(outcome.events, 2..3);
+    assert!(outcome.effects.is_empty());
+    refused(&mut table, at(2), ask(Some(Black), turn(1, "c3")), Refusal::IllegalMove(occupied()));
+    // The same turn sent again is answered as before and played once; another under its id is
+    // a mistake.
+    let resent = table.handle(at(2), ask(Some(White), turn(1, "c3")));
+    assert_eq!(resent.reply, Ok(Reply::Accepted { id: 1 }));
+    assert!(resent.events.is_empty());
+    refused(&mut table, at(2), ask(Some(White), turn(1, "d3")), Refusal::TurnIdReused { id: 1 });
+    assert_eq!(table.played().moves().len(), 1);
+}
+
+/// What the rules say of a placement on c3 once a stone stands there.
+fn occupied() -> dara::MoveError {
+    let mut table = friends(None);
+    let _ = play(&mut table, at(0), 1, "c3");
+    match table.handle(at(0), ask(Some(Black), turn(2, "c3"))).reply {
+        Err(Refusal::IllegalMove(e)) => e,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_turn_is_charged_its_time_less_the_lag_credit() {
+    let mut table = friends(Some(dara_table::TimeControl { initial: 60, increment: 2 }));
+    let lagged = Ask::Turn { id: 1, text: "c3".into(), lag: Some(Duration::from_millis(300)) };
+    let outcome = table.handle(at(10), ask(Some(White), lagged));
+    assert_eq!(outcome.reply, Ok(Reply::Accepted { id: 1 }));
+    let left = Some(TimeLeft { white: 60_000 - 10_000 + 300 + 2_000, black: 60_000 });
+    assert_eq!(
+        table.journal().last(),
+        Some(&GameEvent::Moved { m: table.played().moves()[0], left, turn: Some(1) })
+    );
+    assert_eq!(table.clock().unwrap().running(), Some(Black));
+    // Lag reported apart from a turn counts for the next one, at most half a second.
+    assert_eq!(
+        table.handle(at(10), ask(Some(Black), Ask::Lag(Duration::from_secs(9)))).reply,
+        Ok(Reply::Done)
+    );
+    let _ = play(&mut table, at(15), 2, "d3");
+    assert_eq!(table.clock().unwrap().left(at(15)).black, 60_000 - 5_000 + 500 + 2_000);
+}
+
+#[test]
+fn a_flag_falls_at_its_deadline_and_a_late_turn_loses_on_time() {
+    let mut table = friends(minute());
+    let deadline = table.next_deadline().unwrap();
+    let early = table.handle(deadline - Duration::from_millis(1), Input::Time);
+    assert!(early.events.is_empty());
+    let outcome = table.handle(deadline, Input::Time);
+    assert_eq!(outcome.effects, [Effect::Ended(deadline)]);
+    let ending = table.ending().unwrap();
+    assert_eq!(
+        (ending.result, ending.reason),
+        (GameResult::BlackWins, EndReason::OutOfTime { loser: White })
+    );
+    assert_eq!(table.next_deadline(), None);
+
+    // A turn after the time ran out, but before the flag's grace for lag: the game is lost.
+    let mut table = friends(minute());
+    let outcome =
+        table.handle(at(60) + Duration::from_millis(100), ask(Some(White), turn(1, "c3")));
+    assert_eq!(outcome.reply, Err(Refusal::OutOfTime));
+    assert_eq!(table.ending().unwrap().reason, EndReason::OutOfTime { loser: White });
+    assert!(table.played().moves().is_empty());
+}
+
+#[test]
+fn resigning_ends_the_game_once() {
+    let mut table = friends(minute());
+    refused(&mut table, at(1), ask(None, Ask::Resign), Refusal::Watching);
+    let outcome = table.handle(at(5), ask(Some(Black), Ask::Resign));
+    assert_eq!(outcome.reply, Ok(Reply::Done));
+    assert_eq!(outcome.effects, [Effect::Ended(at(5))]);
+    assert_eq!(
+        table.journal().last(),
+        Some(&GameEvent::Ended {
+            result: GameResult::WhiteWins,
+            reason: EndReason::Resigned { loser: Black },
+            left: Some(TimeLeft { white: 55_000, black: 60_000 }),
+        })
+    );
+    for asked in [
+        Ask::Resign,
+        Ask::DrawOffer,
+        Ask::DrawDecline,
+        Ask::DrawWithdraw,
+        Ask::Claim { opponent_away: Some(Duration::from_secs(99)) },
+    ] {
+        refused(&mut table, at(6), ask(Some(White), asked), Refusal::GameOver);
+    }
+    refused(&mut table, at(6), ask(Some(White), turn(1, "c3")), Refusal::GameOver);
+}
+
+#[test]
+fn a_draw_is_offered_answered_and_not_repeated_before_both_sides_moved() {
+    let mut table = waiting(None);
+    refused(&mut table, at(0), ask(Some(White), Ask::DrawOffer), Refusal::NobodyToOffer);
+    let mut table = friends(None);
+    refused(&mut table, at(0), ask(Some(White), Ask::DrawDecline), Refusal::NoDrawOffered);
+    refused(&mut table, at(0), ask(Some(White), Ask::DrawWithdraw), Refusal::NoDrawToWithdraw);
+    let outcome = table.handle(at(1), ask(Some(White), Ask::DrawOffer));
+    assert_eq!((outcome.reply, outcome.events), (Ok(Reply::Done), 2..3));
+    assert_eq!(table.offers().draw(), Some(White));
+    refused(&mut table, at(1), ask(Some(White), Ask::DrawOffer), Refusal::DrawAlreadyOffered);
+    refused(&mut table, at(1), ask(Some(White), Ask::DrawDecline), Refusal::NoDrawOffered);
+    refused(&mut table, at(1), ask(Some(Black), Ask::DrawWithdraw), Refusal::NoDrawToWithdraw);
+    let _ = table.handle(at(2), ask(Some(Black), Ask::DrawDecline));
+    assert_eq!(table.journal().last(), Some(&GameEvent::DrawDeclined { by: Black }));
+    // Declined: not again until both sides have moved.
+    refused(&mut table, at(2), ask(Some(White), Ask::DrawOffer), Refusal::DrawOfferedLately);
+    let _ = play(&mut table, at(3), 1, "c3");
+    refused(&mut table, at(3), ask(Some(White), Ask::DrawOffer), Refusal::DrawOfferedLately);
+    let _ = play(&mut table, at(4), 2, "d3");
+    assert_eq!(table.handle(at(4), ask(Some(White), Ask::DrawOffer)).reply, Ok(Reply::Done));
+    // Withdrawn: the same.
+    let _ = table.handle(at(5), ask(Some(White), Ask::DrawWithdraw));
+    assert_eq!(table.journal().last(), Some(&GameEvent::DrawWithdrawn { by: White }));
+    refused(&mut table, at(5), ask(Some(White), Ask::DrawOffer), Refusal::DrawOfferedLately);
+    // The other side may still offer, and a turn declines an offer without barring it.
+    let _ = table.handle(at(5), ask(Some(Black), Ask::DrawOffer));
+    let _ = play(&mut table, at(6), 3, "a1");
+    assert_eq!(table.offers().draw(), None);
+    assert!(!table.offers().draw_barred(Black));
+    let _ = table.handle(at(6), ask(Some(Black), Ask::DrawOffer));
+    // Accepted: a draw by agreement.
+    let outcome = table.handle(at(7), ask(Some(White), Ask::DrawOffer));
+    assert_eq!(outcome.effects, [Effect::Ended(at(7))]);
+    let ending = table.ending().unwrap();
+    assert_eq!((ending.result, ending.reason), (GameResult::Draw, EndReason::Agreement));
+}
+
+#[test]
+fn the_computer_is_asked_plays_and_takes_no_draw_offers() {
+    let (mut table, begun) = against_computer(Black);
+    let asked = think(&begun).expect("the computer opens").clone();
+    assert_eq!(table.thinking(), Some(asked.ticket));
+    assert_eq!(asked.pos, *table.played().pos());
+    refused(&mut table, at(1), ask(Some(Black), turn(1, "c3")), Refusal::NotYourTurn);
+    refused(&mut table, at(1), ask(Some(Black), Ask::DrawOffer), Refusal::ComputerPlaysOn);
+    let m = table.played().legal()[0];
+    let outcome = table.handle(at(1), Input::ComputerMoved { ticket: asked.ticket, m });
+    assert_eq!(outcome.events, 1..2);
+    assert_eq!(table.journal()[0], GameEvent::Moved { m, left: None, turn: None });
+    assert_eq!(table.thinking(), None);
+    // An answer nobody waits for any more changes nothing.
+    let m = table.played().legal()[0];
+    refused_silently(&mut table, Input::ComputerMoved { ticket: asked.ticket, m });
+    let outcome = play(&mut table, at(2), 1, "d4");
+    let next = think(&outcome).expect("asked again");
+    assert_ne!(next.ticket, asked.ticket);
+    assert_eq!(next.history.len(), 2);
+}
+
+/// An input that is no request: answered `Done` with nothing changed.
+fn refused_silently(table: &mut Table<Key>, input: Input<Key>) {
+    let before = table.clone();
+    let outcome = table.handle(at(1), input);
+    assert_eq!(outcome.reply, Ok(Reply::Done));
+    assert!(outcome.events.is_empty() && outcome.effects.is_empty());
+    assert_eq!(*table, before);
+}
+
+#[test]
+fn a_takeback_goes_back_to_the_players_last_turn() {
+    let mut friendly = friends(None);
+    refused(
+        &mut friendly,
+        at(0),
+        ask(Some(White), Ask::Takeback),
+        Refusal::TakebacksAgainstComputerOnly,
+    );
+    let (mut table, _) = against_computer(White);
+    refused(&mut table, at(0), ask(None, Ask::Takeback), Refusal::Watching);
+    refused(&mut table, at(0), ask(Some(White), Ask::Takeback), Refusal::NothingToTakeBack);
+    let first = play(&mut table, at(1), 1, "c3");
+    let asked = think(&first).unwrap().clone();
+    // Taken back while the computer thinks: its search is called off, one ply undone.
+    let outcome = table.handle(at(2), ask(Some(White), Ask::Takeback));
+    assert_eq!(outcome.effects, [Effect::CallOff(asked.ticket)]);
+    assert_eq!(table.journal().last(), Some(&GameEvent::TookBack { plies: 1 }));
+    assert!(table.played().moves().is_empty());
+    // Played again, answered, then taken back: both plies go.
+    let again = play(&mut table, at(3), 2, "c3");
+    let ticket = think(&again).unwrap().ticket;
+    let m = table.played().legal()[0];
+    let _ = table.handle(at(3), Input::ComputerMoved { ticket, m });
+    // The old search's answer, come late, is stale.
+    let m = table.played().legal()[0];
+    refused_silently(&mut table, Input::ComputerMoved { ticket: asked.ticket, m });
+    let outcome = table.handle(at(4), ask(Some(White), Ask::Takeback));
+    assert_eq!(outcome.reply, Ok(Reply::Done));
+    assert!(outcome.effects.is_empty(), "the person is to move: the computer is not asked");
+    assert_eq!(table.journal().last(), Some(&GameEvent::TookBack { plies: 2 }));
+    assert_eq!(table.takebacks(), 2);
+    // After a resignation there is nothing to go back to.
+    let _ = table.handle(at(5), ask(Some(White), Ask::Resign));
+    refused(&mut table, at(5), ask(Some(White), Ask::Takeback), Refusal::GameOver);
+}
+
+#[test]
+fn takebacks_have_a_limit() {
+    let (mut table, _) = against_computer(White);
+    for id in 0..u64::from(MAX_TAKEBACKS) {
+        let _ = play(&mut table, at(1), id, "c3");
+        assert_eq!(table.handle(at(1), ask(Some(White), Ask::Takeback)).reply, Ok(Reply::Done));
+    }
+    let _ = play(&mut table, at(1), 999, "c3");
+    refused(
+        &mut table,
+        at(1),
+        ask(Some(White), Ask::Takeback),
+        Refusal::TakebackLimit { limit: MAX_TAKEBACKS },
+    );
+}
+
+#[test]
+fn a_rematch_is_asked_agreed_and_begun() {
+    let mut table = friends(None);
+    refused(&mut table, at(0), ask(Some(White), Ask::Rematch), Refusal::FinishFirst);
+    let _ = table.handle(at(1), ask(Some(White), Ask::Resign));
+    refused(&mut table, at(1), ask(None, Ask::Rematch), Refusal::Watching);
+    let outcome = table.handle(at(2), ask(Some(White), Ask::Rematch));
+    assert_eq!(outcome.events, 3..4);
+    assert_eq!(table.offers().rematch(), Some(White));
+    refused(&mut table, at(2), ask(Some(White), Ask::Rematch), Refusal::RematchAlreadyAsked);
+    let agreed = table.handle(at(3), ask(Some(Black), Ask::Rematch));
+    assert_eq!((agreed.reply, agreed.effects), (Ok(Reply::Done), vec![Effect::StartRematch]));
+    assert!(agreed.events.is_empty(), "nothing is told until the rematch exists");
+    let game = GameId::from_bits(42);
+    let begun = table.handle(at(3), Input::RematchStarted { game });
+    assert_eq!(begun.events, 4..5);
+    assert_eq!(table.offers().rematch_game(), Some(game));
+    assert_eq!(table.offers().rematch(), None);
+    refused(&mut table, at(3), ask(Some(Black), Ask::Rematch), Refusal::RematchBegun);
+
+    // The computer always agrees.
+    let (mut table, _) = against_computer(White);
+    let _ = table.handle(at(1), ask(Some(White), Ask::Resign));
+    assert_eq!(table.handle(at(1), ask(Some(White), Ask::Rematch)).effects, [Effect::StartRematch]);
+}
+
+#[test]
+fn a_game_is_claimed_from_an_opponent_gone_long_enough() {
+    let mut table = friends(None);
+    let claim = |away: Option<u64>| {
+        ask(Some(White), Ask::Claim { opponent_away: away.map(Duration::from_secs) })
+    };
+    refused(&mut table, at(1), claim(None), Refusal::OpponentPresent);
+    refused(&mut table, at(1), claim(Some(10)), Refusal::ClaimTooEarly { seconds: 21 });
+    let outcome = table.handle(at(40), claim(Some(30)));
+    assert_eq!(outcome.effects, [Effect::Ended(at(40))]);
+    assert_eq!(table.ending().unwrap().reason, EndReason::Left { loser: Black });
+    // Nobody claims against the computer.
+    let (mut table, _) = against_computer(White);
+    refused(&mut table, at(1), claim(Some(99)), Refusal::OpponentPresent);
+}
+
+#[test]
+fn the_history_has_a_cap_past_which_only_turns_go_on() {
+    // A game whose journal is at the cap: a thousand offers turned down, then a turn each.
+    let mut events = vec![GameEvent::Seated { colour: Black, left: None }];
+    for _ in 0..(MAX_EVENTS - 3) / 2 {
+        events.push(GameEvent::DrawOffered { by: White });
+        events.push(GameEvent::DrawDeclined { by: Black });
+    }
+    let c3 = dara::Move::Put(dara::Cell::from_name("c3").unwrap());
+    let d3 = dara::Move::Put(dara::Cell::from_name("d3").unwrap());
+    events.push(GameEvent::DrawOffered { by: Black });
+    events.push(GameEvent::Moved { m: c3, left: None, turn: Some(1) });
+    events.push(GameEvent::Moved { m: d3, left: None, turn: Some(1) });
+    assert_eq!(events.len(), MAX_EVENTS);
+    let seats = dara::ByColour { white: Seat::Human(PALE), black: Seat::Human(DARK) };
+    let mut table =
+        Table::restore(settings(Opponent::Friend, None), seats, Patience::default(), events, at(0))
+            .unwrap();
+    assert!(!table.offers().draw_barred(White), "both sides moved since the last decline");
+    assert_eq!(table.offers().draw(), None, "a turn declines an offer");
+    refused(
+        &mut table,
+        at(1),
+        ask(Some(White), Ask::DrawOffer),
+        Refusal::EventLimit { limit: MAX_EVENTS },
+    );
+    let _ = play(&mut table, at(1), 2, "a1");
+    assert_eq!(table.journal().len(), MAX_EVENTS + 1);
+    let _ = table.handle(at(2), ask(Some(Black), Ask::Resign));
+    refused(
+        &mut table,
+        at(2),
+        ask(Some(Black), Ask::Rematch),
+        Refusal::EventLimit { limit: MAX_EVENTS },
+    );
+}
