@@ -294,6 +294,8 @@ export default {
   "refusal.nobody-to-offer": "there is nobody to offer a draw to yet",
   "refusal.draw-already-offered": "you have already offered a draw",
   "refusal.computer-plays-on": "the computer plays every game out",
+  "refusal.draw-offered-lately": "your last draw offer was turned down or withdrawn: offer again once both sides have moved",
+  "refusal.event-limit": "this game's history is full ({limit} events): no more offers or takebacks, play it on from here",
   "refusal.no-draw-offered": "there is no draw on offer to you",
   "refusal.no-draw-to-withdraw": "you have no draw offer to withdraw",
   "refusal.takebacks-against-computer-only": "takebacks are only for games against the computer",

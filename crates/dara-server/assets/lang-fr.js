@@ -294,6 +294,8 @@ export default {
   "refusal.nobody-to-offer": "il n'y a encore personne à qui proposer la nulle",
   "refusal.draw-already-offered": "vous avez déjà proposé la nulle",
   "refusal.computer-plays-on": "l'ordinateur joue chaque partie jusqu'au bout",
+  "refusal.draw-offered-lately": "votre dernière proposition de nulle a été refusée ou retirée : proposez de nouveau quand chaque camp aura joué",
+  "refusal.event-limit": "l'historique de cette partie est plein ({limit} événements) : plus de propositions ni de reprises, jouez-la jusqu'au bout",
   "refusal.no-draw-offered": "aucune nulle ne vous est proposée",
   "refusal.no-draw-to-withdraw": "vous n'avez pas de proposition de nulle à retirer",
   "refusal.takebacks-against-computer-only": "on ne reprend des coups que contre l'ordinateur",

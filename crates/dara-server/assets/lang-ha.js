@@ -294,6 +294,8 @@ export default {
   "refusal.nobody-to-offer": "har yanzu babu wanda za a nema wa kunnen doki",
   "refusal.draw-already-offered": "ka riga ka nemi kunnen doki",
   "refusal.computer-plays-on": "kwamfuta tana buga kowane wasa har ƙarshe",
+  "refusal.draw-offered-lately": "an ƙi ko an janye tayinka na canjaras na ƙarshe: ka sake tayi bayan kowane ɓangare ya yi motsi",
+  "refusal.event-limit": "tarihin wannan wasa ya cika ({limit}): babu sauran tayi ko mayar da motsi, ka ci gaba da wasa daga nan",
   "refusal.no-draw-offered": "babu wanda ya nemi kunnen doki daga gare ka",
   "refusal.no-draw-to-withdraw": "ba ka da neman kunnen doki da za ka janye",
   "refusal.takebacks-against-computer-only": "mayar da motsi sai a wasa da kwamfuta kawai",

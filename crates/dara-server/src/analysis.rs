@@ -157,7 +157,7 @@ pub(crate) fn reach(
     for (i, text) in request.moves.iter().enumerate() {
         played
             .resolve(text)
-            .and_then(|m| played.play(m))
+            .and_then(|m| played.play(m).map_err(dara::MoveError::Illegal))
             .map_err(|e| AppError::bad(format!("turn {} ({text}): {e}", i + 1)))?;
     }
     Ok(played)

@@ -9,59 +9,12 @@ use core::fmt;
 use rand::rngs::OsRng;
 use rand::RngCore;
 
-/// A game's public name, in invite and spectator links: 64 random bits, so games cannot be
-/// found by counting, but holding it gives no seat. Kept as its 16 hex digits in place, not on
-/// the heap: an id is copied into every write a game sends its store and every request sent to
-/// it, and a copy that allocates, freed on another thread, costs more than the bytes.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct GameId([u8; 16]);
+pub use dara_table::GameId;
 
-impl GameId {
-    /// A fresh random id.
-    pub fn random() -> GameId {
-        GameId::parse(&hex(&random_bytes::<8>())).expect("16 lowercase hex digits are an id")
-    }
-
-    /// Accepts only text that could be an id (so a path segment never reaches the registry
-    /// unchecked).
-    pub fn parse(text: &str) -> Option<GameId> {
-        let digits: [u8; 16] = text.as_bytes().try_into().ok()?;
-        digits
-            .iter()
-            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
-            .then_some(GameId(digits))
-    }
-
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.0).expect("an id is ASCII hex digits")
-    }
-}
-
-impl fmt::Debug for GameId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("GameId").field(&self.as_str()).finish()
-    }
-}
-
-impl serde::Serialize for GameId {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> serde::Deserialize<'de> for GameId {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<GameId, D::Error> {
-        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        GameId::parse(&text)
-            .ok_or_else(|| serde::de::Error::custom(format!("{text:?} is not a game id")))
-    }
-}
-
-impl fmt::Display for GameId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
+/// A fresh game id: 64 random bits from the operating system, so games cannot be found by
+/// counting, but holding an id gives no seat.
+pub fn new_game_id() -> GameId {
+    GameId::from_bits(OsRng.next_u64())
 }
 
 /// The secret that holds one seat of one game (or, after a rematch, the same player's seat in
@@ -214,7 +167,7 @@ mod tests {
 
     #[test]
     fn game_ids_parse_only_their_own_shape() {
-        let id = GameId::random();
+        let id = new_game_id();
         assert_eq!(GameId::parse(id.as_str()), Some(id));
         assert_eq!(GameId::parse("../../etc/passwd"), None);
         assert_eq!(GameId::parse("ABCDEF0123456789"), None);

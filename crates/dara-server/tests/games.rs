@@ -139,41 +139,25 @@ async fn a_game_against_the_computer_with_a_takeback() {
     assert_eq!(takeback["v"], before + 1);
     assert_eq!(takeback["d"]["plies"], 2);
     assert_eq!(takeback["d"]["pos"]["side"], "white");
-    // Nothing is decided in the middle of the game: the computer turns a draw down.
-    me.send(json!({ "t": "draw-offer" })).await;
-    assert_eq!(me.next_of("draw-offer").await["d"]["by"], "white");
-    assert_eq!(me.next_of("draw-decline").await["d"]["by"], "black");
 }
 
 #[tokio::test]
-async fn the_computer_agrees_to_a_draw_only_where_its_search_finds_one() {
+async fn the_computer_takes_no_draw_offers() {
     let addr = start(test_config()).await;
-    // Three stones each on the smallest board, and no quiet limit: neither side can force a
-    // row, and play could go round for ever. Level 1 still answers truly.
+    // Even where the position is a dead draw (three stones each on the smallest board), the
+    // computer plays every game out: an offer to it is refused and changes nothing.
     let drawn = "arcade,rows=3,cols=3,stones=3,quiet=none";
     let (game, seat, _) =
         create(addr, json!({ "opponent": "computer", "level": 1, "first": "me", "rules": drawn }))
             .await;
     let (mut me, _) = Client::hello(addr, &game, Some(&seat), None).await;
-    me.send(json!({ "t": "draw-offer" })).await;
-    assert_eq!(me.next_of("draw-offer").await["d"]["by"], "white");
-    let end = me.next_of_any(&["end", "draw-decline"]).await;
-    assert_eq!(end["t"], "end", "{end}");
-    assert_eq!(end["d"]["code"], "agreement");
-    assert_eq!(end["d"]["result"], "1/2-1/2");
-
-    // Four stones each: the side that places first loses, so the computer, dark, plays on.
-    let won = "arcade,rows=3,cols=3,stones=4,quiet=none";
-    let (game, seat, _) =
-        create(addr, json!({ "opponent": "computer", "level": 8, "first": "me", "rules": won }))
-            .await;
-    let (mut me, _) = Client::hello(addr, &game, Some(&seat), None).await;
-    me.send(json!({ "t": "draw-offer" })).await;
-    assert_eq!(me.next_of("draw-offer").await["d"]["by"], "white");
-    assert_eq!(me.next_of("draw-decline").await["d"]["by"], "black");
-    // The offer answered, the game goes on.
-    me.send(json!({ "t": "draw-offer" })).await;
-    assert_eq!(me.next_of("draw-decline").await["d"]["by"], "black");
+    let before = me.v;
+    for _ in 0..3 {
+        me.send(json!({ "t": "draw-offer" })).await;
+        let refused = me.next_of("error").await;
+        assert_eq!(refused["d"]["code"], "computer-plays-on", "{refused}");
+    }
+    assert_eq!(me.v, before, "no event was recorded");
 }
 
 #[tokio::test]

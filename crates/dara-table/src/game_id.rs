@@ -7,7 +7,7 @@ use core::fmt;
 /// into every write a game sends its store and every request sent to it, and a copy that
 /// allocates, freed on another thread, costs more than the bytes. The bits come from the shell
 /// (the table has no randomness of its own): [`GameId::from_bits`].
-#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GameId([u8; 16]);
 
 impl GameId {

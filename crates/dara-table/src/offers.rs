@@ -35,8 +35,8 @@ impl Offers {
     }
 
     /// The rematch, once it began.
-    pub fn rematch_game(&self) -> Option<GameId> {
-        self.rematch_game
+    pub fn rematch_game(&self) -> Option<&GameId> {
+        self.rematch_game.as_ref()
     }
 
     /// `by` offers a draw.

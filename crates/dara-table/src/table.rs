@@ -370,7 +370,7 @@ impl<K> Table<K> {
             GameEvent::DrawDeclined { by } => self.offers.draw_refused(!by),
             GameEvent::DrawWithdrawn { by } => self.offers.draw_refused(by),
             GameEvent::RematchOffered { by } => self.offers.rematch_asked(by),
-            GameEvent::RematchStarted { game } => self.offers.rematch_started(game),
+            GameEvent::RematchStarted { ref game } => self.offers.rematch_started(game.clone()),
             GameEvent::Ended { result, reason, .. } => {
                 self.ending = Some(Ending { result, reason, at: now });
                 self.offers.draw_lapses();

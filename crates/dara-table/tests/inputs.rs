@@ -303,9 +303,9 @@ fn a_rematch_is_asked_agreed_and_begun() {
     assert_eq!((agreed.reply, agreed.effects), (Ok(Reply::Done), vec![Effect::StartRematch]));
     assert!(agreed.events.is_empty(), "nothing is told until the rematch exists");
     let game = GameId::from_bits(42);
-    let begun = table.handle(at(3), Input::RematchStarted { game });
+    let begun = table.handle(at(3), Input::RematchStarted { game: game.clone() });
     assert_eq!(begun.events, 4..5);
-    assert_eq!(table.offers().rematch_game(), Some(game));
+    assert_eq!(table.offers().rematch_game(), Some(&game));
     assert_eq!(table.offers().rematch(), None);
     refused(&mut table, at(3), ask(Some(Black), Ask::Rematch), Refusal::RematchBegun);
 
@@ -366,4 +366,21 @@ fn the_history_has_a_cap_past_which_only_turns_go_on() {
         ask(Some(Black), Ask::Rematch),
         Refusal::EventLimit { limit: MAX_EVENTS },
     );
+}
+
+/// The legal turns are listed once per turn: when the position is reached. That list checks the
+/// next turn and is what the page is sent; a refused turn lists nothing.
+#[test]
+fn one_generation_per_accepted_turn() {
+    let mut table = friends(None);
+    for (id, text) in (1..).zip(["c3", "d3", "a1", "f5", "b4", "e2", "a3", "d5"]) {
+        let before = dara::generations();
+        let _ = play(&mut table, at(1), id, text);
+        assert_eq!(dara::generations() - before, 1, "generations for {text}");
+    }
+    let before = dara::generations();
+    let side = table.played().pos().side();
+    let _ = table.handle(at(1), ask(Some(!side), turn(99, "b1")));
+    let _ = table.handle(at(1), ask(Some(side), turn(100, "c3")));
+    assert_eq!(dara::generations() - before, 0);
 }

@@ -1,23 +1,21 @@
-//! One live game: its state, and its actor, which carries out what happens to the game by
-//! itself (a flag falls, the computer answers, the game is forgotten). Connections' requests
-//! are carried out by their own tasks under the game's lock (see [`GameHandle`]). The game's
-//! other concerns live beside it: the turns (`turn`), who is present (`presence`), the offers (`offers`),
-//! the ending and the record (`ending`), the journal and what the wire is told (`history`).
+//! One live game in the server: the table (`dara_table`, where every rule of the game is
+//! decided) and the shell around it: its connections, its store, its timers, the engine's
+//! searches. And its actor, which carries out what happens to the game by itself (a flag
+//! falls, the computer answers, the game is forgotten). Connections' requests are carried out
+//! by their own tasks under the game's lock (see [`GameHandle`]). The shell's other concerns
+//! live beside it: what the table's outcomes become (`outcome`), who is present (`presence`),
+//! the journal and what the wire is told (`history`), the store (`keeping`).
 
 use std::net::IpAddr;
 use std::sync::{Arc, Weak};
 use std::time::SystemTime;
 
-use dara::{ByColour, Colour, Position};
-use dara_engine::level::Level;
+use dara::{ByColour, Colour};
+use dara_table::{Ask, Input, Moment, Patience, Table, Ticket};
 use tokio::sync::{broadcast, mpsc};
 use tokio::time::{sleep_until, Instant};
 
-use super::clock::Clock;
 use super::computer::Search;
-use super::ending::Ending;
-use super::event::GameEvent;
-use super::played::Played;
 use super::presence::Crowd;
 use super::settings::GameSettings;
 use super::{Cmd, GameHandle, OwnHandle};
@@ -25,56 +23,33 @@ use crate::config::Config;
 use crate::date::record_date;
 use crate::error::AppError;
 use crate::protocol::{self, Answer, ClientMessage, Refusal, Wire};
-use crate::seat::{GameId, SeatHash, SeatKey};
+use crate::seat::{new_game_id, GameId, SeatHash, SeatKey};
 use crate::state::{AppState, Shared};
 use crate::store::{Committed, GameRecord, Store, StoredSeats, Write};
 
-/// Who sits in a seat.
-#[derive(Debug, Clone)]
-pub enum Seat {
-    /// Nobody yet: the first to open the invite link (or sit at the table) takes it.
-    Open,
-    /// A person, known only by the keyed hash of the token they hold.
-    Human(SeatHash),
-    /// The engine.
-    Computer(Level),
-}
+/// Who sits in a seat: a person is known only by the keyed hash of the token they hold.
+pub type Seat = dara_table::Seat<SeatHash>;
 
 /// One live game, as its actor holds it.
 pub(super) struct Game {
     pub(super) id: GameId,
     pub(super) shared: Weak<Shared>,
     pub(super) handle: OwnHandle,
+    /// The game itself: seats, turns, clocks, offers, result.
+    pub(super) table: Table<SeatHash>,
+    /// The table's time is counted from here (see [`Game::now`]).
+    origin: Instant,
     /// The client address this game counts against, which its rematch counts against too.
     pub(super) asked_from: Option<IpAddr>,
     /// The day the game began, for its record.
     pub(super) date: String,
-    /// When it was created: a game whose second seat nobody takes is closed after a while.
+    /// When it was created (or taken up again): a game whose second seat nobody takes is
+    /// closed after a while.
     pub(super) created: Instant,
-    pub(super) settings: GameSettings,
-    pub(super) seats: ByColour<Seat>,
-    pub(super) played: Played,
-    pub(super) clock: Option<Clock>,
-    pub(super) ending: Option<Ending>,
-    pub(super) draw_offer: Option<Colour>,
-    pub(super) rematch_offer: Option<Colour>,
-    pub(super) rematch: Option<GameId>,
-    /// Everything that happened: event `v` is `journal[v - 1]`.
-    pub(super) journal: Vec<GameEvent>,
     pub(super) watchers: broadcast::Sender<Wire>,
     pub(super) crowd: Crowd,
-    /// Each player's last accepted turn and its id, to answer a resend.
-    pub(super) last_turn: ByColour<Option<(u64, dara::Move)>>,
-    pub(super) lag: ByColour<std::time::Duration>,
-    /// Takebacks so far (there is a limit).
-    pub(super) takebacks: u32,
-    /// The search the computer is running (or waiting to run) for this position, if any: at
-    /// most one. Replacing or dropping it calls the search off.
-    pub(super) thinking: Option<Thinking>,
-    /// The computer's look at the draw its opponent offers, if it has not answered yet.
-    pub(super) judging: Option<Thinking>,
-    /// Numbers every search asked for, so that an answer to an older one is recognised.
-    pub(super) tickets: u64,
+    /// The computer's search the table waits for, if any. Dropping it calls the search off.
+    pub(super) thinking: Option<(Ticket, Search)>,
     /// Where the game is kept, and how much of its journal is there already.
     pub(super) store: Store,
     pub(super) stored: usize,
@@ -84,20 +59,9 @@ pub(super) struct Game {
     pub(super) outbox: Vec<Wire>,
     /// Hashes the tokens people offer.
     pub(super) key: SeatKey,
-    /// After a restart, the clocks stay stopped until the side to move is back, or until this
-    /// moment: the time the server was down is nobody's.
-    pub(super) held_until: Option<Instant>,
     /// When the actor's timer is set to wake it: a request that brings something sooner wakes
     /// it to set the timer again.
     pub(super) alarm_at: Option<Instant>,
-}
-
-/// The computer's search for the position on the board.
-pub(super) struct Thinking {
-    /// Which search: its answer carries the same number.
-    pub(super) ticket: u64,
-    /// Calls it off when dropped.
-    pub(super) search: Search,
 }
 
 /// Starts the actor of a new game with these seats and registers it (an open table is listed
@@ -115,24 +79,30 @@ pub fn spawn(
     seats: ByColour<Seat>,
     asked_from: Option<IpAddr>,
 ) -> Result<(GameHandle, Committed), AppError> {
-    let plays_computer = Colour::ALL.into_iter().any(|c| matches!(seats[c], Seat::Computer(_)));
+    let plays_computer = Colour::ALL.into_iter().any(|c| seats[c].computer().is_some());
     if let Some((waiting, retry_after)) = plays_computer.then(|| state.computer.busy()).flatten() {
         return Err(AppError::EngineBusy { waiting, retry_after });
     }
-    let id = GameId::random();
+    let id = new_game_id();
     let (tx, rx) = mpsc::channel(64);
     let handle = GameHandle::new(id.clone(), tx);
     state.register(handle.clone(), asked_from)?;
-    let game = Game::new(id, Arc::downgrade(state), &handle, settings, seats, asked_from)
+    let table = Table::new(settings, seats, patience(&state.config));
+    let game = Game::new(id, Arc::downgrade(state), &handle, table, asked_from)
         .kept(state.store.clone(), state.seat_key.clone());
     let begin = game.store.is_durable().then(|| Write::Begin {
         game: game.id.clone(),
-        record: GameRecord::new(&game.settings, &game.date),
-        seats: StoredSeats::new(&game.seats),
+        record: GameRecord::new(game.table.settings(), &game.date),
+        seats: StoredSeats::new(game.table.seats()),
     });
     let committed = game.store.send(begin.into_iter().collect());
     handle.start(game, rx);
     Ok((handle, committed))
+}
+
+/// How patient the server's tables are with people.
+pub(super) fn patience(config: &Config) -> Patience {
+    Patience { claim_after: config.claim_after, ..Patience::default() }
 }
 
 impl Game {
@@ -140,42 +110,29 @@ impl Game {
         id: GameId,
         shared: Weak<Shared>,
         handle: &GameHandle,
-        settings: GameSettings,
-        seats: ByColour<Seat>,
+        table: Table<SeatHash>,
         asked_from: Option<IpAddr>,
     ) -> Game {
+        let now = Instant::now();
         Game {
             id,
             shared,
             handle: handle.downgrade(),
+            table,
+            origin: now,
             asked_from,
             date: record_date(SystemTime::now()),
-            created: Instant::now(),
-            clock: settings.clock.map(Clock::new),
-            played: Played::new(Position::start(settings.rules)),
-            settings,
-            seats,
-            ending: None,
-            draw_offer: None,
-            rematch_offer: None,
-            rematch: None,
-            journal: Vec::new(),
+            created: now,
             // Small: a connection that falls this far behind is closed and catches up from the
             // journal (4000), and every slot is allocated up front, game by game.
             watchers: broadcast::channel(16).0,
-            crowd: Crowd::new(Instant::now()),
-            last_turn: ByColour::default(),
-            lag: ByColour::default(),
-            takebacks: 0,
+            crowd: Crowd::new(now),
             thinking: None,
-            judging: None,
-            tickets: 0,
             store: Store::Memory,
             stored: 0,
             seats_changed: false,
             outbox: Vec::new(),
             key: SeatKey::random(),
-            held_until: None,
             alarm_at: None,
         }
     }
@@ -187,12 +144,27 @@ impl Game {
         self
     }
 
+    /// `at` on the table's time: counted from the game's own first moment here, so that no
+    /// two games (nor two tests on a paused clock) share an origin.
+    pub(super) fn moment(&self, at: Instant) -> Moment {
+        Moment::from_origin(at.saturating_duration_since(self.origin))
+    }
+
+    /// The table's moment `m` on the server's clock.
+    pub(super) fn instant(&self, m: Moment) -> Instant {
+        self.origin + m.since_origin()
+    }
+
+    /// Now, on the table's time.
+    pub(super) fn now(&self) -> Moment {
+        self.moment(Instant::now())
+    }
+
     /// Called off before the game is let go, forgotten by the server, and erased from the store
     /// unless the server is stopping (it keeps its games for the next) or another node took the
     /// game: nothing is kept after a game that ended its life.
     async fn end_life(mut self) {
         self.thinking = None;
-        self.judging = None;
         let stopping = self.shared.upgrade().map_or(true, |s| *s.stopping.borrow());
         if let Some(shared) = self.shared.upgrade() {
             shared.forget(&self.id);
@@ -208,11 +180,10 @@ impl Game {
     }
 
     /// The game's first moment on this node: its clock starts if both seats are taken, and
-    /// the computer is asked if it is to move (or to answer a draw offered before a restart).
+    /// the computer is asked if it is to move.
     pub(super) fn begin(&mut self) {
-        self.start_if_ready(Instant::now());
-        self.ask_computer();
-        self.ask_computer_about_draw();
+        let outcome = self.table.begin(self.now());
+        let _ = self.carry_out(outcome);
     }
 
     /// What could not be kept is told to nobody: the game stops here, and a restarted server
@@ -220,7 +191,6 @@ impl Game {
     /// kept.
     pub(super) fn stop_unkept(&mut self) {
         self.thinking = None;
-        self.judging = None;
         if matches!(self.store, Store::Redis(_)) {
             self.handle.set_moved();
         }
@@ -232,8 +202,10 @@ impl Game {
     /// What falls due at `now` by itself: the clocks held after a restart run, a flag falls,
     /// the number of watchers is told.
     pub(super) fn timed(&mut self, now: Instant) {
-        self.release_clocks_if_due(now);
-        self.check_flag(now);
+        if self.table.next_deadline().is_some_and(|at| self.instant(at) <= now) {
+            let outcome = self.table.handle(self.moment(now), Input::Time);
+            let _ = self.carry_out(outcome);
+        }
         self.tell_presence_if_due(now);
     }
 
@@ -256,27 +228,24 @@ impl Game {
         self.server().map(|s| s.config.claim_after).unwrap_or_default()
     }
 
-    /// The next moment something happens by itself: a flag falls, or the game is forgotten.
+    /// The next moment something happens by itself: the table's (a flag falls, held clocks
+    /// run), or the shell's (the game is forgotten, the watchers are told).
     fn next_wake(&self) -> Option<Instant> {
         let server = self.server()?;
         let config = &server.config;
-        let flag = self
-            .clock
-            .as_ref()
-            .filter(|_| self.ending.is_none())
-            .and_then(|c| c.flag_at())
-            .map(|(_, at)| at);
-        let finished = self.ending.as_ref().map(|e| e.at + config.finished_grace);
+        let table = self.table.next_deadline().map(|at| self.instant(at));
+        let finished = self.table.ending().map(|e| self.instant(e.at) + config.finished_grace);
         let idle = self.crowd.empty_since().map(|t| t + config.idle_timeout);
         let unjoined = self.unjoined_until(config);
         let presence = self.crowd.presence_due();
-        [flag, finished, idle, unjoined, presence, self.held_until].into_iter().flatten().min()
+        [table, finished, idle, unjoined, presence].into_iter().flatten().min()
     }
 
     fn expired(&self, now: Instant) -> bool {
         let Some(server) = self.server() else { return true };
         let config = &server.config;
-        let finished = self.ending.as_ref().is_some_and(|e| now >= e.at + config.finished_grace);
+        let finished =
+            self.table.ending().is_some_and(|e| now >= self.instant(e.at) + config.finished_grace);
         let idle = self.crowd.empty_since().is_some_and(|t| now >= t + config.idle_timeout);
         let unjoined = self.unjoined_until(config).is_some_and(|t| now >= t);
         finished || idle || unjoined
@@ -285,7 +254,7 @@ impl Game {
     /// While a seat is still free, when the game gives up waiting for its second player: so
     /// filling the server with games nobody joins takes an attacker continuous work.
     fn unjoined_until(&self, config: &Config) -> Option<Instant> {
-        (self.free_seat().is_some() && self.ending.is_none())
+        (self.table.free_seat().is_some() && self.table.ending().is_none())
             .then(|| self.created + config.unjoined_timeout)
     }
 
@@ -294,27 +263,16 @@ impl Game {
         match cmd {
             Cmd::Forget => {}
             Cmd::ComputerMoved { ticket, m } => {
-                // A takeback while the engine thought makes its answer stale, even if the
-                // game has since come back to the same length.
-                if self.thinking.as_ref().is_some_and(|t| t.ticket == ticket)
-                    && self.ending.is_none()
-                {
+                if self.thinking.as_ref().is_some_and(|(t, _)| *t == ticket) {
                     self.thinking = None;
-                    let side = self.played.pos().side();
-                    if let Err(e) = self.play(side, m, None) {
-                        tracing::error!(game = %self.id, "the engine chose a refused move {m}: {e}");
-                    }
                 }
-            }
-            Cmd::ComputerAnsweredDraw { ticket, agrees } => {
-                if self.judging.as_ref().is_some_and(|t| t.ticket == ticket) {
-                    self.judging = None;
-                    self.answer_draw(agrees);
-                }
+                let outcome = self.table.handle(self.now(), Input::ComputerMoved { ticket, m });
+                let _ = self.carry_out(outcome);
             }
         }
     }
 
+    /// What a connection asks of the game: the answer, and the seat it holds from now on.
     pub(super) fn act(
         &mut self,
         seat: Option<Colour>,
@@ -323,72 +281,64 @@ impl Game {
         if let Some(refused) = self.cannot_keep(&msg) {
             return (refused, seat);
         }
-        let outcome = match msg {
-            ClientMessage::Move { id, text, lag } => {
-                if let Some((c, lag)) = seat.zip(lag) {
-                    self.lag[c] = protocol::lag(lag);
-                }
-                return (self.turn(seat, id, &text), seat);
-            }
+        let ask = match msg {
+            ClientMessage::Move { id, text, lag } => return (self.turn(seat, id, text, lag), seat),
             ClientMessage::Join => return self.join(seat),
             ClientMessage::Ping { lag } => {
-                if let Some(c) = seat {
-                    self.lag[c] = protocol::lag(lag);
-                }
+                let _ = self.ask(seat, Ask::Lag(protocol::lag(lag)));
                 return (Answer::Pong, seat);
             }
-            ClientMessage::Hello { .. } => Err(Refusal::HelloAgain),
-            ClientMessage::Resign => self.resign(seat),
-            ClientMessage::DrawOffer => self.offer_draw(seat),
-            ClientMessage::DrawDecline => self.decline_draw(seat),
-            ClientMessage::DrawWithdraw => self.withdraw_draw(seat),
-            ClientMessage::Takeback => self.takeback(seat),
-            ClientMessage::Rematch => self.ask_rematch(seat),
-            ClientMessage::Claim => self.claim(seat),
+            ClientMessage::Hello { .. } => {
+                return (Answer::Error(Refusal::HelloAgain.into()), seat);
+            }
+            ClientMessage::Resign => Ask::Resign,
+            ClientMessage::DrawOffer => Ask::DrawOffer,
+            ClientMessage::DrawDecline => Ask::DrawDecline,
+            ClientMessage::DrawWithdraw => Ask::DrawWithdraw,
+            ClientMessage::Takeback => Ask::Takeback,
+            ClientMessage::Rematch => Ask::Rematch,
+            ClientMessage::Claim => {
+                let opponent = seat.map(|c| !c);
+                let opponent_away = opponent.and_then(|c| self.crowd.away(c, Instant::now()));
+                Ask::Claim { opponent_away }
+            }
         };
-        let answer = match outcome {
-            Ok(()) => Answer::Ok,
+        let answer = match self.ask(seat, ask) {
+            Ok(_) => Answer::Ok,
             Err(refusal) => Answer::Error(refusal.into()),
         };
         (answer, seat)
     }
 
-    /// The seat of a player, or why a watcher may not do this.
-    pub(super) fn player(&self, seat: Option<Colour>) -> Result<Colour, Refusal> {
-        seat.ok_or(Refusal::Watching)
-    }
-
-    /// Nothing, or why the game is not going on.
-    pub(super) fn ongoing(&self) -> Result<(), Refusal> {
-        match &self.ending {
-            Some(_) => Err(Refusal::GameOver),
-            None => Ok(()),
-        }
-    }
-
-    pub(super) fn free_seat(&self) -> Option<Colour> {
-        Colour::ALL.into_iter().find(|c| matches!(self.seats[*c], Seat::Open))
-    }
-
-    pub(super) fn both_seated(&self) -> bool {
-        self.free_seat().is_none()
-    }
-
-    pub(super) fn against_computer(&self, colour: Colour) -> bool {
-        matches!(self.seats[!colour], Seat::Computer(_))
-    }
-
-    /// Starts the clock of the side to move once both seats are filled (and, after a restart,
-    /// once the clocks are no longer held).
-    pub(super) fn start_if_ready(&mut self, now: Instant) {
-        if self.ending.is_none() && self.both_seated() && self.held_until.is_none() {
-            let side = self.played.pos().side();
-            if let Some(clock) = self.clock.as_mut() {
-                if clock.running().is_none() {
-                    clock.start(side, now);
+    /// A player's turn: checked by the table, refused while the store cannot keep it.
+    fn turn(&mut self, seat: Option<Colour>, id: u64, text: String, lag: Option<u64>) -> Answer {
+        let rejected = |refusal: Refusal| Answer::Rejected { id, why: refusal.into() };
+        // A turn that could not be kept is refused, not played: the page may send it again.
+        if !self.store.reachable() {
+            return match self.table.check_turn(seat, id, &text) {
+                Ok(dara_table::Checked::Resent) => Answer::Accepted { id },
+                Ok(dara_table::Checked::New(_)) => {
+                    self.count_unkept();
+                    rejected(Refusal::StoreUnreachable)
                 }
-            }
+                Err(refusal) => rejected(refusal.into()),
+            };
         }
+        let lag = lag.map(protocol::lag);
+        match self.ask(seat, Ask::Turn { id, text, lag }) {
+            Ok(_) => Answer::Accepted { id },
+            Err(refusal) => rejected(refusal),
+        }
+    }
+
+    /// Hands the table what `seat` asks, now, and carries out what follows.
+    pub(super) fn ask(
+        &mut self,
+        by: Option<Colour>,
+        ask: Ask<SeatHash>,
+    ) -> Result<dara_table::Reply, Refusal> {
+        let outcome = self.table.handle(self.now(), Input::Ask { by, ask });
+        self.carry_out(outcome)
     }
 }
 

@@ -3,35 +3,36 @@
 //! comes back gets exactly the events it missed, rendered again from the journal by replaying
 //! it through the rules, or a snapshot of the whole game.
 
-use tokio::time::Instant;
+use dara::record::{GameResult, Record};
+use dara::Colour;
+use dara_table::{EndReason, GameEvent, Played};
 
 use super::actor::{Game, Seat};
 use super::clock::ClockView;
-use super::event::{EndReason, GameEvent};
-use super::played::Played;
 use crate::protocol::{EndView, Event, SeatView, Seats, Snapshot, Wire};
 use crate::view::PositionView;
-use dara::record::GameResult;
-use dara::Colour;
 
 impl Game {
-    /// Numbers an event, keeps it, and tells every connection (once it is stored).
-    pub(super) fn publish(&mut self, event: GameEvent) {
-        let text = self.render(&event, &self.played).wire(self.journal.len() as u64 + 1);
-        self.journal.push(event);
+    /// Tells every connection event `v`, just recorded (once it is stored). It is rendered
+    /// with the game as it is now: of the events one input records, only the last can change
+    /// the position.
+    pub(super) fn tell_event(&mut self, v: u64) {
+        let event = &self.table.journal()[(v - 1) as usize];
+        let text = self.render(event, self.table.played()).wire(v);
         self.tell(text);
     }
 
     /// What a connection that last saw version `since` needs: the events after it, or a
     /// snapshot when it saw none (or claims one from the future).
     pub(super) fn catch_up(&self, you: Option<Colour>, since: Option<u64>) -> Vec<Wire> {
-        let current = self.journal.len() as u64;
+        let journal = self.table.journal();
+        let current = journal.len() as u64;
         let Some(since) = since.filter(|v| *v <= current) else {
             return vec![self.snapshot(you)];
         };
-        let mut played = Played::new(self.played.start().clone());
+        let mut played = Played::new(self.table.played().start().clone());
         let mut missed = Vec::new();
-        for (v, event) in (1..).zip(&self.journal) {
+        for (v, event) in (1..).zip(journal) {
             replay(&mut played, event);
             if v > since {
                 missed.push(self.render(event, &played).wire(v));
@@ -44,7 +45,8 @@ impl Game {
     fn render(&self, event: &GameEvent, played: &Played) -> Event {
         let pos = played.pos();
         let clock = |left, running| {
-            self.settings
+            self.table
+                .settings()
                 .clock
                 .zip(left)
                 .map(|(control, left)| ClockView::new(control, left, running))
@@ -98,42 +100,66 @@ impl Game {
 
     /// The whole game as `you` (a player's colour, or a watcher) see it now.
     fn snapshot(&self, you: Option<Colour>) -> Wire {
-        let now = Instant::now();
-        let seat = |c: Colour| match &self.seats[c] {
+        let now = self.now();
+        let table = &self.table;
+        let seat = |c: Colour| match &table.seats()[c] {
             Seat::Open => SeatView::Open,
             Seat::Human(_) => SeatView::Human,
             Seat::Computer(level) => SeatView::Computer { level: level.get() },
         };
-        let end =
-            self.ending.as_ref().map(|e| self.end_view(&self.played, e.result, e.reason, None));
+        let played = table.played();
+        let end = table.ending().map(|e| self.end_view(played, e.result, e.reason, None));
         let snapshot = Snapshot {
-            rules: self.settings.rules,
-            opponent: self.settings.opponent,
+            rules: table.settings().rules,
+            opponent: table.settings().opponent,
             you,
             seats: Seats { white: seat(Colour::White), black: seat(Colour::Black) },
-            moves: self.played.moves().iter().map(ToString::to_string).collect(),
+            moves: played.moves().iter().map(ToString::to_string).collect(),
             positions: self.positions(),
-            pos: PositionView::of(self.played.pos(), self.played.legal()),
-            clock: self.clock.as_ref().map(|c| c.view(now)),
+            pos: PositionView::of(played.pos(), played.legal()),
+            clock: table.clock().map(|c| ClockView::new(c.control(), c.left(now), c.running())),
             end,
-            draw_offer: self.draw_offer,
-            rematch_offer: self.rematch_offer,
-            rematch: self.rematch.clone(),
+            draw_offer: table.offers().draw(),
+            rematch_offer: table.offers().rematch(),
+            rematch: table.offers().rematch_game().cloned(),
         };
-        Event::Snapshot(Box::new(snapshot)).wire(self.journal.len() as u64)
+        Event::Snapshot(Box::new(snapshot)).wire(table.journal().len() as u64)
     }
 
     /// The position text at the start and after every turn, replayed from the start.
     fn positions(&self) -> Vec<String> {
-        let mut pos = self.played.start().clone();
-        let mut texts = Vec::with_capacity(self.played.moves().len() + 1);
+        let played = self.table.played();
+        let mut pos = played.start().clone();
+        let mut texts = Vec::with_capacity(played.moves().len() + 1);
         texts.push(pos.to_string());
-        for m in self.played.moves() {
+        for m in played.moves() {
             // Every turn kept was legal when played, from this start.
             pos.play_unchecked(*m);
             texts.push(pos.to_string());
         }
         texts
+    }
+}
+
+impl Game {
+    /// The record of `played` with this game's tags.
+    fn record(&self, played: &Played, result: GameResult) -> Record {
+        let mut record = Record::new(played.start().clone());
+        for m in played.moves() {
+            // Every move was legal when played, from this same start.
+            let _ = record.push(*m);
+        }
+        let name = |c: Colour| match &self.table.seats()[c] {
+            Seat::Computer(level) => format!("Computer level {}", level.get()),
+            _ => "Anonymous".to_owned(),
+        };
+        record.set_tag("Event", "Casual game");
+        record.set_tag("Date", &self.date);
+        record.set_tag("White", &name(Colour::White));
+        record.set_tag("Black", &name(Colour::Black));
+        record.set_tag("Rules", &self.table.settings().rules.to_string());
+        record.result = result;
+        record
     }
 }
 

@@ -52,18 +52,19 @@ impl Game {
     /// What the store lacks: the seats if they changed, and the events it has not had.
     fn unsaved(&mut self) -> Vec<Write> {
         if !self.store.is_durable() {
-            self.stored = self.journal.len();
+            self.stored = self.table.journal().len();
             return Vec::new();
         }
         let mut writes = Vec::new();
         if std::mem::take(&mut self.seats_changed) {
-            writes
-                .push(Write::Seats { game: self.id.clone(), seats: StoredSeats::new(&self.seats) });
+            let seats = StoredSeats::new(self.table.seats());
+            writes.push(Write::Seats { game: self.id.clone(), seats });
         }
-        for (v, event) in (1..).zip(&self.journal).skip(self.stored) {
+        let journal = self.table.journal();
+        for (v, event) in (1..).zip(journal).skip(self.stored) {
             writes.push(Write::Append { game: self.id.clone(), v, event: event.clone() });
         }
-        self.stored = self.journal.len();
+        self.stored = journal.len();
         writes
     }
 }

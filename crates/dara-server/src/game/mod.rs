@@ -4,22 +4,19 @@
 mod actor;
 pub mod clock;
 pub mod computer;
-mod ending;
-mod event;
 mod history;
 mod keeping;
-mod offers;
-mod played;
+mod outcome;
 mod presence;
 mod queue;
 mod restore;
 pub mod settings;
-mod turn;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 
 use dara::{Colour, Move};
+use dara_table::Ticket;
 use tokio::sync::{broadcast, mpsc, Mutex, Notify};
 
 use actor::Game;
@@ -28,8 +25,7 @@ use crate::protocol::{ClientMessage, Wire};
 use crate::seat::{GameId, SeatHash};
 
 pub use actor::{spawn, Seat};
-pub use event::{EndReason, GameEvent, JOURNAL_FORMAT};
-pub use played::Played;
+pub use dara_table::{EndReason, GameEvent, Played, JOURNAL_FORMAT};
 pub use restore::restore;
 pub use settings::{GameSettings, NewGame, Opponent};
 
@@ -42,16 +38,9 @@ pub enum Cmd {
     /// The computer's search finished.
     ComputerMoved {
         /// Which search this answers: a takeback makes every earlier search stale.
-        ticket: u64,
+        ticket: Ticket,
         /// The chosen move.
         m: Move,
-    },
-    /// The computer's answer to the draw its opponent offered.
-    ComputerAnsweredDraw {
-        /// Which search this answers: any turn or takeback since makes it stale.
-        ticket: u64,
-        /// Whether the engine found the position drawn.
-        agrees: bool,
     },
 }
 
@@ -254,11 +243,7 @@ impl OwnHandle {
         let _ = tx.send(cmd).await;
     }
 
-    async fn computer_moved(&self, ticket: u64, m: Move) {
+    async fn computer_moved(&self, ticket: Ticket, m: Move) {
         self.tell(Cmd::ComputerMoved { ticket, m }).await;
-    }
-
-    async fn computer_answered_draw(&self, ticket: u64, agrees: bool) {
-        self.tell(Cmd::ComputerAnsweredDraw { ticket, agrees }).await;
     }
 }

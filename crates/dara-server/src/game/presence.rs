@@ -5,16 +5,15 @@
 use std::time::Duration;
 
 use dara::{ByColour, Colour};
+use dara_table::{Ask, Reply};
 use tokio::time::Instant;
 
 use super::actor::{Game, Seat};
-use super::event::{EndReason, GameEvent};
 use super::settings::Opponent;
 use super::{SitRefused, Welcome};
 use crate::lobby::Table;
 use crate::protocol::{Answer, PresenceView, Refusal, SeatPresence, Wire};
 use crate::seat::{SeatHash, SeatToken};
-use dara::record::GameResult;
 
 /// Everyone hears the number of watchers at most this often: a crowd arriving at a popular
 /// game (each arrival telling every connection) should not cost the square of its size in
@@ -126,7 +125,7 @@ impl Crowd {
     }
 
     /// How long `colour`'s player has been gone, if they have no connection.
-    fn away(&self, colour: Colour, now: Instant) -> Option<std::time::Duration> {
+    pub(super) fn away(&self, colour: Colour, now: Instant) -> Option<std::time::Duration> {
         self.away_since[colour]
             .filter(|_| self.online[colour] == 0)
             .map(|since| now.saturating_duration_since(since))
@@ -137,8 +136,8 @@ impl Game {
     pub(super) fn hello(&mut self, token: Option<&str>, since: Option<u64>) -> Welcome {
         let seat = token.and_then(|t| self.seat_of(t));
         // After a restart the clocks wait for the side to move.
-        if seat.is_some_and(|c| c == self.played.pos().side()) {
-            self.release_clocks(Instant::now());
+        if seat.is_some() {
+            let _ = self.ask(seat, Ask::Back);
         }
         let mut messages = Vec::new();
         if token.is_some() && seat.is_none() {
@@ -156,7 +155,7 @@ impl Game {
         self.relist();
         messages.push(self.presence());
         // Read after subscribing: a place told meanwhile is heard again, never missed.
-        if let Some(ahead) = self.thinking.as_ref().and_then(|t| t.search.ahead()) {
+        if let Some(ahead) = self.thinking.as_ref().and_then(|(_, search)| search.ahead()) {
             messages.push(Answer::Queue { ahead }.wire());
         }
         Welcome { seat, messages, events }
@@ -166,7 +165,7 @@ impl Game {
         let offered = self.key.hash(token);
         Colour::ALL
             .into_iter()
-            .find(|c| matches!(&self.seats[*c], Seat::Human(t) if t.matches(&offered)))
+            .find(|c| matches!(&self.table.seats()[*c], Seat::Human(t) if t.matches(&offered)))
     }
 
     pub(super) fn leave(&mut self, seat: Option<Colour>) {
@@ -196,15 +195,16 @@ impl Game {
     /// connected: nobody should sit down opposite an empty chair.
     fn relist(&self) {
         let Some(shared) = self.shared.upgrade() else { return };
-        if self.settings.opponent != Opponent::Open {
+        let settings = self.table.settings();
+        if settings.opponent != Opponent::Open {
             return;
         }
-        match self.free_seat() {
-            Some(free) if self.ending.is_none() && self.crowd.online[!free] > 0 => {
+        match self.table.free_seat() {
+            Some(free) if self.table.ending().is_none() && self.crowd.online[!free] > 0 => {
                 let table = Table {
                     game: self.id.clone(),
-                    rules: self.settings.rules,
-                    clock: self.settings.clock,
+                    rules: settings.rules,
+                    clock: settings.clock,
                     seat: free,
                 };
                 shared.lobby.open(self.id.clone(), table);
@@ -223,7 +223,7 @@ impl Game {
     fn presence(&self) -> Wire {
         let now = Instant::now();
         let claim_after = self.claim_after();
-        let one = |c: Colour| match &self.seats[c] {
+        let one = |c: Colour| match &self.table.seats()[c] {
             Seat::Computer(_) => SeatPresence { online: true, away_ms: None, claim_in_ms: None },
             Seat::Open => SeatPresence { online: false, away_ms: None, claim_in_ms: None },
             Seat::Human(_) => match self.crowd.away(c, now) {
@@ -249,23 +249,19 @@ impl Game {
 
     /// A connection takes the free seat: the invite link, or a watcher of a table.
     pub(super) fn join(&mut self, seat: Option<Colour>) -> (Answer, Option<Colour>) {
-        if seat.is_some() {
-            return (Answer::Error(Refusal::AlreadySeated.into()), seat);
+        // The connection stops counting as a watcher and starts counting as the player before
+        // everyone is told who is here (a watcher with no seat always gets the free one).
+        if let (None, Some(free)) = (seat, self.table.free_seat()) {
+            self.crowd.watcher_sat_down(free);
         }
-        let Some(colour) = self.free_seat() else {
-            let refusal = if self.settings.opponent == Opponent::Open {
-                Refusal::TableTaken
-            } else {
-                Refusal::SeatsTaken
-            };
-            return (Answer::Error(refusal.into()), None);
-        };
         let token = SeatToken::random();
-        // The connection stops counting as a watcher and starts counting as the player.
-        self.crowd.watcher_sat_down(colour);
-        let hash = self.key.seal(&token);
-        self.seat_person(colour, hash, Instant::now());
-        (Answer::Joined { seat: token.as_str().to_owned(), colour }, Some(colour))
+        match self.ask(seat, Ask::Sit { key: self.key.seal(&token) }) {
+            Ok(Reply::Seated(colour)) => {
+                (Answer::Joined { seat: token.as_str().to_owned(), colour }, Some(colour))
+            }
+            Ok(_) => unreachable!("a seat taken is answered with its colour"),
+            Err(refusal) => (Answer::Error(refusal.into()), seat),
+        }
     }
 
     /// Someone sits down at this open table before their page has connected ("play anyone"
@@ -273,52 +269,19 @@ impl Game {
     /// had they been sent to the page to ask for it, someone following an older listing of the
     /// lobby could take it in between, and they would arrive to watch instead of play.
     pub(super) fn sit(&mut self, token: SeatHash) -> Result<Colour, SitRefused> {
-        if self.settings.opponent != Opponent::Open || self.ending.is_some() {
+        if self.table.settings().opponent != Opponent::Open || self.table.ending().is_some() {
             return Err(SitRefused::Closed);
         }
-        let free = self.free_seat().ok_or(SitRefused::Taken)?;
+        let free = self.table.free_seat().ok_or(SitRefused::Taken)?;
         // Nobody should sit down opposite an empty chair (the lobby lists no such table).
         if self.crowd.online[!free] == 0 {
             return Err(SitRefused::Closed);
         }
-        let now = Instant::now();
         // Away until their page connects, so that if it never does the opponent may claim.
-        self.crowd.away_since[free] = Some(now);
-        self.seat_person(free, token, now);
-        Ok(free)
-    }
-
-    /// Fills the free seat `colour`: off the lobby, the clock starts, everyone is told.
-    fn seat_person(&mut self, colour: Colour, token: SeatHash, now: Instant) {
-        self.seats[colour] = Seat::Human(token);
-        self.seats_changed = true;
-        if let Some(shared) = self.shared.upgrade() {
-            shared.lobby.close(&self.id);
-        }
-        self.start_if_ready(now);
-        let left = self.clock.as_ref().map(|c| c.left(now));
-        self.publish(GameEvent::Seated { colour, left });
-        self.announce_presence();
-    }
-
-    /// Claims the win over an opponent who has been gone long enough.
-    pub(super) fn claim(&mut self, seat: Option<Colour>) -> Result<(), Refusal> {
-        let colour = self.player(seat)?;
-        self.ongoing()?;
-        let claim_after = self.claim_after();
-        let gone = !colour;
-        let now = Instant::now();
-        match (&self.seats[gone], self.crowd.away(gone, now)) {
-            (Seat::Human(_), Some(away)) => {
-                if away < claim_after {
-                    let seconds = (claim_after - away).as_secs() + 1;
-                    return Err(Refusal::ClaimTooEarly { seconds });
-                }
-                let reason = EndReason::Left { loser: gone };
-                self.finish(GameResult::from_winner(colour), reason, now);
-                Ok(())
-            }
-            _ => Err(Refusal::OpponentPresent),
+        self.crowd.away_from(free, Instant::now());
+        match self.ask(None, Ask::Sit { key: token }) {
+            Ok(Reply::Seated(colour)) => Ok(colour),
+            _ => Err(SitRefused::Taken),
         }
     }
 }

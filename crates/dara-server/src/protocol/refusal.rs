@@ -70,6 +70,8 @@ pub enum Refusal {
     DrawAlreadyOffered,
     /// A draw offer to the computer.
     ComputerPlaysOn,
+    /// A draw offer again after the last was declined or withdrawn, before both sides moved.
+    DrawOfferedLately,
     /// A decline with no offer to decline.
     NoDrawOffered,
     /// A withdrawal with no offer of one's own standing.
@@ -82,6 +84,11 @@ pub enum Refusal {
     TakebackLimit {
         /// How many.
         limit: u32,
+    },
+    /// The game's history is as long as one game's may grow: offers and takebacks are over.
+    EventLimit {
+        /// How many events.
+        limit: usize,
     },
     /// A rematch before the end.
     FinishFirst,
@@ -118,6 +125,41 @@ impl Refusal {
     /// The rematch could not be started, for the reason `error` gives.
     pub fn rematch_unavailable(error: &AppError) -> Refusal {
         Refusal::RematchUnavailable { because: error.code(), detail: error.reason() }
+    }
+}
+
+/// What the table refused, as it travels. The table's refusal carries no code of its own yet:
+/// this goes once the rules' reasons serialise themselves (`dara`'s `serde` feature).
+impl From<dara_table::Refusal> for Refusal {
+    fn from(refusal: dara_table::Refusal) -> Refusal {
+        use dara_table::Refusal as Table;
+        match refusal {
+            Table::Watching => Refusal::Watching,
+            Table::AlreadySeated => Refusal::AlreadySeated,
+            Table::SeatsTaken => Refusal::SeatsTaken,
+            Table::TableTaken => Refusal::TableTaken,
+            Table::GameOver => Refusal::GameOver,
+            Table::OpponentNotSeated => Refusal::OpponentNotSeated,
+            Table::NotYourTurn => Refusal::NotYourTurn,
+            Table::TurnIdReused { id } => Refusal::TurnIdReused { id },
+            Table::IllegalMove(error) => Refusal::illegal_move(&error),
+            Table::OutOfTime => Refusal::OutOfTime,
+            Table::NobodyToOffer => Refusal::NobodyToOffer,
+            Table::DrawAlreadyOffered => Refusal::DrawAlreadyOffered,
+            Table::DrawOfferedLately => Refusal::DrawOfferedLately,
+            Table::ComputerPlaysOn => Refusal::ComputerPlaysOn,
+            Table::NoDrawOffered => Refusal::NoDrawOffered,
+            Table::NoDrawToWithdraw => Refusal::NoDrawToWithdraw,
+            Table::TakebacksAgainstComputerOnly => Refusal::TakebacksAgainstComputerOnly,
+            Table::NothingToTakeBack => Refusal::NothingToTakeBack,
+            Table::TakebackLimit { limit } => Refusal::TakebackLimit { limit },
+            Table::EventLimit { limit } => Refusal::EventLimit { limit },
+            Table::FinishFirst => Refusal::FinishFirst,
+            Table::RematchBegun => Refusal::RematchBegun,
+            Table::RematchAlreadyAsked => Refusal::RematchAlreadyAsked,
+            Table::ClaimTooEarly { seconds } => Refusal::ClaimTooEarly { seconds },
+            Table::OpponentPresent => Refusal::OpponentPresent,
+        }
     }
 }
 
@@ -166,6 +208,15 @@ impl fmt::Display for Refusal {
             Refusal::NobodyToOffer => f.write_str("there is nobody to offer a draw to yet"),
             Refusal::DrawAlreadyOffered => f.write_str("you have already offered a draw"),
             Refusal::ComputerPlaysOn => f.write_str("the computer plays every game out"),
+            Refusal::DrawOfferedLately => f.write_str(
+                "your last draw offer was turned down or withdrawn: offer again once both sides \
+                 have moved",
+            ),
+            Refusal::EventLimit { limit } => write!(
+                f,
+                "this game's history has reached its {limit} events: no more offers or \
+                 takebacks, play it on from here"
+            ),
             Refusal::NoDrawOffered => f.write_str("there is no draw on offer to you"),
             Refusal::NoDrawToWithdraw => f.write_str("you have no draw offer to withdraw"),
             Refusal::TakebacksAgainstComputerOnly => {

@@ -902,7 +902,7 @@ mod tests {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         let spacing = Duration::from_secs(60);
         let (store, _, _) = Sqlite::open_spaced(&dir.0, spacing).unwrap();
-        let games: Vec<GameId> = (0..COMMIT_BATCH).map(|_| GameId::random()).collect();
+        let games: Vec<GameId> = (0..COMMIT_BATCH).map(|_| crate::seat::new_game_id()).collect();
         let began = Instant::now();
         runtime.block_on(store.send(games.iter().map(begin).collect()).wait()).unwrap();
         assert!(began.elapsed() < spacing / 2, "a quiet store waits for nobody");
@@ -944,7 +944,8 @@ mod tests {
     fn a_sweep_takes_the_events_of_erased_games_only() {
         let dir = Dir::new("sweep");
         let mut conn = connect(&dir.0).unwrap();
-        let (live, erased, alone) = (GameId::random(), GameId::random(), GameId::random());
+        let (live, erased, alone) =
+            (crate::seat::new_game_id(), crate::seat::new_game_id(), crate::seat::new_game_id());
         commit(&mut conn, &gathered([begin(&live), begin(&erased), begin(&alone)]), None).unwrap();
         let rows = 3 * SWEEP_SLICE as u64;
         for v in 1..=rows {
