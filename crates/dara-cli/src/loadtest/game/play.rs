@@ -281,7 +281,8 @@ impl Game<'_> {
             "error" => {
                 let seat = &mut self.seats[i];
                 if seat.version.is_none() && seat.hello_had_protocol {
-                    // Today's server reads no `protocol` in hello: say hello without it.
+                    // A server older than hello's `protocol` field (the previous release, side by
+                    // side) refuses it: say hello without it.
                     let stats = &self.shared.stats;
                     if !stats.protocol_refused.swap(true, Relaxed) {
                         eprintln!(
