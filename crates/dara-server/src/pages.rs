@@ -8,30 +8,9 @@ use axum::response::{IntoResponse, Response};
 use crate::seat::GameId;
 use crate::state::AppState;
 
-/// The assets under `/assets/`: name, content type, bytes.
-const ASSETS: &[(&str, &str, &[u8])] = &[
-    ("style.css", "text/css; charset=utf-8", include_bytes!("../assets/style.css")),
-    ("home.js", "text/javascript; charset=utf-8", include_bytes!("../assets/home.js")),
-    ("game.js", "text/javascript; charset=utf-8", include_bytes!("../assets/game.js")),
-    ("board.js", "text/javascript; charset=utf-8", include_bytes!("../assets/board.js")),
-    ("notation.js", "text/javascript; charset=utf-8", include_bytes!("../assets/notation.js")),
-    ("connection.js", "text/javascript; charset=utf-8", include_bytes!("../assets/connection.js")),
-    ("rules-form.js", "text/javascript; charset=utf-8", include_bytes!("../assets/rules-form.js")),
-    ("diagrams.js", "text/javascript; charset=utf-8", include_bytes!("../assets/diagrams.js")),
-    ("learn.js", "text/javascript; charset=utf-8", include_bytes!("../assets/learn.js")),
-    ("lessons.js", "text/javascript; charset=utf-8", include_bytes!("../assets/lessons.js")),
-    ("puzzles.js", "text/javascript; charset=utf-8", include_bytes!("../assets/puzzles.js")),
-    ("sound.js", "text/javascript; charset=utf-8", include_bytes!("../assets/sound.js")),
-    ("review.js", "text/javascript; charset=utf-8", include_bytes!("../assets/review.js")),
-    ("analysis.js", "text/javascript; charset=utf-8", include_bytes!("../assets/analysis.js")),
-    ("api.js", "text/javascript; charset=utf-8", include_bytes!("../assets/api.js")),
-    ("movelist.js", "text/javascript; charset=utf-8", include_bytes!("../assets/movelist.js")),
-    ("i18n.js", "text/javascript; charset=utf-8", include_bytes!("../assets/i18n.js")),
-    ("lang-en.js", "text/javascript; charset=utf-8", include_bytes!("../assets/lang-en.js")),
-    ("lang-fr.js", "text/javascript; charset=utf-8", include_bytes!("../assets/lang-fr.js")),
-    ("lang-ha.js", "text/javascript; charset=utf-8", include_bytes!("../assets/lang-ha.js")),
-    ("favicon.svg", "image/svg+xml", include_bytes!("../assets/favicon.svg")),
-];
+/// The assets under `/assets/`: name, content type, bytes. Every file in `assets/` but the
+/// pages, listed by `build.rs`.
+const ASSETS: &[(&str, &str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
 /// Pages only load what the site itself serves, and send no `Referer` (a seat link's fragment
 /// never leaves the browser anyway, but the game id need not either).
@@ -104,5 +83,46 @@ pub async fn asset(Path(name): Path<String>) -> Response {
                 .into_response()
         }
         None => (StatusCode::NOT_FOUND, "no such asset").into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ASSETS;
+
+    /// The file names written right after `prefix` in `text`.
+    fn names_after<'a>(text: &'a str, prefix: &'a str) -> impl Iterator<Item = &'a str> {
+        text.match_indices(prefix).map(move |(i, _)| {
+            let rest = &text[i + prefix.len()..];
+            let name = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
+            &rest[..rest.find(|c| !name(c)).unwrap_or(rest.len())]
+        })
+    }
+
+    #[test]
+    fn every_asset_a_page_or_module_loads_is_served_and_no_page_is_an_asset() {
+        let pages = [
+            include_str!("../assets/index.html"),
+            include_str!("../assets/game.html"),
+            include_str!("../assets/gone.html"),
+            include_str!("../assets/rules.html"),
+            include_str!("../assets/analysis.html"),
+            include_str!("../assets/learn.html"),
+            include_str!("../assets/puzzles.html"),
+            include_str!("../assets/privacy.html"),
+        ];
+        let modules = ASSETS.iter().filter(|(n, _, _)| n.ends_with(".js"));
+        let modules = modules.map(|(_, _, bytes)| core::str::from_utf8(bytes).unwrap());
+        let loaded: Vec<&str> = pages
+            .iter()
+            .flat_map(|page| names_after(page, "/assets/"))
+            .chain(modules.flat_map(|module| names_after(module, "'./")))
+            .collect();
+        // Enough names found to trust the search: every module and the stylesheet at least.
+        assert!(loaded.len() > ASSETS.len(), "{loaded:?}");
+        for name in loaded {
+            assert!(ASSETS.iter().any(|(n, _, _)| *n == name), "{name} is loaded but not served");
+        }
+        assert!(ASSETS.iter().all(|(n, _, _)| !n.ends_with(".html")));
     }
 }

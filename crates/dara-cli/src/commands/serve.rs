@@ -1,11 +1,16 @@
 //! `dara serve` (also what `dara` alone does): the Arcade, on the web.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::Parser;
+use dara_server::Config;
 
 /// Serve the Arcade: play Dara in the browser against the computer, a friend or anyone.
+///
+/// The options that tune the server default to the server's own `Config::default()`, so that
+/// `dara serve` and a server built in a test start alike.
 #[derive(Debug, Parser)]
 pub struct Args {
     /// Address and port to listen on.
@@ -16,28 +21,28 @@ pub struct Args {
     pub engine_threads: Option<usize>,
     /// Searches that may wait for the computer (a game has at most one) before new games
     /// against it are refused with 503 and when to come back.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = Config::default().engine_queue)]
     pub engine_queue: usize,
     /// The computer answers at once, without the short human-looking pause of the low levels
     /// (for tests and demonstrations).
     #[arg(long)]
     pub instant_computer: bool,
     /// Seconds a player may be gone before the opponent may claim the game.
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, default_value_t = Config::default().claim_after.as_secs())]
     pub claim_after: u64,
     /// Most games one client address may hold at once (games it started, until they are
     /// forgotten). Behind a reverse proxy every client has the proxy's address: raise it there.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = Config::default().games_per_address)]
     pub games_per_address: usize,
     /// Most seats one client address may hold at open tables ("Sit down" and "play anyone",
     /// until the games are forgotten). Behind a reverse proxy: raise it there too.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = Config::default().seats_per_address)]
     pub seats_per_address: usize,
     /// Most games held at once; beyond it new games are refused (503) until some end.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = Config::default().max_games)]
     pub max_games: usize,
     /// Most connections (pages, sockets, requests) one client address may hold open at once.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = Config::default().connections_per_address)]
     pub connections_per_address: u32,
     /// Reverse proxies to believe: their connections carry many clients, each named in
     /// `X-Forwarded-For`. Networks or addresses, comma-separated (`127.0.0.1,10.0.0.0/8`).
@@ -48,7 +53,7 @@ pub struct Args {
     #[arg(long, value_name = "URL")]
     pub public_origin: Option<String>,
     /// Seconds a client has to send a request's headers before its connection is closed.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = Config::default().header_timeout.as_secs())]
     pub header_timeout: u64,
     /// Movement-phase tablebases for arcade (`dara tablebase build --rules arcade`): the
     /// analysis board says "win in N plies" or "drawn" where they hold the position, and level 8
@@ -133,20 +138,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .with_context(|| format!("cannot listen on {}", args.listen))?;
         let address = listener.local_addr()?;
         println!("Dara is being served at http://{address}/ (Ctrl-C to stop)");
-        let mut config = dara_server::Config::default();
-        if let Some(n) = args.engine_threads {
-            config.engine_threads = n.max(1);
-        }
-        config.engine_queue = args.engine_queue;
-        config.human_pause = !args.instant_computer;
-        config.claim_after = std::time::Duration::from_secs(args.claim_after);
-        config.games_per_address = args.games_per_address;
-        config.seats_per_address = args.seats_per_address;
-        config.max_games = args.max_games;
-        config.connections_per_address = args.connections_per_address;
-        config.trusted_proxies = args.trusted_proxy.unwrap_or_default();
-        config.public_origin = args.public_origin;
-        config.header_timeout = std::time::Duration::from_secs(args.header_timeout.max(1));
+        let mut config = args.config();
         if let Some(dir) = &args.tablebases {
             let tb = crate::commands::tablebase::load(dara::Ruleset::default(), dir)?;
             println!(
@@ -187,6 +179,28 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         .context("serving")
     })
+}
+
+impl Args {
+    /// The server's settings as these options set them (the tablebases aside: loading them can
+    /// fail, and takes a while).
+    fn config(&self) -> Config {
+        let mut config = Config::default();
+        if let Some(n) = self.engine_threads {
+            config.engine_threads = n.max(1);
+        }
+        config.engine_queue = self.engine_queue;
+        config.human_pause = !self.instant_computer;
+        config.claim_after = Duration::from_secs(self.claim_after);
+        config.games_per_address = self.games_per_address;
+        config.seats_per_address = self.seats_per_address;
+        config.max_games = self.max_games;
+        config.connections_per_address = self.connections_per_address;
+        config.trusted_proxies = self.trusted_proxy.clone().unwrap_or_default();
+        config.public_origin.clone_from(&self.public_origin);
+        config.header_timeout = Duration::from_secs(self.header_timeout.max(1));
+        config
+    }
 }
 
 /// A Redis URL fit for a log line: `redis://user:secret@host:6379` loses `user:secret@`.
@@ -235,7 +249,43 @@ fn log_filter() -> tracing_subscriber::EnvFilter {
 
 #[cfg(test)]
 mod tests {
-    use super::without_password;
+    use super::*;
+
+    #[test]
+    fn no_option_given_is_the_servers_own_defaults() {
+        // Parsed from the words alone: `DARA_LISTEN` plays no part in what is compared here.
+        let given = Args::parse_from(["serve"]).config();
+        let server = Config::default();
+        assert_eq!(given.engine_threads, server.engine_threads);
+        assert_eq!(given.engine_queue, server.engine_queue);
+        assert_eq!(given.human_pause, server.human_pause);
+        assert_eq!(given.claim_after, server.claim_after);
+        assert_eq!(given.games_per_address, server.games_per_address);
+        assert_eq!(given.seats_per_address, server.seats_per_address);
+        assert_eq!(given.max_games, server.max_games);
+        assert_eq!(given.connections_per_address, server.connections_per_address);
+        assert_eq!(given.public_origin, server.public_origin);
+        assert_eq!(given.header_timeout, server.header_timeout);
+    }
+
+    #[test]
+    fn each_option_reaches_the_server() {
+        let config = Args::parse_from([
+            "serve",
+            "--engine-queue=5",
+            "--claim-after=7",
+            "--max-games=9",
+            "--header-timeout=0",
+            "--instant-computer",
+        ])
+        .config();
+        assert_eq!(config.engine_queue, 5);
+        assert_eq!(config.claim_after, Duration::from_secs(7));
+        assert_eq!(config.max_games, 9);
+        // A header timeout of zero would close every connection at once.
+        assert_eq!(config.header_timeout, Duration::from_secs(1));
+        assert!(!config.human_pause);
+    }
 
     #[test]
     fn a_redis_password_stays_out_of_the_log() {

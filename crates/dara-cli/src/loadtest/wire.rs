@@ -1,9 +1,13 @@
-//! The Arcade's game-socket messages as the load driver sends and reads them, written from
-//! `crates/dara-server/PROTOCOL.md`.
+//! The Arcade's game-socket messages as the load driver sends and reads them
+//! (`crates/dara-server/PROTOCOL.md`), held to the server's own message types by the tests
+//! below: every message the driver writes is read back by the server's reader
+//! (`ClientMessage::parse`), and every message the driver reads is written by the server's
+//! writer (`Answer`, `Event`).
 //!
 //! Reading borrows from the frame's text: one pass of serde over one struct that has every field
 //! the driver looks at, whatever the message's type, so a message costs no allocation but its
-//! list of legal turns.
+//! list of legal turns. The server's message types only serialise (and own their text), which is
+//! why the driver keeps this borrowed reading of its own.
 
 use core::fmt;
 use core::str::FromStr;
@@ -12,10 +16,11 @@ use dara::Colour;
 use serde::de::{Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde::Deserialize;
 
-/// The protocol version the next server will expect in `hello` (`"protocol": 1` in its data).
-/// Today's server refuses a `hello` with fields it does not know, so the driver drops the field
-/// when the server answers such a `hello` with an `error`.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// The protocol version `hello` names (`"protocol": 1` in its data): the server's own. A server
+/// built before `hello` named the protocol (the previous release, loaded side by side) refuses a
+/// `hello` with fields it does not know, so the driver drops the field when the server answers
+/// such a `hello` with an `error`.
+pub use dara_server::protocol::PROTOCOL_VERSION;
 
 /// The keep-alive a page sends every few seconds.
 pub const PING: &str = r#"{"t":"ping","d":{"lag":0}}"#;
@@ -185,6 +190,8 @@ impl<'a> Incoming<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dara_server::protocol::{Answer, ClientMessage, Event, ParseError, Refusal};
+    use dara_server::view::PositionView;
 
     #[test]
     fn a_move_event_is_read_in_place() {
@@ -219,6 +226,61 @@ mod tests {
         assert_eq!((msg.t, msg.v, msg.d.is_none()), ("pong", None, true));
         let msg = Incoming::parse(r#"{"t":"accepted","d":{"id":7}}"#).unwrap();
         assert_eq!(msg.d.unwrap().id, Some(7));
+    }
+
+    #[test]
+    fn the_server_reads_every_message_the_driver_sends() {
+        let read = |text: &str| ClientMessage::parse(text).unwrap();
+        assert_eq!(
+            read(&hello(Some("ab12"), Some(PROTOCOL_VERSION))),
+            ClientMessage::Hello { seat: Some("ab12".into()), since: None }
+        );
+        assert_eq!(
+            read(&turn(4, "c3-c4xe5", 12)),
+            ClientMessage::Move { id: 4, text: "c3-c4xe5".into(), lag: Some(12) }
+        );
+        assert_eq!(read(PING), ClientMessage::Ping { lag: 0 });
+        assert_eq!(read(JOIN), ClientMessage::Join);
+        // Without `protocol`, for a server older than the field: today's server says why not.
+        assert!(matches!(
+            ClientMessage::parse(&hello(None, None)),
+            Err(ParseError::OtherProtocol(None))
+        ));
+    }
+
+    #[test]
+    fn the_driver_reads_what_the_server_writes() {
+        let accepted = Answer::Accepted { id: 7 }.wire();
+        assert_eq!(Incoming::parse(&accepted).unwrap().d.unwrap().id, Some(7));
+        let joined = Answer::Joined { seat: "ab".into(), colour: Colour::Black }.wire();
+        let msg = Incoming::parse(&joined).unwrap();
+        assert_eq!((msg.t, msg.v), ("joined", None));
+        assert_eq!(msg.d.unwrap().colour.and_then(colour), Some(Colour::Black));
+        let rejected = Answer::Rejected { id: 3, why: Refusal::NotYourTurn.into() }.wire();
+        let msg = Incoming::parse(&rejected).unwrap();
+        let d = msg.d.unwrap();
+        assert_eq!((msg.t, d.id, d.code), ("rejected", Some(3), Some("not-your-turn")));
+        let error = Answer::Error(Refusal::HelloFirst.into()).wire();
+        assert_eq!(Incoming::parse(&error).unwrap().d.unwrap().code, Some("hello-first"));
+        let pong = Answer::Pong.wire();
+        assert_eq!(Incoming::parse(&pong).unwrap().t, "pong");
+
+        let seated = Event::Seated { colour: Colour::White, clock: None }.wire(2);
+        let msg = Incoming::parse(&seated).unwrap();
+        assert_eq!((msg.t, msg.v), ("seated", Some(2)));
+        let before = dara::Position::start(dara::Ruleset::default());
+        let m = before.legal_moves()[0];
+        let after = before.after(m);
+        let pos = PositionView::of(&after, &after.legal_moves());
+        let moved = Event::Move { m, ply: 1, pos, clock: None }.wire(3);
+        let msg = Incoming::parse(&moved).unwrap();
+        assert_eq!((msg.t, msg.v), ("move", Some(3)));
+        let d = msg.d.unwrap();
+        assert_eq!((d.m, d.ply), (Some(&*m.to_string()), Some(1)));
+        let pos = d.pos.unwrap();
+        assert_eq!(colour(pos.side), Some(after.side()));
+        let legal: Vec<String> = after.legal_moves().iter().map(ToString::to_string).collect();
+        assert_eq!(pos.legal, legal);
     }
 
     #[test]

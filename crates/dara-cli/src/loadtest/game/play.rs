@@ -1,300 +1,45 @@
-//! One game kept in play: asked for over HTTP, each seat on its own WebSocket, each playing a
-//! random legal turn from the last position it was sent when it is its side to move; replaced
-//! by a new game when it ends or fails.
-//!
-//! One task holds both seats, so a turn's round trips (to its `accepted`, and to the opponent's
-//! `move` event) are timed from one clock with no shared state but the counters.
+//! One game's two sockets in play: turns sent when due (at `--rate`), pings when a socket has
+//! been quiet, and every frame read and checked against what the driver sent and was told.
 
-use std::collections::VecDeque;
-use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Duration;
 
-use dara::Colour;
 use futures_util::{SinkExt, StreamExt};
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
-use tokio::net::{TcpSocket, TcpStream};
+use rand::Rng;
 use tokio::time::{Instant, MissedTickBehavior};
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
-use tokio_tungstenite::WebSocketStream;
 
-use super::http::{create_game, CreateError};
-use super::pacer::Pacer;
-use super::stats::Stats;
-use super::target::Target;
-use super::wire::{self, Incoming, Position};
+use super::seat::Seat;
+use super::{Shared, Stop, SILENCE};
+use crate::loadtest::wire::{self, Incoming, Position};
 
-/// A game that has said nothing for this long (not even `pong`) is given up as stuck.
-pub const SILENCE: Duration = Duration::from_secs(30);
 /// The page pings a socket it has sent nothing on for this long (PROTOCOL.md, Limits).
 const PING_WHEN_QUIET: Duration = Duration::from_secs(4);
 /// How often the page looks whether a ping is due.
 const PING_LOOK: Duration = Duration::from_secs(1);
-/// For a connection, or a WebSocket handshake, to complete.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-/// Before trying again after a refusal or a failure, so a failing server is not hammered.
-const RETRY_AFTER: Duration = Duration::from_secs(1);
-
-/// What every game task shares: where the server is, what to play, and what to count.
-#[derive(Debug)]
-pub struct Shared {
-    /// The servers (several nodes of one cluster, or one server): a game is created on one and
-    /// its second seat sits on the next, so that in a cluster every game spans two nodes.
-    pub targets: Vec<Target>,
-    /// The body of `POST /api/games`.
-    pub new_game: String,
-    /// Between two turns of one game; `None`: as fast as the server answers.
-    pub turn_every: Option<Duration>,
-    /// Seats only keep their sockets alive.
-    pub idle: bool,
-    /// The `protocol` field of `hello`, if any.
-    pub protocol: Option<u32>,
-    /// Loopback addresses to bind sockets to, one per game in turn; empty: the system's choice.
-    pub sources: Vec<IpAddr>,
-    pub seed: u64,
-    pub pacer: Pacer,
-    pub stats: Stats,
-}
-
-type Socket = WebSocketStream<TcpStream>;
-
-/// Why a game stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Stop {
-    /// By the rules (an `end` event).
-    Ended,
-    /// Anything else: counted where it was seen.
-    Failed,
-}
-
-/// Keeps one game in play for as long as the task lives: the `slot`th of the load.
-pub async fn keep_in_play(slot: usize, shared: std::sync::Arc<Shared>) {
-    let mut rng =
-        SmallRng::seed_from_u64(shared.seed ^ (slot as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let source = (!shared.sources.is_empty()).then(|| shared.sources[slot % shared.sources.len()]);
-    let mut first = true;
-    loop {
-        let n = shared.targets.len();
-        let sides = [&shared.targets[slot % n], &shared.targets[(slot + 1) % n]];
-        let stop = play_one(&shared, sides, source, &mut rng, &mut first).await;
-        if std::mem::take(&mut first) {
-            shared.stats.first_attempts.fetch_add(1, Relaxed);
-        }
-        match stop {
-            Stop::Ended => {
-                shared.stats.finished.fetch_add(1, Relaxed);
-            }
-            Stop::Failed => tokio::time::sleep(RETRY_AFTER).await,
-        }
-    }
-}
-
-/// One game from its creation to its end (or failure).
-async fn play_one(
-    shared: &Shared,
-    [home, away]: [&Target; 2],
-    source: Option<IpAddr>,
-    rng: &mut SmallRng,
-    first: &mut bool,
-) -> Stop {
-    let stats = &shared.stats;
-    let created = match connect(shared, home, source).await {
-        Ok(stream) => {
-            let create = create_game(stream, &home.authority, &shared.new_game);
-            tokio::time::timeout(CONNECT_TIMEOUT, create)
-                .await
-                .unwrap_or_else(|_| Err(CreateError::Io(std::io::ErrorKind::TimedOut.into())))
-        }
-        Err(e) => Err(CreateError::Io(e)),
-    };
-    let created = match created {
-        Ok(created) => created,
-        Err(CreateError::Refused { status, reason }) => {
-            stats.refused(status);
-            stats.tell(|| format!("POST /api/games refused: {status} {reason}"));
-            return Stop::Failed;
-        }
-        Err(CreateError::Io(e)) => {
-            stats.connect_failed.fetch_add(1, Relaxed);
-            stats.tell(|| format!("POST /api/games failed: {e}"));
-            return Stop::Failed;
-        }
-        Err(CreateError::Unreadable(e)) => {
-            stats.desynced.fetch_add(1, Relaxed);
-            stats.tell(|| format!("POST /api/games answered {e}"));
-            return Stop::Failed;
-        }
-    };
-    stats.created.fetch_add(1, Relaxed);
-
-    let protocol = shared.protocol.filter(|_| !stats.protocol_refused.load(Relaxed));
-    let Some(creator) =
-        sit(shared, home, source, &created.game, Some(&created.seat), protocol).await
-    else {
-        return Stop::Failed;
-    };
-    let Some(joiner) = sit(shared, away, source, &created.game, None, protocol).await else {
-        return Stop::Failed;
-    };
-    let mut game = Game {
-        shared,
-        rng,
-        seats: [creator, joiner],
-        next_id: 1,
-        next_turn: Instant::now(),
-        started: false,
-        first,
-    };
-    let stop = game.run().await;
-    if game.started {
-        stats.in_play.fetch_sub(1, Relaxed);
-    }
-    stop
-}
-
-/// A seat's socket, which has said hello (with the seat's token, or none to join after).
-async fn sit(
-    shared: &Shared,
-    target: &Target,
-    source: Option<IpAddr>,
-    game: &str,
-    token: Option<&str>,
-    protocol: Option<u32>,
-) -> Option<Seat> {
-    let mut ws = open_socket(shared, target, source, game).await?;
-    let hello = wire::hello(token, protocol);
-    if let Err(e) = ws.send(Message::Text(hello.into())).await {
-        shared.stats.connect_failed.fetch_add(1, Relaxed);
-        shared.stats.tell(|| format!("hello not sent: {e}"));
-        return None;
-    }
-    Some(Seat::new(ws, token, protocol.is_some()))
-}
-
-/// A connection to the server, from `source` if given, at the pacer's moment.
-async fn connect(
-    shared: &Shared,
-    target: &Target,
-    source: Option<IpAddr>,
-) -> std::io::Result<TcpStream> {
-    shared.pacer.wait().await;
-    let addr = target.addr;
-    let socket = if addr.is_ipv4() { TcpSocket::new_v4()? } else { TcpSocket::new_v6()? };
-    if let Some(ip) = source {
-        socket.bind(SocketAddr::new(ip, 0))?;
-    }
-    let stream = tokio::time::timeout(CONNECT_TIMEOUT, socket.connect(addr))
-        .await
-        .map_err(|_| std::io::Error::from(std::io::ErrorKind::TimedOut))??;
-    // A turn is one small frame: send it now, not after a delayed acknowledgement.
-    stream.set_nodelay(true)?;
-    Ok(stream)
-}
-
-/// A game's WebSocket, or `None` (counted) when it cannot be opened.
-async fn open_socket(
-    shared: &Shared,
-    target: &Target,
-    source: Option<IpAddr>,
-    game: &str,
-) -> Option<Socket> {
-    let stats = &shared.stats;
-    let stream = match connect(shared, target, source).await {
-        Ok(stream) => stream,
-        Err(e) => {
-            stats.connect_failed.fetch_add(1, Relaxed);
-            stats.tell(|| format!("cannot connect: {e}"));
-            return None;
-        }
-    };
-    let url = format!("ws://{}/ws/game/{game}", target.authority);
-    // Messages are a few KiB at most: small buffers keep thousands of sockets light, and each
-    // frame is written at once.
-    let config = WebSocketConfig::default()
-        .read_buffer_size(4096)
-        .write_buffer_size(0)
-        .max_message_size(Some(1 << 20))
-        .max_frame_size(Some(1 << 20));
-    let handshake = tokio_tungstenite::client_async_with_config(url, stream, Some(config));
-    match tokio::time::timeout(CONNECT_TIMEOUT, handshake).await {
-        Ok(Ok((ws, _))) => Some(ws),
-        Ok(Err(e)) => {
-            stats.connect_failed.fetch_add(1, Relaxed);
-            stats.tell(|| format!("WebSocket handshake failed: {e}"));
-            None
-        }
-        Err(_) => {
-            stats.connect_failed.fetch_add(1, Relaxed);
-            stats.tell(|| "WebSocket handshake timed out".to_owned());
-            None
-        }
-    }
-}
-
-/// One seat's socket and what it has been told.
-#[derive(Debug)]
-struct Seat {
-    ws: Socket,
-    /// The creator's seat token; none for the second player.
-    token: Option<String>,
-    /// Takes the free seat after its snapshot (the second player, by the invite link).
-    joiner: bool,
-    /// Its `hello` carried the `protocol` field.
-    hello_had_protocol: bool,
-    /// Known from the snapshot (`you`) or from `joined`.
-    colour: Option<Colour>,
-    /// The last event's version; `None` until the snapshot.
-    version: Option<u64>,
-    /// Turns played, by the events this socket received.
-    ply: u64,
-    /// This socket has been told that both seats are taken.
-    seated: bool,
-    /// The turn it will play next, picked from the last position when it is its side to move.
-    choice: Option<String>,
-    /// The last position's legal turns, kept only while the seat's colour is unknown.
-    legal_before_joining: Option<(Colour, Vec<String>)>,
-    /// The last turn it sent, the ply it makes, and when it was sent.
-    sent: String,
-    sent_ply: u64,
-    sent_at: Instant,
-    /// Turns sent and not yet `accepted`, oldest first.
-    awaiting: VecDeque<(u64, Instant)>,
-    /// When it last sent anything: a ping is due after `PING_WHEN_QUIET`.
-    last_sent: Instant,
-    /// Half its last turn's round trip, in milliseconds: the lag a page reports with a turn.
-    lag_ms: u64,
-}
-
-impl Seat {
-    fn new(ws: Socket, token: Option<&str>, hello_had_protocol: bool) -> Seat {
-        Seat {
-            ws,
-            token: token.map(str::to_owned),
-            joiner: token.is_none(),
-            hello_had_protocol,
-            colour: None,
-            version: None,
-            ply: 0,
-            seated: false,
-            choice: None,
-            legal_before_joining: None,
-            sent: String::new(),
-            sent_ply: 0,
-            sent_at: Instant::now(),
-            awaiting: VecDeque::with_capacity(2),
-            last_sent: Instant::now(),
-            lag_ms: 0,
-        }
-    }
-}
 
 /// Why the select loop woke.
 enum Wake {
     Frame(usize, Option<Result<Message, tokio_tungstenite::tungstenite::Error>>),
     Turn,
     Ping,
+}
+
+/// Plays the game of `seats` (the creator's, then the joiner's) until it ends or fails.
+pub(super) async fn play(
+    shared: &Shared,
+    rng: &mut SmallRng,
+    seats: [Seat; 2],
+    first: &mut bool,
+) -> Stop {
+    let mut game =
+        Game { shared, rng, seats, next_id: 1, next_turn: Instant::now(), started: false, first };
+    let stop = game.run().await;
+    if game.started {
+        shared.stats.in_play.fetch_sub(1, Relaxed);
+    }
+    stop
 }
 
 struct Game<'a> {
@@ -536,7 +281,8 @@ impl Game<'_> {
             "error" => {
                 let seat = &mut self.seats[i];
                 if seat.version.is_none() && seat.hello_had_protocol {
-                    // Today's server reads no `protocol` in hello: say hello without it.
+                    // A server older than hello's `protocol` field (the previous release, side by
+                    // side) refuses it: say hello without it.
                     let stats = &self.shared.stats;
                     if !stats.protocol_refused.swap(true, Relaxed) {
                         eprintln!(
