@@ -454,3 +454,73 @@ impl Drop for Unregister {
         self.0.edges.lock().expect("relay lock").remove(&self.1);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GAME: &str = "0123456789abcdef";
+    const HASH: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+    /// Every frame there is, in the order the pinned envelopes carry them.
+    fn every_frame() -> Vec<Frame> {
+        vec![
+            Frame::Text { t: "{\"t\":\"move\"}".into() },
+            Frame::Binary,
+            Frame::Ping,
+            Frame::Pong,
+            Frame::Close { code: 4000, reason: "why".into() },
+        ]
+    }
+
+    const FRAMES: &str = r#"[{"f":"text","t":"{\"t\":\"move\"}"},{"f":"binary"},{"f":"ping"},{"f":"pong"},{"f":"close","code":4000,"reason":"why"}]"#;
+
+    /// Each kind of envelope as it crosses Redis, taken from the release before the envelope
+    /// was typed: a node of either release reads what the other sends (a rolling upgrade runs
+    /// both side by side), so these texts are a promise, not a detail.
+    fn pinned() -> Vec<(Envelope, String)> {
+        let envelope =
+            |way, owner: Option<&str>, open: Option<&str>, sit: Option<&str>, frames| Envelope {
+                way,
+                edge: "edge.0a1b2c".into(),
+                conn: 7,
+                owner: owner.map(str::to_owned),
+                open: open.map(str::to_owned),
+                sit: sit.map(str::to_owned),
+                frames,
+            };
+        vec![
+            (
+                envelope(Way::ToOwner, None, Some(GAME), Some(HASH), Vec::new()),
+                format!(
+                    r#"{{"way":"to-owner","edge":"edge.0a1b2c","conn":7,"open":"{GAME}","sit":"{HASH}","frames":[]}}"#
+                ),
+            ),
+            (
+                envelope(Way::ToOwner, None, Some(GAME), None, Vec::new()),
+                format!(
+                    r#"{{"way":"to-owner","edge":"edge.0a1b2c","conn":7,"open":"{GAME}","frames":[]}}"#
+                ),
+            ),
+            (
+                envelope(Way::ToOwner, None, None, None, every_frame()),
+                format!(r#"{{"way":"to-owner","edge":"edge.0a1b2c","conn":7,"frames":{FRAMES}}}"#),
+            ),
+            (
+                envelope(Way::ToEdge, Some("owner.3d4e5f"), None, None, every_frame()),
+                format!(
+                    r#"{{"way":"to-edge","edge":"edge.0a1b2c","conn":7,"owner":"owner.3d4e5f","frames":{FRAMES}}}"#
+                ),
+            ),
+        ]
+    }
+
+    #[test]
+    fn envelopes_cross_redis_as_they_always_have() {
+        for (envelope, text) in pinned() {
+            assert_eq!(serde_json::to_string(&envelope).unwrap(), text);
+            let read: Envelope = serde_json::from_str(&text).unwrap();
+            assert_eq!(serde_json::to_string(&read).unwrap(), text, "reads back");
+        }
+    }
+}
