@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use redis::aio::ConnectionManager;
 
+use crate::duration::millis;
 use crate::seat::{GameId, SeatKey};
 use crate::store::redis::seated_key;
 
@@ -72,7 +73,7 @@ impl GameCounts {
             .arg(1)
             .arg(self.counter(address))
             .arg(limit)
-            .arg(COUNT_KEPT.as_millis() as u64)
+            .arg(millis(COUNT_KEPT))
             .query_async(&mut conn)
             .await;
         counted_as(counted, "game")
@@ -134,7 +135,7 @@ impl SeatCounts {
             .arg(counter(&self.key, address, "seats"))
             .arg(seated_key(game))
             .arg(limit)
-            .arg(COUNT_KEPT.as_millis() as u64)
+            .arg(millis(COUNT_KEPT))
             .query_async(&mut conn)
             .await;
         counted_as(counted, "seat")

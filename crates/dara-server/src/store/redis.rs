@@ -34,7 +34,9 @@ use tokio::sync::{mpsc, oneshot};
 use super::record::{GameRecord, StoredGame, StoredSeats};
 use super::{StoreError, Write};
 use crate::cluster::NodeName;
+use crate::duration::millis;
 use crate::game::GameEvent;
+use crate::hex;
 use crate::seat::{GameId, SeatKey};
 
 /// The version of what a cluster keeps in Redis (its keys, and their JSON); a release reads
@@ -306,7 +308,7 @@ impl Redis {
             .arg(&keys.epoch)
             .arg(&keys.meta)
             .arg(self.inner.node.as_str())
-            .arg(ORPHANS_KEPT.as_millis() as u64)
+            .arg(millis(ORPHANS_KEPT))
             .query_async(&mut conn)
             .await
             .map_err(redis_error)?;
@@ -369,7 +371,7 @@ impl Redis {
                 .arg(&keys.meta)
                 .arg(&keys.events)
                 .arg(token)
-                .arg(ORPHANS_KEPT.as_millis() as u64)
+                .arg(millis(ORPHANS_KEPT))
                 .ignore();
         }
         pipe.query_async::<()>(&mut self.connection()).await.map_err(redis_error)
@@ -429,7 +431,7 @@ impl Redis {
             .arg(ALIVE)
             .arg(1)
             .arg(alive_key(&self.inner.node))
-            .arg(LEASE.as_millis() as u64)
+            .arg(millis(LEASE))
             .query_async(&mut conn)
             .await;
         self.inner.reachable.store(was.is_ok(), Ordering::Release);
@@ -602,7 +604,7 @@ async fn write_loop(inner: Arc<Inner>, mut jobs: mpsc::UnboundedReceiver<Job>) {
 /// (`alive`).
 fn add(pipe: &mut redis::Pipeline, write: &Write, token: &str, alive: &str) {
     let keys = Keys::of(write.game());
-    let kept_for = ORPHANS_KEPT.as_millis() as u64;
+    let kept_for = millis(ORPHANS_KEPT);
     let eval = pipe.cmd("EVAL");
     match write {
         Write::Begin { record, seats, .. } => {
@@ -657,7 +659,7 @@ fn add(pipe: &mut redis::Pipeline, write: &Write, token: &str, alive: &str) {
 /// later releases as the SQLite store's: a field is only ever added with a default).
 async fn seat_key(conn: &mut ConnectionManager) -> Result<SeatKey, StoreError> {
     let fresh = SeatKey::random();
-    let hex: String = fresh.to_bytes().iter().map(|b| format!("{b:02x}")).collect();
+    let hex = hex::encode(&fresh.to_bytes());
     let (_, format): (Value, i64) = redis::pipe()
         .cmd("SET")
         .arg("dara:format")
@@ -681,15 +683,10 @@ async fn seat_key(conn: &mut ConnectionManager) -> Result<SeatKey, StoreError> {
         .query_async(conn)
         .await
         .map_err(redis_error)?;
-    let mut bytes = [0u8; 32];
-    let readable = stored.len() == 64
-        && bytes.iter_mut().enumerate().all(|(i, b)| {
-            u8::from_str_radix(&stored[2 * i..2 * i + 2], 16).map(|v| *b = v).is_ok()
-        });
-    if !readable {
-        return Err(StoreError::Corrupt("a seat key that is not 64 hex digits".into()));
+    match hex::decode(&stored) {
+        Some(bytes) => Ok(SeatKey::from_bytes(bytes)),
+        None => Err(StoreError::Corrupt("a seat key that is not 64 hex digits".into())),
     }
-    Ok(SeatKey::from_bytes(bytes))
 }
 
 fn alive_key(node: &NodeName) -> String {
