@@ -10,9 +10,9 @@
 //! ZooKeeper: a node says it is alive (`dara:node:NAME:alive`) every [`RENEW_EVERY`], for
 //! [`LEASE`], and a game's lease is good while its node is alive. So a node renews one key, not
 //! one per game. A node's name carries a random incarnation (`n1.3fa2c9`), so a restarted node
-//! is a new node and the old one's games are free at once ([`leases`]).
+//! is a new node and the old one's games are free at once (`leases`).
 //!
-//! Fencing: every write is a Lua script ([`scripts`], sent by hash) that first checks that the
+//! Fencing: every write is a Lua script (`scripts`, sent by hash) that first checks that the
 //! game's lease still holds this node's token and that this node is still alive and, for an
 //! event, that the journal has exactly the events before it. A node that was paused (SIGSTOP, a
 //! stall, a cut network) past its liveness cannot write a single event when it wakes if another
@@ -20,7 +20,7 @@
 //! (see `cluster`).
 //!
 //! Group commit: games send their writes over a channel; one task sends everything pending in
-//! one pipeline and answers each game when Redis has answered ([`writer`]). Durability is
+//! one pipeline and answers each game when Redis has answered (`writer`). Durability is
 //! Redis's own: with `appendonly yes` and `appendfsync always` an acknowledged write survives
 //! Redis's crash too (the deploy example sets both); a node's `kill -9` never loses one either
 //! way.
@@ -165,7 +165,7 @@ impl Redis {
         self.inner.round_trips.load(Ordering::Relaxed)
     }
 
-    /// Whether Redis answered this node's last round trip (see [`Inner::reachable`]).
+    /// Whether Redis answered this node's last round trip (see `Inner::reachable`).
     pub fn reachable(&self) -> bool {
         self.inner.reachable.load(Ordering::Acquire)
     }

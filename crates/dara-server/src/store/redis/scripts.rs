@@ -17,8 +17,8 @@ use redis::{Pipeline, RedisResult, Script, ServerErrorKind, Value};
 use super::keys::Keys;
 use crate::duration::millis;
 
-/// The head of every write to a game that runs: KEYS[1] is the game's lease, KEYS[2] this
-/// node's liveness; ARGV[1] the lease's token.
+/// The head of every write to a game that runs: `KEYS[1]` is the game's lease, `KEYS[2]` this
+/// node's liveness; `ARGV[1]` the lease's token.
 const FENCE: &str = "if redis.call('GET', KEYS[1]) ~= ARGV[1] then \
      return redis.error_reply('FENCED the lease of the game is held by another node') end \
      if redis.call('EXISTS', KEYS[2]) == 0 then \
@@ -53,7 +53,7 @@ static APPEND: LazyLock<Script> = LazyLock::new(|| {
 });
 
 /// The game ends its life: nothing of it is left, and the seats taken at it from the lobby
-/// (KEYS[6], see `cluster::limits::SeatCounts`) are no longer counted against their addresses.
+/// (`KEYS[6]`, see `cluster::limits::SeatCounts`) are no longer counted against their addresses.
 /// (The counts it takes back are named in that list, not in KEYS: on a sharded Redis the
 /// per-address counts would live on a shard of their own, and be taken back in a second step.)
 static ERASE: LazyLock<Script> = LazyLock::new(|| {
@@ -125,7 +125,7 @@ static UNCOUNT: LazyLock<Script> = LazyLock::new(|| {
 });
 
 /// Counts one more seat, unless the count is at `limit` already, and notes the count beside the
-/// game (KEYS[2]), for the game's erasure to take it back wherever it ends.
+/// game (`KEYS[2]`), for the game's erasure to take it back wherever it ends.
 static COUNT_SEAT: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         "local n = redis.call('INCR', KEYS[1]) \
