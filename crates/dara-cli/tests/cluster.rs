@@ -81,9 +81,14 @@ impl Redis {
 
     /// Every key Redis holds, as `KEYS *` lists them.
     fn keys(&self) -> String {
+        self.command("KEYS *")
+    }
+
+    /// Redis's answer to `command` (inline, as typed at `redis-cli`), as it says it.
+    fn command(&self, command: &str) -> String {
         let mut s = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         s.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
-        s.write_all(b"KEYS *\r\n").unwrap();
+        s.write_all(format!("{command}\r\n").as_bytes()).unwrap();
         let mut answer = Vec::new();
         let _ = s.read_to_end(&mut answer);
         String::from_utf8_lossy(&answer).into_owned()
@@ -567,6 +572,26 @@ fn turns_are_refused_while_redis_is_unreachable() {
     let record = snapshot["d"]["end"]["record"].as_str().unwrap_or_else(|| panic!("{snapshot}"));
     let played = ["c3", "d3", "a1"].map(String::from);
     players::check_record(&played, record);
+}
+
+/// Redis forgets its scripts (`SCRIPT FLUSH`; a restart or a failover to a replica does the
+/// same): the next turn's script, sent by its hash, is loaded again and the turn accepted at
+/// once, on the same socket, neither refused nor lost.
+#[test]
+fn a_turn_is_kept_when_redis_has_forgotten_its_scripts() {
+    let redis = Redis::start("flush");
+    let node = Node::start(&redis, "forgetful");
+    let FriendGame { game, mut white, mut black, .. } = FriendGame::start(node.addr, node.addr);
+    open_with_two_turns(&mut white, &mut black);
+    assert!(redis.command("SCRIPT FLUSH").starts_with("+OK"), "Redis forgets its scripts");
+    white.send(&json!({"t": "move", "d": {"id": 3, "m": "a1"}})).unwrap();
+    let answer = white.until(|m| m["t"] == "accepted" || m["t"] == "rejected").unwrap();
+    assert_eq!(answer["t"], "accepted", "{answer}");
+    black.send(&json!({"t": "resign"})).unwrap();
+    black.until(|m| m["t"] == "ok").unwrap();
+    let (_, snapshot) = Seat::hello(node.addr, &game, None).unwrap();
+    let record = snapshot["d"]["end"]["record"].as_str().unwrap_or_else(|| panic!("{snapshot}"));
+    players::check_record(&["c3", "d3", "a1"].map(String::from), record);
 }
 
 /// The previous release's `dara`, which `scripts/previous-release` builds (`scripts/test`

@@ -9,6 +9,8 @@ use core::fmt;
 use rand::rngs::OsRng;
 use rand::RngCore;
 
+use crate::hex;
+
 pub use dara_table::GameId;
 
 /// A fresh game id: 64 random bits from the operating system, so games cannot be found by
@@ -25,7 +27,7 @@ pub struct SeatToken(String);
 impl SeatToken {
     /// A fresh token: 128 bits from the operating system.
     pub fn random() -> SeatToken {
-        SeatToken(hex(&random_bytes::<16>()))
+        SeatToken(hex::encode(&random_bytes::<16>()))
     }
 
     /// The token as text, for the one response that hands it to its holder.
@@ -105,19 +107,12 @@ impl SeatHash {
 
     /// As 64 hex digits, the store's form.
     pub fn to_hex(&self) -> String {
-        hex(&self.0)
+        hex::encode(&self.0)
     }
 
     /// Read back from [`SeatHash::to_hex`].
     pub fn from_hex(text: &str) -> Option<SeatHash> {
-        if text.len() != 64 || !text.is_ascii() {
-            return None;
-        }
-        let mut bytes = [0u8; 32];
-        for (i, b) in bytes.iter_mut().enumerate() {
-            *b = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).ok()?;
-        }
-        Some(SeatHash(bytes))
+        hex::decode(text).map(SeatHash)
     }
 }
 
@@ -131,10 +126,6 @@ fn random_bytes<const N: usize>() -> [u8; N] {
     let mut bytes = [0u8; N];
     OsRng.fill_bytes(&mut bytes);
     bytes
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

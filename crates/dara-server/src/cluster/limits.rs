@@ -1,8 +1,8 @@
 //! Per-address limits across the nodes of a cluster: how many games one client address holds,
 //! and how many seats it took at open tables, is counted in Redis as well as on the node it
-//! asked, so that spreading requests over the nodes gains nothing. Redis holds a keyed hash of the address (the cluster's seat key), never
-//! the address, and each count lapses an hour after its last change: a count left behind by a
-//! node that died does not outlive it by long.
+//! asked, so that spreading requests over the nodes gains nothing. Redis holds a keyed hash of
+//! the address (the cluster's seat key), never the address, and each count lapses an hour after
+//! its last change: a count left behind by a node that died does not outlive it by long.
 
 use std::net::IpAddr;
 use std::time::Duration;
@@ -10,31 +10,10 @@ use std::time::Duration;
 use redis::aio::ConnectionManager;
 
 use crate::seat::{GameId, SeatKey};
-use crate::store::redis::seated_key;
+use crate::store::redis::{scripts, seated_key};
 
 /// How long a count outlives its last change.
 const COUNT_KEPT: Duration = Duration::from_secs(60 * 60);
-
-/// Counts one more, unless the count is at `limit` already.
-const COUNT: &str = "local n = redis.call('INCR', KEYS[1]) \
-     redis.call('PEXPIRE', KEYS[1], ARGV[2]) \
-     if n > tonumber(ARGV[1]) then redis.call('DECR', KEYS[1]) return 0 end return 1";
-
-/// Counts one fewer, never below nothing.
-const UNCOUNT: &str = "if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then \
-     redis.call('DECR', KEYS[1]) end return 1";
-
-/// Counts one more seat, unless the count is at `limit` already, and notes the count beside the
-/// game (KEYS[2]), for the game's erasure to take it back wherever it ends.
-const COUNT_SEAT: &str = "local n = redis.call('INCR', KEYS[1]) \
-     redis.call('PEXPIRE', KEYS[1], ARGV[2]) \
-     if n > tonumber(ARGV[1]) then redis.call('DECR', KEYS[1]) return 0 end \
-     redis.call('RPUSH', KEYS[2], KEYS[1]) redis.call('PEXPIRE', KEYS[2], ARGV[2]) return 1";
-
-/// Takes back a seat counted beside the game, if it still is.
-const UNCOUNT_SEAT: &str = "if redis.call('LREM', KEYS[2], 1, KEYS[1]) == 1 and \
-     tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[1]) end \
-     return 1";
 
 /// The cluster's count of games per client address.
 #[derive(Debug, Clone)]
@@ -67,14 +46,7 @@ impl GameCounts {
     /// Counts a game asked for from `address`, unless it holds `limit` already.
     pub async fn count(&self, address: IpAddr, limit: usize) -> Counted {
         let mut conn = self.conn.clone();
-        let counted: redis::RedisResult<i64> = redis::cmd("EVAL")
-            .arg(COUNT)
-            .arg(1)
-            .arg(self.counter(address))
-            .arg(limit)
-            .arg(COUNT_KEPT.as_millis() as u64)
-            .query_async(&mut conn)
-            .await;
+        let counted = scripts::count(&mut conn, &self.counter(address), limit, COUNT_KEPT).await;
         counted_as(counted, "game")
     }
 
@@ -83,8 +55,7 @@ impl GameCounts {
         let mut conn = self.conn.clone();
         let counter = self.counter(address);
         tokio::spawn(async move {
-            let done: redis::RedisResult<i64> =
-                redis::cmd("EVAL").arg(UNCOUNT).arg(1).arg(counter).query_async(&mut conn).await;
+            let done = scripts::uncount(&mut conn, &counter).await;
             if let Err(e) = done {
                 tracing::warn!("a game could not be uncounted in Redis (it lapses): {e}");
             }
@@ -128,15 +99,9 @@ impl SeatCounts {
     /// Counts a seat `address` asks for at game `game`, unless it holds `limit` already.
     pub async fn count(&self, address: IpAddr, game: &GameId, limit: usize) -> Counted {
         let mut conn = self.conn.clone();
-        let counted: redis::RedisResult<i64> = redis::cmd("EVAL")
-            .arg(COUNT_SEAT)
-            .arg(2)
-            .arg(counter(&self.key, address, "seats"))
-            .arg(seated_key(game))
-            .arg(limit)
-            .arg(COUNT_KEPT.as_millis() as u64)
-            .query_async(&mut conn)
-            .await;
+        let counter = counter(&self.key, address, "seats");
+        let seated = seated_key(game);
+        let counted = scripts::count_seat(&mut conn, (&counter, &seated), limit, COUNT_KEPT).await;
         counted_as(counted, "seat")
     }
 
@@ -146,13 +111,7 @@ impl SeatCounts {
         let counter = counter(&self.key, address, "seats");
         let seated = seated_key(game);
         tokio::spawn(async move {
-            let done: redis::RedisResult<i64> = redis::cmd("EVAL")
-                .arg(UNCOUNT_SEAT)
-                .arg(2)
-                .arg(counter)
-                .arg(seated)
-                .query_async(&mut conn)
-                .await;
+            let done = scripts::uncount_seat(&mut conn, &counter, &seated).await;
             if let Err(e) = done {
                 tracing::warn!("a seat could not be uncounted in Redis (it lapses): {e}");
             }

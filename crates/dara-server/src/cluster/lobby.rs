@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::game::clock::TimeControl;
 use crate::lobby::Table;
 use crate::seat::GameId;
+use crate::store::redis::keys::meta_key;
 
 /// The hash of open tables.
 const TABLES: &str = "dara:lobby";
@@ -89,7 +90,7 @@ impl SharedTables {
         let ids: Vec<GameId> = stored.keys().filter_map(|id| GameId::parse(id)).collect();
         let mut alive = redis::pipe();
         for id in &ids {
-            alive.cmd("EXISTS").arg(format!("dara:{{{id}}}:meta"));
+            alive.cmd("EXISTS").arg(meta_key(id));
         }
         let alive: Vec<bool> =
             if ids.is_empty() { Vec::new() } else { alive.query_async(&mut conn).await? };

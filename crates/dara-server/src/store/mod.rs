@@ -3,6 +3,7 @@
 //! ends its life is erased. [`Store::Memory`] keeps nothing (`--memory-only`, and the tests
 //! that need no disk); [`Store::Sqlite`] keeps games in a data directory (see [`sqlite`]).
 
+mod error;
 pub mod record;
 pub mod redis;
 pub mod sqlite;
@@ -13,8 +14,9 @@ use tokio::sync::oneshot;
 
 use crate::game::GameEvent;
 use crate::seat::{GameId, SeatKey};
+pub use error::StoreError;
 pub use record::{GameRecord, StoredGame, StoredSeats, Unreadable};
-pub use sqlite::{Sqlite, StoreError, STORE_FORMAT};
+pub use sqlite::{Sqlite, STORE_FORMAT};
 
 /// Where live games are kept.
 #[derive(Debug, Clone)]

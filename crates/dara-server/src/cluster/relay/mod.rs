@@ -19,68 +19,16 @@ use std::time::Duration;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use redis::aio::ConnectionManager;
-use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 use super::NodeName;
 use crate::game::SitRefused;
 use crate::seat::{GameId, SeatHash};
 use dara::Colour;
+use envelope::Envelope;
+pub use envelope::Frame;
 
-/// One frame of a relayed socket.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(tag = "f", rename_all = "kebab-case")]
-pub enum Frame {
-    /// A text message.
-    Text {
-        /// Its text.
-        t: String,
-    },
-    /// A binary message (refused by the owner, as from any socket).
-    Binary,
-    /// A WebSocket ping (from the owner's heartbeat).
-    Ping,
-    /// A WebSocket pong (the browser answering the ping).
-    Pong,
-    /// The socket closes, with a code and reason.
-    Close {
-        /// The close code.
-        code: u16,
-        /// Why.
-        reason: String,
-    },
-}
-
-/// Which way a message goes: to the node that runs the game, or back to the socket's node.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-enum Way {
-    ToOwner,
-    ToEdge,
-}
-
-/// What crosses Redis: frames of one relayed socket, named by its edge node and its number
-/// there; the first message to the owner names the game.
-#[derive(Debug, Serialize, Deserialize)]
-struct Envelope {
-    way: Way,
-    /// The edge node.
-    edge: String,
-    /// The socket's number on its edge.
-    conn: u64,
-    /// The owner, sending to the edge (so the edge can tell a stale owner's words).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    owner: Option<String>,
-    /// The game, on the socket's first message to the owner.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    open: Option<String>,
-    /// Not a socket but a question: may the holder of this seat hash sit at the game's open
-    /// table? (The lobby's "Sit down" and "play anyone", from a node that does not run the
-    /// game.) Answered with one text frame: `white`, `black`, `taken` or `closed`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    sit: Option<String>,
-    frames: Vec<Frame>,
-}
+mod envelope;
 
 /// What a message in the inbox asks of this node.
 #[derive(Debug)]
@@ -166,44 +114,47 @@ impl Hub {
                 return None;
             }
         };
-        let edge: NodeName = envelope.edge.parse().ok()?;
-        match envelope.way {
-            Way::ToOwner => {
-                if let Some(game) = envelope.open {
-                    let game = GameId::parse(&game)?;
-                    let (tx, frames) = mpsc::unbounded_channel();
-                    for frame in envelope.frames {
-                        let _ = tx.send(frame);
-                    }
-                    let key = (edge.clone(), envelope.conn);
-                    self.served.lock().expect("relay lock").insert(key, tx);
-                    let link = RelayLink { frames, edge, conn: envelope.conn, hub: self.clone() };
-                    if let Some(hash) = envelope.sit {
-                        let hash = SeatHash::from_hex(&hash)?;
-                        return Some(Delivered::Sit { game, hash, answer: link });
-                    }
-                    return Some(Delivered::Socket(Opened { game, link }));
-                }
-                let served = self.served.lock().expect("relay lock");
-                if let Some(tx) = served.get(&(edge, envelope.conn)) {
-                    for frame in envelope.frames {
-                        let _ = tx.send(frame);
-                    }
-                }
+        match envelope {
+            Envelope::Open { edge, conn, game, frames } => {
+                let link = self.serve(edge, conn, frames);
+                Some(Delivered::Socket(Opened { game, link }))
             }
-            Way::ToEdge => {
+            Envelope::Sit { edge, conn, game, hash } => {
+                let answer = self.serve(edge, conn, Vec::new());
+                Some(Delivered::Sit { game, hash, answer })
+            }
+            Envelope::FromSocket { edge, conn, frames } => {
+                let served = self.served.lock().expect("relay lock");
+                if let Some(tx) = served.get(&(edge, conn)) {
+                    for frame in frames {
+                        let _ = tx.send(frame);
+                    }
+                }
+                None
+            }
+            Envelope::ToSocket { conn, owner: from, frames, .. } => {
                 let edges = self.edges.lock().expect("relay lock");
-                if let Some((owner, tx)) = edges.get(&envelope.conn) {
+                if let Some((owner, tx)) = edges.get(&conn) {
                     // Words from a node that no longer runs the game are not this socket's.
-                    if envelope.owner.as_deref() == Some(owner.as_str()) {
-                        for frame in envelope.frames {
+                    if from == *owner {
+                        for frame in frames {
                             let _ = tx.send(frame);
                         }
                     }
                 }
+                None
             }
         }
-        None
+    }
+
+    /// Serves here the socket `conn` of node `edge`, its `frames` first.
+    fn serve(self: &Arc<Self>, edge: NodeName, conn: u64, frames: Vec<Frame>) -> RelayLink {
+        let (tx, rx) = mpsc::unbounded_channel();
+        for frame in frames {
+            let _ = tx.send(frame);
+        }
+        self.served.lock().expect("relay lock").insert((edge.clone(), conn), tx);
+        RelayLink { frames: rx, edge, conn, hub: self.clone() }
     }
 
     /// Asks node `owner` to seat the holder of `hash` at game `game`'s open table; `None` if
@@ -217,15 +168,8 @@ impl Hub {
         let conn = self.next_conn.fetch_add(1, Ordering::Relaxed);
         let (tx, mut answer) = mpsc::unbounded_channel();
         self.edges.lock().expect("relay lock").insert(conn, (owner.clone(), tx));
-        let envelope = Envelope {
-            way: Way::ToOwner,
-            edge: self.node.to_string(),
-            conn,
-            owner: None,
-            open: Some(game.to_string()),
-            sit: Some(hash.to_hex()),
-            frames: Vec::new(),
-        };
+        let envelope =
+            Envelope::Sit { edge: self.node.clone(), conn, game: game.clone(), hash: *hash };
         let word = if self.publish(owner, &envelope).await {
             tokio::time::timeout(Duration::from_secs(3), answer.recv()).await.ok().flatten()
         } else {
@@ -284,13 +228,6 @@ impl Hub {
     }
 }
 
-impl Frame {
-    /// The socket has ended, with no more to say.
-    fn gone() -> Frame {
-        Frame::Close { code: 1000, reason: String::new() }
-    }
-}
-
 fn restarting() -> Frame {
     Frame::Close {
         code: crate::ws::close::RESTARTING,
@@ -329,13 +266,10 @@ impl RelayLink {
                 }),
             })
             .collect();
-        let envelope = Envelope {
-            way: Way::ToEdge,
-            edge: self.edge.to_string(),
+        let envelope = Envelope::ToSocket {
+            edge: self.edge.clone(),
             conn: self.conn,
-            owner: Some(self.hub.node.to_string()),
-            open: None,
-            sit: None,
+            owner: self.hub.node.clone(),
             frames,
         };
         self.hub.publish(&self.edge, &envelope).await
@@ -370,16 +304,10 @@ pub async fn carry(
     let (tx, mut from_owner) = mpsc::unbounded_channel();
     hub.edges.lock().expect("relay lock").insert(conn, (owner.clone(), tx));
     let _gone = Unregister(hub.clone(), conn);
-    let envelope = |frames, open| Envelope {
-        way: Way::ToOwner,
-        edge: hub.node.to_string(),
-        conn,
-        owner: None,
-        open,
-        sit: None,
-        frames,
-    };
-    if !hub.publish(&owner, &envelope(Vec::new(), Some(game.to_string()))).await {
+    let envelope = |frames| Envelope::FromSocket { edge: hub.node.clone(), conn, frames };
+    let opening =
+        Envelope::Open { edge: hub.node.clone(), conn, game: game.clone(), frames: Vec::new() };
+    if !hub.publish(&owner, &opening).await {
         return Ended::Moved;
     }
     let stopped = async move {
@@ -400,7 +328,7 @@ pub async fn carry(
                         (Frame::gone(), true)
                     }
                 };
-                let sent = hub.publish(&owner, &envelope(vec![frame], None)).await;
+                let sent = hub.publish(&owner, &envelope(vec![frame])).await;
                 if last {
                     return Ended::Closed;
                 }
@@ -430,17 +358,17 @@ pub async fn carry(
                         }
                     };
                     if socket.feed(message).await.is_err() {
-                        let _ = hub.publish(&owner, &envelope(vec![Frame::gone()], None)).await;
+                        let _ = hub.publish(&owner, &envelope(vec![Frame::gone()])).await;
                         return Ended::Closed;
                     }
                 }
                 if socket.flush().await.is_err() {
-                    let _ = hub.publish(&owner, &envelope(vec![Frame::gone()], None)).await;
+                    let _ = hub.publish(&owner, &envelope(vec![Frame::gone()])).await;
                     return Ended::Closed;
                 }
             }
             () = &mut stopped => {
-                let _ = hub.publish(&owner, &envelope(vec![Frame::gone()], None)).await;
+                let _ = hub.publish(&owner, &envelope(vec![Frame::gone()])).await;
                 return Ended::Moved;
             }
         }

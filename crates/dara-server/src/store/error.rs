@@ -1,0 +1,62 @@
+//! Why the store cannot be used, whichever store it is.
+
+use std::path::PathBuf;
+
+use super::sqlite::STORE_FORMAT;
+
+/// Why the store cannot be used.
+#[derive(Debug)]
+pub enum StoreError {
+    /// Another process holds the data directory.
+    Locked(PathBuf),
+    /// The store was written by a later release.
+    TooNew {
+        /// Its format.
+        found: i64,
+    },
+    /// Reading or writing the directory failed.
+    Io(PathBuf, std::io::Error),
+    /// SQLite failed.
+    Sqlite(rusqlite::Error),
+    /// A stored row does not read.
+    Corrupt(String),
+    /// The store has been closed (the server is stopping).
+    Closed,
+    /// Redis failed, or cannot be reached.
+    Redis(String),
+    /// Redis refused a write: the game's lease is another node's now (this one was away), or
+    /// its journal is not where this node thought.
+    Fenced(String),
+}
+
+impl core::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            StoreError::Locked(dir) => write!(
+                f,
+                "another dara server is using the data directory {} (stop it, or give this one \
+                 another --data-dir)",
+                dir.display()
+            ),
+            StoreError::TooNew { found } => write!(
+                f,
+                "the store was written by a later release (format {found}; this one reads up to \
+                 {STORE_FORMAT})"
+            ),
+            StoreError::Io(path, e) => write!(f, "{}: {e}", path.display()),
+            StoreError::Sqlite(e) => write!(f, "the store: {e}"),
+            StoreError::Corrupt(what) => write!(f, "the store holds {what}"),
+            StoreError::Closed => f.write_str("the store is closed"),
+            StoreError::Redis(e) => write!(f, "Redis: {e}"),
+            StoreError::Fenced(e) => write!(f, "Redis refused the write: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> StoreError {
+        StoreError::Sqlite(e)
+    }
+}

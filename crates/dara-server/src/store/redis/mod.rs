@@ -1,0 +1,263 @@
+//! The store of a cluster: live games kept in Redis, so that whichever node a player reaches
+//! can take a game up when the node that ran it is gone.
+//!
+//! Every game has four keys, tagged with its id (`dara:{id}:…`, see [`keys`]): `meta` (a hash:
+//! its record and seats), `events` (a list: its journal, event `v` at index `v - 1`), `lease`
+//! (the node that runs it, with the lease's epoch: `node:epoch`) and `epoch` (bumped at every
+//! takeover).
+//!
+//! Leases are held through the node's own liveness, as sessions hold ephemeral nodes in
+//! ZooKeeper: a node says it is alive (`dara:node:NAME:alive`) every [`RENEW_EVERY`], for
+//! [`LEASE`], and a game's lease is good while its node is alive. So a node renews one key, not
+//! one per game. A node's name carries a random incarnation (`n1.3fa2c9`), so a restarted node
+//! is a new node and the old one's games are free at once (`leases`).
+//!
+//! Fencing: every write is a Lua script (`scripts`, sent by hash) that first checks that the
+//! game's lease still holds this node's token and that this node is still alive and, for an
+//! event, that the journal has exactly the events before it. A node that was paused (SIGSTOP, a
+//! stall, a cut network) past its liveness cannot write a single event when it wakes if another
+//! node took the game meanwhile; and on waking it learns that it lapsed and gives every game up
+//! (see `cluster`).
+//!
+//! Group commit: games send their writes over a channel; one task sends everything pending in
+//! one pipeline and answers each game when Redis has answered (`writer`). Durability is
+//! Redis's own: with `appendonly yes` and `appendfsync always` an acknowledged write survives
+//! Redis's crash too (the deploy example sets both); a node's `kill -9` never loses one either
+//! way.
+//!
+//! What this does not survive: Redis's replication is asynchronous, so a replica has a script's
+//! writes only some time after the node was answered. A failover to a replica (Sentinel's, or a
+//! managed Redis's own) can lose acknowledged events, and leases and liveness with them: a game
+//! is then taken up again from the replica's shorter journal, and its players see their last
+//! turns taken back; a node whose word that it is alive was lost finds it lapsed and hands its
+//! games over; a lease that had moved may be back with the node that lost it, whose current
+//! holder's next write is refused. Fencing holds against whatever Redis has (every write checks
+//! the lease it finds), so no two nodes write one game, but what was lost stays lost. `WAIT`
+//! after each pipeline would narrow that window, not close it: this store is built for one
+//! Redis with its append-only file on a durable disk.
+//!
+//! Nor does it run on a sharded Redis Cluster as it is. A cluster requires every key a script
+//! touches to be named in its KEYS, all in one slot, and two scripts read keys they do not name:
+//! the takeover reads the holder's liveness key (`dara:node:NAME:alive`), and a game's erasure
+//! takes back the per-address seat counts listed beside it. SCALING.md says what would move
+//! first.
+
+pub mod keys;
+mod leases;
+pub(crate) mod scripts;
+mod writer;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use redis::aio::ConnectionManager;
+use redis::Value;
+use tokio::sync::{mpsc, oneshot};
+
+use super::{StoreError, Write};
+use crate::cluster::NodeName;
+use crate::hex;
+use crate::seat::{GameId, SeatKey};
+pub use keys::seated_key;
+pub use leases::Whereabouts;
+use writer::{write_loop, Job};
+
+/// The version of what a cluster keeps in Redis (its keys, and their JSON); a release reads
+/// every format up to its own. Raised only by a change the release before would misread: keys
+/// and fields it can ignore (the seat counts, `dara:{id}:seated`) leave it as it is, so nodes
+/// of the two releases can run side by side in a rolling upgrade (SCALING.md).
+pub const REDIS_FORMAT: i64 = 1;
+
+/// How long a node's word that it is alive lasts: a node that dies (or is paused) loses its
+/// games to the others this long after it last spoke.
+pub const LEASE: Duration = Duration::from_secs(5);
+
+/// How often a node says it is alive: several times a lease, so that one slow round trip does
+/// not lose its games.
+pub const RENEW_EVERY: Duration = Duration::from_secs(1);
+
+/// How long a game's keys outlive the last write or touch: a game whose node died and that
+/// nobody came back to is gone from Redis after this, so nothing is kept of it.
+pub const ORPHANS_KEPT: Duration = Duration::from_secs(60 * 60);
+
+/// How often a node touches the keys of the games it runs, so that a game where nobody moves
+/// for a long while (a player thinking, nobody joining yet) is not mistaken for an orphan.
+pub const TOUCH_EVERY: Duration = Duration::from_secs(10 * 60);
+
+/// How long a round trip to Redis may take before it counts as failed (and the writes in it
+/// as not kept: the game stops here, and goes on from what Redis has).
+const RESPONSE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A handle on a node's Redis store, cheap to clone.
+#[derive(Clone)]
+pub struct Redis {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    node: NodeName,
+    conn: ConnectionManager,
+    /// The fencing token (`node:epoch`) of every game this node runs.
+    held: Mutex<HashMap<GameId, String>>,
+    jobs: mpsc::UnboundedSender<Job>,
+    closed: AtomicBool,
+    /// Round trips so far, for the metrics.
+    round_trips: AtomicU64,
+    /// Whether Redis answered the last round trip that asked it something (a write, or the
+    /// node saying it is alive): while it does not, games refuse what would need a write,
+    /// rather than start one that cannot be kept.
+    reachable: AtomicBool,
+}
+
+impl std::fmt::Debug for Redis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Redis").field("node", &self.inner.node).finish_non_exhaustive()
+    }
+}
+
+impl Redis {
+    /// Connects to Redis at `url` as node `node`, and gives the cluster's seat key (made by
+    /// the first node that ever started).
+    ///
+    /// # Errors
+    /// Redis cannot be reached, or does not answer as Redis.
+    pub async fn connect(url: &str, node: NodeName) -> Result<(Redis, SeatKey), StoreError> {
+        let client = redis::Client::open(url).map_err(redis_error)?;
+        // Reconnects by itself when Redis restarts; a round trip may take a few seconds under
+        // `appendfsync always` on a busy disk before it counts as failed.
+        let config = redis::aio::ConnectionManagerConfig::new()
+            .set_response_timeout(Some(RESPONSE_TIMEOUT))
+            .set_connection_timeout(Some(RESPONSE_TIMEOUT));
+        let mut conn =
+            client.get_connection_manager_with_config(config).await.map_err(redis_error)?;
+        let key = seat_key(&mut conn).await?;
+        scripts::load(&mut conn).await.map_err(redis_error)?;
+        let (jobs, rx) = mpsc::unbounded_channel();
+        let inner = Arc::new(Inner {
+            node,
+            conn,
+            held: Mutex::default(),
+            jobs,
+            closed: AtomicBool::new(false),
+            round_trips: AtomicU64::new(0),
+            reachable: AtomicBool::new(true),
+        });
+        tokio::spawn(write_loop(inner.clone(), rx));
+        Ok((Redis { inner }, key))
+    }
+
+    /// This node's name.
+    pub fn node(&self) -> &NodeName {
+        &self.inner.node
+    }
+
+    /// A connection for other commands (it is multiplexed: clones share one socket), counted
+    /// as one round trip.
+    pub fn connection(&self) -> ConnectionManager {
+        self.inner.round_trips.fetch_add(1, Ordering::Relaxed);
+        self.inner.conn.clone()
+    }
+
+    /// Round trips to Redis so far.
+    pub fn round_trips(&self) -> u64 {
+        self.inner.round_trips.load(Ordering::Relaxed)
+    }
+
+    /// Whether Redis answered this node's last round trip (see `Inner::reachable`).
+    pub fn reachable(&self) -> bool {
+        self.inner.reachable.load(Ordering::Acquire)
+    }
+
+    /// Notes that Redis did not answer another of this node's connections (its inbox's): until
+    /// the next round trip succeeds, games refuse what would need a write.
+    pub fn unreachable(&self) {
+        self.inner.reachable.store(false, Ordering::Release);
+    }
+
+    /// Sends writes to be committed in order after every write sent before.
+    pub(super) fn send(&self, writes: Vec<Write>) -> oneshot::Receiver<Result<(), StoreError>> {
+        let (tx, rx) = oneshot::channel();
+        if self.inner.closed.load(Ordering::Acquire) {
+            let _ = tx.send(Err(StoreError::Closed));
+            return rx;
+        }
+        let mut fenced = Vec::with_capacity(writes.len());
+        {
+            let mut held = self.inner.held.lock().expect("leases lock");
+            for write in writes {
+                let game = write.game();
+                if matches!(write, Write::Begin { .. }) {
+                    held.insert(game.clone(), format!("{}:1", self.inner.node));
+                }
+                let Some(token) = held.get(game).cloned() else {
+                    let _ = tx.send(Err(StoreError::Fenced(format!(
+                        "game {game} is not run by this node any more"
+                    ))));
+                    return rx;
+                };
+                fenced.push((write, token));
+            }
+        }
+        if let Err(mpsc::error::SendError(Job::Write(_, tx))) =
+            self.inner.jobs.send(Job::Write(fenced, tx))
+        {
+            let _ = tx.send(Err(StoreError::Closed));
+        }
+        rx
+    }
+
+    /// Commits what is pending; later writes fail.
+    pub(super) async fn close(&self) {
+        self.inner.closed.store(true, Ordering::Release);
+        let (tx, rx) = oneshot::channel();
+        if self.inner.jobs.send(Job::Close(tx)).is_ok() {
+            let _ = rx.await;
+        }
+    }
+}
+
+/// The cluster's seat key: made by the first node ever started, read by every other. First,
+/// the format of what the cluster keeps in Redis: a node of an older release refuses to join a
+/// cluster that a later release has written (the keys and their JSON are the same promise to
+/// later releases as the SQLite store's: a field is only ever added with a default).
+async fn seat_key(conn: &mut ConnectionManager) -> Result<SeatKey, StoreError> {
+    let fresh = SeatKey::random();
+    let fresh = hex::encode(&fresh.to_bytes());
+    let (_, format): (Value, i64) = redis::pipe()
+        .cmd("SET")
+        .arg("dara:format")
+        .arg(REDIS_FORMAT)
+        .arg("NX")
+        .cmd("GET")
+        .arg("dara:format")
+        .query_async(conn)
+        .await
+        .map_err(redis_error)?;
+    if format > REDIS_FORMAT {
+        return Err(StoreError::TooNew { found: format });
+    }
+    let (_, stored): (Value, String) = redis::pipe()
+        .cmd("SET")
+        .arg("dara:seat-key")
+        .arg(&fresh)
+        .arg("NX")
+        .cmd("GET")
+        .arg("dara:seat-key")
+        .query_async(conn)
+        .await
+        .map_err(redis_error)?;
+    match hex::decode(&stored) {
+        Some(bytes) => Ok(SeatKey::from_bytes(bytes)),
+        None => Err(StoreError::Corrupt("a seat key that is not 64 hex digits".into())),
+    }
+}
+
+fn redis_error(e: redis::RedisError) -> StoreError {
+    StoreError::Redis(e.to_string())
+}
+
+fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("stored types serialise")
+}

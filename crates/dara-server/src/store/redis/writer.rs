@@ -1,0 +1,142 @@
+//! The writer of a node's Redis store: games send their writes over a channel, and one task
+//! sends everything pending in one pipeline (group commit) and answers each game when Redis has
+//! answered.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use redis::{Pipeline, RedisResult, Value};
+use tokio::sync::{mpsc, oneshot};
+
+use super::keys::{alive_key, seated_key, Keys};
+use super::{json, scripts, Inner, ORPHANS_KEPT};
+use crate::seat::GameId;
+use crate::store::{StoreError, Write};
+
+/// Most writes sent in one pipeline.
+const BATCH: usize = 1024;
+
+/// What the writer is asked.
+pub(super) enum Job {
+    /// Writes of one game, each with its lease's token, to be answered together.
+    Write(Vec<(Write, String)>, oneshot::Sender<Result<(), StoreError>>),
+    /// Stop, once what came before is answered.
+    Close(oneshot::Sender<()>),
+}
+
+impl Write {
+    /// The game it is a write to.
+    pub(super) fn game(&self) -> &GameId {
+        match self {
+            Write::Begin { game, .. }
+            | Write::Seats { game, .. }
+            | Write::Append { game, .. }
+            | Write::Erase { game } => game,
+        }
+    }
+}
+
+/// The writer: sends everything pending in one pipeline, then answers.
+pub(super) async fn write_loop(inner: Arc<Inner>, mut jobs: mpsc::UnboundedReceiver<Job>) {
+    let mut conn = inner.conn.clone();
+    let alive = alive_key(&inner.node);
+    while let Some(first) = jobs.recv().await {
+        let mut batch = vec![first];
+        let mut writes = 0;
+        while writes < BATCH {
+            match jobs.try_recv() {
+                Ok(job) => {
+                    if let Job::Write(w, _) = &job {
+                        writes += w.len();
+                    }
+                    batch.push(job);
+                }
+                Err(_) => break,
+            }
+        }
+        let fenced: Vec<(&Write, &str)> = batch
+            .iter()
+            .flat_map(|job| match job {
+                Job::Write(writes, _) => writes.as_slice(),
+                Job::Close(_) => &[],
+            })
+            .map(|(write, token)| (write, token.as_str()))
+            .collect();
+        let answers: RedisResult<Vec<Value>> = if fenced.is_empty() {
+            Ok(Vec::new())
+        } else {
+            inner.round_trips.fetch_add(1, Ordering::Relaxed);
+            let script =
+                |pipe: &mut Pipeline, i: usize| add(pipe, fenced[i].0, fenced[i].1, &alive);
+            let answers = scripts::run(&mut conn, fenced.len(), script).await;
+            // A script's refusal (fenced) comes inside the answers: only a failed round trip
+            // says Redis is unreachable.
+            inner.reachable.store(answers.is_ok(), Ordering::Release);
+            answers
+        };
+        drop(fenced);
+        let mut answers = match answers {
+            Ok(answers) => answers.into_iter().map(Ok).collect::<Vec<_>>().into_iter(),
+            Err(e) => {
+                let failed = e.to_string();
+                for job in batch {
+                    match job {
+                        Job::Write(_, tx) => drop(tx.send(Err(StoreError::Redis(failed.clone())))),
+                        Job::Close(tx) => {
+                            let _ = tx.send(());
+                            return;
+                        }
+                    }
+                }
+                continue;
+            }
+        };
+        for job in batch {
+            match job {
+                Job::Write(writes, tx) => {
+                    let mut outcome = Ok(());
+                    for (write, _) in &writes {
+                        let answer: Result<Value, StoreError> =
+                            answers.next().unwrap_or(Err(StoreError::Closed));
+                        let refused = match answer {
+                            Ok(Value::ServerError(e)) => Some(StoreError::Fenced(format!(
+                                "game {}: {}",
+                                write.game(),
+                                e.details().unwrap_or("refused")
+                            ))),
+                            Ok(_) => None,
+                            Err(e) => Some(e),
+                        };
+                        if let Some(e) = refused {
+                            outcome = outcome.and(Err(e));
+                        } else if let Write::Erase { game } = write {
+                            inner.held.lock().expect("leases lock").remove(game);
+                        }
+                    }
+                    let _ = tx.send(outcome);
+                }
+                Job::Close(tx) => {
+                    let _ = tx.send(());
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The script that carries out one write, fenced by `token` and this node's liveness
+/// (`alive`).
+fn add(pipe: &mut Pipeline, write: &Write, token: &str, alive: &str) {
+    let keys = Keys::of(write.game());
+    match write {
+        Write::Begin { record, seats, .. } => {
+            let stored = (json(record), json(seats));
+            scripts::begin(pipe, &keys, alive, token, (&stored.0, &stored.1), ORPHANS_KEPT);
+        }
+        Write::Seats { seats, .. } => scripts::seats(pipe, &keys, alive, token, &json(seats)),
+        Write::Append { v, event, .. } => {
+            scripts::append(pipe, &keys, alive, token, (*v, &json(event)), ORPHANS_KEPT);
+        }
+        Write::Erase { game } => scripts::erase(pipe, &keys, alive, &seated_key(game), token),
+    }
+}

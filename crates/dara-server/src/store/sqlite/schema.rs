@@ -1,0 +1,113 @@
+//! The database's layout and how it is opened: locked for this process, brought up to the
+//! current format from any earlier one; and the seat key's file beside it.
+
+use std::fs::OpenOptions;
+use std::io::{Read, Write as _};
+use std::path::Path;
+use std::time::Duration;
+
+use rusqlite::Connection;
+
+use super::{DATABASE, STORE_FORMAT};
+use crate::seat::SeatKey;
+use crate::store::StoreError;
+
+/// The database, locked for this process, at the current format.
+pub(super) fn connect(dir: &Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open(dir.join(DATABASE))?;
+    let locked = |e: rusqlite::Error| match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+            StoreError::Locked(dir.to_owned())
+        }
+        _ => StoreError::Sqlite(e),
+    };
+    // Refused at once, not after a wait: a second server should hear so, not hang.
+    conn.busy_timeout(Duration::ZERO)?;
+    // Exclusive before WAL, so that the log needs no shared memory and the lock, taken by the
+    // first write below, is held until this connection closes.
+    conn.pragma_update(None, "locking_mode", "EXCLUSIVE").map_err(locked)?;
+    conn.pragma_update(None, "journal_mode", "WAL").map_err(locked)?;
+    conn.pragma_update(None, "synchronous", "FULL").map_err(locked)?;
+    conn.pragma_update(None, "secure_delete", "ON").map_err(locked)?;
+    let format: i64 =
+        conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(locked)?;
+    if format > STORE_FORMAT {
+        return Err(StoreError::TooNew { found: format });
+    }
+    // Each format's layout is reached from the one before, so a store of any earlier format
+    // is brought up to this one in the same transaction.
+    let mut layout = String::new();
+    if format == 0 {
+        layout = CREATE_GAMES.to_owned() + CREATE_JOURNAL;
+    }
+    if format == 1 {
+        // Format 1 kept the events by game and version: the same rows, in the order of their
+        // games, become format 2's journal in writing order.
+        layout += "ALTER TABLE events RENAME TO events_by_game;";
+        layout += CREATE_EVENTS_2;
+        layout += "INSERT INTO events (game, v, event)
+                   SELECT game, v, event FROM events_by_game ORDER BY game, v;
+               DROP TABLE events_by_game;";
+    }
+    if (1..=2).contains(&format) {
+        // Format 2 kept a row for each event: each becomes a journal row of one line.
+        layout += CREATE_JOURNAL;
+        layout += "INSERT INTO journal (seq, events)
+                   SELECT seq, CAST(game || ' ' || v || ' ' || event || char(10) AS BLOB)
+                   FROM events ORDER BY seq;
+               DROP TABLE events;";
+    }
+    conn.execute_batch(&format!(
+        "BEGIN EXCLUSIVE; {layout} PRAGMA user_version = {STORE_FORMAT}; COMMIT;"
+    ))
+    .map_err(locked)?;
+    Ok(conn)
+}
+
+/// The games: one row each, written when a game begins and when its seats change.
+const CREATE_GAMES: &str = "CREATE TABLE games (
+    id TEXT PRIMARY KEY,
+    record TEXT NOT NULL,
+    seats TEXT NOT NULL
+) WITHOUT ROWID;";
+
+/// Format 2's journal, a row for each event in the order written; read only to bring a store
+/// of format 1 up to date.
+const CREATE_EVENTS_2: &str = "CREATE TABLE events (
+    seq INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    v INTEGER NOT NULL,
+    event TEXT NOT NULL
+);";
+
+/// The journal (format 3): a row for each commit, in the order written (`seq`, SQLite's row
+/// id, grows with each row, so each is added at the table's end), holding every event of that
+/// commit as a line of [`Gathered::lines`](super::journal::Gathered::lines). One row a commit where there was one an event: a
+/// commit of 40 turns made 40 inserts, each a statement's whole round through SQLite's engine.
+const CREATE_JOURNAL: &str = "CREATE TABLE journal (
+    seq INTEGER PRIMARY KEY,
+    events BLOB NOT NULL
+);";
+
+/// The seat key kept in `path`, made on first start (readable by this user only).
+pub(super) fn seat_key(path: &Path) -> Result<SeatKey, StoreError> {
+    let io = |e| StoreError::Io(path.to_owned(), e);
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(mut file) => {
+            let key = SeatKey::random();
+            file.write_all(&key.to_bytes()).map_err(io)?;
+            file.sync_all().map_err(io)?;
+            Ok(key)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            let mut bytes = [0u8; 32];
+            std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut bytes)).map_err(io)?;
+            Ok(SeatKey::from_bytes(bytes))
+        }
+        Err(e) => Err(io(e)),
+    }
+}

@@ -1,0 +1,194 @@
+//! The writer thread: it commits what the games gathered, spaced for company, sweeps the
+//! events of erased games away a slice at a time, and empties the log every half hour.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use prometheus_client::metrics::histogram::Histogram;
+use rusqlite::{params, Connection};
+
+use super::journal::Gathered;
+use super::sweep::{sweep_all, sweep_slice, Sweep};
+use super::{Outcome, Shared, Told, COMMIT_BATCH};
+use crate::store::Write;
+
+/// How often the write-ahead log is emptied, so that erased pages leave it. Every sweep
+/// has ended by then (see `SWEEP_EVERY`).
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(30 * 60);
+
+/// Stops the store when its writer ends, however it ends (a panic included): nothing more is
+/// taken, and whoever waits for a commit that will not come hears so.
+struct ClosesOnExit<'a>(&'a Shared);
+
+impl Drop for ClosesOnExit<'_> {
+    fn drop(&mut self) {
+        let mut pending = self.0.lock();
+        pending.closed = true;
+        pending.outcome.tell(Told::Closed);
+    }
+}
+
+/// A commit's outcome in the writer's hands: if the writer panics before telling it, its
+/// requests hear that the store is closed instead of waiting for ever.
+struct Telling(Arc<Outcome>);
+
+impl Drop for Telling {
+    fn drop(&mut self) {
+        // Nothing if it was told: only the first result counts.
+        self.0.tell(Told::Closed);
+    }
+}
+
+/// The writer thread: commits everything pending at once and answers; meanwhile it sweeps
+/// away the events of erased games, a slice at a time, and empties the log every half hour.
+pub(super) fn write_loop(
+    mut conn: Connection,
+    shared: &Shared,
+    commit_seconds: &Histogram,
+    spacing: Duration,
+) {
+    let _closes = ClosesOnExit(shared);
+    let mut checkpointed = Instant::now();
+    let mut sweep = Sweep::default();
+    // None until the first commit.
+    let mut last_commit: Option<Instant> = None;
+    let mut spare = Gathered::default();
+    loop {
+        let next = Arc::new(Outcome::default());
+        let mut pending = shared.lock();
+        // Waits for something to do. Commits are spaced at least this far apart, unless a
+        // batch fills sooner: what arrives meanwhile shares the next sync, which under load
+        // costs as much as everything else the store does. A quiet server's commits are
+        // further apart than this anyway, and wait for nothing.
+        loop {
+            if pending.closing.is_some() || pending.gone {
+                break;
+            }
+            let now = Instant::now();
+            let wait = if pending.requests > 0 {
+                let due = last_commit.map_or(now, |last| last + spacing);
+                if pending.requests >= COMMIT_BATCH || now >= due {
+                    break;
+                }
+                pending.idle = false;
+                due - now
+            } else if sweep.running() {
+                // While a sweep runs, its next slice is taken as soon as no write waits.
+                break;
+            } else {
+                let wait =
+                    sweep.due_in().min(CHECKPOINT_EVERY.saturating_sub(checkpointed.elapsed()));
+                if wait.is_zero() {
+                    break;
+                }
+                pending.idle = true;
+                wait
+            };
+            drop(pending);
+            std::thread::park_timeout(wait);
+            pending = shared.lock();
+        }
+        pending.idle = false;
+        let requests = std::mem::take(&mut pending.requests);
+        let gathered = std::mem::replace(&mut pending.gathered, spare);
+        let outcome = Telling(std::mem::replace(&mut pending.outcome, next));
+        let closing = pending.closing.take();
+        let gone = pending.gone;
+        drop(pending);
+        if requests > 0 {
+            last_commit = Some(Instant::now());
+        }
+        if gathered.erases() {
+            sweep.erased();
+        }
+        // The slice goes into the same transaction as the writes: one sync for both.
+        let slice = sweep.next_slice(&conn);
+        let began = Instant::now();
+        let result = commit(&mut conn, &gathered, slice.as_ref().map(|s| (s, &sweep.live)));
+        if !gathered.is_empty() {
+            commit_seconds.observe(began.elapsed().as_secs_f64());
+        }
+        match &result {
+            Err(e) => tracing::error!("the store could not commit {requests} requests: {e}"),
+            Ok(()) => {
+                if let Some(slice) = slice {
+                    sweep.swept(slice);
+                }
+            }
+        }
+        outcome.0.tell(match result {
+            Ok(()) => Told::Committed,
+            Err(e) => Told::Failed(e.to_string()),
+        });
+        spare = gathered;
+        spare.clear();
+        if checkpointed.elapsed() >= CHECKPOINT_EVERY && !sweep.running() {
+            checkpoint(&conn);
+            checkpointed = Instant::now();
+        }
+        if closing.is_some() || gone {
+            sweep_all(&conn);
+            checkpoint(&conn);
+            if let Err((_, e)) = conn.close() {
+                tracing::error!("closing the store: {e}");
+            }
+            tracing::info!("the store is closed");
+            if let Some(done) = closing {
+                let _ = done.send(());
+            }
+            return;
+        }
+    }
+}
+
+/// Moves the log into the database and truncates it to nothing.
+fn checkpoint(conn: &Connection) {
+    if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(())) {
+        tracing::warn!("the store's checkpoint failed: {e}");
+    }
+}
+
+/// Commits `gathered` in one transaction, with a slice of the sweep if one runs.
+pub(super) fn commit(
+    conn: &mut Connection,
+    gathered: &Gathered,
+    slice: Option<(&(i64, i64), &HashSet<String>)>,
+) -> Result<(), rusqlite::Error> {
+    if gathered.is_empty() && slice.is_none() {
+        return Ok(());
+    }
+    let tx = conn.transaction()?;
+    if let Some((slice, live)) = slice {
+        sweep_slice(&tx, *slice, live)?;
+    }
+    for write in &gathered.games {
+        match write {
+            Write::Begin { game, record, seats } => {
+                tx.prepare_cached(
+                    "INSERT OR REPLACE INTO games (id, record, seats) VALUES (?1, ?2, ?3)",
+                )?
+                .execute(params![game.as_str(), json(record), json(seats)])?;
+            }
+            Write::Seats { game, seats } => {
+                tx.prepare_cached("UPDATE games SET seats = ?2 WHERE id = ?1")?
+                    .execute(params![game.as_str(), json(seats)])?;
+            }
+            // Gathered as lines, never here.
+            Write::Append { .. } => {}
+            // Its events go with the next sweep.
+            Write::Erase { game } => {
+                tx.prepare_cached("DELETE FROM games WHERE id = ?1")?.execute([game.as_str()])?;
+            }
+        }
+    }
+    if !gathered.lines.is_empty() {
+        tx.prepare_cached("INSERT INTO journal (events) VALUES (?1)")?
+            .execute([&gathered.lines])?;
+    }
+    tx.commit()
+}
+
+fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("stored types serialise")
+}
