@@ -75,14 +75,14 @@ test('every key the pages and scripts ask for is in the English catalogue', asyn
   assert.deepEqual(missing, [], 'keys asked for but not in lang-en.js');
 });
 
-// The codes the server gives for an illegal move (MoveWhy in protocol/illegal.rs, in kebab case),
-// each with its words in English (and so, by the first test, in French and Hausa).
+// The codes the rules give for an illegal move (dara::Illegal, in kebab case), each with its
+// words in English (and so, by the first test, in French and Hausa).
 test('every reason the rules give for an illegal move has its words', async () => {
   const en = await catalogue('en');
-  const rust = readFileSync(join(ASSETS, '..', 'src', 'protocol', 'illegal.rs'), 'utf8');
-  const body = rust.slice(rust.indexOf('pub enum MoveWhy {'), rust.indexOf('\n}\n', rust.indexOf('pub enum MoveWhy {')));
+  const rust = readFileSync(join(ASSETS, '..', '..', 'dara', 'src', 'illegal.rs'), 'utf8');
+  const body = rust.slice(rust.indexOf('pub enum Illegal {'), rust.indexOf('\n}\n', rust.indexOf('pub enum Illegal {')));
   const codes = [...body.matchAll(/^    ([A-Z]\w*)/gm)].map((m) => m[1].replace(/(?<!^)([A-Z])/g, '-$1').toLowerCase());
-  assert.ok(codes.length >= 20, `only ${codes.length} codes found in MoveWhy: has the file changed?`);
+  assert.ok(codes.length >= 20, `only ${codes.length} codes found in Illegal: has the file changed?`);
   const missing = codes.filter((code) => !(`illegal.${code}` in en) && !(`illegal.${code}.other` in en));
   assert.deepEqual(missing, [], 'codes of illegal moves with no words in lang-en.js');
   assert.ok('illegal.not-a-step-diagonal' in en);

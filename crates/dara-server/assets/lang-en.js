@@ -360,6 +360,7 @@ export default {
   "illegal.wrong-capture-count.one": "{from}-{to} takes {count} stone, not {named}",
   "illegal.wrong-capture-count.other": "{from}-{to} takes {count} stones, not {named}",
   "illegal.protected": "the stone on {cell} stands in a row of three and is protected while its side has stones outside rows",
+  "illegal.record-finished": "the game is over ({result})",
   "board.label": "Dara board",
   "cell.stone.W": "pale stone",
   "cell.stone.B": "dark stone",

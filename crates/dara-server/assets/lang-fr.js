@@ -360,6 +360,7 @@ export default {
   "illegal.wrong-capture-count.one": "{from}-{to} prend {count} pion, pas {named}",
   "illegal.wrong-capture-count.other": "{from}-{to} prend {count} pions, pas {named}",
   "illegal.protected": "le pion en {cell} est dans un alignement de trois, protégé tant que son camp a des pions hors alignement",
+  "illegal.record-finished": "la partie est finie ({result})",
   "board.label": "Plateau de dara",
   "cell.stone.W": "pion clair",
   "cell.stone.B": "pion foncé",

@@ -360,6 +360,7 @@ export default {
   "illegal.wrong-capture-count.one": "{from}-{to} yana ɗaukar dutse {count}, ba {named} ba",
   "illegal.wrong-capture-count.other": "{from}-{to} yana ɗaukar duwatsu {count}, ba {named} ba",
   "illegal.protected": "dutsen a {cell} yana cikin jeri na uku, an kare shi muddin ɓangarensa yana da duwatsu a wajen jeri",
+  "illegal.record-finished": "wasan ya ƙare ({result})",
   "board.label": "Allon Dara",
   "cell.stone.W": "farin dutse",
   "cell.stone.B": "baƙin dutse",
