@@ -1,14 +1,19 @@
 // The catalogues (crates/dara-server/assets/lang-*.js), checked without a browser: every key the
-// pages and scripts ask for is in English, French and Hausa have exactly English's keys, and no
-// translation is left in English. Proper names that stay as they are in every language are the
-// only exceptions, listed here.
+// pages and scripts ask for is in English, every code the crates give (`dara codes`) has its
+// words, French and Hausa have exactly English's keys, and no translation is left in English.
+// Proper names that stay as they are in every language are the only exceptions, listed here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ASSETS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'crates', 'dara-server', 'assets');
+const here = dirname(fileURLToPath(import.meta.url));
+const ASSETS = join(here, '..', '..', 'crates', 'dara-server', 'assets');
+// The binary the other browser tests start (harness.js), asked for its codes; this file needs no
+// browser, so it does not load the harness and its Chromium.
+const BINARY = process.env.DARA_BIN || join(here, '..', '..', 'target', 'release', 'dara');
 const LANGUAGES = ['fr', 'ha'];
 
 // Keys whose words are a name, the same in every language.
@@ -75,17 +80,38 @@ test('every key the pages and scripts ask for is in the English catalogue', asyn
   assert.deepEqual(missing, [], 'keys asked for but not in lang-en.js');
 });
 
-// The codes the server gives for an illegal move (MoveWhy in protocol/illegal.rs, in kebab case),
-// each with its words in English (and so, by the first test, in French and Hausa).
-test('every reason the rules give for an illegal move has its words', async () => {
-  const en = await catalogue('en');
-  const rust = readFileSync(join(ASSETS, '..', 'src', 'protocol', 'illegal.rs'), 'utf8');
-  const body = rust.slice(rust.indexOf('pub enum MoveWhy {'), rust.indexOf('\n}\n', rust.indexOf('pub enum MoveWhy {')));
-  const codes = [...body.matchAll(/^    ([A-Z]\w*)/gm)].map((m) => m[1].replace(/(?<!^)([A-Z])/g, '-$1').toLowerCase());
-  assert.ok(codes.length >= 20, `only ${codes.length} codes found in MoveWhy: has the file changed?`);
-  const missing = codes.filter((code) => !(`illegal.${code}` in en) && !(`illegal.${code}.other` in en));
-  assert.deepEqual(missing, [], 'codes of illegal moves with no words in lang-en.js');
-  assert.ok('illegal.not-a-step-diagonal' in en);
+// Every code the crates give (`dara codes`: listed from the types themselves, each with its
+// figures) has its words in English, and so, by the first test, in French and Hausa. Each type's
+// codes are worded under one prefix of the catalogues; a type `dara codes` lists that is not
+// placed here fails, so a new kind of code cannot go unworded.
+const PREFIXES = {
+  Illegal: 'illegal',
+  MoveError: 'illegal',
+  ClosedCell: 'closed',
+  Status: 'end',
+  RulesetError: 'ruleset',
+  PositionError: 'position',
+  Refusal: 'refusal',
+  AppError: 'error',
+};
+
+test('every code the crates give has its words in every language', async () => {
+  const codes = JSON.parse(execFileSync(BINARY, ['codes'], { encoding: 'utf8' }));
+  assert.deepEqual(Object.keys(codes).sort(), Object.keys(PREFIXES).sort(), 'the types dara codes lists, each with its prefix here');
+  assert.ok(Object.keys(codes.Illegal).length >= 20, `only ${Object.keys(codes.Illegal).length} codes of illegal moves: has dara codes changed?`);
+  for (const language of ['en', ...LANGUAGES]) {
+    const words = await catalogue(language);
+    const missing = [];
+    for (const [type, list] of Object.entries(codes)) {
+      for (const code of Object.keys(list)) {
+        const key = `${PREFIXES[type]}.${code}`;
+        if (!(key in words) && !(`${key}.other` in words)) missing.push(`${key} (${type})`);
+      }
+    }
+    assert.deepEqual(missing, [], `codes with no words in lang-${language}.js`);
+  }
+  assert.deepEqual(codes.Illegal['not-a-step'], ['diagonal', 'from', 'to']);
+  assert.ok('illegal.not-a-step-diagonal' in (await catalogue('en')));
 });
 
 test('every page loads the language script, which sets <html lang>', () => {

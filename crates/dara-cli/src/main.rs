@@ -35,6 +35,7 @@ enum Command {
     Loadtest(commands::loadtest::Args),
     Puzzles(commands::puzzles::Args),
     Tablebase(commands::tablebase::Args),
+    Codes(commands::codes::Args),
 }
 
 fn main() {
@@ -63,6 +64,7 @@ fn main() {
         Command::Loadtest(args) => commands::loadtest::run(args),
         Command::Puzzles(args) => commands::puzzles::run(args),
         Command::Tablebase(args) => commands::tablebase::run(args),
+        Command::Codes(args) => commands::codes::run(args),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

@@ -116,3 +116,30 @@ fn bench_playouts_ends_with_the_rate() {
         stdout(dara().args(["bench", "playouts", "--policy", "two-stage", "--seconds", "0.2"]));
     assert!(out.contains("policy two-stage"), "{out}");
 }
+
+#[test]
+fn codes_lists_every_type_with_its_codes_and_figures() {
+    let out = stdout(dara().arg("codes"));
+    let codes: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let types: Vec<&str> = codes.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(
+        types,
+        [
+            "AppError",
+            "ClosedCell",
+            "Illegal",
+            "MoveError",
+            "PositionError",
+            "Refusal",
+            "RulesetError",
+            "Status"
+        ]
+    );
+    assert_eq!(codes["Illegal"]["line-too-long"], serde_json::json!(["cell", "limit", "run"]));
+    assert_eq!(codes["ClosedCell"]["would-make-three"], serde_json::json!([]));
+    assert_eq!(codes["MoveError"]["unreadable"], serde_json::json!([]));
+    assert_eq!(codes["Status"]["quiet-plies"], serde_json::json!(["result", "winner"]));
+    assert_eq!(codes["AppError"]["too-many-games"], serde_json::json!(["graceSeconds", "limit"]));
+    assert_eq!(codes["Refusal"]["illegal-move"], serde_json::json!(["detail", "why"]));
+    assert_eq!(codes["Illegal"].as_object().unwrap().len(), 23);
+}

@@ -1,6 +1,7 @@
 //! The one error type of the HTTP side, mapped to a status and a JSON answer: a code with its
 //! figures, which the pages word in their language (`error.<code>` in `assets/lang-*.js`), beside
-//! the reason in English for any other client.
+//! the reason in English for any other client. The code is the error's own serialisation (the
+//! variant's name in kebab case), so there is no second list of codes to keep in step.
 
 use std::time::Duration;
 
@@ -12,10 +13,18 @@ use serde::Serialize;
 use crate::state::spoken;
 
 /// Everything an HTTP request can fail with.
-#[derive(Debug)]
+///
+/// It serialises as a page reads it: its code and figures, durations in whole seconds. A bad
+/// request's detail stays the server's English (the rules' and the parsers' words: the pages
+/// send what they build, so only a pasted record or position gets one in front of a person).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "code", rename_all = "kebab-case")]
 pub enum AppError {
-    /// The request is wrong; the text says how.
-    BadRequest(String),
+    /// The request is wrong; `detail` says how.
+    BadRequest {
+        /// What is wrong, in English.
+        detail: String,
+    },
     /// No such game or page (or it has finished and been forgotten).
     NotFound,
     /// The server holds as many games as it will.
@@ -25,21 +34,26 @@ pub enum AppError {
     EngineBusy {
         /// Searches waiting.
         waiting: usize,
-        /// About when they will have been answered: when to come back.
+        /// About when they will have been answered: when to come back (`seconds`, rounded up,
+        /// at least one).
+        #[serde(rename = "seconds", serialize_with = "retry_seconds_field")]
         retry_after: Duration,
     },
     /// The client's address already has as many games as one may.
     TooManyGames {
         /// How many.
         limit: usize,
-        /// How long a finished game is kept: when one of them goes.
+        /// How long a finished game is kept: when one of them goes (`graceSeconds`, rounded
+        /// up).
+        #[serde(rename = "graceSeconds", serialize_with = "whole_seconds")]
         grace: Duration,
     },
     /// The client's address already holds as many seats at open tables as one may.
     TooManySeats {
         /// How many.
         limit: usize,
-        /// How long a finished game is kept.
+        /// How long a finished game is kept (`graceSeconds`, rounded up).
+        #[serde(rename = "graceSeconds", serialize_with = "whole_seconds")]
         grace: Duration,
     },
     /// Someone else sat down at the open table first.
@@ -54,7 +68,8 @@ pub enum AppError {
     AnalysisBusy {
         /// Analyses waiting.
         waiting: usize,
-        /// About when to come back.
+        /// About when to come back (`seconds`, rounded up, at least one).
+        #[serde(rename = "seconds", serialize_with = "retry_seconds_field")]
         retry_after: Duration,
     },
     /// The client already has its share of analyses booked.
@@ -67,13 +82,13 @@ pub enum AppError {
 impl AppError {
     /// A bad request with a reason.
     pub fn bad(reason: impl Into<String>) -> AppError {
-        AppError::BadRequest(reason.into())
+        AppError::BadRequest { detail: reason.into() }
     }
 
     /// The status it is answered with.
     pub fn status(&self) -> StatusCode {
         match self {
-            AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
+            AppError::BadRequest { .. } => StatusCode::BAD_REQUEST,
             AppError::NotFound => StatusCode::NOT_FOUND,
             AppError::Full
             | AppError::EngineBusy { .. }
@@ -92,7 +107,7 @@ impl AppError {
     /// What a person is told (also over a game's socket, when a rematch cannot start).
     pub fn reason(&self) -> String {
         match self {
-            AppError::BadRequest(reason) => reason.clone(),
+            AppError::BadRequest { detail } => detail.clone(),
             AppError::TooManyGames { limit, grace } => format!(
                 "there are already {limit} games here started from your address, the most it may \
                  have at once; a finished game is forgotten {} after it ends, so try again then",
@@ -145,106 +160,59 @@ impl AppError {
             }
         }
     }
-
-    /// The code and figures a page words the error from (`error.<code>` in its catalogue).
-    pub fn code(&self) -> Code {
-        let seconds = |grace: &Duration| grace.as_secs() + u64::from(grace.subsec_nanos() > 0);
-        match self {
-            AppError::BadRequest(detail) => Code::BadRequest { detail: detail.clone() },
-            AppError::NotFound => Code::NotFound,
-            AppError::Full => Code::Full,
-            AppError::EngineBusy { waiting, retry_after } => {
-                Code::EngineBusy { waiting: *waiting, seconds: retry_seconds(*retry_after) }
-            }
-            AppError::TooManyGames { limit, grace } => {
-                Code::TooManyGames { limit: *limit, grace_seconds: seconds(grace) }
-            }
-            AppError::TooManySeats { limit, grace } => {
-                Code::TooManySeats { limit: *limit, grace_seconds: seconds(grace) }
-            }
-            AppError::TableTaken => Code::TableTaken,
-            AppError::TableClosed => Code::TableClosed,
-            AppError::ForeignOrigin => Code::ForeignOrigin,
-            AppError::NotJson => Code::NotJson,
-            AppError::AnalysisBusy { waiting, retry_after } => {
-                Code::AnalysisBusy { waiting: *waiting, seconds: retry_seconds(*retry_after) }
-            }
-            AppError::OneAnalysisAtATime => Code::OneAnalysisAtATime,
-            AppError::Unkept => Code::Unkept,
-        }
-    }
 }
 
-/// An error as a page reads it: its code and figures. A bad request's detail stays the
-/// server's English (the rules' and the parsers' words: the pages send what they build, so
-/// only a pasted record or position gets one in front of a person).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "code", rename_all = "kebab-case")]
-pub enum Code {
-    /// [`AppError::BadRequest`].
-    BadRequest {
-        /// What is wrong, in English.
-        detail: String,
-    },
-    /// [`AppError::NotFound`].
-    NotFound,
-    /// [`AppError::Full`].
-    Full,
-    /// [`AppError::EngineBusy`].
-    EngineBusy {
-        /// Searches waiting.
-        waiting: usize,
-        /// Whole seconds until they will have been answered.
-        seconds: u64,
-    },
-    /// [`AppError::TooManyGames`].
-    TooManyGames {
-        /// How many games an address may have.
-        limit: usize,
-        /// How long a finished game is kept, in whole seconds.
-        #[serde(rename = "graceSeconds")]
-        grace_seconds: u64,
-    },
-    /// [`AppError::TooManySeats`].
-    TooManySeats {
-        /// How many seats an address may hold.
-        limit: usize,
-        /// How long a finished game is kept, in whole seconds.
-        #[serde(rename = "graceSeconds")]
-        grace_seconds: u64,
-    },
-    /// [`AppError::TableTaken`].
-    TableTaken,
-    /// [`AppError::TableClosed`].
-    TableClosed,
-    /// [`AppError::ForeignOrigin`].
-    ForeignOrigin,
-    /// [`AppError::NotJson`].
-    NotJson,
-    /// [`AppError::AnalysisBusy`].
-    AnalysisBusy {
-        /// Analyses waiting.
-        waiting: usize,
-        /// Whole seconds to wait.
-        seconds: u64,
-    },
-    /// [`AppError::OneAnalysisAtATime`].
-    OneAnalysisAtATime,
-    /// [`AppError::Unkept`].
-    Unkept,
+impl dara::Coded for AppError {
+    fn one_of_each() -> Vec<AppError> {
+        let wait = Duration::from_secs(600);
+        let all = vec![
+            AppError::bad("ruleset: unknown preset"),
+            AppError::NotFound,
+            AppError::Full,
+            AppError::EngineBusy { waiting: 3, retry_after: wait },
+            AppError::TooManyGames { limit: 20, grace: wait },
+            AppError::TooManySeats { limit: 20, grace: wait },
+            AppError::TableTaken,
+            AppError::TableClosed,
+            AppError::ForeignOrigin,
+            AppError::NotJson,
+            AppError::AnalysisBusy { waiting: 1, retry_after: wait },
+            AppError::OneAnalysisAtATime,
+            AppError::Unkept,
+        ];
+        // A variant added without a value above does not compile.
+        for error in &all {
+            match error {
+                AppError::BadRequest { .. }
+                | AppError::NotFound
+                | AppError::Full
+                | AppError::EngineBusy { .. }
+                | AppError::TooManyGames { .. }
+                | AppError::TooManySeats { .. }
+                | AppError::TableTaken
+                | AppError::TableClosed
+                | AppError::ForeignOrigin
+                | AppError::NotJson
+                | AppError::AnalysisBusy { .. }
+                | AppError::OneAnalysisAtATime
+                | AppError::Unkept => {}
+            }
+        }
+        all
+    }
 }
 
 /// The body of every error answer: `{"error": "<the reason in English>", "code": …, …}`.
 #[derive(Debug, Serialize)]
-struct ErrorBody {
+struct ErrorBody<'a> {
     error: String,
     #[serde(flatten)]
-    code: Code,
+    code: &'a AppError,
 }
 
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
-        let body = Json(ErrorBody { error: self.reason(), code: self.code() });
+        let body = Json(ErrorBody { error: self.reason(), code: &self });
         match self {
             // When to come back, for a program.
             AppError::EngineBusy { retry_after, .. }
@@ -264,6 +232,16 @@ impl IntoResponse for AppError {
 /// Whole seconds to wait, rounded up, at least one: what `Retry-After` says.
 fn retry_seconds(wait: Duration) -> u64 {
     (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
+}
+
+/// [`retry_seconds`] as a figure of the error.
+fn retry_seconds_field<S: serde::Serializer>(wait: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u64(retry_seconds(*wait))
+}
+
+/// A duration in whole seconds, rounded up.
+fn whole_seconds<S: serde::Serializer>(span: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u64(span.as_secs() + u64::from(span.subsec_nanos() > 0))
 }
 
 #[cfg(test)]
@@ -288,29 +266,14 @@ mod tests {
     }
 
     fn every_error() -> Vec<AppError> {
-        let wait = Duration::from_secs(600);
-        vec![
-            AppError::bad("ruleset: unknown preset"),
-            AppError::NotFound,
-            AppError::Full,
-            AppError::EngineBusy { waiting: 3, retry_after: wait },
-            AppError::TooManyGames { limit: 20, grace: wait },
-            AppError::TooManySeats { limit: 20, grace: wait },
-            AppError::TableTaken,
-            AppError::TableClosed,
-            AppError::ForeignOrigin,
-            AppError::NotJson,
-            AppError::AnalysisBusy { waiting: 1, retry_after: wait },
-            AppError::OneAnalysisAtATime,
-            AppError::Unkept,
-        ]
+        <AppError as dara::Coded>::one_of_each()
     }
 
     #[test]
     fn an_error_travels_as_english_beside_its_code_and_figures() {
         let body = |error: AppError| {
             let reason = error.reason();
-            serde_json::to_value(ErrorBody { error: reason, code: error.code() }).unwrap()
+            serde_json::to_value(ErrorBody { error: reason, code: &error }).unwrap()
         };
         assert_eq!(
             body(AppError::TooManyGames { limit: 20, grace: Duration::from_secs(600) }),
@@ -334,12 +297,43 @@ mod tests {
     }
 
     #[test]
+    fn each_error_travels_as_its_code_and_figures() {
+        let json: Vec<String> =
+            every_error().iter().map(|e| serde_json::to_string(e).unwrap()).collect();
+        assert_eq!(
+            json,
+            [
+                r#"{"code":"bad-request","detail":"ruleset: unknown preset"}"#,
+                r#"{"code":"not-found"}"#,
+                r#"{"code":"full"}"#,
+                r#"{"code":"engine-busy","waiting":3,"seconds":600}"#,
+                r#"{"code":"too-many-games","limit":20,"graceSeconds":600}"#,
+                r#"{"code":"too-many-seats","limit":20,"graceSeconds":600}"#,
+                r#"{"code":"table-taken"}"#,
+                r#"{"code":"table-closed"}"#,
+                r#"{"code":"foreign-origin"}"#,
+                r#"{"code":"not-json"}"#,
+                r#"{"code":"analysis-busy","waiting":1,"seconds":600}"#,
+                r#"{"code":"one-analysis-at-a-time"}"#,
+                r#"{"code":"unkept"}"#,
+            ]
+        );
+        // Whole seconds, rounded up; a wait is at least a second, a grace may be none.
+        let soon = AppError::EngineBusy { waiting: 1, retry_after: Duration::from_millis(10) };
+        assert_eq!(serde_json::to_value(soon).unwrap()["seconds"], 1);
+        let grace = AppError::TooManyGames { limit: 2, grace: Duration::from_millis(1500) };
+        assert_eq!(serde_json::to_value(grace).unwrap()["graceSeconds"], 2);
+        let none = AppError::TooManyGames { limit: 2, grace: Duration::ZERO };
+        assert_eq!(serde_json::to_value(none).unwrap()["graceSeconds"], 0);
+    }
+
+    #[test]
     fn the_pages_can_word_every_error() {
         // The English catalogue has every code (in the other languages the browser test checks
         // that they have English's keys).
         let english = include_str!("../assets/lang-en.js");
         for error in every_error() {
-            let value = serde_json::to_value(error.code()).unwrap();
+            let value = serde_json::to_value(&error).unwrap();
             let code = value["code"].as_str().unwrap();
             let plain = format!("\"error.{code}\":");
             let plural = format!("\"error.{code}.other\":");

@@ -5,11 +5,10 @@
 
 use axum::extract::rejection::JsonRejection;
 use axum::Json;
-use dara::{Colour, DrawReason, MoveError, Position, Ruleset, Status, WinReason};
+use dara::{Illegal, MoveError, Position, Ruleset, Status};
 use serde::{Deserialize, Serialize};
 
 use crate::error::AppError;
-use crate::protocol::MoveWhy;
 use crate::view::PositionView;
 
 /// Longer texts are not positions or rulesets of any board the rules allow.
@@ -37,37 +36,12 @@ pub struct Question {
 pub struct Answer {
     /// The position as a game's page gets it: legal moves, closed cells with their reasons.
     pub pos: PositionView,
-    /// Whether the game is over there, and how.
-    pub status: Ending,
+    /// Whether the game is over there, and how: as the rules write it, `{"result": "1-0",
+    /// "winner": "white", "code": "no-moves"}` (the codes of an `end` event's rules endings).
+    pub status: Status,
     /// The move asked about, judged; absent when none was asked about.
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     pub verdict: Option<Verdict>,
-}
-
-/// How a game stands, in the words of the game protocol's `end` event.
-#[derive(Debug, Serialize)]
-pub struct Ending {
-    /// `*` while the game goes on, else `1-0`, `0-1` or `1/2-1/2`.
-    pub result: &'static str,
-    /// Who won, if anyone has.
-    pub winner: Option<Colour>,
-    /// Why it ended (`few-stones`, `no-moves`, `quiet-plies`), when it has.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<&'static str>,
-}
-
-impl Ending {
-    fn of(status: Status) -> Ending {
-        let (winner, code) = match status {
-            Status::Ongoing => (None, None),
-            Status::Won { winner, reason: WinReason::FewStones } => {
-                (Some(winner), Some("few-stones"))
-            }
-            Status::Won { winner, reason: WinReason::NoMoves } => (Some(winner), Some("no-moves")),
-            Status::Drawn(DrawReason::QuietPlies) => (None, Some("quiet-plies")),
-        };
-        Ending { result: status.result_text(), winner, code }
-    }
 }
 
 /// A move judged by the rules.
@@ -81,14 +55,14 @@ pub enum Verdict {
         /// The position after it.
         pos: PositionView,
         /// How the game stands after it.
-        status: Ending,
+        status: Status,
     },
     /// Well written, but the rules do not allow it here; the reason says why.
     Illegal {
         /// The rules' reason, without the move's text.
         reason: String,
         /// The same as a code with its cells and numbers (as in an `illegal-move` refusal).
-        why: MoveWhy,
+        why: Illegal,
     },
     /// Not a move in notation at all.
     Unreadable {
@@ -134,20 +108,16 @@ impl Question {
                     Verdict::Legal {
                         m: m.to_string(),
                         pos: PositionView::of(&next, &next.legal_moves()),
-                        status: Ending::of(next.status()),
+                        status: next.status(),
                     }
                 }
                 Err(MoveError::Illegal(e)) => {
-                    Verdict::Illegal { reason: e.reason(), why: MoveWhy::from(e.why()) }
+                    Verdict::Illegal { reason: e.reason(), why: e.why().clone() }
                 }
                 Err(e @ MoveError::Parse(_)) => Verdict::Unreadable { reason: e.to_string() },
             }
         });
-        Ok(Answer {
-            status: Ending::of(pos.status()),
-            pos: PositionView::of(&pos, &legal),
-            verdict,
-        })
+        Ok(Answer { status: pos.status(), pos: PositionView::of(&pos, &legal), verdict })
     }
 }
 

@@ -57,32 +57,18 @@ fn notation<S: Serializer>(moves: &MoveList, s: S) -> Result<S::Ok, S::Error> {
 fn reasons<S: Serializer>(closed: &[(Cell, ClosedCell)], s: S) -> Result<S::Ok, S::Error> {
     let mut map = s.serialize_map(Some(closed.len()))?;
     for (cell, why) in closed {
-        map.serialize_entry(&DisplayAsStr(cell), &DisplayAsStr(why))?;
+        map.serialize_entry(cell, &DisplayAsStr(why))?;
     }
     map.end()
 }
 
-/// Closed cells as `{"c3": "code"}`.
+/// Closed cells as `{"c3": "code"}`: each reason's code as the rules write it.
 fn codes<S: Serializer>(closed: &[(Cell, ClosedCell)], s: S) -> Result<S::Ok, S::Error> {
     let mut map = s.serialize_map(Some(closed.len()))?;
     for (cell, why) in closed {
-        map.serialize_entry(&DisplayAsStr(cell), closed_code(*why))?;
+        map.serialize_entry(cell, why)?;
     }
     map.end()
-}
-
-/// The code of a reason a cell is closed, as PROTOCOL.md lists it.
-fn closed_code(why: ClosedCell) -> &'static str {
-    match why {
-        ClosedCell::OffBoard => "off-board",
-        ClosedCell::PlacementOver => "placement-over",
-        ClosedCell::Occupied => "occupied",
-        ClosedCell::NoStonesInHand => "no-stones-in-hand",
-        ClosedCell::CornerOpening => "corner-opening",
-        ClosedCell::CentreOpening => "centre-opening",
-        ClosedCell::WouldMakeThree => "would-make-three",
-        ClosedCell::WouldMakeFour => "would-make-four",
-    }
 }
 
 /// Serialises a value as the string its `Display` writes.

@@ -3,6 +3,7 @@
 use core::fmt;
 
 use crate::direction::Direction;
+use crate::serde_text::serialize_as_text;
 
 /// The most files (columns) and ranks (rows) any ruleset allows.
 pub const MAX_SIDE: u8 = 7;
@@ -149,3 +150,6 @@ impl fmt::Display for Coord {
         write!(f, "{letter}{}", u16::from(self.rank) + 1)
     }
 }
+
+// Cells travel as their names (`c3`), as every message about a board writes them.
+serialize_as_text!(Cell, Coord);

@@ -5,12 +5,14 @@ use core::fmt;
 
 use crate::bitboard::Bitboard;
 use crate::cell::Cell;
+use crate::options::{Opening, Place};
 use crate::position::Position;
-use crate::ruleset::{Opening, Place};
 use crate::status::Phase;
 
-/// Why the player to move may not place a stone on a cell.
+/// Why the player to move may not place a stone on a cell. With the `serde` feature it
+/// serialises as its code, the variant's name in kebab case: `"would-make-three"`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
 pub enum ClosedCell {
     /// The cell is outside this ruleset's board (a [`Cell`] names any cell of 7 x 7).
     OffBoard,

@@ -1,6 +1,8 @@
 //! Why a move cannot be played: one reason for each case the rules tell apart, with the cells
 //! and numbers it names, so a page can word it in any language. Its `Display` is the English
-//! sentence the rules have always given.
+//! sentence the rules have always given; with the `serde` feature it serialises as its code
+//! and figures, `{"code": "line-too-long", "cell": "c1", "run": 3, "limit": 3}` (the code is the
+//! variant's name in kebab case; cells are their names, sides `white` or `black`).
 
 use core::fmt;
 
@@ -11,11 +13,32 @@ use crate::status::{GameResult, Status};
 
 /// Why a well-formed move is not legal in a position. Text that is not notation at all is
 /// another error ([`crate::ParseMoveError`]).
+///
+/// # Examples
+/// ```
+/// use dara::{Cell, Illegal, MoveError, Position, Ruleset};
+/// let pos = Position::from_text("6/6/6/BB4/WW4 w 10 10 0", Ruleset::default()).unwrap();
+/// let Err(MoveError::Illegal(e)) = pos.parse_move("c1") else { panic!("c1 is closed") };
+/// let c1 = Cell::from_name("c1").unwrap();
+/// assert_eq!(e.why(), &Illegal::LineTooLong { cell: c1, run: 3, limit: 3 });
+/// # #[cfg(feature = "serde")]
+/// assert_eq!(
+///     serde_json::to_string(e.why()).unwrap(),
+///     r#"{"code":"line-too-long","cell":"c1","run":3,"limit":3}"#
+/// );
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(tag = "code", rename_all = "kebab-case")
+)]
 pub enum Illegal {
     /// The rules ended the game: nothing more is played.
     GameOver {
-        /// How it ended.
+        /// How it ended. Not serialised: whoever asked has the position, and with it the
+        /// game's status (the code alone has always travelled).
+        #[cfg_attr(feature = "serde", serde(skip))]
         status: Status,
     },
     /// A record whose result is already written (a win, a draw, a resignation) takes no more
@@ -157,38 +180,6 @@ pub enum Illegal {
         /// The cell placed on.
         cell: Cell,
     },
-}
-
-impl Illegal {
-    /// The code a page words this reason by: `occupied`, `line-too-long`, `must-pass`...
-    /// (kebab case of the variant's name).
-    pub const fn code(&self) -> &'static str {
-        match self {
-            Illegal::GameOver { .. } => "game-over",
-            Illegal::RecordFinished { .. } => "record-finished",
-            Illegal::PassNotAllowed => "pass-not-allowed",
-            Illegal::PlacementOver => "placement-over",
-            Illegal::StillPlacing { .. } => "still-placing",
-            Illegal::NoSuchCell { .. } => "no-such-cell",
-            Illegal::OffBoard { .. } => "off-board",
-            Illegal::Occupied { .. } => "occupied",
-            Illegal::NoStonesInHand => "no-stones-in-hand",
-            Illegal::CornerOpening { .. } => "corner-opening",
-            Illegal::CentreOpening { .. } => "centre-opening",
-            Illegal::LineTooLong { .. } => "line-too-long",
-            Illegal::MustPass { .. } => "must-pass",
-            Illegal::NoStoneOfYours { .. } => "no-stone-of-yours",
-            Illegal::NotAStep { .. } => "not-a-step",
-            Illegal::LongLine { .. } => "long-line",
-            Illegal::NoRowMade { .. } => "no-row-made",
-            Illegal::CaptureRequired { .. } => "capture-required",
-            Illegal::NothingToTake { .. } => "nothing-to-take",
-            Illegal::CapturedTwice { .. } => "captured-twice",
-            Illegal::WrongCaptureCount { .. } => "wrong-capture-count",
-            Illegal::Protected { .. } => "protected",
-            Illegal::NotListed { .. } => "not-listed",
-        }
-    }
 }
 
 impl fmt::Display for Illegal {

@@ -10,8 +10,8 @@ use crate::generations;
 use crate::illegal::Illegal;
 use crate::lines;
 use crate::moves::{Move, MoveList};
+use crate::options::{Blocked, Captures, Long, Opening, Place};
 use crate::position::Position;
-use crate::ruleset::{Blocked, Captures, Long, Opening, Place};
 use crate::status::{Phase, Status};
 
 impl Position {

@@ -4,6 +4,7 @@ use core::fmt;
 
 use crate::bitboard::Bitboard;
 use crate::cell::Cell;
+use crate::serde_text::serialize_as_text;
 
 /// One ply of Dara.
 ///
@@ -73,6 +74,10 @@ impl fmt::Display for Move {
         }
     }
 }
+
+// A move travels as its canonical notation; it is read back through `MoveText`, which needs a
+// position to become a `Move`.
+serialize_as_text!(Move);
 
 /// A list of moves. Generation appends to a list the caller may reuse, so a search or a playout
 /// allocates only while a list first grows.

@@ -34,10 +34,14 @@ pub enum MoveText {
     },
 }
 
-/// A move text that is not Dara notation at all.
+/// A move text that is not Dara notation at all. It says what is wrong in English only: its
+/// code, in a [`MoveError`], is `unreadable`, with no figures.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ParseMoveError {
+    #[cfg_attr(feature = "serde", serde(skip))]
     text: String,
+    #[cfg_attr(feature = "serde", serde(skip))]
     reason: &'static str,
 }
 
@@ -50,11 +54,17 @@ impl fmt::Display for ParseMoveError {
 impl std::error::Error for ParseMoveError {}
 
 /// Either stage failing, for callers that go from text to a legal move in one call.
+///
+/// With the `serde` feature it serialises as a code: `{"code": "unreadable"}` for text that is
+/// not notation, else the [`Illegal`] reason's code and figures.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(tag = "code"))]
 pub enum MoveError {
     /// Not move notation.
+    #[cfg_attr(feature = "serde", serde(rename = "unreadable"))]
     Parse(ParseMoveError),
     /// Not legal here.
+    #[cfg_attr(feature = "serde", serde(untagged))]
     Illegal(IllegalMoveError),
 }
 

@@ -8,8 +8,10 @@ use crate::bitboard::Bitboard;
 use crate::colour::{ByColour, Colour};
 use crate::illegal::Illegal;
 use crate::moves::Move;
-use crate::ruleset::{Blocked, Ruleset};
-use crate::setup::{Field, PositionError, Setup};
+use crate::options::Blocked;
+use crate::position_error::PositionError;
+use crate::ruleset::Ruleset;
+use crate::setup::Setup;
 use crate::status::{DrawReason, Phase, Status, WinReason};
 use crate::zobrist;
 
@@ -63,25 +65,16 @@ impl Position {
     /// A [`PositionError`] naming the field at fault.
     pub fn from_setup(setup: &Setup, rules: Ruleset) -> Result<Position, PositionError> {
         if (setup.cols, setup.rows) != (rules.cols(), rules.rows()) {
-            return Err(PositionError::new(
-                Field::Board,
-                format!(
-                    "the board is {}x{} but the ruleset {rules} plays on {}x{}",
-                    setup.cols,
-                    setup.rows,
-                    rules.cols(),
-                    rules.rows()
-                ),
-            ));
+            return Err(PositionError::WrongSize { cols: setup.cols, rows: setup.rows, rules });
         }
         let board = Bitboard::board(rules.cols(), rules.rows());
         // A parsed setup has neither, but a setup's fields are public.
         let (white, black) = (setup.stones[Colour::White], setup.stones[Colour::Black]);
         if ((white | black) & !board).any() {
-            return Err(PositionError::new(Field::Board, "there are stones off the board"));
+            return Err(PositionError::StonesOffBoard);
         }
         if (white & black).any() {
-            return Err(PositionError::new(Field::Board, "a cell holds stones of both colours"));
+            return Err(PositionError::BothColours);
         }
         let mut pos = Position {
             rules,
@@ -95,28 +88,14 @@ impl Position {
             placeable: Bitboard::EMPTY,
             hash: 0,
         };
-        for (colour, field) in
-            [(Colour::White, Field::WhiteHand), (Colour::Black, Field::BlackHand)]
-        {
+        for colour in Colour::ALL {
             let on_board = pos.stones[colour].count() as u8;
             let in_hand = pos.hand[colour];
             if in_hand > rules.stones() {
-                return Err(PositionError::new(
-                    field,
-                    format!(
-                        "{in_hand} stones in hand, but {rules} gives each player {}",
-                        rules.stones()
-                    ),
-                ));
+                return Err(PositionError::HandTooLarge { colour, in_hand, rules });
             }
             if on_board + in_hand > rules.stones() {
-                return Err(PositionError::new(
-                    Field::Board,
-                    format!(
-                        "{colour} has {on_board} stones on the board and {in_hand} in hand, more than the {} of {rules}",
-                        rules.stones()
-                    ),
-                ));
+                return Err(PositionError::TooManyStones { colour, on_board, in_hand, rules });
             }
         }
         pos.update_phase();
@@ -127,10 +106,7 @@ impl Position {
         }
         if pos.phase == Phase::Placement {
             if pos.quiet != 0 {
-                return Err(PositionError::new(
-                    Field::Quiet,
-                    "must be 0 while stones are being placed (it counts movement plies)",
-                ));
+                return Err(PositionError::QuietWhilePlacing);
             }
             // Under blocked=any nobody ever passes: White places first and the players take
             // turns, so Black holds one stone more exactly when Black is to place.
@@ -140,20 +116,11 @@ impl Position {
                 Colour::Black => black == white + 1,
             };
             if rules.blocked() == Blocked::Any && !in_turn {
-                return Err(PositionError::new(
-                    Field::Side,
-                    format!(
-                        "{} to place with {white} white and {black} black stones in hand: under blocked=any the players place in turn, White first",
-                        pos.side
-                    ),
-                ));
+                return Err(PositionError::OutOfTurn { side: pos.side, white, black });
             }
         } else if let Some(limit) = rules.quiet() {
             if pos.quiet > limit {
-                return Err(PositionError::new(
-                    Field::Quiet,
-                    format!("{} is past the draw at {limit} quiet plies", pos.quiet),
-                ));
+                return Err(PositionError::PastQuietLimit { quiet: pos.quiet, limit });
             }
         }
         pos.hash = pos.compute_hash();
@@ -388,9 +355,12 @@ impl Position {
     }
 }
 
-/// A well-formed move that cannot be played in the position.
+/// A well-formed move that cannot be played in the position. With the `serde` feature it
+/// serialises as its [`Illegal`] reason alone: whoever sent the move knows its text.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(transparent))]
 pub struct IllegalMoveError {
+    #[cfg_attr(feature = "serde", serde(skip))]
     text: String,
     why: Illegal,
 }

@@ -17,8 +17,8 @@ use crate::illegal::Illegal;
 use crate::moves::Move;
 use crate::notation::MoveText;
 use crate::position::{IllegalMoveError, Position};
+use crate::position_error::PositionError;
 use crate::ruleset::{Ruleset, RulesetError};
-use crate::setup::PositionError;
 pub use crate::status::GameResult;
 
 /// Why a record was rejected.

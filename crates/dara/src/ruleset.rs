@@ -5,6 +5,10 @@ use core::str::FromStr;
 
 use crate::cell::MAX_SIDE;
 use crate::direction::Direction;
+pub use crate::options::MAX_QUIET;
+use crate::options::{value_name, OptionValue, OPTION_NAMES};
+pub use crate::options::{Blocked, Captures, Long, Opening, Place};
+pub use crate::ruleset_error::RulesetError;
 use crate::serde_text::serde_through_text;
 
 /// The four rulesets the sources describe.
@@ -78,55 +82,6 @@ impl Preset {
     }
 }
 
-/// How long a run a placed stone may stand in (`place`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Place {
-    /// A placement may not make a run of three or more.
-    Three,
-    /// A placement may not make a run of four or more.
-    Four,
-    /// Any empty cell.
-    Free,
-}
-
-/// What a placer with no legal cell does (`blocked`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Blocked {
-    /// Places on any empty cell.
-    Any,
-    /// Passes the turn.
-    Pass,
-}
-
-/// Whether a step may make a run of four or more (`long`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Long {
-    /// Legal, and it captures nothing.
-    Allowed,
-    /// Not a legal step.
-    Illegal,
-}
-
-/// Stones taken by a step that makes two rows at once (`captures`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Captures {
-    /// One stone, however many rows.
-    One,
-    /// One stone per row formed.
-    PerRow,
-}
-
-/// Restrictions on the first placements (`opening`).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Opening {
-    /// None.
-    Free,
-    /// The first stone of the game goes in a corner.
-    Corner,
-    /// No stone in the middle files during each player's first four placements.
-    Centre,
-}
-
 /// A complete set of rules: board size, stones, and every option of RULES.md section 4.
 ///
 /// Every `Ruleset` is within the ranges of RULES.md: the fields are private, and the only ways
@@ -169,82 +124,22 @@ pub struct RulesetBuilder {
     rules: Ruleset,
 }
 
-/// The largest `quiet` value accepted: far beyond any game, small enough for any counter.
-pub const MAX_QUIET: u32 = 100_000;
-
 impl Default for Ruleset {
     fn default() -> Ruleset {
         Preset::Arcade.ruleset()
     }
 }
 
-/// Why a ruleset text was rejected.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RulesetError(String);
-
-impl fmt::Display for RulesetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid ruleset: {}", self.0)
-    }
-}
-
-impl std::error::Error for RulesetError {}
-
-/// The option names, in the order of RULES.md section 4 (which is also the printing order).
-const OPTION_NAMES: [&str; 12] = [
-    "rows", "cols", "stones", "place", "blocked", "diagonal", "long", "captures", "protect",
-    "lose-at", "quiet", "opening",
-];
-
-/// The values of an option and their names in ruleset notation: one table both prints and
-/// reads them.
-trait OptionValue: Copy + PartialEq + 'static {
-    const NAMES: &'static [(Self, &'static str)];
-}
-
-impl OptionValue for Place {
-    const NAMES: &'static [(Place, &'static str)] =
-        &[(Place::Three, "3"), (Place::Four, "4"), (Place::Free, "free")];
-}
-
-impl OptionValue for Blocked {
-    const NAMES: &'static [(Blocked, &'static str)] =
-        &[(Blocked::Any, "any"), (Blocked::Pass, "pass")];
-}
-
-impl OptionValue for Long {
-    const NAMES: &'static [(Long, &'static str)] =
-        &[(Long::Allowed, "allowed"), (Long::Illegal, "illegal")];
-}
-
-impl OptionValue for Captures {
-    const NAMES: &'static [(Captures, &'static str)] =
-        &[(Captures::One, "one"), (Captures::PerRow, "per-row")];
-}
-
-impl OptionValue for Opening {
-    const NAMES: &'static [(Opening, &'static str)] =
-        &[(Opening::Free, "free"), (Opening::Corner, "corner"), (Opening::Centre, "centre")];
-}
-
-/// `diagonal` and `protect`.
-impl OptionValue for bool {
-    const NAMES: &'static [(bool, &'static str)] = &[(true, "yes"), (false, "no")];
-}
-
-/// The name of an option's value.
-fn value_name<T: OptionValue>(value: T) -> &'static str {
-    T::NAMES.iter().find(|(v, _)| *v == value).map_or("", |&(_, name)| name)
-}
-
-/// The value of option `name` written `text`, or an error listing the names it may take.
-fn read_value<T: OptionValue>(name: &str, text: &str) -> Result<T, RulesetError> {
+/// The value of option `option` written `text`, or an error listing the names it may take.
+pub(crate) fn read_value<T: OptionValue>(
+    option: &'static str,
+    text: &str,
+) -> Result<T, RulesetError> {
     if let Some(&(value, _)) = T::NAMES.iter().find(|(_, n)| *n == text) {
         return Ok(value);
     }
-    let names: Vec<&str> = T::NAMES.iter().map(|&(_, n)| n).collect();
-    let (last, others) = names.split_last().expect("every option has values");
-    Err(RulesetError(format!("{name}={text}: expected {} or {last}", others.join(", "))))
+    let expected = T::NAMES.iter().map(|&(_, n)| n).collect();
+    Err(RulesetError::UnknownValue { option, value: text.to_owned(), expected })
 }
 
 impl Ruleset {
@@ -350,36 +245,33 @@ impl Ruleset {
 
     /// Checks the ranges of RULES.md section 4.
     fn check(&self) -> Result<(), RulesetError> {
-        for (name, value) in [("rows", self.rows), ("cols", self.cols)] {
+        for (option, value) in [("rows", self.rows), ("cols", self.cols)] {
             if !(3..=MAX_SIDE).contains(&value) {
-                return Err(RulesetError(format!(
-                    "{name}={value}: boards are 3 to 7 cells a side"
-                )));
+                return Err(RulesetError::BoardSide { option, value });
             }
         }
         // Sides are checked first: the product of two sides up to 7 cannot overflow.
         let most = self.cells() / 2;
         if self.stones < 3 || self.stones > most {
-            return Err(RulesetError(format!(
-                "stones={}: each player has 3 to {most} stones on {}x{} (at most half of its {} cells)",
-                self.stones,
-                self.cols,
-                self.rows,
-                self.cells()
-            )));
+            return Err(RulesetError::StonesOutOfRange {
+                stones: self.stones,
+                most,
+                cols: self.cols,
+                rows: self.rows,
+            });
         }
         if !(2..=3).contains(&self.lose_at) {
-            return Err(RulesetError(format!("lose-at={}: must be 2 or 3", self.lose_at)));
+            return Err(RulesetError::LoseAtOutOfRange { lose_at: self.lose_at });
         }
         if self.lose_at >= self.stones {
-            return Err(RulesetError(format!(
-                "lose-at={} with stones={}: a player would have lost before the first move",
-                self.lose_at, self.stones
-            )));
+            return Err(RulesetError::LostBeforeFirstMove {
+                lose_at: self.lose_at,
+                stones: self.stones,
+            });
         }
-        if let Some(q) = self.quiet {
-            if q == 0 || q > MAX_QUIET {
-                return Err(RulesetError(format!("quiet={q}: must be 1 to {MAX_QUIET}, or none")));
+        if let Some(quiet) = self.quiet {
+            if quiet == 0 || quiet > MAX_QUIET {
+                return Err(RulesetError::QuietOutOfRange { quiet });
             }
         }
         Ok(())
@@ -403,47 +295,40 @@ impl Ruleset {
         }
     }
 
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), RulesetError> {
+    /// Sets option `name` to `value` as written; the option's own name, for the caller to
+    /// remember it was given.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<&'static str, RulesetError> {
+        let Some(option) = OPTION_NAMES.into_iter().find(|&known| known == name) else {
+            return Err(RulesetError::UnknownOption { option: name.to_owned() });
+        };
         let number = |max: u32| -> Result<u32, RulesetError> {
             match value.parse::<u32>() {
                 Ok(n) if n <= max && !value.starts_with('+') => Ok(n),
-                _ => Err(RulesetError(format!("{name}={value}: expected a number"))),
+                _ => Err(RulesetError::NotANumber { option, value: value.to_owned() }),
             }
         };
-        match name {
+        match option {
             "rows" => self.rows = number(99)? as u8,
             "cols" => self.cols = number(99)? as u8,
             "stones" => self.stones = number(255)? as u8,
             "lose-at" => self.lose_at = number(99)? as u8,
-            "place" => self.place = read_value(name, value)?,
-            "blocked" => self.blocked = read_value(name, value)?,
-            "diagonal" => self.diagonal = read_value(name, value)?,
-            "long" => self.long = read_value(name, value)?,
-            "captures" => self.captures = read_value(name, value)?,
-            "protect" => self.protect = read_value(name, value)?,
+            "place" => self.place = read_value(option, value)?,
+            "blocked" => self.blocked = read_value(option, value)?,
+            "diagonal" => self.diagonal = read_value(option, value)?,
+            "long" => self.long = read_value(option, value)?,
+            "captures" => self.captures = read_value(option, value)?,
+            "protect" => self.protect = read_value(option, value)?,
             "quiet" => {
-                self.quiet = if value == "none" {
-                    None
-                } else {
-                    match value.parse::<u32>() {
-                        Ok(n) if !value.starts_with('+') => Some(n),
-                        _ => {
-                            return Err(RulesetError(format!(
-                                "{name}={value}: expected a number or none"
-                            )))
-                        }
-                    }
+                self.quiet = match value.parse::<u32>() {
+                    _ if value == "none" => None,
+                    Ok(n) if !value.starts_with('+') => Some(n),
+                    _ => return Err(RulesetError::QuietNotANumber { value: value.to_owned() }),
                 }
             }
-            "opening" => self.opening = read_value(name, value)?,
-            _ => {
-                return Err(RulesetError(format!(
-                    "unknown option {name:?} (options: {})",
-                    OPTION_NAMES.join(", ")
-                )))
-            }
+            "opening" => self.opening = read_value(option, value)?,
+            _ => unreachable!("every name of OPTION_NAMES is matched above"),
         }
-        Ok(())
+        Ok(option)
     }
 }
 
@@ -537,22 +422,18 @@ impl FromStr for Ruleset {
     fn from_str(text: &str) -> Result<Ruleset, RulesetError> {
         let mut parts = text.split(',');
         let preset_name = parts.next().unwrap_or_default();
-        let preset = Preset::from_name(preset_name).ok_or_else(|| {
-            RulesetError(format!(
-                "unknown preset {preset_name:?} (presets: arcade, ninja, jaques, wikipedia)"
-            ))
-        })?;
+        let preset = Preset::from_name(preset_name)
+            .ok_or_else(|| RulesetError::UnknownPreset { preset: preset_name.to_owned() })?;
         let mut rules = preset.ruleset();
-        let mut seen = Vec::new();
+        let mut seen: Vec<&'static str> = Vec::new();
         for part in parts {
             let (name, value) = part
                 .split_once('=')
-                .ok_or_else(|| RulesetError(format!("{part:?} is not option=value")))?;
-            if seen.contains(&name) {
-                return Err(RulesetError(format!("option {name} is given twice")));
+                .ok_or_else(|| RulesetError::NotOptionValue { text: part.to_owned() })?;
+            if let Some(&option) = seen.iter().find(|&&o| o == name) {
+                return Err(RulesetError::OptionTwice { option });
             }
-            rules.set_option(name, value)?;
-            seen.push(name);
+            seen.push(rules.set_option(name, value)?);
         }
         rules.check()?;
         Ok(rules)
@@ -600,7 +481,7 @@ mod tests {
 
     #[test]
     fn every_option_value_reads_back_and_errors_list_the_values() {
-        fn each<T: OptionValue + core::fmt::Debug>(option: &str) {
+        fn each<T: OptionValue + core::fmt::Debug>(option: &'static str) {
             for &(value, name) in T::NAMES {
                 assert_eq!(read_value::<T>(option, name), Ok(value));
                 let rules: Ruleset = format!("arcade,{option}={name}").parse().unwrap();

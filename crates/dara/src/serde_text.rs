@@ -24,3 +24,19 @@ macro_rules! serde_through_text {
 }
 
 pub(crate) use serde_through_text;
+
+/// Implements `serde::Serialize` as the `Display` text for each type named, behind the `serde`
+/// feature, for types that have a notation but no reading of their own without a position (a
+/// [`crate::Move`] is read through [`crate::MoveText`]) or whose reading lives elsewhere.
+macro_rules! serialize_as_text {
+    ($($type:ty),+ $(,)?) => {$(
+        #[cfg(feature = "serde")]
+        impl serde::Serialize for $type {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_str(self)
+            }
+        }
+    )+};
+}
+
+pub(crate) use serialize_as_text;

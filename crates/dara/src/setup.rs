@@ -7,6 +7,7 @@ use core::str::FromStr;
 use crate::bitboard::Bitboard;
 use crate::cell::{Cell, MAX_SIDE};
 use crate::colour::{ByColour, Colour};
+use crate::position_error::{Field, PositionError};
 use crate::serde_text::serde_through_text;
 
 /// A position as written, unchecked against any ruleset.
@@ -26,59 +27,6 @@ pub struct Setup {
     pub quiet: u32,
 }
 
-/// Which of the five fields a position error is about.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Field {
-    /// The text does not have five fields.
-    Fields,
-    /// `<board>`
-    Board,
-    /// `<side>`
-    Side,
-    /// `<white in hand>`
-    WhiteHand,
-    /// `<black in hand>`
-    BlackHand,
-    /// `<quiet plies>`
-    Quiet,
-}
-
-impl fmt::Display for Field {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Field::Fields => "fields",
-            Field::Board => "board",
-            Field::Side => "side",
-            Field::WhiteHand => "white in hand",
-            Field::BlackHand => "black in hand",
-            Field::Quiet => "quiet plies",
-        })
-    }
-}
-
-/// A position text that was rejected, naming the field at fault.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PositionError {
-    /// The field at fault.
-    pub field: Field,
-    /// What is wrong with it.
-    pub message: String,
-}
-
-impl PositionError {
-    pub(crate) fn new(field: Field, message: impl Into<String>) -> PositionError {
-        PositionError { field, message: message.into() }
-    }
-}
-
-impl fmt::Display for PositionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid position: {}: {}", self.field, self.message)
-    }
-}
-
-impl std::error::Error for PositionError {}
-
 impl Setup {
     /// The empty board of a size, `side` to move, hands and counter as given.
     pub fn empty(cols: u8, rows: u8, stones: u8) -> Setup {
@@ -93,10 +41,9 @@ impl Setup {
     }
 
     fn parse_board(text: &str) -> Result<(u8, u8, ByColour<Bitboard>), PositionError> {
-        let err = |m: String| PositionError::new(Field::Board, m);
         let ranks: Vec<&str> = text.split('/').collect();
         if ranks.len() > MAX_SIDE as usize || ranks.len() < 3 {
-            return Err(err(format!("{} ranks; boards have 3 to 7", ranks.len())));
+            return Err(PositionError::RankCount { ranks: ranks.len() });
         }
         let rows = ranks.len() as u8;
         let mut stones = ByColour::<Bitboard>::default();
@@ -108,7 +55,7 @@ impl Setup {
             for ch in rank_text.chars() {
                 if let Some(colour) = Colour::from_stone_char(ch) {
                     if file >= MAX_SIDE {
-                        return Err(err(format!("rank {} is wider than 7 cells", rank + 1)));
+                        return Err(PositionError::RankTooWide { rank: rank + 1 });
                     }
                     let cell = Cell::new(file, rank).expect("file and rank checked");
                     stones[colour] = stones[colour].with(cell);
@@ -116,37 +63,29 @@ impl Setup {
                     last_digit = false;
                 } else if let Some(run) = ch.to_digit(10).filter(|d| (1..=7).contains(d)) {
                     if last_digit {
-                        return Err(err(format!(
-                            "rank {}: two digits in a row; write one digit for a run of empty cells",
-                            rank + 1
-                        )));
+                        return Err(PositionError::TwoDigits { rank: rank + 1 });
                     }
                     file = file.saturating_add(run as u8);
                     if file > MAX_SIDE {
-                        return Err(err(format!("rank {} is wider than 7 cells", rank + 1)));
+                        return Err(PositionError::RankTooWide { rank: rank + 1 });
                     }
                     last_digit = true;
                 } else {
-                    return Err(err(format!(
-                        "unknown letter {ch:?} in rank {} (W white stone, B black stone, 1-7 empty cells)",
-                        rank + 1
-                    )));
+                    return Err(PositionError::UnknownLetter { letter: ch, rank: rank + 1 });
                 }
             }
             match width {
                 None if file < 3 => {
-                    return Err(err(format!(
-                        "rank {} is {file} cells wide; boards have 3 to 7",
-                        rank + 1
-                    )))
+                    return Err(PositionError::RankTooNarrow { rank: rank + 1, width: file })
                 }
                 None => width = Some(file),
                 Some(w) if w != file => {
-                    return Err(err(format!(
-                        "rank {} is {file} cells wide but rank {} is {w}",
-                        rank + 1,
-                        rows
-                    )))
+                    return Err(PositionError::UnevenRanks {
+                        rank: rank + 1,
+                        width: file,
+                        top: rows,
+                        top_width: w,
+                    })
                 }
                 Some(_) => {}
             }
@@ -194,11 +133,11 @@ fn push_count(out: &mut String, empty: u32) {
 
 fn parse_count(text: &str, field: Field, max: u32) -> Result<u32, PositionError> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(PositionError::new(field, format!("{text:?} is not a number")));
+        return Err(PositionError::NotANumber { field, text: text.to_owned() });
     }
     match text.parse::<u32>() {
         Ok(n) if n <= max => Ok(n),
-        _ => Err(PositionError::new(field, format!("{text} is too large (at most {max})"))),
+        _ => Err(PositionError::TooLarge { field, text: text.to_owned(), max }),
     }
 }
 
@@ -209,22 +148,13 @@ impl FromStr for Setup {
     fn from_str(text: &str) -> Result<Setup, PositionError> {
         let fields: Vec<&str> = text.split(' ').collect();
         if fields.len() != 5 {
-            return Err(PositionError::new(
-                Field::Fields,
-                format!(
-                    "expected 5 fields separated by single spaces (board side white-hand black-hand quiet), found {}",
-                    fields.len()
-                ),
-            ));
+            return Err(PositionError::FieldCount { found: fields.len() });
         }
         let (cols, rows, stones) = Setup::parse_board(fields[0])?;
         let mut side_chars = fields[1].chars();
         let side = match (side_chars.next().and_then(Colour::from_side_char), side_chars.next()) {
             (Some(colour), None) => colour,
-            _ => {
-                let other = fields[1];
-                return Err(PositionError::new(Field::Side, format!("{other:?}: expected w or b")));
-            }
+            _ => return Err(PositionError::UnknownSide { text: fields[1].to_owned() }),
         };
         let white = parse_count(fields[2], Field::WhiteHand, 24)? as u8;
         let black = parse_count(fields[3], Field::BlackHand, 24)? as u8;
@@ -267,7 +197,7 @@ mod tests {
 
     #[test]
     fn errors_name_the_field() {
-        let field = |t: &str| t.parse::<Setup>().unwrap_err().field;
+        let field = |t: &str| t.parse::<Setup>().unwrap_err().field();
         assert_eq!(field("6/6/6/6/6 w 12 12"), Field::Fields);
         assert_eq!(field("6/6/6/6/6  w 12 12 0"), Field::Fields);
         assert_eq!(field("6/6/6/6/5 w 12 12 0"), Field::Board);

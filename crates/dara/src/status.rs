@@ -4,6 +4,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::colour::Colour;
+use crate::serde_text::serialize_as_text;
 
 /// The two phases of a game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -23,8 +24,10 @@ impl fmt::Display for Phase {
     }
 }
 
-/// Why a game was won by the rules.
+/// Why a game was won by the rules. With the `serde` feature it serialises as its code, the
+/// variant's name in kebab case: `"few-stones"`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
 pub enum WinReason {
     /// The loser is down to `lose-at` stones or fewer.
     FewStones,
@@ -32,14 +35,20 @@ pub enum WinReason {
     NoMoves,
 }
 
-/// Why a game was drawn by the rules.
+/// Why a game was drawn by the rules. With the `serde` feature it serialises as its code:
+/// `"quiet-plies"`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize), serde(rename_all = "kebab-case"))]
 pub enum DrawReason {
     /// `quiet` movement plies passed without a capture.
     QuietPlies,
 }
 
 /// The state of the game for the player to move.
+///
+/// With the `serde` feature it serialises as the result in record notation, the winner (or
+/// `null`) and, once the game is over, why, as the code of its [`WinReason`] or [`DrawReason`]:
+/// `{"result": "1-0", "winner": "white", "code": "no-moves"}`, `{"result": "*", "winner": null}`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Status {
     /// The player to move has a move to make.
@@ -84,6 +93,34 @@ impl fmt::Display for Status {
                 f.write_str("drawn: too many movement plies without a capture")
             }
         }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Status {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        /// Why the game ended: either kind of reason, as its own code.
+        #[derive(serde::Serialize)]
+        #[serde(untagged)]
+        enum Why {
+            Won(WinReason),
+            Drawn(DrawReason),
+        }
+        /// The shape on the wire: the reason is a code beside the result, not a nested object,
+        /// so `Status` is written by hand around the reasons' derived codes.
+        #[derive(serde::Serialize)]
+        struct Wire {
+            result: &'static str,
+            winner: Option<Colour>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            code: Option<Why>,
+        }
+        let (winner, code) = match *self {
+            Status::Ongoing => (None, None),
+            Status::Won { winner, reason } => (Some(winner), Some(Why::Won(reason))),
+            Status::Drawn(reason) => (None, Some(Why::Drawn(reason))),
+        };
+        Wire { result: self.result_text(), winner, code }.serialize(serializer)
     }
 }
 
@@ -151,3 +188,6 @@ impl FromStr for GameResult {
         }
     }
 }
+
+// A result travels as a record writes it: `1-0`, `0-1`, `1/2-1/2`, `*`.
+serialize_as_text!(GameResult);

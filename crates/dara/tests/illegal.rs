@@ -233,19 +233,3 @@ fn not_listed() {
     assert_eq!(e.why(), &Illegal::NotListed { cell: cell("c3") });
     assert_eq!(e.reason(), "c3 is a legal placement");
 }
-
-#[test]
-fn every_reason_has_its_own_code() {
-    let codes = [
-        Illegal::PassNotAllowed.code(),
-        Illegal::PlacementOver.code(),
-        Illegal::NoStonesInHand.code(),
-        Illegal::Occupied { cell: cell("a1") }.code(),
-        Illegal::OffBoard { cell: cell("a1") }.code(),
-    ];
-    let mut unique = codes.to_vec();
-    unique.sort_unstable();
-    unique.dedup();
-    assert_eq!(unique.len(), codes.len());
-    assert_eq!(Illegal::LineTooLong { cell: cell("c1"), run: 3, limit: 3 }.code(), "line-too-long");
-}

@@ -285,7 +285,7 @@ fn option_rows_and_cols_3_board() {
     assert!(p.parse_move("a4").unwrap_err().to_string().contains("no such cell on 3x3"));
     // A 5x6 position does not fit the 3x3 ruleset.
     let err = Position::from_text("6/6/6/6/6 w 4 4 0", r).unwrap_err();
-    assert_eq!(err.field, Field::Board);
+    assert_eq!(err.field(), Field::Board);
     // A short board: 3 ranks of 7 files.
     let wide = rules("arcade,rows=3,cols=7,stones=10");
     assert_eq!(Position::start(wide).to_string(), "7/7/7 w 10 10 0");
@@ -341,7 +341,7 @@ fn option_stones_bounds() {
     assert!(err.contains("3 to 15"), "{err}");
     // More stones on the board than the ruleset gives is a position error.
     let err = Position::from_text("WWWW2/6/6/6/6 b 0 0 0", rules("arcade,stones=3")).unwrap_err();
-    assert_eq!(err.field, Field::Board);
+    assert_eq!(err.field(), Field::Board);
 }
 
 /// A ruleset out of range is an error from every way the API has of making one, and every ruleset
@@ -430,14 +430,14 @@ fn a_setup_built_by_hand_is_checked_never_a_panic() {
     assert!(Position::from_setup(&wide, rules).is_ok());
     let off_board = Cell::new(6, 0).unwrap();
     wide.stones.white = Bitboard::from_cell(off_board);
-    assert_eq!(Position::from_setup(&wide, rules).unwrap_err().field, Field::Board);
+    assert_eq!(Position::from_setup(&wide, rules).unwrap_err().field(), Field::Board);
     let a1 = Cell::new(0, 0).unwrap();
     wide.stones = ByColour { white: Bitboard::from_cell(a1), black: Bitboard::from_cell(a1) };
     wide.hand = ByColour { white: 11, black: 11 };
     let err = Position::from_setup(&wide, rules).unwrap_err();
     assert!(err.to_string().contains("both colours"), "{err}");
     wide.stones.white = Bitboard(u64::MAX);
-    assert_eq!(Position::from_setup(&wide, rules).unwrap_err().field, Field::Board);
+    assert_eq!(Position::from_setup(&wide, rules).unwrap_err().field(), Field::Board);
 }
 
 #[test]
@@ -830,7 +830,7 @@ fn option_quiet_draws_exactly_after_n_quiet_plies() {
     assert!(p.parse_move("c1-c2").is_err());
     // A counter past the limit is not a position of the ruleset.
     let err = Position::from_text(&format!("{} w 0 0 5", board(&picture)), rules(r)).unwrap_err();
-    assert_eq!(err.field, Field::Quiet);
+    assert_eq!(err.field(), Field::Quiet);
     // The default arcade limit is 80.
     assert_eq!(pos(&picture, "w 0 0 79", "arcade").status(), Status::Ongoing);
     assert_eq!(pos(&picture, "w 0 0 80", "arcade").status(), Status::Drawn(DrawReason::QuietPlies));
@@ -861,7 +861,7 @@ fn option_quiet_none_never_draws() {
     assert_eq!(rules("jaques,quiet=80").to_string(), "jaques,quiet=80");
     let err = Position::from_text(&format!("{} w 0 0 5000", board(&picture)), rules("arcade"))
         .unwrap_err();
-    assert_eq!(err.field, Field::Quiet);
+    assert_eq!(err.field(), Field::Quiet);
 }
 
 #[test]
@@ -884,7 +884,7 @@ fn option_quiet_counter_stays_zero_during_placement() {
     assert_eq!(p.quiet(), 1);
     // A non-zero counter while placing is rejected.
     let err = Position::from_text("4/4/W3 b 2 3 1", r).unwrap_err();
-    assert_eq!(err.field, Field::Quiet);
+    assert_eq!(err.field(), Field::Quiet);
 }
 
 #[test]
@@ -1160,7 +1160,7 @@ fn notation_error_positions_name_the_field() {
     ];
     for (text, field, word) in cases {
         let err = Position::from_text(text, r).unwrap_err();
-        assert_eq!(err.field, field, "{text}: {err}");
+        assert_eq!(err.field(), field, "{text}: {err}");
         let message = err.to_string();
         assert!(message.contains(word), "{text}: {message}");
     }
@@ -1221,7 +1221,7 @@ fn blocked_any_rejects_hands_out_of_turn() {
         ["6/6/6/6/W5 w 2 0 0", "6/6/6/6/WB4 w 3 0 0", "6/6/6/6/6 b 12 12 0", "6/6/6/6/W5 b 11 11 0"]
     {
         let err = Position::from_text(text, r).unwrap_err();
-        assert_eq!(err.field, Field::Side, "{text}: {err}");
+        assert_eq!(err.field(), Field::Side, "{text}: {err}");
         assert!(err.to_string().contains("in turn"), "{text}: {err}");
     }
     // The same hands are fine where passes exist.

@@ -3,6 +3,7 @@
 pub mod analyse;
 pub mod bench;
 pub mod bench_search;
+pub mod codes;
 pub mod engine;
 pub mod loadtest;
 pub mod matches;

@@ -6,7 +6,6 @@
 mod answer;
 mod client;
 mod event;
-mod illegal;
 mod refusal;
 
 use serde::Serialize;
@@ -14,7 +13,6 @@ use serde::Serialize;
 pub use answer::{Answer, PresenceView, SeatPresence};
 pub use client::{lag, ClientMessage, ParseError, PROTOCOL_VERSION};
 pub use event::{EndView, Event, SeatView, Seats, Snapshot};
-pub use illegal::MoveWhy;
 pub use refusal::{Explained, Refusal};
 
 /// A message ready for the wire: serialised once, shared by every connection that gets it (a

@@ -7,10 +7,8 @@ use core::fmt;
 use dara::MoveError;
 use serde::Serialize;
 
-use super::illegal::MoveWhy;
-
 use super::client::{ParseError, PROTOCOL_VERSION};
-use crate::error::{AppError, Code};
+use crate::error::AppError;
 
 /// Why a message was refused. Whatever the reason, the game is exactly as it was.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -59,8 +57,10 @@ pub enum Refusal {
     IllegalMove {
         /// The rules' reason, in English.
         detail: String,
-        /// The same as a code with its cells and numbers, for the page to word.
-        why: MoveWhy,
+        /// The same as a code with its cells and numbers, for the page to word: the rules'
+        /// own error, serialised as they write it (`{"code": "unreadable"}` or an illegal
+        /// move's code and figures).
+        why: MoveError,
     },
     /// The mover's time had run out when the turn arrived.
     OutOfTime,
@@ -100,7 +100,7 @@ pub enum Refusal {
     RematchUnavailable {
         /// Why, as an HTTP answer would have said it: its code and figures (the server is full,
         /// or this address holds too many games).
-        because: Code,
+        because: AppError,
         /// The same in English.
         detail: String,
     },
@@ -119,12 +119,12 @@ pub enum Refusal {
 impl Refusal {
     /// A turn's text refused by the rules: not notation, or not legal here.
     pub fn illegal_move(error: &MoveError) -> Refusal {
-        Refusal::IllegalMove { detail: error.to_string(), why: MoveWhy::of_error(error) }
+        Refusal::IllegalMove { detail: error.to_string(), why: error.clone() }
     }
 
     /// The rematch could not be started, for the reason `error` gives.
     pub fn rematch_unavailable(error: &AppError) -> Refusal {
-        Refusal::RematchUnavailable { because: error.code(), detail: error.reason() }
+        Refusal::RematchUnavailable { because: error.clone(), detail: error.reason() }
     }
 }
 
@@ -238,6 +238,83 @@ impl fmt::Display for Refusal {
                  a moment",
             ),
         }
+    }
+}
+
+impl dara::Coded for Refusal {
+    fn one_of_each() -> Vec<Refusal> {
+        let start = dara::Position::start(dara::Ruleset::default());
+        let unreadable = start.parse_move("c3-").expect_err("c3- is not a move");
+        let all = vec![
+            Refusal::Unreadable { detail: "expected value at line 1 column 1".to_owned() },
+            Refusal::OtherProtocol { server: PROTOCOL_VERSION, detail: "protocol 0".to_owned() },
+            Refusal::Binary,
+            Refusal::HelloFirst,
+            Refusal::HelloAgain,
+            Refusal::NotYourSeatLink,
+            Refusal::Watching,
+            Refusal::AlreadySeated,
+            Refusal::SeatsTaken,
+            Refusal::TableTaken,
+            Refusal::GameOver,
+            Refusal::OpponentNotSeated,
+            Refusal::NotYourTurn,
+            Refusal::TurnIdReused { id: 7 },
+            Refusal::illegal_move(&unreadable),
+            Refusal::OutOfTime,
+            Refusal::NobodyToOffer,
+            Refusal::DrawAlreadyOffered,
+            Refusal::ComputerPlaysOn,
+            Refusal::NoDrawOffered,
+            Refusal::NoDrawToWithdraw,
+            Refusal::TakebacksAgainstComputerOnly,
+            Refusal::NothingToTakeBack,
+            Refusal::TakebackLimit { limit: 200 },
+            Refusal::FinishFirst,
+            Refusal::RematchBegun,
+            Refusal::RematchAlreadyAsked,
+            Refusal::rematch_unavailable(&AppError::Full),
+            Refusal::ClaimTooEarly { seconds: 12 },
+            Refusal::OpponentPresent,
+            Refusal::StoreUnreachable,
+        ];
+        // A variant added without a value above does not compile.
+        for refusal in &all {
+            match refusal {
+                Refusal::Unreadable { .. }
+                | Refusal::OtherProtocol { .. }
+                | Refusal::Binary
+                | Refusal::HelloFirst
+                | Refusal::HelloAgain
+                | Refusal::NotYourSeatLink
+                | Refusal::Watching
+                | Refusal::AlreadySeated
+                | Refusal::SeatsTaken
+                | Refusal::TableTaken
+                | Refusal::GameOver
+                | Refusal::OpponentNotSeated
+                | Refusal::NotYourTurn
+                | Refusal::TurnIdReused { .. }
+                | Refusal::IllegalMove { .. }
+                | Refusal::OutOfTime
+                | Refusal::NobodyToOffer
+                | Refusal::DrawAlreadyOffered
+                | Refusal::ComputerPlaysOn
+                | Refusal::NoDrawOffered
+                | Refusal::NoDrawToWithdraw
+                | Refusal::TakebacksAgainstComputerOnly
+                | Refusal::NothingToTakeBack
+                | Refusal::TakebackLimit { .. }
+                | Refusal::FinishFirst
+                | Refusal::RematchBegun
+                | Refusal::RematchAlreadyAsked
+                | Refusal::RematchUnavailable { .. }
+                | Refusal::ClaimTooEarly { .. }
+                | Refusal::OpponentPresent
+                | Refusal::StoreUnreachable => {}
+            }
+        }
+        all
     }
 }
 
