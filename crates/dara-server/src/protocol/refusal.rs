@@ -270,6 +270,8 @@ impl dara::Coded for Refusal {
             Refusal::TakebacksAgainstComputerOnly,
             Refusal::NothingToTakeBack,
             Refusal::TakebackLimit { limit: 200 },
+            Refusal::DrawOfferedLately,
+            Refusal::EventLimit { limit: 2000 },
             Refusal::FinishFirst,
             Refusal::RematchBegun,
             Refusal::RematchAlreadyAsked,
@@ -305,6 +307,8 @@ impl dara::Coded for Refusal {
                 | Refusal::TakebacksAgainstComputerOnly
                 | Refusal::NothingToTakeBack
                 | Refusal::TakebackLimit { .. }
+                | Refusal::DrawOfferedLately
+                | Refusal::EventLimit { .. }
                 | Refusal::FinishFirst
                 | Refusal::RematchBegun
                 | Refusal::RematchAlreadyAsked

@@ -389,7 +389,8 @@ mod tests {
     fn a_sweep_takes_the_events_of_erased_games_only() {
         let dir = Dir::new("sweep");
         let mut conn = connect(&dir.0).unwrap();
-        let (live, erased, alone) = (crate::seat::new_game_id(), crate::seat::new_game_id(), crate::seat::new_game_id());
+        let (live, erased, alone) =
+            (crate::seat::new_game_id(), crate::seat::new_game_id(), crate::seat::new_game_id());
         commit(&mut conn, &gathered([begin(&live), begin(&erased), begin(&alone)]), None).unwrap();
         let rows = 3 * SWEEP_SLICE as u64;
         for v in 1..=rows {
