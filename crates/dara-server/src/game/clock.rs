@@ -4,7 +4,7 @@
 use dara::Colour;
 use serde::Serialize;
 
-pub use dara_table::clock::{Clock, TimeControl, TimeLeft, MAX_LAG_CREDIT};
+pub use dara_table::clock::{TimeControl, TimeLeft};
 
 /// What the clients are told: milliseconds left, and whose clock runs (they count it down
 /// themselves between messages).

@@ -11,7 +11,6 @@ use std::sync::{Arc, Mutex, Once, Weak};
 use std::time::Duration;
 
 use dara::{Move, Position};
-use dara_engine::draw::{agrees_to_draw, draw_limits};
 use dara_engine::level::Level;
 use dara_engine::rng::Rng;
 use dara_engine::search::{Outcome, Style};
@@ -304,28 +303,6 @@ impl Computer {
             Some(best)
         };
         (search, answer)
-    }
-
-    /// Asks the engine whether it agrees to the draw a player offers in `request`'s position
-    /// (at any level it looks at full strength: see `dara_engine::draw`); booked and called off
-    /// as [`Computer::think`], without telling the game its place in the queue (that is for
-    /// its moves). The future gives the answer, or `None` if the search was called off.
-    pub fn judge_draw(
-        &self,
-        request: Request,
-    ) -> (Search, impl Future<Output = Option<bool>> + Send) {
-        let Request { pos, history, client, .. } = request;
-        let booking = Booking { purpose: Purpose::Play, client, tell: None };
-        let admitted = self.book(
-            booking,
-            |_| Ok::<(), Never>(()),
-            move |stop| {
-                let mut searcher = searcher(stop, None);
-                Some(agrees_to_draw(&mut searcher, &pos, &history, &draw_limits()))
-            },
-        );
-        let Ok(booked) = admitted;
-        booked
     }
 
     /// Asks the engine to study a position, after the searches of games in play and within a
