@@ -89,6 +89,7 @@ const PREFIXES = {
   MoveError: 'illegal',
   ClosedCell: 'closed',
   Status: 'end',
+  EndReason: 'end',
   RulesetError: 'ruleset',
   PositionError: 'position',
   Refusal: 'refusal',

@@ -127,6 +127,7 @@ fn codes_lists_every_type_with_its_codes_and_figures() {
         [
             "AppError",
             "ClosedCell",
+            "EndReason",
             "Illegal",
             "MoveError",
             "PositionError",
@@ -141,5 +142,6 @@ fn codes_lists_every_type_with_its_codes_and_figures() {
     assert_eq!(codes["Status"]["quiet-plies"], serde_json::json!(["result", "winner"]));
     assert_eq!(codes["AppError"]["too-many-games"], serde_json::json!(["graceSeconds", "limit"]));
     assert_eq!(codes["Refusal"]["illegal-move"], serde_json::json!(["detail", "why"]));
+    assert_eq!(codes["EndReason"]["resigned"], serde_json::json!(["loser"]));
     assert_eq!(codes["Illegal"].as_object().unwrap().len(), 23);
 }

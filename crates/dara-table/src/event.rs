@@ -153,6 +153,35 @@ impl fmt::Display for EndReason {
     }
 }
 
+/// Each way a game at the table ends (the rules' own endings among them), for `dara codes`.
+impl dara::Coded for EndReason {
+    fn one_of_each() -> Vec<EndReason> {
+        let loser = Colour::Black;
+        let all = vec![
+            EndReason::FewStones { loser },
+            EndReason::NoMoves { loser },
+            EndReason::QuietPlies { limit: 60 },
+            EndReason::OutOfTime { loser },
+            EndReason::Resigned { loser },
+            EndReason::Left { loser },
+            EndReason::Agreement,
+        ];
+        // A variant added without a value above does not compile.
+        for reason in &all {
+            match reason {
+                EndReason::FewStones { .. }
+                | EndReason::NoMoves { .. }
+                | EndReason::QuietPlies { .. }
+                | EndReason::OutOfTime { .. }
+                | EndReason::Resigned { .. }
+                | EndReason::Left { .. }
+                | EndReason::Agreement => {}
+            }
+        }
+        all
+    }
+}
+
 /// A move in the journal: its notation. Read back by syntax alone (the cells' geometry needs no
 /// board); the replay then checks it against the position through the rules.
 mod notation {

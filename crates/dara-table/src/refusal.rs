@@ -1,13 +1,18 @@
 //! Why the table refused what it was asked. Whatever the reason, the table is exactly as it
 //! was (but for [`Refusal::OutOfTime`]: the turn came after the mover's time ran out, and the
 //! flag that fell ended the game).
+//!
+//! A refusal serialises as its code (the variant's name in kebab case) with its figures, as it
+//! travels to the pages, which word it in the player's language; its `Display` is the English.
 
 use core::fmt;
 
-use dara::MoveError;
+use dara::{Coded, MoveError};
+use serde::Serialize;
 
 /// Why a request changed nothing at the table.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "code", rename_all = "kebab-case")]
 pub enum Refusal {
     /// A watcher asked for what only a player may do.
     Watching,
@@ -29,7 +34,14 @@ pub enum Refusal {
         id: u64,
     },
     /// A turn that is not Dara notation, or that the position does not allow.
-    IllegalMove(MoveError),
+    IllegalMove {
+        /// The rules' reason, in English.
+        detail: String,
+        /// The same as a code with its cells and numbers, for the page to word: the rules'
+        /// own error, serialised as they write it (`{"code": "unreadable"}` or an illegal
+        /// move's code and figures).
+        why: MoveError,
+    },
     /// The mover's time had run out when the turn arrived: the game is lost on time.
     OutOfTime,
     /// A draw offer before anyone sat opposite.
@@ -77,7 +89,7 @@ pub enum Refusal {
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Refusal::IllegalMove(error) => error.fmt(f),
+            Refusal::IllegalMove { detail, .. } => f.write_str(detail),
             Refusal::Watching => f.write_str("you are watching this game, not playing in it"),
             Refusal::AlreadySeated => f.write_str("you already hold a seat in this game"),
             Refusal::SeatsTaken => f.write_str("both seats are taken; you are watching"),
@@ -125,3 +137,75 @@ impl fmt::Display for Refusal {
 }
 
 impl std::error::Error for Refusal {}
+
+impl Refusal {
+    /// A turn's text refused by the rules: not notation, or not legal here.
+    pub fn illegal_move(why: MoveError) -> Refusal {
+        Refusal::IllegalMove { detail: why.to_string(), why }
+    }
+}
+
+impl Coded for Refusal {
+    fn one_of_each() -> Vec<Refusal> {
+        let start = dara::Position::start(dara::Ruleset::default());
+        let unreadable = start.parse_move("c3-").expect_err("c3- is not a move");
+        let all = vec![
+            Refusal::Watching,
+            Refusal::AlreadySeated,
+            Refusal::SeatsTaken,
+            Refusal::TableTaken,
+            Refusal::GameOver,
+            Refusal::OpponentNotSeated,
+            Refusal::NotYourTurn,
+            Refusal::TurnIdReused { id: 7 },
+            Refusal::illegal_move(unreadable),
+            Refusal::OutOfTime,
+            Refusal::NobodyToOffer,
+            Refusal::DrawAlreadyOffered,
+            Refusal::DrawOfferedLately,
+            Refusal::ComputerPlaysOn,
+            Refusal::NoDrawOffered,
+            Refusal::NoDrawToWithdraw,
+            Refusal::TakebacksAgainstComputerOnly,
+            Refusal::NothingToTakeBack,
+            Refusal::TakebackLimit { limit: 200 },
+            Refusal::EventLimit { limit: 2000 },
+            Refusal::FinishFirst,
+            Refusal::RematchBegun,
+            Refusal::RematchAlreadyAsked,
+            Refusal::ClaimTooEarly { seconds: 12 },
+            Refusal::OpponentPresent,
+        ];
+        // A variant added without a value above does not compile.
+        for refusal in &all {
+            match refusal {
+                Refusal::Watching
+                | Refusal::AlreadySeated
+                | Refusal::SeatsTaken
+                | Refusal::TableTaken
+                | Refusal::GameOver
+                | Refusal::OpponentNotSeated
+                | Refusal::NotYourTurn
+                | Refusal::TurnIdReused { .. }
+                | Refusal::IllegalMove { .. }
+                | Refusal::OutOfTime
+                | Refusal::NobodyToOffer
+                | Refusal::DrawAlreadyOffered
+                | Refusal::DrawOfferedLately
+                | Refusal::ComputerPlaysOn
+                | Refusal::NoDrawOffered
+                | Refusal::NoDrawToWithdraw
+                | Refusal::TakebacksAgainstComputerOnly
+                | Refusal::NothingToTakeBack
+                | Refusal::TakebackLimit { .. }
+                | Refusal::EventLimit { .. }
+                | Refusal::FinishFirst
+                | Refusal::RematchBegun
+                | Refusal::RematchAlreadyAsked
+                | Refusal::ClaimTooEarly { .. }
+                | Refusal::OpponentPresent => {}
+            }
+        }
+        all
+    }
+}

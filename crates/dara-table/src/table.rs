@@ -222,7 +222,7 @@ impl<K> Table<K> {
         if self.played.pos().side() != colour {
             return Err(Refusal::NotYourTurn);
         }
-        self.played.resolve(text).map(Checked::New).map_err(Refusal::IllegalMove)
+        self.played.resolve(text).map(Checked::New).map_err(Refusal::illegal_move)
     }
 
     /// The settings.
@@ -452,7 +452,7 @@ impl<K> Table<K> {
         if !self.played.legal().contains(&m) {
             // Checked before the clock is punched, so a refused turn costs nothing.
             let error = self.played.play(m).expect_err("a turn outside the legal list");
-            return Err(Refusal::IllegalMove(MoveError::Illegal(error)));
+            return Err(Refusal::illegal_move(MoveError::Illegal(error)));
         }
         if let Some(clock) = self.clock.as_mut() {
             if !clock.punch(now, self.lag[colour]) {

@@ -59,14 +59,14 @@ fn turns_are_checked_before_anything_changes() {
     let mut table = friends(minute());
     refused(&mut table, at(1), ask(None, turn(1, "c3")), Refusal::Watching);
     refused(&mut table, at(1), ask(Some(Black), turn(1, "c3")), Refusal::NotYourTurn);
-    let Err(Refusal::IllegalMove(error)) =
+    let Err(Refusal::IllegalMove { why: error, .. }) =
         table.clone().handle(at(1), ask(Some(White), turn(1, "c3-c4"))).reply
     else {
         panic!("a step while placing is illegal")
     };
     assert!(error.to_string().contains("c3"), "{error}");
     let unreadable = table.clone().handle(at(1), ask(Some(White), turn(1, "hello"))).reply;
-    assert!(matches!(unreadable, Err(Refusal::IllegalMove(dara::MoveError::Parse(_)))));
+    assert!(matches!(unreadable, Err(Refusal::IllegalMove { why: dara::MoveError::Parse(_), .. })));
     for text in ["c3-c4", "hello", "z9", "c3xd4"] {
         let reply = table.clone().handle(at(1), ask(Some(White), turn(1, text))).reply;
         let Err(why) = reply else { panic!("{text} was played") };
@@ -75,7 +75,7 @@ fn turns_are_checked_before_anything_changes() {
     let outcome = play(&mut table, at(1), 1, "c3");
     assert_eq!(outcome.events, 2..3);
     assert!(outcome.effects.is_empty());
-    refused(&mut table, at(2), ask(Some(Black), turn(1, "c3")), Refusal::IllegalMove(occupied()));
+    refused(&mut table, at(2), ask(Some(Black), turn(1, "c3")), Refusal::illegal_move(occupied()));
     // The same turn sent again is answered as before and played once; another under its id is
     // a mistake.
     let resent = table.handle(at(2), ask(Some(White), turn(1, "c3")));
@@ -90,7 +90,7 @@ fn occupied() -> dara::MoveError {
     let mut table = friends(None);
     let _ = play(&mut table, at(0), 1, "c3");
     match table.handle(at(0), ask(Some(Black), turn(2, "c3"))).reply {
-        Err(Refusal::IllegalMove(e)) => e,
+        Err(Refusal::IllegalMove { why, .. }) => why,
         other => panic!("{other:?}"),
     }
 }

@@ -7,6 +7,7 @@ use anyhow::{bail, Result};
 use dara::{ClosedCell, Coded, Illegal, MoveError, PositionError, RulesetError, Status};
 use dara_server::error::AppError;
 use dara_server::protocol::Refusal;
+use dara_table::EndReason;
 use serde_json::{Map, Value};
 
 /// Print every code as JSON: `{"Illegal": {"occupied": ["cell"], ...}, ...}`, each type's codes
@@ -22,6 +23,7 @@ pub fn run(_: Args) -> Result<()> {
         ("Status", codes::<Status>()?),
         ("RulesetError", codes::<RulesetError>()?),
         ("PositionError", codes::<PositionError>()?),
+        ("EndReason", codes::<EndReason>()?),
         ("Refusal", codes::<Refusal>()?),
         ("AppError", codes::<AppError>()?),
     ];

@@ -94,7 +94,11 @@ mod tests {
         assert_eq!(&*Answer::Ok.wire(), r#"{"t":"ok"}"#);
         assert_eq!(&*Answer::Pong.wire(), r#"{"t":"pong"}"#);
         assert_eq!(
-            &*Answer::Rejected { id: 3, why: Refusal::NotYourTurn.into() }.wire(),
+            &*Answer::Rejected {
+                id: 3,
+                why: Refusal::from(dara_table::Refusal::NotYourTurn).into()
+            }
+            .wire(),
             r#"{"t":"rejected","d":{"id":3,"code":"not-your-turn","reason":"it is not your turn"}}"#
         );
         assert_eq!(
