@@ -16,7 +16,6 @@ use axum::http::HeaderMap;
 use ipnet::IpNet;
 
 use crate::error::AppError;
-use crate::state::AppState;
 
 /// The networks of the reverse proxies whose `X-Forwarded-For` is believed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -86,20 +85,21 @@ fn unmapped(ip: IpAddr) -> IpAddr {
     }
 }
 
-/// The client a request counts against (see [`TrustedProxies::client`]).
+/// The client a request counts against (see [`TrustedProxies::client`]), read with the
+/// proxies that the server's state `S` trusts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Client(pub IpAddr);
 
-impl FromRequestParts<AppState> for Client {
+impl<S: AsRef<TrustedProxies> + Send + Sync> FromRequestParts<S> for Client {
     type Rejection = AppError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Client, AppError> {
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Client, AppError> {
         let peer = parts
             .extensions
             .get::<ConnectInfo<SocketAddr>>()
             .map(|ConnectInfo(peer)| peer.ip())
             .ok_or(AppError::NotFound)?;
-        Ok(Client(state.config.trusted_proxies.client(peer, &parts.headers)))
+        Ok(Client(state.as_ref().client(peer, &parts.headers)))
     }
 }
 

@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
 
-use crate::state::spoken;
+use crate::duration::spoken;
 
 /// Everything an HTTP request can fail with.
 ///

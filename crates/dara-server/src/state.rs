@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
+use crate::address::TrustedProxies;
 use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::error::AppError;
@@ -44,6 +44,14 @@ pub struct Shared {
     pub seat_key: SeatKey,
     /// This node's part in a cluster, if it is one (`--redis`).
     pub cluster: Option<Cluster>,
+}
+
+/// The proxies whose `X-Forwarded-For` names the client a request counts against
+/// ([`crate::address::Client`]).
+impl AsRef<TrustedProxies> for AppState {
+    fn as_ref(&self) -> &TrustedProxies {
+        &self.config.trusted_proxies
+    }
 }
 
 /// The live games, and how many of them each client address asked for.
@@ -245,29 +253,5 @@ fn decrement(counts: &mut HashMap<IpAddr, usize>, address: IpAddr) {
         if *count == 0 {
             counts.remove(&address);
         }
-    }
-}
-
-/// A duration as a person says it: `10 minutes`, `1 minute`, `45 seconds`.
-pub(crate) fn spoken(d: Duration) -> String {
-    let seconds = d.as_secs() + u64::from(d.subsec_nanos() > 0);
-    let (n, unit) = if seconds >= 60 && seconds % 60 == 0 {
-        (seconds / 60, "minute")
-    } else {
-        (seconds, "second")
-    };
-    format!("{n} {unit}{}", if n == 1 { "" } else { "s" })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn durations_are_said_in_whole_units() {
-        assert_eq!(spoken(Duration::from_secs(600)), "10 minutes");
-        assert_eq!(spoken(Duration::from_secs(60)), "1 minute");
-        assert_eq!(spoken(Duration::from_secs(90)), "90 seconds");
-        assert_eq!(spoken(Duration::from_millis(200)), "1 second");
     }
 }

@@ -1,19 +1,12 @@
-//! What an operator watches: `/healthz` (the process answers) and `/metrics` (Prometheus text):
-//! games held, connections and sockets open, turns played, how long a turn takes the server
-//! from its frame to its answer, and the engine's queue. Nothing about who plays.
+//! The server's measures, which the places where things happen update and `/metrics` shows.
 
 use std::sync::atomic::{AtomicI64, AtomicU64};
 
-use axum::extract::State;
-use axum::http::{header, StatusCode};
-use axum::response::IntoResponse;
-use prometheus_client::encoding::text::encode;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
 
-use crate::state::AppState;
 use crate::store::Store;
 
 /// The server's measures, updated where things happen.
@@ -100,6 +93,14 @@ impl Default for Metrics {
 }
 
 impl Metrics {
+    /// Every measure in Prometheus's text format.
+    pub fn encode(&self) -> String {
+        let mut text = String::new();
+        // Writing into a String cannot fail.
+        let _ = prometheus_client::encoding::text::encode(&mut text, &self.registry);
+        text
+    }
+
     /// Also shows how long the store's commits take, if it is the embedded one: a slow disk
     /// holds every turn behind it.
     pub fn with_store(mut self, store: &Store) -> Metrics {
@@ -111,40 +112,5 @@ impl Metrics {
             );
         }
         self
-    }
-}
-
-/// `GET /metrics`.
-pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
-    let metrics = &state.metrics;
-    metrics.games.set(state.live_games() as i64);
-    metrics.connections.set(state.connections.total() as i64);
-    metrics.engine_queue.set(state.computer.waiting() as i64);
-    if let Some(cluster) = &state.cluster {
-        metrics.leases.set(cluster.redis.held() as i64);
-        metrics.redis_round_trips.set(cluster.redis.round_trips() as i64);
-    }
-    let mut text = String::new();
-    // Writing into a String cannot fail.
-    let _ = encode(&mut text, &metrics.registry);
-    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text)
-}
-
-/// `GET /healthz`: the process is up and its runtime answers.
-pub async fn healthz() -> &'static str {
-    "ok\n"
-}
-
-/// `GET /readyz`: whether to send this node players. A node that is stopping is not; in a
-/// cluster, neither is one that cannot reach Redis (it could not keep a move).
-pub async fn readyz(State(state): State<AppState>) -> (StatusCode, &'static str) {
-    if *state.stopping.borrow() {
-        return (StatusCode::SERVICE_UNAVAILABLE, "stopping\n");
-    }
-    match &state.cluster {
-        Some(cluster) if !cluster.is_ready() => {
-            (StatusCode::SERVICE_UNAVAILABLE, "redis unreachable\n")
-        }
-        _ => (StatusCode::OK, "ready\n"),
     }
 }
