@@ -17,7 +17,7 @@ use crate::cluster::{self, NodeName, Route};
 use crate::error::AppError;
 use crate::game::clock::TimeControl;
 use crate::game::{self, GameSettings, NewGame, Opponent, Seat, SitRefused};
-use crate::lobby::Table;
+use crate::protocol::Table;
 use crate::seat::{GameId, SeatToken};
 use crate::state::AppState;
 

@@ -8,28 +8,13 @@
 use std::collections::BTreeMap;
 use std::sync::{Mutex, OnceLock};
 
-use dara::{Colour, Ruleset};
-use serde::Serialize;
+use dara::Ruleset;
 use tokio::sync::watch;
 
 use crate::cluster::lobby::SharedTables;
 use crate::game::clock::TimeControl;
-use crate::protocol::{Answer, Wire};
+use crate::protocol::{Answer, Table, Wire};
 use crate::seat::GameId;
-
-/// One open table as the lobby shows it.
-#[derive(Debug, Clone, Serialize)]
-pub struct Table {
-    /// The game to open to sit down.
-    pub game: GameId,
-    /// The ruleset, in notation on the wire.
-    #[serde(serialize_with = "crate::protocol::display")]
-    pub rules: Ruleset,
-    /// The clock, if any.
-    pub clock: Option<TimeControl>,
-    /// The colour the sitter will play (`white` or `black`).
-    pub seat: Colour,
-}
 
 /// The list of open tables, and a channel that always holds it as a ready-made message.
 #[derive(Debug)]

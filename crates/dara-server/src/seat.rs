@@ -93,6 +93,9 @@ impl fmt::Debug for SeatKey {
     }
 }
 
+/// Who sits in a seat: a person is known only by the keyed hash of the token they hold.
+pub type Seat = dara_table::Seat<SeatHash>;
+
 /// What the server keeps of a seat token: its keyed hash under the [`SeatKey`]. A token offered
 /// is hashed and compared with this.
 #[derive(Clone, Copy, PartialEq, Eq)]

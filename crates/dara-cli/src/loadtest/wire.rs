@@ -256,7 +256,9 @@ mod tests {
         let msg = Incoming::parse(&joined).unwrap();
         assert_eq!((msg.t, msg.v), ("joined", None));
         assert_eq!(msg.d.unwrap().colour.and_then(colour), Some(Colour::Black));
-        let rejected = Answer::Rejected { id: 3, why: Refusal::from(dara_table::Refusal::NotYourTurn).into() }.wire();
+        let rejected =
+            Answer::Rejected { id: 3, why: Refusal::from(dara_table::Refusal::NotYourTurn).into() }
+                .wire();
         let msg = Incoming::parse(&rejected).unwrap();
         let d = msg.d.unwrap();
         assert_eq!((msg.t, d.id, d.code), ("rejected", Some(3), Some("not-your-turn")));

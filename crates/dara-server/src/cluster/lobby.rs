@@ -15,7 +15,7 @@ use redis::aio::ConnectionManager;
 use serde::{Deserialize, Serialize};
 
 use crate::game::clock::TimeControl;
-use crate::lobby::Table;
+use crate::protocol::Table;
 use crate::seat::GameId;
 use crate::store::redis::keys::meta_key;
 

@@ -23,12 +23,9 @@ use crate::config::Config;
 use crate::date::record_date;
 use crate::error::AppError;
 use crate::protocol::{self, Answer, ClientMessage, Refusal, Wire};
-use crate::seat::{new_game_id, GameId, SeatHash, SeatKey};
+use crate::seat::{new_game_id, GameId, Seat, SeatHash, SeatKey};
 use crate::state::{AppState, Shared};
 use crate::store::{Committed, GameRecord, Store, StoredSeats, Write};
-
-/// Who sits in a seat: a person is known only by the keyed hash of the token they hold.
-pub type Seat = dara_table::Seat<SeatHash>;
 
 /// One live game, as its actor holds it.
 pub(super) struct Game {

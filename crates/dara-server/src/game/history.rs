@@ -7,9 +7,10 @@ use dara::record::{GameResult, Record};
 use dara::Colour;
 use dara_table::{EndReason, GameEvent, Played};
 
-use super::actor::{Game, Seat};
+use super::actor::Game;
 use super::clock::ClockView;
 use crate::protocol::{EndView, Event, SeatView, Seats, Snapshot, Wire};
+use crate::seat::Seat;
 use crate::view::PositionView;
 
 impl Game {

@@ -24,7 +24,8 @@ use actor::Game;
 use crate::protocol::{ClientMessage, Wire};
 use crate::seat::{GameId, SeatHash};
 
-pub use actor::{spawn, Seat};
+pub use crate::seat::Seat;
+pub use actor::spawn;
 pub use dara_table::{EndReason, GameEvent, Played, JOURNAL_FORMAT};
 pub use restore::restore;
 pub use settings::{GameSettings, NewGame, Opponent};

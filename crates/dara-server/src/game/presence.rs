@@ -8,11 +8,11 @@ use dara::{ByColour, Colour};
 use dara_table::{Ask, Reply};
 use tokio::time::Instant;
 
-use super::actor::{Game, Seat};
+use super::actor::Game;
 use super::settings::Opponent;
 use super::{SitRefused, Welcome};
-use crate::lobby::Table;
-use crate::protocol::{Answer, PresenceView, Refusal, SeatPresence, Wire};
+use crate::protocol::{Answer, PresenceView, Refusal, SeatPresence, Table, Wire};
+use crate::seat::Seat;
 use crate::seat::{SeatHash, SeatToken};
 
 /// Everyone hears the number of watchers at most this often: a crowd arriving at a popular

@@ -72,10 +72,10 @@ mod tests {
     use dara_table::Patience;
 
     use super::*;
-    use crate::game::actor::Seat;
     use crate::game::clock::TimeControl;
     use crate::game::settings::{GameSettings, Opponent};
     use crate::protocol::{Answer, ClientMessage};
+    use crate::seat::Seat;
     use crate::seat::{new_game_id, SeatKey};
     use crate::store::Store;
 

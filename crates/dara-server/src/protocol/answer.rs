@@ -4,8 +4,8 @@
 use serde::Serialize;
 
 use super::refusal::Explained;
-use super::{wire, Wire};
-use crate::lobby::Table;
+use super::table::Table;
+use super::wire::{wire, Wire};
 use dara::Colour;
 
 /// A message with no version.

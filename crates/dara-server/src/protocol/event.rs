@@ -5,7 +5,7 @@ use dara::record::GameResult;
 use dara::{Colour, Move, Ruleset};
 use serde::Serialize;
 
-use super::{display, wire, Wire};
+use super::wire::{display, wire, Wire};
 use crate::game::clock::ClockView;
 use crate::game::{EndReason, Opponent};
 use crate::seat::GameId;

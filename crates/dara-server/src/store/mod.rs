@@ -7,16 +7,17 @@ mod error;
 pub mod record;
 pub mod redis;
 pub mod sqlite;
+mod write;
 
 use std::path::Path;
 
 use tokio::sync::oneshot;
 
-use crate::game::GameEvent;
-use crate::seat::{GameId, SeatKey};
+use crate::seat::SeatKey;
 pub use error::StoreError;
 pub use record::{GameRecord, StoredGame, StoredSeats, Unreadable};
 pub use sqlite::{Sqlite, STORE_FORMAT};
+pub use write::Write;
 
 /// Where live games are kept.
 #[derive(Debug, Clone)]
@@ -27,41 +28,6 @@ pub enum Store {
     Sqlite(Sqlite),
     /// In Redis, shared by the nodes of a cluster (see [`redis`]).
     Redis(redis::Redis),
-}
-
-/// One change to what the store holds.
-#[derive(Debug)]
-pub enum Write {
-    /// A game begins.
-    Begin {
-        /// Its id.
-        game: GameId,
-        /// Its settings and start.
-        record: GameRecord,
-        /// Who sits where.
-        seats: StoredSeats,
-    },
-    /// Someone sat down: the seats change.
-    Seats {
-        /// The game.
-        game: GameId,
-        /// Who sits where now.
-        seats: StoredSeats,
-    },
-    /// Event `v` of a game.
-    Append {
-        /// The game.
-        game: GameId,
-        /// Its version (the first event is 1).
-        v: u64,
-        /// What happened.
-        event: GameEvent,
-    },
-    /// A game has ended its life: nothing of it is kept.
-    Erase {
-        /// The game.
-        game: GameId,
-    },
 }
 
 /// What the store had when it was opened: its games, and the key their seats are hashed with.

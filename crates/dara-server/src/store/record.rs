@@ -8,8 +8,8 @@ use dara_engine::level::Level;
 use serde::{Deserialize, Serialize};
 
 use crate::game::clock::TimeControl;
-use crate::game::{GameEvent, GameSettings, Opponent, Seat};
-use crate::seat::{GameId, SeatHash};
+use crate::game::{GameEvent, GameSettings, Opponent};
+use crate::seat::{GameId, Seat, SeatHash};
 
 /// A game's settings and start, as stored. Its serialised form is a promise to later releases,
 /// like the journal's: a field is only ever added with a default.

@@ -24,34 +24,28 @@
 //! nothing else to do (every line whose game is gone), so that they too leave the disk within
 //! the hour.
 
+mod commit;
 mod journal;
 mod schema;
 mod sweep;
 mod writer;
 
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
-use tokio::sync::{oneshot, Notify};
+use tokio::sync::oneshot;
 
 use super::record::StoredGame;
 use super::{StoreError, Write};
 use crate::seat::SeatKey;
-use journal::{load, Gathered};
+pub(super) use commit::Outcome;
+use commit::{Shared, COMMIT_BATCH};
+use journal::load;
 use schema::{connect, seat_key};
+pub use schema::{DATABASE, SEAT_KEY, STORE_FORMAT};
 use writer::write_loop;
-
-/// The version of the store's layout (its tables and their serialised columns), kept in the
-/// database as SQLite's `user_version`. A release reads every format up to its own.
-pub const STORE_FORMAT: i64 = 3;
-
-/// The database's file name in the data directory.
-pub const DATABASE: &str = "live-games.sqlite";
-
-/// The seat key's file name in the data directory.
-pub const SEAT_KEY: &str = "seat-key";
 
 /// The most a commit waits for company: commits are at least this far apart, unless
 /// [`COMMIT_BATCH`] writes are waiting sooner. A commit costs the process about 180 us of CPU
@@ -62,12 +56,6 @@ pub const SEAT_KEY: &str = "seat-key";
 /// nothing.
 const COMMIT_SPACING: Duration = Duration::from_millis(8);
 
-/// Enough writes to share one sync: once this many wait, they are committed without waiting
-/// out [`COMMIT_SPACING`]. At 5,000 turns/s the spacing fills a commit with about 40 turns
-/// anyway; at 9,000 a batch is full in 4.4 ms, so a busier server answers sooner for the same
-/// cost a turn (the spacing alone held every turn up to 8 ms at any load).
-const COMMIT_BATCH: usize = 40;
-
 /// A handle on the writer thread, cheap to clone. When the last one is dropped (a runtime
 /// that stops without closing the store, as the tests' crash does), the writer commits what is
 /// pending and closes the database, which lets another process take the directory.
@@ -77,99 +65,6 @@ pub struct Sqlite {
     /// How long each commit took, its sync included: what a turn waits for beyond the spacing,
     /// and where a slow disk shows first.
     commit_seconds: Histogram,
-}
-
-/// What the games and the writer share: the writes gathered for the next commit, and the
-/// writer, to wake.
-#[derive(Debug, Default)]
-struct Shared {
-    pending: Mutex<Pending>,
-    writer: OnceLock<std::thread::Thread>,
-}
-
-impl Shared {
-    fn lock(&self) -> MutexGuard<'_, Pending> {
-        // A panic elsewhere while the lock was held leaves plain data behind, still whole.
-        self.pending.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn wake_writer(&self) {
-        if let Some(writer) = self.writer.get() {
-            writer.unpark();
-        }
-    }
-}
-
-/// The writes of the next commit, gathered by the games' threads as they send them: each game
-/// encodes its own events into one shared buffer, so that nothing a game allocates is freed by
-/// the writer's thread (glibc's allocator takes its slow path for memory freed on another
-/// thread, and that was a fifth of durable mode's extra cost).
-#[derive(Debug, Default)]
-struct Pending {
-    gathered: Gathered,
-    /// How many requests wait (one game's writes at once is one request).
-    requests: usize,
-    /// What the requests gathered are told when their commit is done.
-    outcome: Arc<Outcome>,
-    /// The writer waits for a first request (not for a batch to fill): that one wakes it.
-    idle: bool,
-    /// Nothing more is taken: the store closed, or its writer stopped.
-    closed: bool,
-    /// Every handle is gone.
-    gone: bool,
-    /// Someone waits for the store to close.
-    closing: Option<oneshot::Sender<()>>,
-}
-
-/// What the requests of one commit wait for: one answer for all of them, where each had its
-/// own channel (and its own wake-up from the writer's thread).
-#[derive(Debug, Default)]
-pub(super) struct Outcome {
-    result: OnceLock<Told>,
-    told: Notify,
-}
-
-/// How a commit ended, as its waiters hear it.
-#[derive(Debug)]
-enum Told {
-    Committed,
-    /// SQLite refused the commit: the error as it said it.
-    Failed(String),
-    /// The store closed (or its writer stopped) before the commit was made.
-    Closed,
-}
-
-impl Outcome {
-    fn closed() -> Arc<Outcome> {
-        let outcome = Arc::new(Outcome::default());
-        outcome.tell(Told::Closed);
-        outcome
-    }
-
-    /// Gives the commit's result (only the first one counts) and wakes everyone waiting.
-    fn tell(&self, result: Told) {
-        if self.result.set(result).is_ok() {
-            self.told.notify_waiters();
-        }
-    }
-
-    /// Waits for the commit's result.
-    pub(super) async fn wait(&self) -> Result<(), StoreError> {
-        loop {
-            let told = self.told.notified();
-            tokio::pin!(told);
-            // Listening before looking: a result told in between still wakes this.
-            told.as_mut().enable();
-            match self.result.get() {
-                Some(Told::Committed) => return Ok(()),
-                Some(Told::Closed) => return Err(StoreError::Closed),
-                Some(Told::Failed(e)) => {
-                    return Err(StoreError::Corrupt(format!("a failed commit ({e})")))
-                }
-                None => told.await,
-            }
-        }
-    }
 }
 
 /// Held by every [`Sqlite`] clone: the last one dropped tells the writer.
@@ -272,12 +167,13 @@ mod tests {
 
     use rusqlite::Connection;
 
-    use super::journal::{lines, split_line};
+    use super::journal::{lines, split_line, Gathered};
     use super::sweep::{Sweep, SWEEP_SLICE};
     use super::writer::commit;
     use super::*;
-    use crate::game::{GameEvent, Seat};
+    use crate::game::GameEvent;
     use crate::seat::GameId;
+    use crate::seat::Seat;
     use crate::store::{GameRecord, StoredSeats};
 
     /// A store in a directory of its own, removed afterwards.

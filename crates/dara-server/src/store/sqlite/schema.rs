@@ -8,9 +8,18 @@ use std::time::Duration;
 
 use rusqlite::Connection;
 
-use super::{DATABASE, STORE_FORMAT};
 use crate::seat::SeatKey;
 use crate::store::StoreError;
+
+/// The version of the store's layout (its tables and their serialised columns), kept in the
+/// database as SQLite's `user_version`. A release reads every format up to its own.
+pub const STORE_FORMAT: i64 = 3;
+
+/// The database's file name in the data directory.
+pub const DATABASE: &str = "live-games.sqlite";
+
+/// The seat key's file name in the data directory.
+pub const SEAT_KEY: &str = "seat-key";
 
 /// The database, locked for this process, at the current format.
 pub(super) fn connect(dir: &Path) -> Result<Connection, StoreError> {

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 use prometheus_client::metrics::histogram::Histogram;
 use rusqlite::{params, Connection};
 
+use super::commit::{Outcome, Shared, Told, COMMIT_BATCH};
 use super::journal::Gathered;
 use super::sweep::{sweep_all, sweep_slice, Sweep};
-use super::{Outcome, Shared, Told, COMMIT_BATCH};
 use crate::store::Write;
 
 /// How often the write-ahead log is emptied, so that erased pages leave it. Every sweep

@@ -1,0 +1,21 @@
+//! One open table as the lobby lists it, for the home page and for the nodes of a cluster.
+
+use dara::{Colour, Ruleset};
+use serde::Serialize;
+
+use crate::game::clock::TimeControl;
+use crate::seat::GameId;
+
+/// One open table as the lobby shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Table {
+    /// The game to open to sit down.
+    pub game: GameId,
+    /// The ruleset, in notation on the wire.
+    #[serde(serialize_with = "super::wire::display")]
+    pub rules: Ruleset,
+    /// The clock, if any.
+    pub clock: Option<TimeControl>,
+    /// The colour the sitter will play (`white` or `black`).
+    pub seat: Colour,
+}
