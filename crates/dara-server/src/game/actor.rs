@@ -16,9 +16,9 @@ use tokio::sync::{broadcast, mpsc};
 use tokio::time::{sleep_until, Instant};
 
 use super::computer::Search;
-use super::presence::Crowd;
+use super::crowd::Crowd;
+use super::handle::{Cmd, GameHandle, OwnHandle};
 use super::settings::GameSettings;
-use super::{Cmd, GameHandle, OwnHandle};
 use crate::config::Config;
 use crate::date::record_date;
 use crate::error::AppError;
@@ -360,7 +360,7 @@ pub(super) async fn run(handle: GameHandle, mut rx: mpsc::Receiver<Cmd>) {
                 }
                 None => false,
             };
-            if !super::settle_in(&mut cell).await {
+            if !super::handle::settle_in(&mut cell).await {
                 return;
             }
             let game = cell.as_mut().expect("a settled game stays");

@@ -2,135 +2,16 @@
 //! follows from it: taking the free seat, the lobby's listing, and claiming a game the opponent
 //! has left.
 
-use std::time::Duration;
-
-use dara::{ByColour, Colour};
+use dara::Colour;
 use dara_table::{Ask, Reply};
 use tokio::time::Instant;
 
 use super::actor::Game;
+use super::handle::{SitRefused, Welcome};
 use super::settings::Opponent;
-use super::{SitRefused, Welcome};
 use crate::protocol::{Answer, PresenceView, Refusal, SeatPresence, Table, Wire};
 use crate::seat::Seat;
 use crate::seat::{SeatHash, SeatToken};
-
-/// Everyone hears the number of watchers at most this often: a crowd arriving at a popular
-/// game (each arrival telling every connection) should not cost the square of its size in
-/// messages. A change within this time is told when it has passed. Players coming and going
-/// are told at once: the opponent's claim waits on it.
-const WATCHERS_TOLD_EVERY: Duration = Duration::from_millis(250);
-
-/// The connections open to one game.
-#[derive(Debug)]
-pub(super) struct Crowd {
-    online: ByColour<u32>,
-    watchers: u32,
-    away_since: ByColour<Option<Instant>>,
-    /// When the last connection closed, if none is open.
-    empty_since: Option<Instant>,
-    /// When presence was last told to everyone.
-    told_at: Option<Instant>,
-    /// When a change in the number of watchers, not yet told, is due to be told.
-    due: Option<Instant>,
-}
-
-impl Crowd {
-    /// Nobody yet, since `now`.
-    pub(super) fn new(now: Instant) -> Crowd {
-        Crowd {
-            online: ByColour::default(),
-            watchers: 0,
-            away_since: ByColour::default(),
-            empty_since: Some(now),
-            told_at: None,
-            due: None,
-        }
-    }
-
-    /// When a change in the number of watchers is due to be told, if one waits.
-    pub(super) fn presence_due(&self) -> Option<Instant> {
-        self.due
-    }
-
-    /// The number of watchers changed at `now`: true if everyone may be told at once; if not,
-    /// it is told when due.
-    fn watchers_changed(&mut self, now: Instant) -> bool {
-        match self.told_at {
-            Some(at) if now.saturating_duration_since(at) < WATCHERS_TOLD_EVERY => {
-                self.due.get_or_insert(at + WATCHERS_TOLD_EVERY);
-                false
-            }
-            _ => true,
-        }
-    }
-
-    /// Everyone was told the presence at `now`.
-    fn told(&mut self, now: Instant) {
-        self.told_at = Some(now);
-        self.due = None;
-    }
-
-    /// When the last connection closed, if none is open.
-    pub(super) fn empty_since(&self) -> Option<Instant> {
-        self.empty_since
-    }
-
-    /// A connection opened for `seat` (or to watch). True when a player who was away is back.
-    fn arrive(&mut self, seat: Option<Colour>) -> bool {
-        self.empty_since = None;
-        match seat {
-            Some(c) => {
-                self.online[c] += 1;
-                self.away_since[c].take().is_some()
-            }
-            None => {
-                self.watchers += 1;
-                false
-            }
-        }
-    }
-
-    /// A connection closed. True when a player has no connection left.
-    fn leave(&mut self, seat: Option<Colour>, now: Instant) -> bool {
-        let gone = match seat {
-            Some(c) => {
-                self.online[c] = self.online[c].saturating_sub(1);
-                if self.online[c] == 0 {
-                    self.away_since[c] = Some(now);
-                }
-                self.online[c] == 0
-            }
-            None => {
-                self.watchers = self.watchers.saturating_sub(1);
-                false
-            }
-        };
-        if self.online.white + self.online.black + self.watchers == 0 {
-            self.empty_since = Some(now);
-        }
-        gone
-    }
-
-    /// `colour`'s player counts as gone since `now` (nobody is connected to a game taken up
-    /// after a restart).
-    pub(super) fn away_from(&mut self, colour: Colour, now: Instant) {
-        self.away_since[colour] = Some(now);
-    }
-
-    /// A watcher's connection became `colour`'s player's.
-    fn watcher_sat_down(&mut self, colour: Colour) {
-        self.watchers = self.watchers.saturating_sub(1);
-        self.online[colour] += 1;
-    }
-
-    /// How long `colour`'s player has been gone, if they have no connection.
-    pub(super) fn away(&self, colour: Colour, now: Instant) -> Option<std::time::Duration> {
-        self.away_since[colour]
-            .filter(|_| self.online[colour] == 0)
-            .map(|since| now.saturating_duration_since(since))
-    }
-}
 
 impl Game {
     pub(super) fn hello(&mut self, token: Option<&str>, since: Option<u64>) -> Welcome {
@@ -200,7 +81,7 @@ impl Game {
             return;
         }
         match self.table.free_seat() {
-            Some(free) if self.table.ending().is_none() && self.crowd.online[!free] > 0 => {
+            Some(free) if self.table.ending().is_none() && self.crowd.is_online(!free) => {
                 let table = Table {
                     game: self.id.clone(),
                     rules: settings.rules,
@@ -233,7 +114,7 @@ impl Game {
                     claim_in_ms: Some(claim_after.saturating_sub(away).as_millis() as u64),
                 },
                 None => SeatPresence {
-                    online: self.crowd.online[c] > 0,
+                    online: self.crowd.is_online(c),
                     away_ms: None,
                     claim_in_ms: None,
                 },
@@ -242,7 +123,7 @@ impl Game {
         let view = PresenceView {
             white: one(Colour::White),
             black: one(Colour::Black),
-            watchers: self.crowd.watchers,
+            watchers: self.crowd.watchers(),
         };
         Answer::Presence(view).wire()
     }
@@ -274,7 +155,7 @@ impl Game {
         }
         let free = self.table.free_seat().ok_or(SitRefused::Taken)?;
         // Nobody should sit down opposite an empty chair (the lobby lists no such table).
-        if self.crowd.online[!free] == 0 {
+        if !self.crowd.is_online(!free) {
             return Err(SitRefused::Closed);
         }
         // Away until their page connects, so that if it never does the opponent may claim.

@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::actor::{patience, Game};
-use super::GameHandle;
+use super::handle::GameHandle;
 use crate::state::AppState;
 use crate::store::{StoredGame, Unreadable};
 
@@ -54,7 +54,7 @@ impl Game {
         self.stored = table.journal().len();
         self.table = table;
         self.created = now;
-        self.crowd = super::presence::Crowd::new(now);
+        self.crowd = super::crowd::Crowd::new(now);
         for colour in Colour::ALL {
             if self.table.seats()[colour].is_human() {
                 self.crowd.away_from(colour, now);

@@ -1,0 +1,134 @@
+//! The connections open to one game: players' and watchers', who has gone and since when, and
+//! when everyone is next to be told.
+
+use std::time::Duration;
+
+use dara::{ByColour, Colour};
+use tokio::time::Instant;
+
+/// Everyone hears the number of watchers at most this often: a crowd arriving at a popular
+/// game (each arrival telling every connection) should not cost the square of its size in
+/// messages. A change within this time is told when it has passed. Players coming and going
+/// are told at once: the opponent's claim waits on it.
+const WATCHERS_TOLD_EVERY: Duration = Duration::from_millis(250);
+
+/// The connections open to one game.
+#[derive(Debug)]
+pub(super) struct Crowd {
+    online: ByColour<u32>,
+    watchers: u32,
+    away_since: ByColour<Option<Instant>>,
+    /// When the last connection closed, if none is open.
+    empty_since: Option<Instant>,
+    /// When presence was last told to everyone.
+    told_at: Option<Instant>,
+    /// When a change in the number of watchers, not yet told, is due to be told.
+    due: Option<Instant>,
+}
+
+impl Crowd {
+    /// Nobody yet, since `now`.
+    pub(super) fn new(now: Instant) -> Crowd {
+        Crowd {
+            online: ByColour::default(),
+            watchers: 0,
+            away_since: ByColour::default(),
+            empty_since: Some(now),
+            told_at: None,
+            due: None,
+        }
+    }
+
+    /// When a change in the number of watchers is due to be told, if one waits.
+    pub(super) fn presence_due(&self) -> Option<Instant> {
+        self.due
+    }
+
+    /// The number of watchers changed at `now`: true if everyone may be told at once; if not,
+    /// it is told when due.
+    pub(super) fn watchers_changed(&mut self, now: Instant) -> bool {
+        match self.told_at {
+            Some(at) if now.saturating_duration_since(at) < WATCHERS_TOLD_EVERY => {
+                self.due.get_or_insert(at + WATCHERS_TOLD_EVERY);
+                false
+            }
+            _ => true,
+        }
+    }
+
+    /// Everyone was told the presence at `now`.
+    pub(super) fn told(&mut self, now: Instant) {
+        self.told_at = Some(now);
+        self.due = None;
+    }
+
+    /// When the last connection closed, if none is open.
+    pub(super) fn empty_since(&self) -> Option<Instant> {
+        self.empty_since
+    }
+
+    /// A connection opened for `seat` (or to watch). True when a player who was away is back.
+    pub(super) fn arrive(&mut self, seat: Option<Colour>) -> bool {
+        self.empty_since = None;
+        match seat {
+            Some(c) => {
+                self.online[c] += 1;
+                self.away_since[c].take().is_some()
+            }
+            None => {
+                self.watchers += 1;
+                false
+            }
+        }
+    }
+
+    /// A connection closed. True when a player has no connection left.
+    pub(super) fn leave(&mut self, seat: Option<Colour>, now: Instant) -> bool {
+        let gone = match seat {
+            Some(c) => {
+                self.online[c] = self.online[c].saturating_sub(1);
+                if self.online[c] == 0 {
+                    self.away_since[c] = Some(now);
+                }
+                self.online[c] == 0
+            }
+            None => {
+                self.watchers = self.watchers.saturating_sub(1);
+                false
+            }
+        };
+        if self.online.white + self.online.black + self.watchers == 0 {
+            self.empty_since = Some(now);
+        }
+        gone
+    }
+
+    /// `colour`'s player counts as gone since `now` (nobody is connected to a game taken up
+    /// after a restart).
+    pub(super) fn away_from(&mut self, colour: Colour, now: Instant) {
+        self.away_since[colour] = Some(now);
+    }
+
+    /// A watcher's connection became `colour`'s player's.
+    pub(super) fn watcher_sat_down(&mut self, colour: Colour) {
+        self.watchers = self.watchers.saturating_sub(1);
+        self.online[colour] += 1;
+    }
+
+    /// Whether `colour`'s player has a connection open.
+    pub(super) fn is_online(&self, colour: Colour) -> bool {
+        self.online[colour] > 0
+    }
+
+    /// How many connections watch.
+    pub(super) fn watchers(&self) -> u32 {
+        self.watchers
+    }
+
+    /// How long `colour`'s player has been gone, if they have no connection.
+    pub(super) fn away(&self, colour: Colour, now: Instant) -> Option<std::time::Duration> {
+        self.away_since[colour]
+            .filter(|_| self.online[colour] == 0)
+            .map(|since| now.saturating_duration_since(since))
+    }
+}
