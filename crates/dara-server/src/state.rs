@@ -10,7 +10,7 @@ use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::error::AppError;
 use crate::game::computer::Computer;
-use crate::game::GameHandle;
+use crate::game::{GameHandle, Host};
 use crate::listener::Connections;
 use crate::lobby::Lobby;
 use crate::metrics::Metrics;
@@ -253,5 +253,48 @@ fn decrement(counts: &mut HashMap<IpAddr, usize>, address: IpAddr) {
         if *count == 0 {
             counts.remove(&address);
         }
+    }
+}
+
+/// What the games see of the server: its parts, and the book of live games.
+impl Host for Shared {
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn stopping(&self) -> bool {
+        *self.stopping.borrow()
+    }
+
+    fn store(&self) -> &Store {
+        &self.store
+    }
+
+    fn seat_key(&self) -> &SeatKey {
+        &self.seat_key
+    }
+
+    fn computer(&self) -> &Computer {
+        &self.computer
+    }
+
+    fn lobby(&self) -> &Lobby {
+        &self.lobby
+    }
+
+    fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    fn register(&self, handle: GameHandle, asked_from: Option<IpAddr>) -> Result<(), AppError> {
+        Shared::register(self, handle, asked_from)
+    }
+
+    fn set_finished(&self, id: &GameId, at: Option<tokio::time::Instant>) {
+        Shared::set_finished(self, id, at);
+    }
+
+    fn forget(&self, id: &GameId) {
+        Shared::forget(self, id);
     }
 }

@@ -18,19 +18,20 @@ use tokio::time::{sleep_until, Instant};
 use super::computer::Search;
 use super::crowd::Crowd;
 use super::handle::{Cmd, GameHandle, OwnHandle};
+use super::host::Host;
 use super::settings::GameSettings;
 use crate::config::Config;
 use crate::date::record_date;
 use crate::error::AppError;
 use crate::protocol::{self, Answer, ClientMessage, Refusal, Wire};
 use crate::seat::{new_game_id, GameId, Seat, SeatHash, SeatKey};
-use crate::state::{AppState, Shared};
 use crate::store::{Committed, GameRecord, Store, StoredSeats, Write};
 
 /// One live game, as its actor holds it.
 pub(super) struct Game {
     pub(super) id: GameId,
-    pub(super) shared: Weak<Shared>,
+    /// The server that holds the game, while it runs.
+    pub(super) host: Weak<dyn Host>,
     pub(super) handle: OwnHandle,
     /// The game itself: seats, turns, clocks, offers, result.
     pub(super) table: Table<SeatHash>,
@@ -70,23 +71,36 @@ pub(super) struct Game {
 /// # Errors
 /// When the server, or that address's share of it, is full, or the game is against the
 /// computer and as many searches wait for it as may.
-pub fn spawn(
-    state: &AppState,
+pub fn spawn<H: Host>(
+    host: &Arc<H>,
+    settings: GameSettings,
+    seats: ByColour<Seat>,
+    asked_from: Option<IpAddr>,
+) -> Result<(GameHandle, Committed), AppError> {
+    let weak: Weak<H> = Arc::downgrade(host);
+    let weak: Weak<dyn Host> = weak;
+    spawn_in(&**host, weak, settings, seats, asked_from)
+}
+
+/// [`spawn`], for a `host` already seen as the games see it (a rematch's).
+pub(super) fn spawn_in(
+    host: &dyn Host,
+    weak: Weak<dyn Host>,
     settings: GameSettings,
     seats: ByColour<Seat>,
     asked_from: Option<IpAddr>,
 ) -> Result<(GameHandle, Committed), AppError> {
     let plays_computer = Colour::ALL.into_iter().any(|c| seats[c].computer().is_some());
-    if let Some((waiting, retry_after)) = plays_computer.then(|| state.computer.busy()).flatten() {
+    if let Some((waiting, retry_after)) = plays_computer.then(|| host.computer().busy()).flatten() {
         return Err(AppError::EngineBusy { waiting, retry_after });
     }
     let id = new_game_id();
     let (tx, rx) = mpsc::channel(64);
     let handle = GameHandle::new(id.clone(), tx);
-    state.register(handle.clone(), asked_from)?;
-    let table = Table::new(settings, seats, patience(&state.config));
-    let game = Game::new(id, Arc::downgrade(state), &handle, table, asked_from)
-        .kept(state.store.clone(), state.seat_key.clone());
+    host.register(handle.clone(), asked_from)?;
+    let table = Table::new(settings, seats, patience(host.config()));
+    let game = Game::new(id, weak, &handle, table, asked_from)
+        .kept(host.store().clone(), host.seat_key().clone());
     let begin = game.store.is_durable().then(|| Write::Begin {
         game: game.id.clone(),
         record: GameRecord::new(game.table.settings(), &game.date),
@@ -105,7 +119,7 @@ pub(super) fn patience(config: &Config) -> Patience {
 impl Game {
     pub(super) fn new(
         id: GameId,
-        shared: Weak<Shared>,
+        host: Weak<dyn Host>,
         handle: &GameHandle,
         table: Table<SeatHash>,
         asked_from: Option<IpAddr>,
@@ -113,7 +127,7 @@ impl Game {
         let now = Instant::now();
         Game {
             id,
-            shared,
+            host,
             handle: handle.downgrade(),
             table,
             origin: now,
@@ -162,9 +176,9 @@ impl Game {
     /// game: nothing is kept after a game that ended its life.
     async fn end_life(mut self) {
         self.thinking = None;
-        let stopping = self.shared.upgrade().map_or(true, |s| *s.stopping.borrow());
-        if let Some(shared) = self.shared.upgrade() {
-            shared.forget(&self.id);
+        let stopping = self.host.upgrade().map_or(true, |host| host.stopping());
+        if let Some(host) = self.host.upgrade() {
+            host.forget(&self.id);
         }
         if !stopping && !self.handle.moved() {
             if let Err(e) =
@@ -191,8 +205,8 @@ impl Game {
         if matches!(self.store, Store::Redis(_)) {
             self.handle.set_moved();
         }
-        if let Some(shared) = self.shared.upgrade() {
-            shared.forget(&self.id);
+        if let Some(host) = self.host.upgrade() {
+            host.forget(&self.id);
         }
     }
 
@@ -216,20 +230,20 @@ impl Game {
 
     /// The server's state, while it runs: its settings are read there, not copied (this is
     /// asked after every command).
-    pub(super) fn server(&self) -> Option<Arc<Shared>> {
-        self.shared.upgrade()
+    pub(super) fn server(&self) -> Option<Arc<dyn Host>> {
+        self.host.upgrade()
     }
 
     /// How long a gone player may be away before the opponent may claim.
     pub(super) fn claim_after(&self) -> std::time::Duration {
-        self.server().map(|s| s.config.claim_after).unwrap_or_default()
+        self.server().map(|s| s.config().claim_after).unwrap_or_default()
     }
 
     /// The next moment something happens by itself: the table's (a flag falls, held clocks
     /// run), or the shell's (the game is forgotten, the watchers are told).
     fn next_wake(&self) -> Option<Instant> {
         let server = self.server()?;
-        let config = &server.config;
+        let config = server.config();
         let table = self.table.next_deadline().map(|at| self.instant(at));
         let finished = self.table.ending().map(|e| self.instant(e.at) + config.finished_grace);
         let idle = self.crowd.empty_since().map(|t| t + config.idle_timeout);
@@ -240,7 +254,7 @@ impl Game {
 
     fn expired(&self, now: Instant) -> bool {
         let Some(server) = self.server() else { return true };
-        let config = &server.config;
+        let config = server.config();
         let finished =
             self.table.ending().is_some_and(|e| now >= self.instant(e.at) + config.finished_grace);
         let idle = self.crowd.empty_since().is_some_and(|t| now >= t + config.idle_timeout);

@@ -28,8 +28,8 @@ impl Game {
 
     /// Counts a request refused because the store could not be reached, for `/metrics`.
     pub(super) fn count_unkept(&self) {
-        if let Some(shared) = self.shared.upgrade() {
-            shared.metrics.refused_unkept.inc();
+        if let Some(host) = self.host.upgrade() {
+            host.metrics().refused_unkept.inc();
         }
     }
 

@@ -5,7 +5,7 @@
 use dara::ByColour;
 use dara_table::{Effect, GameEvent, Input, Outcome, Reply, Think};
 
-use super::actor::{spawn, Game};
+use super::actor::{spawn_in, Game};
 use super::computer::Request;
 use super::settings::Opponent;
 use crate::error::AppError;
@@ -19,8 +19,8 @@ impl Game {
         for v in events {
             let event = &self.table.journal()[(v - 1) as usize];
             if matches!(event, GameEvent::Moved { .. }) {
-                if let Some(shared) = self.shared.upgrade() {
-                    shared.metrics.turns.inc();
+                if let Some(host) = self.host.upgrade() {
+                    host.metrics().turns.inc();
                 }
             }
             self.tell_event(v);
@@ -37,20 +37,20 @@ impl Game {
                 }
                 Effect::SeatTaken => {
                     self.seats_changed = true;
-                    if let Some(shared) = self.shared.upgrade() {
-                        shared.lobby.close(&self.id);
+                    if let Some(host) = self.host.upgrade() {
+                        host.lobby().close(&self.id);
                     }
                     self.announce_presence();
                 }
                 Effect::Ended(at) => {
-                    if let Some(shared) = self.shared.upgrade() {
-                        shared.lobby.close(&self.id);
-                        shared.set_finished(&self.id, Some(self.instant(at)));
+                    if let Some(host) = self.host.upgrade() {
+                        host.lobby().close(&self.id);
+                        host.set_finished(&self.id, Some(self.instant(at)));
                     }
                 }
                 Effect::Reopened => {
-                    if let Some(shared) = self.shared.upgrade() {
-                        shared.set_finished(&self.id, None);
+                    if let Some(host) = self.host.upgrade() {
+                        host.set_finished(&self.id, None);
                     }
                 }
                 Effect::StartRematch => {
@@ -65,7 +65,7 @@ impl Game {
 
     /// Asks the engine for the computer's move.
     fn think(&mut self, think: Think) {
-        let Some(shared) = self.shared.upgrade() else { return };
+        let Some(host) = self.host.upgrade() else { return };
         let Think { ticket, level, pos, history } = think;
         let request = Request {
             pos,
@@ -74,7 +74,7 @@ impl Game {
             client: self.asked_from,
             tell: Some(self.watchers.clone()),
         };
-        let (search, answer) = shared.computer.think(request);
+        let (search, answer) = host.computer().think(request);
         self.thinking = Some((ticket, search));
         let handle = self.handle.clone();
         tokio::spawn(async move {
@@ -88,8 +88,8 @@ impl Game {
     /// browser needs nothing new to take its seat.
     fn start_rematch(&mut self) -> Result<(), Refusal> {
         // A server that is stopping cannot keep a new game: said as such a refusal is.
-        let shared =
-            self.shared.upgrade().ok_or_else(|| Refusal::rematch_unavailable(&AppError::Unkept))?;
+        let host =
+            self.host.upgrade().ok_or_else(|| Refusal::rematch_unavailable(&AppError::Unkept))?;
         let seats = self.table.seats();
         let seats = ByColour { white: seats.black.clone(), black: seats.white.clone() };
         let mut settings = self.table.settings().clone();
@@ -100,7 +100,7 @@ impl Game {
         settings.creator = !settings.creator;
         // Not waited for: the store commits the new game before anything this one stores
         // after it, so the rematch this game names is always there.
-        let (handle, _) = spawn(&shared, settings, seats, self.asked_from)
+        let (handle, _) = spawn_in(&*host, self.host.clone(), settings, seats, self.asked_from)
             .map_err(|e| Refusal::rematch_unavailable(&e))?;
         let outcome = self.table.handle(self.now(), Input::RematchStarted { game: handle.id });
         self.carry_out(outcome).map(|_| ())

@@ -75,7 +75,7 @@ impl Game {
     /// An open table is listed while it has a free seat and the person waiting at it is
     /// connected: nobody should sit down opposite an empty chair.
     fn relist(&self) {
-        let Some(shared) = self.shared.upgrade() else { return };
+        let Some(host) = self.host.upgrade() else { return };
         let settings = self.table.settings();
         if settings.opponent != Opponent::Open {
             return;
@@ -88,9 +88,9 @@ impl Game {
                     clock: settings.clock,
                     seat: free,
                 };
-                shared.lobby.open(self.id.clone(), table);
+                host.lobby().open(self.id.clone(), table);
             }
-            _ => shared.lobby.close(&self.id),
+            _ => host.lobby().close(&self.id),
         }
     }
 

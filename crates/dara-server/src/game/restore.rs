@@ -3,7 +3,7 @@
 //! to nobody: the clocks stay stopped until the side to move is back (or a minute has passed),
 //! and the timers that wait for people (to claim, to forget) start afresh.
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use dara::Colour;
 use dara_table::Table;
@@ -12,7 +12,7 @@ use tokio::time::Instant;
 
 use super::actor::{patience, Game};
 use super::handle::GameHandle;
-use crate::state::AppState;
+use super::host::Host;
 use crate::store::{StoredGame, Unreadable};
 
 /// Takes up a stored game: rebuilds it, registers it and starts it with its actor (the computer
@@ -20,26 +20,29 @@ use crate::store::{StoredGame, Unreadable};
 ///
 /// # Errors
 /// The stored game does not replay: a setting, a seat or a turn this release cannot read.
-pub fn restore(state: &AppState, stored: StoredGame) -> Result<GameHandle, Unreadable> {
+pub fn restore<H: Host>(host: &Arc<H>, stored: StoredGame) -> Result<GameHandle, Unreadable> {
+    let weak: Weak<H> = Arc::downgrade(host);
+    let weak: Weak<dyn Host> = weak;
+    let host: &dyn Host = &**host;
     let settings = stored.record.settings()?;
     let seats = stored.seats.seats()?;
     let (tx, rx) = mpsc::channel(64);
     let handle = GameHandle::new(stored.id.clone(), tx);
     let mut game = Game::new(
         stored.id.clone(),
-        Arc::downgrade(state),
+        weak,
         &handle,
-        Table::new(settings.clone(), seats.clone(), patience(&state.config)),
+        Table::new(settings.clone(), seats.clone(), patience(host.config())),
         None,
     )
-    .kept(state.store.clone(), state.seat_key.clone());
+    .kept(host.store().clone(), host.seat_key().clone());
     game.date = stored.record.date.clone();
-    let table = Table::restore(settings, seats, patience(&state.config), stored.events, game.now())
+    let table = Table::restore(settings, seats, patience(host.config()), stored.events, game.now())
         .map_err(|e| Unreadable(format!("game {}: {e}", game.id)))?;
     game.taken_up(table);
-    state.register(handle.clone(), None).map_err(|e| Unreadable(e.reason()))?;
+    host.register(handle.clone(), None).map_err(|e| Unreadable(e.reason()))?;
     if let Some(ending) = game.table.ending() {
-        state.set_finished(&game.id, Some(game.instant(ending.at)));
+        host.set_finished(&game.id, Some(game.instant(ending.at)));
     }
     handle.start(game, rx);
     Ok(handle)
@@ -65,7 +68,6 @@ impl Game {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Weak;
     use std::time::Duration;
 
     use dara::ByColour;
@@ -94,7 +96,8 @@ mod tests {
     fn game(key: &SeatKey) -> Game {
         let id = new_game_id();
         let handle = GameHandle::new(id.clone(), mpsc::channel(1).0);
-        Game::new(id, Weak::new(), &handle, table(key), None).kept(Store::Memory, key.clone())
+        Game::new(id, crate::game::host::nobody(), &handle, table(key), None)
+            .kept(Store::Memory, key.clone())
     }
 
     fn running(game: &Game) -> Option<Colour> {

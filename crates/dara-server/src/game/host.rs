@@ -1,0 +1,99 @@
+//! What a live game needs of the server that holds it: its settings, its store and seat key,
+//! the engine pool, the lobby, the measures, and the book of live games (to enter a rematch,
+//! to note an ending, to be forgotten). The server's state implements it; a game holds it
+//! weakly, so that a server dropped mid-game (the tests' crash) still lets go of its games, and
+//! the games know nothing of the server's other parts (its sockets, its cluster, its pages).
+
+use std::net::IpAddr;
+
+use tokio::time::Instant;
+
+use super::computer::Computer;
+use super::handle::GameHandle;
+use crate::config::Config;
+use crate::error::AppError;
+use crate::lobby::Lobby;
+use crate::metrics::Metrics;
+use crate::seat::{GameId, SeatKey};
+use crate::store::Store;
+
+/// The server as its games see it.
+pub trait Host: Send + Sync + 'static {
+    /// The settings, read where they are (a game asks after every command), not copied.
+    fn config(&self) -> &Config;
+
+    /// Whether the server has begun to stop: its games are kept for the next process, not
+    /// erased.
+    fn stopping(&self) -> bool;
+
+    /// Where live games are kept.
+    fn store(&self) -> &Store;
+
+    /// The key seat tokens are hashed with.
+    fn seat_key(&self) -> &SeatKey;
+
+    /// The engine pool.
+    fn computer(&self) -> &Computer;
+
+    /// The open tables.
+    fn lobby(&self) -> &Lobby;
+
+    /// What an operator watches.
+    fn metrics(&self) -> &Metrics;
+
+    /// Enters a new game asked for from `asked_from` (`None` when the server itself starts
+    /// it), unless the server, or that address's share of it, is full.
+    ///
+    /// # Errors
+    /// [`AppError::Full`] or [`AppError::TooManyGames`].
+    fn register(&self, handle: GameHandle, asked_from: Option<IpAddr>) -> Result<(), AppError>;
+
+    /// Notes that game `id` ended at `at` (or, after a takeback, that it goes on: `None`): a
+    /// full server makes room by forgetting the game that ended first.
+    fn set_finished(&self, id: &GameId, at: Option<Instant>);
+
+    /// Forgets a game that ended its life here.
+    fn forget(&self, id: &GameId);
+}
+
+/// No server at all: the host of a game made on its own (a test's), which every call finds gone.
+#[cfg(test)]
+pub(super) fn nobody() -> std::sync::Weak<dyn Host> {
+    /// A host there cannot be.
+    enum Nobody {}
+
+    impl Host for Nobody {
+        fn config(&self) -> &Config {
+            match *self {}
+        }
+        fn stopping(&self) -> bool {
+            match *self {}
+        }
+        fn store(&self) -> &Store {
+            match *self {}
+        }
+        fn seat_key(&self) -> &SeatKey {
+            match *self {}
+        }
+        fn computer(&self) -> &Computer {
+            match *self {}
+        }
+        fn lobby(&self) -> &Lobby {
+            match *self {}
+        }
+        fn metrics(&self) -> &Metrics {
+            match *self {}
+        }
+        fn register(&self, _: GameHandle, _: Option<IpAddr>) -> Result<(), AppError> {
+            match *self {}
+        }
+        fn set_finished(&self, _: &GameId, _: Option<Instant>) {
+            match *self {}
+        }
+        fn forget(&self, _: &GameId) {
+            match *self {}
+        }
+    }
+
+    std::sync::Weak::<Nobody>::new()
+}
