@@ -13,7 +13,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::address::Client;
 use crate::cluster::limits::Counted;
-use crate::cluster::{self, NodeName, Route};
+use crate::cluster::route::{self, Route};
+use crate::cluster::NodeName;
 use crate::error::AppError;
 use crate::game::clock::TimeControl;
 use crate::game::{self, GameSettings, NewGame, Opponent, Seat, SitRefused};
@@ -160,7 +161,7 @@ async fn sit_at(state: &AppState, id: &GameId, client: IpAddr) -> Result<Created
 /// Asks the table's game for its free seat. In a cluster the game may run on another node,
 /// which is asked instead.
 async fn sit_routed(state: &AppState, id: &GameId, client: IpAddr) -> Result<Created, AppError> {
-    let handle = match cluster::route(state, id).await {
+    let handle = match route::route(state, id).await {
         Route::Here(handle) => handle,
         Route::There(owner) => return sit_elsewhere(state, id, &owner).await,
         Route::Gone | Route::NotNow => return Err(AppError::TableClosed),

@@ -5,6 +5,17 @@
 //! end.
 //!
 //! [`app`] builds the router (tests call it directly), [`run`] serves it until shutdown.
+//!
+//! The modules stand in layers, each importing only those below it (`scripts/import-cycles`
+//! fails on a circle of more than a parent and two children):
+//! - the shell's parts: [`protocol`] (the wire), [`store`], [`lobby`], [`metrics`], [`config`],
+//!   [`seat`], the cluster's Redis, relay and limits ([`cluster`]);
+//! - [`game`]: the live games, each a `dara_table::Table` (where every rule is decided) and the
+//!   shell around it, which sees the server only through [`game::Host`];
+//! - [`state`]: the server's shared state, which holds all of the above and is the games' host;
+//! - what serves requests from it: [`api`], [`ws`], [`pages`], [`analysis`], [`review`], the
+//!   operator's endpoints in [`metrics`], and the cluster's routing and background tasks
+//!   ([`cluster::route`], [`cluster::tasks`]).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -118,7 +129,7 @@ pub async fn run_clustered(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let state = Shared::clustered(config, cluster, seat_key);
-    cluster::start(&state);
+    cluster::tasks::start(&state);
     serve(listener, state, shutdown).await
 }
 

@@ -35,7 +35,7 @@ pub async fn home() -> Response {
 /// `/g/{id}`: a game, for its players and its watchers.
 pub async fn game(State(state): State<AppState>, Path(id): Path<String>) -> Response {
     let live = match GameId::parse(&id) {
-        Some(id) => crate::cluster::exists(&state, &id).await,
+        Some(id) => crate::cluster::route::exists(&state, &id).await,
         None => false,
     };
     if live {

@@ -5,6 +5,7 @@
 
 mod answer;
 mod client;
+pub mod close;
 mod event;
 mod refusal;
 mod table;

@@ -10,11 +10,13 @@ use tokio::time::Instant;
 
 use super::connection::Connection;
 use super::heartbeat::{Beat, Heartbeat};
-use super::{close, refused, sized, Open};
+use super::socket::{refused, sized, Open};
 use crate::cluster::relay::{self, Ended, Opened};
-use crate::cluster::{self, NodeName, Route};
+use crate::cluster::route::{self, Route};
+use crate::cluster::NodeName;
 use crate::flood::{Bucket, HELLO_TIMEOUT};
 use crate::game::GameHandle;
+use crate::protocol::close;
 use crate::protocol::{ClientMessage, ParseError, Refusal, Wire};
 use crate::seat::GameId;
 use crate::state::AppState;
@@ -29,7 +31,7 @@ pub async fn game_socket(
     Path(id): Path<String>,
 ) -> Response {
     let route = match GameId::parse(&id) {
-        Some(id) => (cluster::route(&state, &id).await, id),
+        Some(id) => (route::route(&state, &id).await, id),
         None => return gone(ws, state),
     };
     let max = state.config.max_message;

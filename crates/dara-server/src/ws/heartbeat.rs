@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use tokio::time::{Instant, Sleep};
 
-use super::close;
+use crate::protocol::close;
 use crate::state::AppState;
 
 /// What a socket is sent of the server's own accord.

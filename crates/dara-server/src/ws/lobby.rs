@@ -6,8 +6,9 @@ use axum::response::Response;
 
 use super::connection::Connection;
 use super::heartbeat::{Beat, Heartbeat};
-use super::{close, sized, Open};
+use super::socket::{sized, Open};
 use crate::flood::Bucket;
+use crate::protocol::close;
 use crate::state::AppState;
 
 /// The lobby's socket.

@@ -230,7 +230,7 @@ impl Hub {
 
 fn restarting() -> Frame {
     Frame::Close {
-        code: crate::ws::close::RESTARTING,
+        code: crate::protocol::close::RESTARTING,
         reason: "the game's server changed: reconnecting".into(),
     }
 }
@@ -348,7 +348,7 @@ pub async fn carry(
                         Frame::Ping => Message::Ping(Default::default()),
                         Frame::Pong | Frame::Binary => continue,
                         // The owner is gone (see `Hub::drop_owner`): the page reconnects.
-                        Frame::Close { code, .. } if code == crate::ws::close::RESTARTING => {
+                        Frame::Close { code, .. } if code == crate::protocol::close::RESTARTING => {
                             return Ended::Moved;
                         }
                         Frame::Close { code, reason } => {

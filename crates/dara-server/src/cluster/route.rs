@@ -1,0 +1,66 @@
+//! Where a game's socket is served in a cluster: here, where the game lives or is taken up, or
+//! on the node that holds its lease.
+
+use super::NodeName;
+use crate::game::GameHandle;
+use crate::seat::GameId;
+use crate::state::AppState;
+use crate::store::redis::Whereabouts;
+
+/// Where a socket for a game is to be served.
+#[derive(Debug)]
+pub enum Route {
+    /// This node runs the game.
+    Here(GameHandle),
+    /// Another node runs it.
+    There(NodeName),
+    /// Nobody has it: it ended its life, or never was.
+    Gone,
+    /// It cannot be known now (Redis unreachable, or the game's lease is still held by a
+    /// node that has just died): the page is to try again shortly.
+    NotNow,
+}
+
+/// Where the socket for game `id` is to be served; takes the game up here if its node is gone.
+pub async fn route(state: &AppState, id: &GameId) -> Route {
+    if let Some(handle) = state.game(id) {
+        return Route::Here(handle);
+    }
+    let Some(cluster) = &state.cluster else { return Route::Gone };
+    let _one_at_a_time = cluster.taking.lock().await;
+    if let Some(handle) = state.game(id) {
+        return Route::Here(handle);
+    }
+    match cluster.redis.find(id).await {
+        Ok(Whereabouts::Gone) => Route::Gone,
+        Ok(Whereabouts::Held(node)) => Route::There(node),
+        Ok(Whereabouts::Taken(stored)) => match crate::game::restore(state, stored) {
+            Ok(handle) => {
+                state.metrics.takeovers.inc();
+                tracing::info!(game = %id, "game taken up from Redis");
+                Route::Here(handle)
+            }
+            Err(e) => {
+                tracing::error!(game = %id, "a game in Redis cannot be taken up: {e}");
+                cluster.redis.release(id).await;
+                Route::NotNow
+            }
+        },
+        Err(e) => {
+            tracing::warn!(game = %id, "cannot find the game's node: {e}");
+            Route::NotNow
+        }
+    }
+}
+
+/// Whether the game `id` is live anywhere in the cluster.
+pub async fn exists(state: &AppState, id: &GameId) -> bool {
+    if state.game(id).is_some() {
+        return true;
+    }
+    match &state.cluster {
+        // A Redis that cannot answer now is no reason to tell a player the game is gone.
+        Some(cluster) => cluster.redis.exists(id).await.unwrap_or(true),
+        None => false,
+    }
+}
