@@ -11,6 +11,7 @@ use dara_engine::score::Score;
 use serde::{Deserialize, Serialize};
 
 use crate::address::Client;
+use crate::duration::millis;
 use crate::error::AppError;
 use crate::game::computer::{AnalysisRefused, Study};
 use crate::game::Played;
@@ -132,8 +133,8 @@ pub async fn analyse(
         score: outcome.score.into(),
         depth: outcome.depth,
         nodes: outcome.nodes,
-        thought_ms: outcome.time.as_millis() as u64,
-        waited_ms: analysis.waited.as_millis() as u64,
+        thought_ms: millis(outcome.time),
+        waited_ms: millis(analysis.waited),
         tablebase,
     }))
 }

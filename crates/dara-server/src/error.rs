@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
 
-use crate::duration::spoken;
+use crate::duration::{spoken, whole_seconds};
 
 /// Everything an HTTP request can fail with.
 ///
@@ -45,7 +45,7 @@ pub enum AppError {
         limit: usize,
         /// How long a finished game is kept: when one of them goes (`graceSeconds`, rounded
         /// up).
-        #[serde(rename = "graceSeconds", serialize_with = "whole_seconds")]
+        #[serde(rename = "graceSeconds", serialize_with = "whole_seconds_field")]
         grace: Duration,
     },
     /// The client's address already holds as many seats at open tables as one may.
@@ -53,7 +53,7 @@ pub enum AppError {
         /// How many.
         limit: usize,
         /// How long a finished game is kept (`graceSeconds`, rounded up).
-        #[serde(rename = "graceSeconds", serialize_with = "whole_seconds")]
+        #[serde(rename = "graceSeconds", serialize_with = "whole_seconds_field")]
         grace: Duration,
     },
     /// Someone else sat down at the open table first.
@@ -231,7 +231,7 @@ impl IntoResponse for AppError {
 
 /// Whole seconds to wait, rounded up, at least one: what `Retry-After` says.
 fn retry_seconds(wait: Duration) -> u64 {
-    (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
+    whole_seconds(wait).max(1)
 }
 
 /// [`retry_seconds`] as a figure of the error.
@@ -239,9 +239,9 @@ fn retry_seconds_field<S: serde::Serializer>(wait: &Duration, s: S) -> Result<S:
     s.serialize_u64(retry_seconds(*wait))
 }
 
-/// A duration in whole seconds, rounded up.
-fn whole_seconds<S: serde::Serializer>(span: &Duration, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_u64(span.as_secs() + u64::from(span.subsec_nanos() > 0))
+/// A duration as a figure of the error: whole seconds, rounded up.
+fn whole_seconds_field<S: serde::Serializer>(span: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u64(whole_seconds(*span))
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use tokio::time::Instant;
 use super::actor::Game;
 use super::handle::{SitRefused, Welcome};
 use super::settings::Opponent;
+use crate::duration::millis;
 use crate::protocol::{Answer, PresenceView, Refusal, SeatPresence, Table, Wire};
 use crate::seat::Seat;
 use crate::seat::{SeatHash, SeatToken};
@@ -110,8 +111,8 @@ impl Game {
             Seat::Human(_) => match self.crowd.away(c, now) {
                 Some(away) => SeatPresence {
                     online: false,
-                    away_ms: Some(away.as_millis() as u64),
-                    claim_in_ms: Some(claim_after.saturating_sub(away).as_millis() as u64),
+                    away_ms: Some(millis(away)),
+                    claim_in_ms: Some(millis(claim_after.saturating_sub(away))),
                 },
                 None => SeatPresence {
                     online: self.crowd.is_online(c),
