@@ -1,8 +1,7 @@
 //! The Arcade's game-socket messages as the load driver sends and reads them
-//! (`crates/dara-server/PROTOCOL.md`), held to the server's own message types by the tests
-//! below: every message the driver writes is read back by the server's reader
-//! (`ClientMessage::parse`), and every message the driver reads is written by the server's
-//! writer (`Answer`, `Event`).
+//! (`crates/dara-server/PROTOCOL.md`). What it sends is written by the server's own type
+//! (`ClientMessage`, which reads back as itself); what it reads is held to the server's writers
+//! (`Answer`, `Event`) by the tests below.
 //!
 //! Reading borrows from the frame's text: one pass of serde over one struct that has every field
 //! the driver looks at, whatever the message's type, so a message costs no allocation but its
@@ -11,8 +10,10 @@
 
 use core::fmt;
 use core::str::FromStr;
+use std::sync::LazyLock;
 
 use dara::Colour;
+use dara_server::protocol::ClientMessage;
 use serde::de::{Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde::Deserialize;
 
@@ -23,30 +24,34 @@ use serde::Deserialize;
 pub use dara_server::protocol::PROTOCOL_VERSION;
 
 /// The keep-alive a page sends every few seconds.
-pub const PING: &str = r#"{"t":"ping","d":{"lag":0}}"#;
+pub static PING: LazyLock<String> = LazyLock::new(|| written(&ClientMessage::Ping { lag: 0 }));
 
 /// Taking the free seat.
-pub const JOIN: &str = r#"{"t":"join"}"#;
+pub static JOIN: LazyLock<String> = LazyLock::new(|| written(&ClientMessage::Join));
 
-/// `hello` with a seat token (or none, to watch and then join), from the start of the game.
+/// A message as the server's own type writes it.
+fn written(message: &ClientMessage) -> String {
+    serde_json::to_string(message).expect("a client message always serialises")
+}
+
+/// `hello` with a seat token (or none, to watch and then join), from the start of the game;
+/// naming the server's protocol, or, for a server older than the field, none.
 pub fn hello(seat: Option<&str>, protocol: Option<u32>) -> String {
-    let seat = match seat {
-        // A token is hex digits: nothing to escape.
-        Some(token) => format!("\"{token}\""),
-        None => "null".to_owned(),
-    };
-    match protocol {
-        Some(version) => {
-            format!(r#"{{"t":"hello","d":{{"seat":{seat},"since":null,"protocol":{version}}}}}"#)
-        }
-        None => format!(r#"{{"t":"hello","d":{{"seat":{seat},"since":null}}}}"#),
+    let hello = ClientMessage::Hello { seat: seat.map(str::to_owned), since: None };
+    let mut value = serde_json::to_value(&hello).expect("a client message always serialises");
+    if let Some(data) = value.get_mut("d").and_then(serde_json::Value::as_object_mut) {
+        match protocol {
+            Some(version) => data.insert("protocol".to_owned(), version.into()),
+            None => data.remove("protocol"),
+        };
     }
+    value.to_string()
 }
 
 /// One whole turn, as the notation writes it (taken from the server's own list of legal turns),
 /// with the lag the page reports.
 pub fn turn(id: u64, m: &str, lag_ms: u64) -> String {
-    format!(r#"{{"t":"move","d":{{"id":{id},"m":"{m}","lag":{lag_ms}}}}}"#)
+    written(&ClientMessage::Move { id, text: m.to_owned(), lag: Some(lag_ms) })
 }
 
 /// The body of `POST /api/games` for a game against a friend by link.
@@ -239,8 +244,8 @@ mod tests {
             read(&turn(4, "c3-c4xe5", 12)),
             ClientMessage::Move { id: 4, text: "c3-c4xe5".into(), lag: Some(12) }
         );
-        assert_eq!(read(PING), ClientMessage::Ping { lag: 0 });
-        assert_eq!(read(JOIN), ClientMessage::Join);
+        assert_eq!(read(&PING), ClientMessage::Ping { lag: 0 });
+        assert_eq!(read(&JOIN), ClientMessage::Join);
         // Without `protocol`, for a server older than the field: today's server says why not.
         assert!(matches!(
             ClientMessage::parse(&hello(None, None)),
@@ -287,18 +292,21 @@ mod tests {
 
     #[test]
     fn messages_sent_are_the_protocols() {
+        let json = |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap();
         assert_eq!(
-            hello(Some("ab12"), Some(1)),
-            r#"{"t":"hello","d":{"seat":"ab12","since":null,"protocol":1}}"#
+            json(&hello(Some("ab12"), Some(1))),
+            json(r#"{"t":"hello","d":{"seat":"ab12","since":null,"protocol":1}}"#)
         );
-        assert_eq!(hello(None, None), r#"{"t":"hello","d":{"seat":null,"since":null}}"#);
+        assert_eq!(
+            json(&hello(None, None)),
+            json(r#"{"t":"hello","d":{"seat":null,"since":null}}"#)
+        );
         assert_eq!(turn(4, "c3-c4xe5", 12), r#"{"t":"move","d":{"id":4,"m":"c3-c4xe5","lag":12}}"#);
         assert_eq!(
             new_game("jaques,diagonal=yes"),
             r#"{"opponent":"friend","rules":"jaques,diagonal=yes"}"#
         );
-        for text in [PING, JOIN] {
-            serde_json::from_str::<serde_json::Value>(text).unwrap();
-        }
+        assert_eq!(*PING, r#"{"t":"ping","d":{"lag":0}}"#);
+        assert_eq!(*JOIN, r#"{"t":"join"}"#);
     }
 }

@@ -1,12 +1,14 @@
 //! What a browser may send over a game's socket. Parsing is in two steps, the envelope then the
-//! data, so that every mistake gets a reason a person can read.
+//! data, so that every mistake gets a reason a person can read. A message also writes itself as
+//! a page sends it (`serde_json::to_string`), for the load driver and the tests: the same data
+//! types carry both ways, and every message reads back as itself (tested below).
 
 use core::fmt;
 use std::borrow::Cow;
 use std::time::Duration;
 
 use serde::de::{IgnoredAny, MapAccess, Visitor};
-use serde::{Deserialize, Deserializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 
 /// What a browser may ask of a game.
@@ -98,7 +100,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for Envelope<'a> {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct HelloData {
     #[serde(default)]
@@ -109,19 +111,61 @@ struct HelloData {
     since: Option<u64>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct MoveData {
     id: u64,
     m: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     lag: Option<u64>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 struct PingData {
     #[serde(default)]
     lag: u64,
+}
+
+/// A message as it is written: its type, and its data if it has any.
+#[derive(Serialize)]
+struct Written<D> {
+    t: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    d: Option<D>,
+}
+
+/// As a page writes it; `hello` names this server's protocol.
+impl Serialize for ClientMessage {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        fn bare<S: Serializer>(t: &'static str, s: S) -> Result<S::Ok, S::Error> {
+            Written::<()> { t, d: None }.serialize(s)
+        }
+        match self {
+            ClientMessage::Hello { seat, since } => {
+                let d = HelloData {
+                    protocol: Some(PROTOCOL_VERSION),
+                    seat: seat.clone(),
+                    since: *since,
+                };
+                Written { t: "hello", d: Some(d) }.serialize(s)
+            }
+            ClientMessage::Join => bare("join", s),
+            ClientMessage::Move { id, text, lag } => {
+                let d = MoveData { id: *id, m: text.clone(), lag: *lag };
+                Written { t: "move", d: Some(d) }.serialize(s)
+            }
+            ClientMessage::Resign => bare("resign", s),
+            ClientMessage::DrawOffer => bare("draw-offer", s),
+            ClientMessage::DrawDecline => bare("draw-decline", s),
+            ClientMessage::DrawWithdraw => bare("draw-withdraw", s),
+            ClientMessage::Takeback => bare("takeback", s),
+            ClientMessage::Rematch => bare("rematch", s),
+            ClientMessage::Claim => bare("claim", s),
+            ClientMessage::Ping { lag } => {
+                Written { t: "ping", d: Some(PingData { lag: *lag }) }.serialize(s)
+            }
+        }
+    }
 }
 
 /// A text frame that is not a message the server can read.
@@ -287,6 +331,40 @@ mod tests {
         assert_eq!(
             ClientMessage::parse(r#"{"t":"draw-withdraw"}"#),
             Ok(ClientMessage::DrawWithdraw)
+        );
+    }
+
+    #[test]
+    fn every_message_reads_back_as_itself() {
+        let all = [
+            ClientMessage::Hello { seat: Some("ab12".into()), since: Some(4) },
+            ClientMessage::Hello { seat: None, since: None },
+            ClientMessage::Join,
+            ClientMessage::Move { id: 4, text: "c3-c4xe5".into(), lag: Some(12) },
+            ClientMessage::Move { id: 5, text: "a1".into(), lag: None },
+            ClientMessage::Resign,
+            ClientMessage::DrawOffer,
+            ClientMessage::DrawDecline,
+            ClientMessage::DrawWithdraw,
+            ClientMessage::Takeback,
+            ClientMessage::Rematch,
+            ClientMessage::Claim,
+            ClientMessage::Ping { lag: 0 },
+        ];
+        for message in all {
+            let text = serde_json::to_string(&message).unwrap();
+            assert_eq!(ClientMessage::parse(&text), Ok(message), "{text}");
+        }
+        let written = |m: ClientMessage| serde_json::to_string(&m).unwrap();
+        assert_eq!(written(ClientMessage::Join), r#"{"t":"join"}"#);
+        assert_eq!(written(ClientMessage::Ping { lag: 0 }), r#"{"t":"ping","d":{"lag":0}}"#);
+        assert_eq!(
+            written(ClientMessage::Move { id: 4, text: "c3-c4xe5".into(), lag: Some(12) }),
+            r#"{"t":"move","d":{"id":4,"m":"c3-c4xe5","lag":12}}"#
+        );
+        assert_eq!(
+            written(ClientMessage::Hello { seat: Some("ab12".into()), since: None }),
+            r#"{"t":"hello","d":{"protocol":1,"seat":"ab12","since":null}}"#
         );
     }
 

@@ -142,7 +142,7 @@ impl Game<'_> {
             // `protocol`): a ping then would be refused with `hello-first`.
             let seat = &self.seats[i];
             if seat.version.is_some() && seat.last_sent.elapsed() >= PING_WHEN_QUIET {
-                self.send(i, Utf8Bytes::from_static(wire::PING)).await?;
+                self.send(i, Utf8Bytes::from_static(wire::PING.as_str())).await?;
             }
         }
         Ok(())
@@ -239,7 +239,7 @@ impl Game<'_> {
                 let join = seat.joiner && seat.colour.is_none();
                 self.position(i, d.pos)?;
                 if join {
-                    self.send(i, Utf8Bytes::from_static(wire::JOIN)).await?;
+                    self.send(i, Utf8Bytes::from_static(wire::JOIN.as_str())).await?;
                 }
             }
             "joined" => {
