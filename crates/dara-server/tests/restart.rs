@@ -313,6 +313,29 @@ async fn a_store_of_format_2_is_taken_up() {
     a_store_is_taken_up(2).await;
 }
 
+/// The seat key's file gone while live games are stored: the store refuses to open, naming the
+/// file, rather than make a new key that would lock every player out of their games. With no
+/// game stored, a new key is simply made.
+#[test]
+fn a_missing_seat_key_with_stored_games_is_refused() {
+    let data = DataDir::new("no-seat-key");
+    std::fs::create_dir_all(&data.0).unwrap();
+    std::fs::copy(fixture(STORE_FORMAT).join(sqlite::DATABASE), data.0.join(sqlite::DATABASE))
+        .unwrap();
+    let error = Store::open(&data.0).unwrap_err();
+    let StoreError::SeatKeyMissing { path, games } = &error else { panic!("{error}") };
+    assert_eq!((path.clone(), *games), (data.0.join(sqlite::SEAT_KEY), 4));
+    let said = error.to_string();
+    assert!(said.contains(&data.0.join(sqlite::SEAT_KEY).display().to_string()), "{said}");
+    assert!(!data.0.join(sqlite::SEAT_KEY).exists(), "no new key was made");
+
+    let empty = DataDir::new("no-seat-key-empty");
+    let opened = Store::open(&empty.0).unwrap();
+    assert!(opened.games.is_empty());
+    drop(opened);
+    assert!(empty.0.join(sqlite::SEAT_KEY).exists(), "a new store makes its key");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_store_of_this_format_is_taken_up() {
     a_store_is_taken_up(STORE_FORMAT).await;

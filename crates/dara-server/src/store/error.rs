@@ -16,6 +16,14 @@ pub enum StoreError {
     },
     /// Reading or writing the directory failed.
     Io(PathBuf, std::io::Error),
+    /// The seat key's file is gone while the store holds live games: every seat of theirs was
+    /// hashed with that key, so a new one would orphan them all.
+    SeatKeyMissing {
+        /// The file.
+        path: PathBuf,
+        /// How many live games the store holds.
+        games: usize,
+    },
     /// SQLite failed.
     Sqlite(rusqlite::Error),
     /// A stored row does not read.
@@ -44,6 +52,13 @@ impl core::fmt::Display for StoreError {
                  {STORE_FORMAT})"
             ),
             StoreError::Io(path, e) => write!(f, "{}: {e}", path.display()),
+            StoreError::SeatKeyMissing { path, games } => write!(
+                f,
+                "{}: the seat key is missing, and the store holds {games} live games whose seats \
+                 were hashed with it (a new key would lock every player out of them): put the \
+                 file back from a backup, or move the data directory aside to start empty",
+                path.display()
+            ),
             StoreError::Sqlite(e) => write!(f, "the store: {e}"),
             StoreError::Corrupt(what) => write!(f, "the store holds {what}"),
             StoreError::Closed => f.write_str("the store is closed"),

@@ -91,8 +91,8 @@ impl Sqlite {
     ) -> Result<(Sqlite, SeatKey, Vec<StoredGame>), StoreError> {
         std::fs::create_dir_all(dir).map_err(|e| StoreError::Io(dir.to_owned(), e))?;
         let conn = connect(dir)?;
-        let key = seat_key(&dir.join(SEAT_KEY))?;
         let games = load(&conn)?;
+        let key = seat_key(&dir.join(SEAT_KEY), games.len())?;
         let shared = Arc::new(Shared::default());
         // 100 µs to about 1.6 s.
         let commit_seconds = Histogram::new(exponential_buckets(1e-4, 2.0, 15));

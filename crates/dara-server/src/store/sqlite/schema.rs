@@ -98,9 +98,13 @@ const CREATE_JOURNAL: &str = "CREATE TABLE journal (
     events BLOB NOT NULL
 );";
 
-/// The seat key kept in `path`, made on first start (readable by this user only).
-pub(super) fn seat_key(path: &Path) -> Result<SeatKey, StoreError> {
+/// The seat key kept in `path`, made on first start (readable by this user only). Never made
+/// anew while the store holds `games` live games: their seats were hashed with the lost key.
+pub(super) fn seat_key(path: &Path, games: usize) -> Result<SeatKey, StoreError> {
     let io = |e| StoreError::Io(path.to_owned(), e);
+    if games > 0 && !path.exists() {
+        return Err(StoreError::SeatKeyMissing { path: path.to_owned(), games });
+    }
     let mut options = OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
