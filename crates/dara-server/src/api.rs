@@ -164,7 +164,7 @@ async fn sit_routed(state: &AppState, id: &GameId, client: IpAddr) -> Result<Cre
     let handle = match route::route(state, id).await {
         Route::Here(handle) => handle,
         Route::There(owner) => return sit_elsewhere(state, id, &owner).await,
-        Route::Gone | Route::NotNow => return Err(AppError::TableClosed),
+        Route::Gone | Route::Damaged | Route::NotNow => return Err(AppError::TableClosed),
     };
     state.count_seat(id, client)?;
     let token = SeatToken::random();

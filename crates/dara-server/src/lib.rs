@@ -112,6 +112,7 @@ pub async fn run_kept(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let state = Shared::keeping(config, opened.store, opened.key);
+    set_apart(&state, opened.damaged);
     take_up(&state, opened.games);
     serve(listener, state, shutdown).await
 }
@@ -133,8 +134,21 @@ pub async fn run_clustered(
     serve(listener, state, shutdown).await
 }
 
+/// Sets apart the stored games that do not read, each named in the log: their players are told
+/// the game is damaged, and every other game is served. Their rows stay in the store as they
+/// are, for the operator to look at.
+pub fn set_apart(state: &AppState, damaged: Vec<store::Damaged>) {
+    for store::Damaged { id, why } in damaged {
+        tracing::error!(game = %id, "a stored game is damaged and set apart: {why}");
+        if let Some(id) = seat::GameId::parse(&id) {
+            state.quarantine(id);
+        }
+    }
+}
+
 /// Takes up stored games (see [`game::restore`]); gives how many could be. A game that cannot
-/// be is logged and left in the store, for a later release to read.
+/// be (a turn its rules no longer allow, a setting this release cannot read) is set apart as
+/// damaged, named in the log, and left in the store.
 pub fn take_up(state: &AppState, games: Vec<store::StoredGame>) -> usize {
     let started = std::time::Instant::now();
     let count = games.len();
@@ -143,7 +157,10 @@ pub fn take_up(state: &AppState, games: Vec<store::StoredGame>) -> usize {
         let id = stored.id.clone();
         match game::restore(state, stored) {
             Ok(_) => taken_up += 1,
-            Err(e) => tracing::error!(game = %id, "a stored game cannot be taken up: {e}"),
+            Err(e) => {
+                tracing::error!(game = %id, "a stored game cannot be taken up, set apart: {e}");
+                state.quarantine(id);
+            }
         }
     }
     tracing::info!(taken_up, of = count, elapsed = ?started.elapsed(), "live games taken up");

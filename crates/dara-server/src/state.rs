@@ -1,7 +1,7 @@
 //! What every request handler and game shares: the settings, the live games, the lobby and
 //! the computer.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
@@ -58,6 +58,8 @@ impl AsRef<TrustedProxies> for AppState {
 #[derive(Debug, Default)]
 struct Registry {
     games: HashMap<GameId, Held>,
+    /// Games whose record in the store does not read: set apart, served to nobody.
+    damaged: HashSet<GameId>,
     per_address: HashMap<IpAddr, usize>,
     seats_per_address: HashMap<IpAddr, usize>,
 }
@@ -212,6 +214,17 @@ impl Shared {
         if let Some((cluster, address)) = self.cluster.as_ref().zip(address) {
             cluster.games.uncount(address);
         }
+    }
+
+    /// Sets game `id` apart: its record in the store does not read. Its players are told so
+    /// (close code 4010) and nothing is served of it; every other game goes on.
+    pub fn quarantine(&self, id: GameId) {
+        self.registry.lock().expect("games lock").damaged.insert(id);
+    }
+
+    /// Whether game `id` was set apart as damaged.
+    pub fn is_damaged(&self, id: &GameId) -> bool {
+        self.registry.lock().expect("games lock").damaged.contains(id)
     }
 
     /// How many games are held.

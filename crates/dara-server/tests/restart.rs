@@ -50,6 +50,7 @@ impl Process {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             let addr = listener.local_addr().unwrap();
             let state = Shared::keeping(config, opened.store, opened.key);
+            dara_server::set_apart(&state, opened.damaged);
             dara_server::take_up(&state, opened.games);
             tokio::spawn(dara_server::serve(listener, state.clone(), std::future::pending()));
             tx.send((addr, state)).unwrap();
@@ -334,6 +335,84 @@ fn a_missing_seat_key_with_stored_games_is_refused() {
     assert!(opened.games.is_empty());
     drop(opened);
     assert!(empty.0.join(sqlite::SEAT_KEY).exists(), "a new store makes its key");
+}
+
+/// One game's row damaged on disk (its seats no longer JSON) and another's journal line (an
+/// event cut short): those two games are set apart, their sockets closed with 4010 (their pages
+/// still served, to hear why), and the other two are served as they were.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_row_sets_its_game_apart_and_every_other_game_is_served() {
+    let data = DataDir::new("damaged-row");
+    std::fs::create_dir_all(&data.0).unwrap();
+    for name in [sqlite::DATABASE, sqlite::SEAT_KEY] {
+        std::fs::copy(fixture(STORE_FORMAT).join(name), data.0.join(name)).unwrap();
+    }
+    let opened = Store::open(&data.0).unwrap();
+    let mut games: Vec<_> =
+        opened.games.iter().map(|g| (g.events.len(), g.id.to_string())).collect();
+    drop(opened);
+    games.sort();
+    let ids: Vec<String> = games.into_iter().map(|(_, id)| id).collect();
+    let [open, resigned, computer, by_link] = [&ids[0], &ids[1], &ids[2], &ids[3]];
+    {
+        let conn = rusqlite::Connection::open(data.0.join(sqlite::DATABASE)).unwrap();
+        conn.execute("UPDATE games SET seats = '{\"white\":' WHERE id = ?1", [by_link]).unwrap();
+        // The computer's game's first event, cut short where it stands in its journal row.
+        let (seq, events): (i64, Vec<u8>) = conn
+            .query_row(
+                "SELECT seq, events FROM journal WHERE instr(events, ?1) > 0",
+                [format!("{computer} 1 ").into_bytes()],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        let text = String::from_utf8(events).unwrap();
+        let damaged: Vec<String> = text
+            .lines()
+            .map(|line| match line.strip_prefix(&format!("{computer} 1 ")) {
+                Some(event) => format!("{computer} 1 {}", &event[..event.len() / 2]),
+                None => line.to_owned(),
+            })
+            .collect();
+        let damaged = damaged.join("\n") + "\n";
+        conn.execute(
+            "UPDATE journal SET events = ?1 WHERE seq = ?2",
+            rusqlite::params![damaged.into_bytes(), seq],
+        )
+        .unwrap();
+    }
+    let opened = Store::open(&data.0).unwrap();
+    let mut damaged: Vec<&str> = opened.damaged.iter().map(|d| d.id.as_str()).collect();
+    damaged.sort();
+    let mut expected = [computer.as_str(), by_link.as_str()];
+    expected.sort();
+    assert_eq!(damaged, expected, "{:?}", opened.damaged);
+    assert_eq!(opened.games.len(), 2);
+    drop(opened);
+
+    let process = Process::start(&data.0, test_config());
+    let addr = process.addr;
+    for (game, token) in [(by_link, FIXTURE_TOKENS[0]), (computer, FIXTURE_TOKENS[2])] {
+        let mut client = Client::connect(addr, game).await;
+        client.send(json!({ "t": "hello", "d": { "protocol": 1, "seat": token } })).await;
+        assert_eq!(client.closed().await, Some(4010), "game {game} is damaged");
+        let page = reqwest::get(format!("http://{addr}/g/{game}")).await.unwrap();
+        assert_eq!(page.status(), 200, "the damaged game's page is served, to say why");
+    }
+    let (_, snapshot) = Client::hello(addr, resigned, Some(FIXTURE_TOKENS[3]), None).await;
+    assert_eq!(snapshot["d"]["end"]["code"], "resigned", "{snapshot}");
+    let (mut white, snapshot) = Client::hello(addr, open, Some(FIXTURE_TOKENS[1]), None).await;
+    assert_eq!(snapshot["d"]["you"], "white", "{snapshot}");
+    white.send(json!({ "t": "resign" })).await;
+    assert_eq!(white.next_of("ok").await["t"], "ok");
+    process.crash();
+    // Set apart, not erased: the damaged rows are still there for the operator.
+    let conn = rusqlite::Connection::open(data.0.join(sqlite::DATABASE)).unwrap();
+    let kept: i64 = conn
+        .query_row("SELECT count(*) FROM games WHERE id IN (?1, ?2)", [computer, by_link], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(kept, 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -114,6 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .with_context(|| format!("cannot keep live games in {}", args.data_dir.display()))?;
         tracing::info!(
             games = opened.games.len(),
+            damaged = opened.damaged.len(),
             "live games are kept in {}",
             args.data_dir.display()
         );

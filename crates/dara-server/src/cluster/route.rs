@@ -16,6 +16,8 @@ pub enum Route {
     There(NodeName),
     /// Nobody has it: it ended its life, or never was.
     Gone,
+    /// Its record in the store is damaged: it is served to nobody.
+    Damaged,
     /// It cannot be known now (Redis unreachable, or the game's lease is still held by a
     /// node that has just died): the page is to try again shortly.
     NotNow,
@@ -23,6 +25,9 @@ pub enum Route {
 
 /// Where the socket for game `id` is to be served; takes the game up here if its node is gone.
 pub async fn route(state: &AppState, id: &GameId) -> Route {
+    if state.is_damaged(id) {
+        return Route::Damaged;
+    }
     if let Some(handle) = state.game(id) {
         return Route::Here(handle);
     }
@@ -55,7 +60,8 @@ pub async fn route(state: &AppState, id: &GameId) -> Route {
 
 /// Whether the game `id` is live anywhere in the cluster.
 pub async fn exists(state: &AppState, id: &GameId) -> bool {
-    if state.game(id).is_some() {
+    // A damaged game's page is served, for its socket to say why it cannot be played.
+    if state.game(id).is_some() || state.is_damaged(id) {
         return true;
     }
     match &state.cluster {

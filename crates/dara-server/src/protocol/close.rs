@@ -8,6 +8,9 @@ pub const BEHIND: u16 = 4000;
 pub const GONE: u16 = 4004;
 /// No hello in time, or nothing heard for too long.
 pub const SILENT: u16 = 4008;
+/// The game's record on the server is damaged: it is set apart, served to nobody, and the
+/// page stops (reconnecting would only hear this again).
+pub const DAMAGED: u16 = 4010;
 /// The page speaks another version of the protocol: it must reload, not reconnect.
 pub const RELOAD: u16 = 4009;
 /// The server is stopping (a deploy, a restart): reconnect at once.

@@ -15,7 +15,7 @@ use tokio::sync::oneshot;
 
 use crate::seat::SeatKey;
 pub use error::StoreError;
-pub use record::{GameRecord, StoredGame, StoredSeats, Unreadable};
+pub use record::{Damaged, GameRecord, StoredGame, StoredSeats, Unreadable};
 pub use sqlite::{Sqlite, STORE_FORMAT};
 pub use write::Write;
 
@@ -39,6 +39,8 @@ pub struct Opened {
     pub key: SeatKey,
     /// Every live game it held.
     pub games: Vec<StoredGame>,
+    /// The games it held that do not read, each set apart (see [`Damaged`]).
+    pub damaged: Vec<Damaged>,
 }
 
 /// A write on its way: awaiting it waits for its commit (at once for [`Store::Memory`]).
@@ -76,8 +78,8 @@ impl Store {
     /// The directory cannot be made or read, another server holds it, or it was written by a
     /// later release.
     pub fn open(dir: &Path) -> Result<Opened, StoreError> {
-        let (sqlite, key, games) = Sqlite::open(dir)?;
-        Ok(Opened { store: Store::Sqlite(sqlite), key, games })
+        let (sqlite, key, (games, damaged)) = Sqlite::open(dir)?;
+        Ok(Opened { store: Store::Sqlite(sqlite), key, games, damaged })
     }
 
     /// Whether games outlive the process.

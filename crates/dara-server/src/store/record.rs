@@ -82,6 +82,17 @@ pub struct StoredGame {
     pub events: Vec<GameEvent>,
 }
 
+/// A stored game that does not read: a row or a journal line damaged on disk. It is kept in the
+/// store as it is, for the operator to look at, and served to nobody: its players are told it
+/// is damaged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Damaged {
+    /// The game's id, as stored.
+    pub id: String,
+    /// What does not read.
+    pub why: Unreadable,
+}
+
 /// Why a stored game cannot be rebuilt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unreadable(pub String);

@@ -49,6 +49,9 @@ pub async fn game_socket(
                 }
             }
             (Route::Gone, _) => Connection::new(socket, silence).close(close::GONE, GONE).await,
+            (Route::Damaged, _) => {
+                Connection::new(socket, silence).close(close::DAMAGED, DAMAGED).await;
+            }
             // The page reconnects after its short back-off, by which time the game has a node.
             (Route::NotNow, _) => {
                 Connection::new(socket, silence).close(close::RESTARTING, NOT_NOW).await;
@@ -221,6 +224,9 @@ fn gather(
 }
 
 const GONE: &str = "this game has finished and been forgotten";
+
+/// A game whose record does not read (see `store::Damaged`).
+const DAMAGED: &str = "this game's record on the server is damaged: it cannot be played on";
 
 /// Why a connection's events stopped: it fell too far behind (it comes back with its last
 /// version and gets exactly what it missed), or the game has ended its life.

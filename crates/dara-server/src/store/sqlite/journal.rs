@@ -9,7 +9,7 @@ use rusqlite::Connection;
 
 use crate::game::GameEvent;
 use crate::seat::GameId;
-use crate::store::record::{GameRecord, StoredGame, StoredSeats};
+use crate::store::record::{Damaged, GameRecord, StoredGame, StoredSeats, Unreadable};
 use crate::store::{StoreError, Write};
 
 /// The writes of one commit: the events as journal lines, and the changes to the games.
@@ -61,54 +61,76 @@ pub(super) fn lines(events: &[u8]) -> impl Iterator<Item = &[u8]> {
     events.split(|&b| b == b'\n').filter(|line| !line.is_empty())
 }
 
-/// Every game in the store, with its events in order.
-pub(super) fn load(conn: &Connection) -> Result<Vec<StoredGame>, StoreError> {
-    let corrupt = |what: &str, id: &str, e: &dyn std::fmt::Display| {
-        StoreError::Corrupt(format!("{what} of game {id} that does not read: {e}"))
+/// Every game in the store, with its events in order; and the games whose row or journal
+/// lines do not read, each kept apart with what is wrong, so that one damaged game stops only
+/// itself. A journal line that names no game at all (the damage reached its first bytes)
+/// cannot be set apart: that refuses the whole store.
+pub(super) fn load(conn: &Connection) -> Result<(Vec<StoredGame>, Vec<Damaged>), StoreError> {
+    let unreadable = |what: &str, e: &dyn std::fmt::Display| {
+        Unreadable(format!("{what} that does not read: {e}"))
     };
     // The journal in writing order, gathered by game. A version written twice (which only a
     // bug would do) reads as its last writing, as format 1's replacing insert kept it; the lines
     // of games erased but not yet swept have no game to go to, and are left for the sweep.
     let mut journals: HashMap<String, BTreeMap<u64, Vec<u8>>> = HashMap::new();
+    // The first unreadable line of each game that has one.
+    let mut bad_lines: HashMap<String, Unreadable> = HashMap::new();
     let mut rows = conn.prepare("SELECT events FROM journal ORDER BY seq")?;
     let mut rows = rows.query([])?;
     while let Some(row) = rows.next()? {
         for line in lines(row.get_ref(0)?.as_bytes().map_err(rusqlite::Error::from)?) {
-            let read = split_line(line).and_then(|(game, rest)| {
-                let (v, event) = split_line(rest)?;
-                Some((game, v.parse::<u64>().ok()?, event))
-            });
-            let Some((game, v, event)) = read else {
+            let Some((game, rest)) =
+                split_line(line).filter(|(game, _)| GameId::parse(game).is_some())
+            else {
                 let line = String::from_utf8_lossy(line);
                 return Err(StoreError::Corrupt(format!(
-                    "a journal line that does not read: {line:?}"
+                    "a journal line that names no game: {line:?}"
                 )));
             };
-            journals.entry(game.to_owned()).or_default().insert(v, event.to_vec());
+            match split_line(rest).and_then(|(v, event)| Some((v.parse::<u64>().ok()?, event))) {
+                Some((v, event)) => {
+                    journals.entry(game.to_owned()).or_default().insert(v, event.to_vec());
+                }
+                None => {
+                    let line = String::from_utf8_lossy(line);
+                    let why = Unreadable(format!("a journal line that does not read: {line:?}"));
+                    bad_lines.entry(game.to_owned()).or_insert(why);
+                }
+            }
         }
     }
     let mut games = Vec::new();
+    let mut damaged = Vec::new();
     let mut rows = conn.prepare("SELECT id, record, seats FROM games ORDER BY id")?;
     for row in rows.query_map([], |r| {
         Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
     })? {
         let (id, record, seats) = row?;
-        let game =
-            GameId::parse(&id).ok_or_else(|| StoreError::Corrupt(format!("a game id {id:?}")))?;
-        let record: GameRecord =
-            serde_json::from_str(&record).map_err(|e| corrupt("a record", &id, &e))?;
-        let seats: StoredSeats =
-            serde_json::from_str(&seats).map_err(|e| corrupt("seats", &id, &e))?;
-        let mut journal = Vec::new();
-        for (expected, (v, text)) in (1..).zip(journals.remove(&id).unwrap_or_default()) {
-            if v != expected {
-                return Err(corrupt("a journal", &id, &format!("event {expected} is missing")));
+        let journal = journals.remove(&id).unwrap_or_default();
+        let read = || -> Result<StoredGame, Unreadable> {
+            let game = GameId::parse(&id).ok_or_else(|| Unreadable("its id".to_owned()))?;
+            if let Some(why) = bad_lines.remove(&id) {
+                return Err(why);
             }
-            let event: GameEvent =
-                serde_json::from_slice(&text).map_err(|e| corrupt("an event", &id, &e))?;
-            journal.push(event);
+            let record: GameRecord =
+                serde_json::from_str(&record).map_err(|e| unreadable("a record", &e))?;
+            let seats: StoredSeats =
+                serde_json::from_str(&seats).map_err(|e| unreadable("a seating", &e))?;
+            let mut events = Vec::new();
+            for (expected, (v, text)) in (1..).zip(journal) {
+                if v != expected {
+                    return Err(Unreadable(format!("a journal without its event {expected}")));
+                }
+                let event: GameEvent =
+                    serde_json::from_slice(&text).map_err(|e| unreadable("an event", &e))?;
+                events.push(event);
+            }
+            Ok(StoredGame { id: game, record, seats, events })
+        };
+        match read() {
+            Ok(game) => games.push(game),
+            Err(why) => damaged.push(Damaged { id, why }),
         }
-        games.push(StoredGame { id: game, record, seats, events: journal });
     }
-    Ok(games)
+    Ok((games, damaged))
 }

@@ -37,7 +37,7 @@ use std::time::Duration;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use tokio::sync::oneshot;
 
-use super::record::StoredGame;
+use super::record::{Damaged, StoredGame};
 use super::{StoreError, Write};
 use crate::seat::SeatKey;
 pub(super) use commit::Outcome;
@@ -55,6 +55,9 @@ use writer::write_loop;
 /// acknowledged (p50 5.6 ms). A quiet server's commits are further apart than this and wait for
 /// nothing.
 const COMMIT_SPACING: Duration = Duration::from_millis(8);
+
+/// What the store held when it opened: the games that read, and those that do not.
+type Loaded = (Vec<StoredGame>, Vec<Damaged>);
 
 /// A handle on the writer thread, cheap to clone. When the last one is dropped (a runtime
 /// that stops without closing the store, as the tests' crash does), the writer commits what is
@@ -80,19 +83,16 @@ impl Drop for Handle {
 
 impl Sqlite {
     /// Opens the store in `dir` (see [`super::Store::open`]) and starts its writer thread.
-    pub(super) fn open(dir: &Path) -> Result<(Sqlite, SeatKey, Vec<StoredGame>), StoreError> {
+    pub(super) fn open(dir: &Path) -> Result<(Sqlite, SeatKey, Loaded), StoreError> {
         Sqlite::open_spaced(dir, COMMIT_SPACING)
     }
 
     /// [`Sqlite::open`], with commits at least `spacing` apart under load.
-    fn open_spaced(
-        dir: &Path,
-        spacing: Duration,
-    ) -> Result<(Sqlite, SeatKey, Vec<StoredGame>), StoreError> {
+    fn open_spaced(dir: &Path, spacing: Duration) -> Result<(Sqlite, SeatKey, Loaded), StoreError> {
         std::fs::create_dir_all(dir).map_err(|e| StoreError::Io(dir.to_owned(), e))?;
         let conn = connect(dir)?;
-        let games = load(&conn)?;
-        let key = seat_key(&dir.join(SEAT_KEY), games.len())?;
+        let (games, damaged) = load(&conn)?;
+        let key = seat_key(&dir.join(SEAT_KEY), games.len() + damaged.len())?;
         let shared = Arc::new(Shared::default());
         // 100 µs to about 1.6 s.
         let commit_seconds = Histogram::new(exponential_buckets(1e-4, 2.0, 15));
@@ -106,7 +106,7 @@ impl Sqlite {
             .map_err(|e| StoreError::Io(dir.to_owned(), e))?;
         // Set before anything is sent: the store is not handed out until this returns.
         let _ = shared.writer.set(writer.thread().clone());
-        Ok((Sqlite { handle: Arc::new(Handle(shared)), commit_seconds }, key, games))
+        Ok((Sqlite { handle: Arc::new(Handle(shared)), commit_seconds }, key, (games, damaged)))
     }
 
     /// Adds `writes` to the next commit, and gives what it will be told.
@@ -272,7 +272,8 @@ mod tests {
         let conn = connect(&dir.0).unwrap();
         let rows: i64 = conn.query_row("SELECT count(*) FROM journal", [], |r| r.get(0)).unwrap();
         assert_eq!(rows, 1, "one commit, one row");
-        let loaded = load(&conn).unwrap();
+        let (loaded, damaged) = load(&conn).unwrap();
+        assert!(damaged.is_empty());
         assert_eq!(loaded.len(), COMMIT_BATCH);
         let events = |game: &GameId| loaded.iter().find(|g| g.id == *game).unwrap().events.len();
         assert_eq!(events(&games[0]), 1);
@@ -311,7 +312,7 @@ mod tests {
         let left: i64 = conn.query_row("SELECT count(*) FROM journal", [], |r| r.get(0)).unwrap();
         assert_eq!(left, rows as i64, "the rows of erased games alone are gone");
         assert!(sweep.next_slice(&conn).is_none(), "the next sweep waits for the next erasure");
-        let games = load(&conn).unwrap();
+        let (games, _) = load(&conn).unwrap();
         assert_eq!(games.len(), 1);
         assert_eq!(games[0].events.len(), rows as usize);
     }
