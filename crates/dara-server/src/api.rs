@@ -172,6 +172,7 @@ async fn sit_routed(state: &AppState, id: &GameId, client: IpAddr) -> Result<Cre
         Some(Ok(colour)) => return Ok(created(id, Some(&token), Some(colour))),
         Some(Err(SitRefused::Taken)) => AppError::TableTaken,
         Some(Err(SitRefused::Closed)) | None => AppError::TableClosed,
+        Some(Err(SitRefused::Unkept)) => AppError::Unkept,
     };
     state.uncount_seat(id, client);
     Err(refused)
@@ -189,6 +190,7 @@ async fn sit_elsewhere(
         Some(Ok(colour)) => Ok(created(id, Some(&token), Some(colour))),
         Some(Err(SitRefused::Taken)) => Err(AppError::TableTaken),
         Some(Err(SitRefused::Closed)) | None => Err(AppError::TableClosed),
+        Some(Err(SitRefused::Unkept)) => Err(AppError::Unkept),
     }
 }
 

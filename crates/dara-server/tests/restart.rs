@@ -6,83 +6,18 @@
 
 mod common;
 
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use common::kept::{DataDir, Process};
 use common::{test_config, Client};
 use dara::{ByColour, Colour, Ruleset};
 use dara_server::game::clock::TimeControl;
 use dara_server::game::{self, GameSettings, Opponent, Seat};
 use dara_server::seat::{SeatKey, SeatToken};
 use dara_server::store::{sqlite, Store, StoreError, STORE_FORMAT};
-use dara_server::{AppState, Config, Shared};
+use dara_server::Config;
 use serde_json::json;
-
-/// A server keeping its games in a data directory, on a runtime of its own.
-struct Process {
-    runtime: tokio::runtime::Runtime,
-    addr: SocketAddr,
-    state: AppState,
-}
-
-impl Process {
-    /// Opens `dir` (waiting for a crashed predecessor's writer to let go of it) and serves.
-    fn start(dir: &Path, config: Config) -> Process {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        let opened = loop {
-            match Store::open(dir) {
-                Ok(opened) => break opened,
-                Err(StoreError::Locked(_)) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(20));
-                }
-                Err(e) => panic!("{e}"),
-            }
-        };
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        // Started from the tests' own runtime, which may not block on another.
-        let (tx, rx) = std::sync::mpsc::channel();
-        runtime.spawn(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            let addr = listener.local_addr().unwrap();
-            let state = Shared::keeping(config, opened.store, opened.key);
-            dara_server::set_apart(&state, opened.damaged);
-            dara_server::take_up(&state, opened.games);
-            tokio::spawn(dara_server::serve(listener, state.clone(), std::future::pending()));
-            tx.send((addr, state)).unwrap();
-        });
-        let (addr, state) = rx.recv().unwrap();
-        Process { runtime, addr, state }
-    }
-
-    /// Gone at once, mid-flight: nothing more is written.
-    fn crash(self) {
-        let Process { runtime, state, .. } = self;
-        drop(state);
-        runtime.shutdown_background();
-    }
-}
-
-/// A data directory of the test's own, removed afterwards.
-struct DataDir(PathBuf);
-
-impl DataDir {
-    fn new(name: &str) -> DataDir {
-        let dir = std::env::temp_dir().join(format!("dara-restart-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        DataDir(dir)
-    }
-}
-
-impl Drop for DataDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// A game between two people on a short clock, spawned through the library; its id.
 async fn spawn_clock_game(

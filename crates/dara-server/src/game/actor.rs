@@ -374,7 +374,7 @@ pub(super) async fn run(handle: GameHandle, mut rx: mpsc::Receiver<Cmd>) {
                 }
                 None => false,
             };
-            if !super::handle::settle_in(&mut cell).await {
+            if super::handle::settle_in(&mut cell).await == super::handle::Settled::Lost {
                 return;
             }
             let game = cell.as_mut().expect("a settled game stays");

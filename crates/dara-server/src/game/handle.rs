@@ -35,6 +35,8 @@ pub enum SitRefused {
     /// It is no longer an open table: the person waiting left, or the game is over (or it was
     /// never an open table but a game by link or against the computer).
     Closed,
+    /// The seat could not be kept just now (saving is paused): nothing changed.
+    Unkept,
 }
 
 /// What a connection gets on saying hello.
@@ -95,18 +97,30 @@ impl Live {
     }
 }
 
+/// How a change to a live game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Settled {
+    /// Stored, and everyone told.
+    Kept,
+    /// The store could not keep it now (a full disk): the game went back to what was kept,
+    /// nobody was told of it, and it goes on; what was asked is refused.
+    Paused,
+    /// The store will not keep it (Redis gone, or another node took the game): the game stops
+    /// here and is taken out of its cell, and nobody is told of it.
+    Lost,
+}
+
 /// What every change to a live game ends with, a request's or the actor's: whatever fell due
-/// meanwhile, then the store's commit and the telling of everyone. False if what changed could
-/// not be stored: the game stops here and is taken out of `cell`, and nobody is told of it.
-pub(super) async fn settle_in(cell: &mut Option<Game>) -> bool {
-    let Some(game) = cell.as_mut() else { return false };
+/// meanwhile, then the store's commit and the telling of everyone.
+pub(super) async fn settle_in(cell: &mut Option<Game>) -> Settled {
+    let Some(game) = cell.as_mut() else { return Settled::Lost };
     game.timed(tokio::time::Instant::now());
-    if game.settle().await {
-        return true;
+    let settled = game.settle().await;
+    if settled == Settled::Lost {
+        game.stop_unkept();
+        *cell = None;
     }
-    game.stop_unkept();
-    *cell = None;
-    false
+    settled
 }
 
 impl std::fmt::Debug for Live {
@@ -148,27 +162,40 @@ impl GameHandle {
 
     /// Says hello; `None` if the game has ended its life meanwhile.
     pub async fn hello(&self, seat: Option<String>, since: Option<u64>) -> Option<Welcome> {
-        self.request(|game| game.hello(seat.as_deref(), since)).await
+        let again = seat.clone();
+        self.request(
+            |game| game.hello(seat.as_deref(), since),
+            // What was kept, as it is now that the game went back to it.
+            |game| game.hello(again.as_deref(), since),
+        )
+        .await
     }
 
     /// Asks for something; `None` if the game has gone.
     pub async fn act(&self, seat: Option<Colour>, msg: ClientMessage) -> Option<Reply> {
-        self.request(|game| {
-            let (answer, seat) = game.act(seat, msg);
-            Reply { text: answer.wire(), seat }
-        })
+        let turn = match msg {
+            ClientMessage::Move { id, .. } => Some(id),
+            _ => None,
+        };
+        self.request(
+            |game| {
+                let (answer, seat) = game.act(seat, msg);
+                Reply { text: answer.wire(), seat }
+            },
+            |game| Reply { text: game.unkept(turn).wire(), seat },
+        )
         .await
     }
 
     /// Gives the free seat of an open table to `token`; `None` if the game has gone.
     pub async fn sit(&self, token: SeatHash) -> Option<Result<Colour, SitRefused>> {
-        self.request(|game| game.sit(token)).await
+        self.request(|game| game.sit(token), |_| Err(SitRefused::Unkept)).await
     }
 
     /// Tells the game a connection closed (never waits: called as a socket winds down).
     pub fn leave(&self, seat: Option<Colour>) {
         let handle = self.clone();
-        tokio::spawn(async move { handle.request(|game| game.leave(seat)).await });
+        tokio::spawn(async move { handle.request(|game| game.leave(seat), |_| ()).await });
     }
 
     /// Tells the game to end its life (never waits; a full queue means it is busy, and it will
@@ -178,16 +205,26 @@ impl GameHandle {
     }
 
     /// Carries out `request` on the game, then whatever fell due meanwhile; stores what
-    /// changed, tells everyone, and answers. `None` if the game has ended its life here, or
-    /// stops now because what changed could not be stored (nobody is told of it then).
-    async fn request<T>(&self, request: impl FnOnce(&mut Game) -> T) -> Option<T> {
+    /// changed, tells everyone, and answers. If the store cannot keep it now, the game goes
+    /// back to what was kept and the answer is `unkept`'s instead. `None` if the game has ended
+    /// its life here, or stops now because what changed will not be stored (nobody is told of
+    /// it then).
+    async fn request<T>(
+        &self,
+        request: impl FnOnce(&mut Game) -> T,
+        unkept: impl FnOnce(&mut Game) -> T,
+    ) -> Option<T> {
         let mut cell = self.live.game.lock().await;
         let game = cell.as_mut()?;
-        let answer = request(game);
-        if !settle_in(&mut cell).await {
-            // Its actor has nothing left to keep.
-            self.live.sooner.notify_one();
-            return None;
+        let mut answer = request(game);
+        match settle_in(&mut cell).await {
+            Settled::Kept => {}
+            Settled::Paused => answer = unkept(cell.as_mut()?),
+            Settled::Lost => {
+                // Its actor has nothing left to keep.
+                self.live.sooner.notify_one();
+                return None;
+            }
         }
         if cell.as_ref().is_some_and(Game::wakes_sooner) {
             self.live.sooner.notify_one();

@@ -25,11 +25,17 @@ pub async fn healthz() -> &'static str {
     "ok\n"
 }
 
-/// `GET /readyz`: whether to send this node players. A node that is stopping is not; in a
-/// cluster, neither is one that cannot reach Redis (it could not keep a move).
+/// `GET /readyz`: whether to send this node players. A node that is stopping is not, nor one
+/// whose data directory's last commit failed (a full disk: its games are paused until a
+/// commit succeeds); in a cluster, neither is one that cannot reach Redis (it could not keep a
+/// move).
 pub async fn readyz(State(state): State<AppState>) -> (StatusCode, &'static str) {
     if *state.stopping.borrow() {
         return (StatusCode::SERVICE_UNAVAILABLE, "stopping\n");
+    }
+    // The data directory's last commit failed (a full disk): the games are paused.
+    if state.store.failing() {
+        return (StatusCode::SERVICE_UNAVAILABLE, "saving paused\n");
     }
     match &state.cluster {
         Some(cluster) if !cluster.is_ready() => {

@@ -28,6 +28,12 @@ pub enum StoreError {
     Sqlite(rusqlite::Error),
     /// A stored row does not read.
     Corrupt(String),
+    /// A commit failed because the disk (or the database's room on it) is full: nothing of it
+    /// was kept, and the next may succeed once there is room.
+    Full(String),
+    /// A commit failed for another reason (an I/O error, a failed sync): nothing of it is
+    /// counted as kept.
+    Unwritten(String),
     /// The store has been closed (the server is stopping).
     Closed,
     /// Redis failed, or cannot be reached.
@@ -61,6 +67,10 @@ impl core::fmt::Display for StoreError {
             ),
             StoreError::Sqlite(e) => write!(f, "the store: {e}"),
             StoreError::Corrupt(what) => write!(f, "the store holds {what}"),
+            StoreError::Full(said) => write!(f, "the disk is full, so nothing was kept ({said})"),
+            StoreError::Unwritten(said) => {
+                write!(f, "a commit failed, so nothing was kept ({said})")
+            }
             StoreError::Closed => f.write_str("the store is closed"),
             StoreError::Redis(e) => write!(f, "Redis: {e}"),
             StoreError::Fenced(e) => write!(f, "Redis refused the write: {e}"),
@@ -69,6 +79,14 @@ impl core::fmt::Display for StoreError {
 }
 
 impl std::error::Error for StoreError {}
+
+impl StoreError {
+    /// Whether this is a commit the store could not make now but may make later (a full disk,
+    /// an I/O error): the games pause rather than end.
+    pub fn is_a_pause(&self) -> bool {
+        matches!(self, StoreError::Full(_) | StoreError::Unwritten(_))
+    }
+}
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {

@@ -88,12 +88,22 @@ impl Store {
     }
 
     /// Whether the store can be expected to keep a write now: false while Redis does not
-    /// answer (a node of a cluster), so that a game refuses a turn instead of playing it and
-    /// losing it.
+    /// answer (a node of a cluster), or for a moment after the data directory's last commit
+    /// failed (a full disk), so that a game refuses a turn instead of playing it and losing it.
     pub fn reachable(&self) -> bool {
         match self {
-            Store::Memory | Store::Sqlite(_) => true,
+            Store::Memory => true,
+            Store::Sqlite(sqlite) => sqlite.writable(),
             Store::Redis(redis) => redis.reachable(),
+        }
+    }
+
+    /// Whether saving is paused: the data directory's last commit failed and none has
+    /// succeeded since (`/readyz` says so).
+    pub fn failing(&self) -> bool {
+        match self {
+            Store::Sqlite(sqlite) => sqlite.failing(),
+            Store::Memory | Store::Redis(_) => false,
         }
     }
 

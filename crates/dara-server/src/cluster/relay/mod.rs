@@ -52,7 +52,8 @@ pub fn sat_word(sat: Option<Result<Colour, SitRefused>>) -> &'static str {
         Some(Ok(Colour::White)) => "white",
         Some(Ok(Colour::Black)) => "black",
         Some(Err(SitRefused::Taken)) => "taken",
-        Some(Err(SitRefused::Closed)) | None => "closed",
+        // A node of a cluster keeps its games in Redis, which never pauses a game.
+        Some(Err(SitRefused::Closed | SitRefused::Unkept)) | None => "closed",
     }
 }
 

@@ -54,6 +54,8 @@ pub(super) struct Pending {
     pub(super) gone: bool,
     /// Someone waits for the store to close.
     pub(super) closing: Option<oneshot::Sender<()>>,
+    /// When the last commit failed, if it did and none has succeeded since.
+    pub(super) failed_at: Option<std::time::Instant>,
 }
 
 /// What the requests of one commit wait for: one answer for all of them, where each had its
@@ -68,8 +70,13 @@ pub(crate) struct Outcome {
 #[derive(Debug)]
 pub(super) enum Told {
     Committed,
-    /// SQLite refused the commit: the error as it said it.
-    Failed(String),
+    /// SQLite refused the commit: whether for want of room, and the error as it said it.
+    Failed {
+        /// The disk (or the database's room) is full.
+        full: bool,
+        /// SQLite's words.
+        said: String,
+    },
     /// The store closed (or its writer stopped) before the commit was made.
     Closed,
 }
@@ -98,8 +105,11 @@ impl Outcome {
             match self.result.get() {
                 Some(Told::Committed) => return Ok(()),
                 Some(Told::Closed) => return Err(StoreError::Closed),
-                Some(Told::Failed(e)) => {
-                    return Err(StoreError::Corrupt(format!("a failed commit ({e})")))
+                Some(Told::Failed { full: true, said }) => {
+                    return Err(StoreError::Full(said.clone()))
+                }
+                Some(Told::Failed { full: false, said }) => {
+                    return Err(StoreError::Unwritten(said.clone()))
                 }
                 None => told.await,
             }

@@ -59,6 +59,10 @@ const COMMIT_SPACING: Duration = Duration::from_millis(8);
 /// What the store held when it opened: the games that read, and those that do not.
 type Loaded = (Vec<StoredGame>, Vec<Damaged>);
 
+/// How long after a failed commit the next write is tried: what would change a game is refused
+/// meanwhile (the pages try again by themselves).
+pub const RETRY_AFTER: Duration = Duration::from_secs(2);
+
 /// A handle on the writer thread, cheap to clone. When the last one is dropped (a runtime
 /// that stops without closing the store, as the tests' crash does), the writer commits what is
 /// pending and closes the database, which lets another process take the directory.
@@ -143,6 +147,18 @@ impl Sqlite {
         }
         self.handle.0.wake_writer();
         let _ = rx.await;
+    }
+
+    /// Whether a write may be tried: not within [`RETRY_AFTER`] of a commit that failed (a full
+    /// disk, an I/O error). Meanwhile what would change a game is refused, not played; after
+    /// it, the next write tries again, and one that succeeds ends the pause.
+    pub(super) fn writable(&self) -> bool {
+        self.handle.0.lock().failed_at.map_or(true, |at| at.elapsed() >= RETRY_AFTER)
+    }
+
+    /// Whether the last commit failed and none has succeeded since: saving is paused.
+    pub(super) fn failing(&self) -> bool {
+        self.handle.0.lock().failed_at.is_some()
     }
 
     /// How long each commit took so far.

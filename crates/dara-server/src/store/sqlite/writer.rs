@@ -117,10 +117,14 @@ pub(super) fn write_loop(
                 }
             }
         }
-        outcome.0.tell(match result {
-            Ok(()) => Told::Committed,
-            Err(e) => Told::Failed(e.to_string()),
+        let failed = result.as_ref().err().map(|e| Told::Failed {
+            full: e.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull),
+            said: e.to_string(),
         });
+        if requests > 0 || failed.is_some() {
+            shared.lock().failed_at = failed.as_ref().map(|_| Instant::now());
+        }
+        outcome.0.tell(failed.unwrap_or(Told::Committed));
         spare = gathered;
         spare.clear();
         if checkpointed.elapsed() >= CHECKPOINT_EVERY && !sweep.running() {

@@ -1,0 +1,123 @@
+//! Faults of the machine under a server that keeps its games: a disk that fills mid-game.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Duration;
+
+use common::kept::{DataDir, Process};
+use common::{test_config, Client};
+use serde_json::json;
+
+/// A small tmpfs mounted for the test, unmounted afterwards: a disk that can really fill.
+struct SmallDisk(PathBuf);
+
+impl SmallDisk {
+    /// Mounts a tmpfs of `size` at a directory of the test's own. Needs root (as `.ci/run` is);
+    /// elsewhere `None`, said on stderr.
+    fn mount(name: &str, size: &str) -> Option<SmallDisk> {
+        let dir = std::env::temp_dir().join(format!("dara-disk-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(&dir)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !mounted {
+            // Only root may mount: the check runs where the tests run as root (.ci/run).
+            let root = Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout == b"0\n");
+            assert!(!root, "root could not mount a tmpfs at {}", dir.display());
+            eprintln!("not root: the full-disk test needs to mount a tmpfs, and is skipped");
+            let _ = std::fs::remove_dir(&dir);
+            return None;
+        }
+        Some(SmallDisk(dir))
+    }
+
+    /// Fills the disk to its last byte with a file of its own.
+    fn fill(&self) -> PathBuf {
+        use std::io::Write;
+        let path = self.0.join("filler");
+        let mut file = std::fs::File::create(&path).unwrap();
+        let block = vec![0u8; 64 * 1024];
+        let mut size = block.len();
+        // Smaller and smaller writes, down to a byte, until none fits.
+        while size > 0 {
+            match file.write(&block[..size]) {
+                Ok(0) | Err(_) => size /= 2,
+                Ok(_) => {}
+            }
+        }
+        let _ = file.sync_all();
+        path
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+/// What `GET /readyz` answers.
+async fn ready(addr: std::net::SocketAddr) -> (u16, String) {
+    let response = reqwest::get(format!("http://{addr}/readyz")).await.unwrap();
+    (response.status().as_u16(), response.text().await.unwrap())
+}
+
+/// The disk fills mid-game: the next turn is refused with `store-unreachable` (never
+/// acknowledged, never shown to the opponent), the sockets stay open, `/readyz` says saving is
+/// paused; once there is room again the same turn is accepted and the game goes on; and after a
+/// crash every acknowledged turn is there, and no other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_disk_pauses_the_games_and_loses_nothing() {
+    let Some(disk) = SmallDisk::mount("full", "2m") else { return };
+    let data = DataDir(disk.0.join("data"));
+    let process = Process::start(&data.0, test_config());
+    let addr = process.addr;
+    let (game, pale, _) =
+        common::create(addr, json!({ "opponent": "friend", "first": "me" })).await;
+    let (mut white, _) = Client::hello(addr, &game, Some(&pale), None).await;
+    let (mut black, _) = Client::hello(addr, &game, None, None).await;
+    black.send(json!({ "t": "join" })).await;
+    black.next_of("joined").await;
+    for (seat, id, m) in [(&mut white, 1, "c3"), (&mut black, 1, "d3")] {
+        let answer = seat.turn(id, m).await;
+        assert_eq!(answer["t"], "accepted", "{answer}");
+    }
+    assert_eq!(ready(addr).await.0, 200);
+
+    let filler = disk.fill();
+    let refused = white.turn(2, "a1").await;
+    assert_eq!(refused["t"], "rejected", "{refused}");
+    assert_eq!(refused["d"]["code"], "store-unreachable", "{refused}");
+    assert_eq!(ready(addr).await, (503, "saving paused\n".to_owned()));
+    // Asked again while the disk is still full: refused again, the game as it was.
+    tokio::time::sleep(Duration::from_millis(2_100)).await;
+    let refused = white.turn(2, "a1").await;
+    assert_eq!(refused["d"]["code"], "store-unreachable", "{refused}");
+    let (_, snapshot) = Client::hello(addr, &game, None, None).await;
+    assert_eq!(snapshot["d"]["moves"], json!(["c3", "d3"]), "nothing unkept is shown");
+
+    std::fs::remove_file(&filler).unwrap();
+    tokio::time::sleep(Duration::from_millis(2_100)).await;
+    let accepted = white.turn(2, "a1").await;
+    assert_eq!(accepted["t"], "accepted", "{accepted}");
+    let mut heard = Vec::new();
+    while heard.last().is_none_or(|m| m != "a1") {
+        heard.push(black.next_of("move").await["d"]["m"].as_str().unwrap().to_owned());
+    }
+    assert_eq!(heard, ["c3", "d3", "a1"], "the opponent hears each turn once, none unkept");
+    assert_eq!(black.turn(2, "f5").await["t"], "accepted");
+    assert_eq!(ready(addr).await.0, 200, "saving goes on");
+    process.crash();
+
+    let process = Process::start(&data.0, test_config());
+    let (_, snapshot) = Client::hello(process.addr, &game, None, None).await;
+    assert_eq!(snapshot["d"]["moves"], json!(["c3", "d3", "a1", "f5"]), "{snapshot}");
+    process.crash();
+    drop(data);
+    drop(disk);
+}
