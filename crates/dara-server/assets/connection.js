@@ -15,6 +15,8 @@ const PING_MS = 4000;
 const SILENT_MS = 10000;
 // A socket that has not opened by then is stuck on a dead link too.
 const OPEN_MS = 5000;
+// How long after a turn the server could not keep (saving paused) it is sent again.
+const RESEND_MS = 3000;
 // The longest wait between attempts while the server is away.
 const MAX_RETRY_MS = 5000;
 
@@ -56,8 +58,19 @@ export class Connection {
       if (msg.t === 'accepted' || msg.t === 'rejected') {
         const sentAt = this.turnSentAt.get(msg.d.id);
         if (sentAt !== undefined) this.measured(sentAt);
-        this.turns.delete(msg.d.id);
         this.turnSentAt.delete(msg.d.id);
+        if (msg.t === 'rejected' && msg.d.code === 'store-unreachable' && this.turns.has(msg.d.id)) {
+          // The server could not keep it just now (saving is paused): the same turn, same id,
+          // goes again in a moment, until it is played or refused for another reason.
+          const id = msg.d.id;
+          setTimeout(() => {
+            const text = this.turns.get(id);
+            if (text && this.ws && this.ws.readyState === WebSocket.OPEN) this.writeTurn(id, text);
+          }, RESEND_MS);
+          this.onMessage({ t: 'paused', d: { id } });
+          return;
+        }
+        this.turns.delete(msg.d.id);
       }
       if (typeof msg.v === 'number') {
         // Events arrive in order; one already applied (after a resume) is skipped.

@@ -172,6 +172,10 @@ function receive(msg) {
       break;
     case 'accepted':
       break;
+    case 'paused':
+      // The turn waits in the connection, sent again until the server can keep it.
+      say(t('game.saving-paused'));
+      break;
     case 'rejected':
       awaiting = null;
       say(t('game.not-played', { reason: refusalText(d) }));
