@@ -83,6 +83,7 @@ export class Connection {
       if (this.ws !== ws) return;
       if (e.code === 4004) { this.stop('gone'); return; }
       if (e.code === 4010) { this.stop('damaged'); return; }
+      if (e.code === 4011) { this.stop('replaced'); return; }
       if (e.code === 1008) { this.stop('refused'); return; }
       if (e.code === 4009) { this.stop('reload'); return; }
       // 1012: the server is restarting (a deploy) and will be back in a moment: at once.

@@ -204,6 +204,7 @@ export default {
   "side.black": "Dark",
   "connection.reconnecting": "Connection lost: reconnecting…",
   "connection.gone": "This game is over and no longer kept.",
+  "connection.replaced": "This game is open in another tab or window: go on playing there.",
   "connection.damaged": "This game's record on the server is damaged, so it cannot be played on.",
   "connection.refused": "The server closed this connection: too many messages.",
   "connection.reload": "The Arcade has been updated: reload the page to go on.",

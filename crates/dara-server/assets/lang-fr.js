@@ -204,6 +204,7 @@ export default {
   "side.black": "Foncé",
   "connection.reconnecting": "Connexion perdue : reconnexion…",
   "connection.gone": "Cette partie est terminée et n'est plus conservée.",
+  "connection.replaced": "Cette partie est ouverte dans un autre onglet ou une autre fenêtre : continuez-la là-bas.",
   "connection.damaged": "L'enregistrement de cette partie est endommagé sur le serveur : elle ne peut pas continuer.",
   "connection.refused": "Le serveur a fermé cette connexion : trop de messages.",
   "connection.reload": "L'Arcade a été mise à jour : rechargez la page pour continuer.",

@@ -204,6 +204,7 @@ export default {
   "side.black": "Baƙi",
   "connection.reconnecting": "Haɗi ya yanke: ana sake haɗawa…",
   "connection.gone": "Wannan wasa ya ƙare kuma ba a ajiye shi.",
+  "connection.replaced": "An buɗe wannan wasa a wani shafi ko taga: ci gaba da wasa a can.",
   "connection.damaged": "Bayanan wannan wasa a sabar sun lalace, don haka ba za a iya ci gaba da shi ba.",
   "connection.refused": "Sabar ta rufe wannan haɗi: saƙonni sun yi yawa.",
   "connection.reload": "An sabunta Arcade: sake loda shafin don ci gaba.",

@@ -45,7 +45,7 @@ async fn a_flag_falls_and_the_player_out_of_time_loses() {
     // Pale moves after 10 s: 50 s left, plus 2.
     tokio::time::sleep(Duration::from_secs(10)).await;
     let move_c3 = ClientMessage::Move { id: 1, text: "c3".into(), lag: None };
-    let reply = handle.act(Some(dara::Colour::White), move_c3).await.unwrap();
+    let reply = handle.act(Some(dara::Colour::White), 0, move_c3).await.unwrap();
     assert_eq!(parse(&reply.text)["t"], "accepted");
     let moved = parse(&events.recv().await.unwrap());
     assert_eq!(moved["d"]["clock"]["white"], 52_000);
@@ -63,7 +63,7 @@ async fn a_flag_falls_and_the_player_out_of_time_loses() {
     assert_eq!(end["d"]["clock"]["black"], 0);
     // A move after the flag is refused.
     let late = ClientMessage::Move { id: 1, text: "d4".into(), lag: None };
-    let reply = handle.act(Some(dara::Colour::Black), late).await.unwrap();
+    let reply = handle.act(Some(dara::Colour::Black), 0, late).await.unwrap();
     assert_eq!(parse(&reply.text)["d"]["reason"], "the game is over");
 }
 
@@ -86,7 +86,7 @@ async fn the_lag_a_turn_reports_is_credited() {
 
     tokio::time::sleep(Duration::from_secs(10)).await;
     let move_c3 = ClientMessage::Move { id: 1, text: "c3".into(), lag: Some(300) };
-    let reply = handle.act(Some(Colour::White), move_c3).await.unwrap();
+    let reply = handle.act(Some(Colour::White), 0, move_c3).await.unwrap();
     assert_eq!(parse(&reply.text)["t"], "accepted");
     let moved = parse(&events.recv().await.unwrap());
     assert_eq!(moved["d"]["clock"]["white"], 50_300, "10 s used, 300 ms of it the line's");

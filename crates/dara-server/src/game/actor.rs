@@ -287,6 +287,7 @@ impl Game {
     pub(super) fn act(
         &mut self,
         seat: Option<Colour>,
+        number: u32,
         msg: ClientMessage,
     ) -> (Answer, Option<Colour>) {
         if let Some(refused) = self.cannot_keep(&msg) {
@@ -294,7 +295,7 @@ impl Game {
         }
         let ask = match msg {
             ClientMessage::Move { id, text, lag } => return (self.turn(seat, id, text, lag), seat),
-            ClientMessage::Join => return self.join(seat),
+            ClientMessage::Join => return self.join(seat, number),
             ClientMessage::Ping { lag } => {
                 let _ = self.ask(seat, Ask::Lag(protocol::lag(lag)));
                 return (Answer::Pong, seat);

@@ -12,9 +12,17 @@ use tokio::time::Instant;
 /// are told at once: the opponent's claim waits on it.
 const WATCHERS_TOLD_EVERY: Duration = Duration::from_millis(250);
 
+/// The most connections one seat may hold at once: a third (a third tab, a script) replaces
+/// the oldest, so one player cannot multiply what the game tells and keeps for them.
+pub(super) const SOCKETS_PER_SEAT: usize = 2;
+
 /// The connections open to one game.
 #[derive(Debug)]
 pub(super) struct Crowd {
+    /// The number the next connection gets.
+    next_number: u32,
+    /// The numbers of the connections holding each seat, oldest first.
+    seated: ByColour<[Option<u32>; SOCKETS_PER_SEAT]>,
     online: ByColour<u32>,
     watchers: u32,
     away_since: ByColour<Option<Instant>>,
@@ -30,12 +38,42 @@ impl Crowd {
     /// Nobody yet, since `now`.
     pub(super) fn new(now: Instant) -> Crowd {
         Crowd {
+            next_number: 0,
+            seated: ByColour::default(),
             online: ByColour::default(),
             watchers: 0,
             away_since: ByColour::default(),
             empty_since: Some(now),
             told_at: None,
             due: None,
+        }
+    }
+
+    /// A number for a connection that says hello, in order of arrival.
+    pub(super) fn number(&mut self) -> u32 {
+        self.next_number += 1;
+        self.next_number
+    }
+
+    /// Connection `number` holds `colour`'s seat from now on. When the seat already had as
+    /// many connections as it may, the oldest is replaced: it is given, for it to be closed.
+    pub(super) fn seat(&mut self, colour: Colour, number: u32) -> Option<u32> {
+        let held = &mut self.seated[colour];
+        let replaced = if held.iter().all(Option::is_some) { held[0].take() } else { None };
+        // Oldest first: the free places move to the end.
+        held.sort_by_key(|n| (n.is_none(), *n));
+        if let Some(place) = held.iter_mut().find(|n| n.is_none()) {
+            *place = Some(number);
+        }
+        replaced
+    }
+
+    /// Connection `number` no longer holds `colour`'s seat.
+    pub(super) fn unseat(&mut self, colour: Colour, number: u32) {
+        for place in &mut self.seated[colour] {
+            if *place == Some(number) {
+                *place = None;
+            }
         }
     }
 

@@ -1,10 +1,10 @@
 //! How connections and the server reach a live game: a cheap [`GameHandle`], and the game's
 //! own weak handle to itself.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Weak};
 
-use dara::{Colour, Move};
+use dara::{ByColour, Colour, Move};
 use dara_table::Ticket;
 use tokio::sync::{broadcast, mpsc, Mutex, Notify};
 
@@ -44,6 +44,10 @@ pub enum SitRefused {
 pub struct Welcome {
     /// The seat its token holds, if the token was good.
     pub seat: Option<Colour>,
+    /// The connection's number in the game, in order of arrival: it names the connection in
+    /// its later requests, and a newer connection to the same seat may replace it (see
+    /// [`GameHandle::replaced`]).
+    pub number: u32,
     /// What to send it first: a snapshot, or exactly the events it missed.
     pub messages: Vec<Wire>,
     /// Every later event and presence change.
@@ -85,6 +89,11 @@ pub(super) struct Live {
     /// Set when the game stops here but goes on elsewhere (another node of the cluster took
     /// it): its sockets are told to reconnect (1012), not that it is gone.
     moved: AtomicBool,
+    /// For each seat, the lowest connection number still let through: the connections below
+    /// it were replaced by newer ones to the same seat (see `crowd::SOCKETS_PER_SEAT`).
+    replaced_below: ByColour<AtomicU32>,
+    /// Wakes the connections when a seat's connection is replaced.
+    replacing: Notify,
 }
 
 impl Live {
@@ -131,7 +140,14 @@ impl std::fmt::Debug for Live {
 
 impl GameHandle {
     pub(super) fn new(id: GameId, tx: mpsc::Sender<Cmd>) -> GameHandle {
-        let live = Live { game: Mutex::new(None), tx, sooner: Notify::new(), moved: false.into() };
+        let live = Live {
+            game: Mutex::new(None),
+            tx,
+            sooner: Notify::new(),
+            moved: false.into(),
+            replaced_below: ByColour::default(),
+            replacing: Notify::new(),
+        };
         GameHandle { id, live: Arc::new(live) }
     }
 
@@ -171,15 +187,35 @@ impl GameHandle {
         .await
     }
 
-    /// Asks for something; `None` if the game has gone.
-    pub async fn act(&self, seat: Option<Colour>, msg: ClientMessage) -> Option<Reply> {
+    /// Waits until the connection `number`, which holds `colour`'s seat, is replaced by newer
+    /// connections to the same seat (never, while it is not).
+    pub async fn replaced(&self, colour: Colour, number: u32) {
+        loop {
+            let replacing = self.live.replacing.notified();
+            tokio::pin!(replacing);
+            // Listening before looking: a replacement made in between still wakes this.
+            replacing.as_mut().enable();
+            if number < self.live.replaced_below[colour].load(Ordering::Acquire) {
+                return;
+            }
+            replacing.await;
+        }
+    }
+
+    /// Asks for something on behalf of connection `number`; `None` if the game has gone.
+    pub async fn act(
+        &self,
+        seat: Option<Colour>,
+        number: u32,
+        msg: ClientMessage,
+    ) -> Option<Reply> {
         let turn = match msg {
             ClientMessage::Move { id, .. } => Some(id),
             _ => None,
         };
         self.request(
             |game| {
-                let (answer, seat) = game.act(seat, msg);
+                let (answer, seat) = game.act(seat, number, msg);
                 Reply { text: answer.wire(), seat }
             },
             |game| Reply { text: game.unkept(turn).wire(), seat },
@@ -192,10 +228,11 @@ impl GameHandle {
         self.request(|game| game.sit(token), |_| Err(SitRefused::Unkept)).await
     }
 
-    /// Tells the game a connection closed (never waits: called as a socket winds down).
-    pub fn leave(&self, seat: Option<Colour>) {
+    /// Tells the game connection `number` closed (never waits: called as a socket winds
+    /// down).
+    pub fn leave(&self, seat: Option<Colour>, number: u32) {
         let handle = self.clone();
-        tokio::spawn(async move { handle.request(|game| game.leave(seat), |_| ()).await });
+        tokio::spawn(async move { handle.request(|game| game.leave(seat, number), |_| ()).await });
     }
 
     /// Tells the game to end its life (never waits; a full queue means it is busy, and it will
@@ -254,6 +291,14 @@ impl OwnHandle {
     pub(super) fn set_moved(&self) {
         if let Some(live) = self.0.upgrade() {
             live.set_moved();
+        }
+    }
+
+    /// Closes `colour`'s connections numbered below `number`: newer ones replaced them.
+    pub(super) fn replace_below(&self, colour: Colour, number: u32) {
+        if let Some(live) = self.0.upgrade() {
+            live.replaced_below[colour].fetch_max(number, Ordering::AcqRel);
+            live.replacing.notify_waiters();
         }
     }
 

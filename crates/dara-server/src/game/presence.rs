@@ -29,6 +29,10 @@ impl Game {
         // Subscribed here, under the game's lock, so that the first event the connection hears
         // is the one after what it was just sent.
         let events = self.watchers.subscribe();
+        let number = self.crowd.number();
+        if let Some(colour) = seat {
+            self.seat_connection(colour, number);
+        }
         if self.crowd.arrive(seat) {
             self.announce_presence();
         } else if seat.is_none() {
@@ -40,7 +44,16 @@ impl Game {
         if let Some(ahead) = self.thinking.as_ref().and_then(|(_, search)| search.ahead()) {
             messages.push(Answer::Queue { ahead }.wire());
         }
-        Welcome { seat, messages, events }
+        Welcome { seat, number, messages, events }
+    }
+
+    /// Connection `number` holds `colour`'s seat; the oldest of that seat's connections is
+    /// closed if there are now too many.
+    fn seat_connection(&mut self, colour: Colour, number: u32) {
+        if let Some(replaced) = self.crowd.seat(colour, number) {
+            tracing::debug!(game = %self.id, ?colour, "a seat's oldest connection is replaced");
+            self.handle.replace_below(colour, replaced + 1);
+        }
     }
 
     fn seat_of(&self, token: &str) -> Option<Colour> {
@@ -50,7 +63,10 @@ impl Game {
             .find(|c| matches!(&self.table.seats()[*c], Seat::Human(t) if t.matches(&offered)))
     }
 
-    pub(super) fn leave(&mut self, seat: Option<Colour>) {
+    pub(super) fn leave(&mut self, seat: Option<Colour>, number: u32) {
+        if let Some(colour) = seat {
+            self.crowd.unseat(colour, number);
+        }
         if self.crowd.leave(seat, Instant::now()) {
             self.announce_presence();
         } else if seat.is_none() {
@@ -130,7 +146,7 @@ impl Game {
     }
 
     /// A connection takes the free seat: the invite link, or a watcher of a table.
-    pub(super) fn join(&mut self, seat: Option<Colour>) -> (Answer, Option<Colour>) {
+    pub(super) fn join(&mut self, seat: Option<Colour>, number: u32) -> (Answer, Option<Colour>) {
         // The connection stops counting as a watcher and starts counting as the player before
         // everyone is told who is here (a watcher with no seat always gets the free one).
         if let (None, Some(free)) = (seat, self.table.free_seat()) {
@@ -139,6 +155,7 @@ impl Game {
         let token = SeatToken::random();
         match self.ask(seat, Ask::Sit { key: self.key.seal(&token) }) {
             Ok(Reply::Seated(colour)) => {
+                self.seat_connection(colour, number);
                 (Answer::Joined { seat: token.as_str().to_owned(), colour }, Some(colour))
             }
             Ok(_) => unreachable!("a seat taken is answered with its colour"),

@@ -112,7 +112,7 @@ mod tests {
         before.begin();
         tokio::time::advance(Duration::from_secs(5)).await;
         let turn = ClientMessage::Move { id: 1, text: "c3".into(), lag: None };
-        assert!(matches!(before.act(Some(Colour::White), turn).0, Answer::Accepted { .. }));
+        assert!(matches!(before.act(Some(Colour::White), 1, turn).0, Answer::Accepted { .. }));
 
         for mover_returns in [false, true] {
             let mut after = game(&key);

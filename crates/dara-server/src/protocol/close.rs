@@ -11,6 +11,9 @@ pub const SILENT: u16 = 4008;
 /// The game's record on the server is damaged: it is set apart, served to nobody, and the
 /// page stops (reconnecting would only hear this again).
 pub const DAMAGED: u16 = 4010;
+/// Newer connections to the same seat replaced this one (a third tab or window): the page
+/// stops, and says the game goes on in the other.
+pub const REPLACED: u16 = 4011;
 /// The page speaks another version of the protocol: it must reload, not reconnect.
 pub const RELOAD: u16 = 4009;
 /// The server is stopping (a deploy, a restart): reconnect at once.

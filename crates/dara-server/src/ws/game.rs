@@ -133,6 +133,7 @@ async fn serve_game(mut conn: Connection, handle: GameHandle, state: AppState) {
     };
 
     let mut seat: Option<Colour> = welcome.seat;
+    let number = welcome.number;
     // The seat's colour, never its token; the game, never the client's address.
     tracing::debug!(game = %handle.id, ?seat, "hello");
     for message in welcome.messages {
@@ -153,6 +154,7 @@ async fn serve_game(mut conn: Connection, handle: GameHandle, state: AppState) {
                     Err(lost) => break Some(lost_events(lost, &handle)),
                 }
             }
+            () = replaced(&handle, seat, number) => break Some((close::REPLACED, REPLACED)),
             beat = heartbeat.beat() => match beat {
                 Beat::Ping => {
                     conn.queue_ping();
@@ -183,7 +185,7 @@ async fn serve_game(mut conn: Connection, handle: GameHandle, state: AppState) {
             }
         };
         let turn = matches!(msg, ClientMessage::Move { .. }).then(Instant::now);
-        let Some(reply) = handle.act(seat, msg).await else {
+        let Some(reply) = handle.act(seat, number, msg).await else {
             break Some(over(&handle));
         };
         seat = reply.seat;
@@ -197,10 +199,18 @@ async fn serve_game(mut conn: Connection, handle: GameHandle, state: AppState) {
             state.metrics.turn_seconds.observe(started.elapsed().as_secs_f64());
         }
     };
-    handle.leave(seat);
+    handle.leave(seat, number);
     match ending {
         Some((code, reason)) => conn.close(code, reason).await,
         None => conn.end().await,
+    }
+}
+
+/// Waits until newer connections to the same seat replace this one (never for a watcher).
+async fn replaced(handle: &GameHandle, seat: Option<Colour>, number: u32) {
+    match seat {
+        Some(colour) => handle.replaced(colour, number).await,
+        None => std::future::pending().await,
     }
 }
 
@@ -224,6 +234,9 @@ fn gather(
 }
 
 const GONE: &str = "this game has finished and been forgotten";
+
+/// A connection replaced by newer ones to the same seat.
+const REPLACED: &str = "this game is open in other tabs or windows: go on there";
 
 /// A game whose record does not read (see `store::Damaged`).
 const DAMAGED: &str = "this game's record on the server is damaged: it cannot be played on";
