@@ -141,6 +141,10 @@ async fn serve_game(mut conn: Connection, handle: GameHandle, state: AppState) {
     }
     let mut events = welcome.events;
     let mut heartbeat = Heartbeat::new(&state);
+    // Made once, not at every wake (it registers with the game): again only when a join
+    // gives the connection a seat.
+    let replacement = replaced(&handle, seat, number);
+    tokio::pin!(replacement);
     let ending = loop {
         if conn.flush().await.is_err() {
             break None;
@@ -154,7 +158,7 @@ async fn serve_game(mut conn: Connection, handle: GameHandle, state: AppState) {
                     Err(lost) => break Some(lost_events(lost, &handle)),
                 }
             }
-            () = replaced(&handle, seat, number) => break Some((close::REPLACED, REPLACED)),
+            () = &mut replacement => break Some((close::REPLACED, REPLACED)),
             beat = heartbeat.beat() => match beat {
                 Beat::Ping => {
                     conn.queue_ping();
@@ -188,7 +192,10 @@ async fn serve_game(mut conn: Connection, handle: GameHandle, state: AppState) {
         let Some(reply) = handle.act(seat, number, msg).await else {
             break Some(over(&handle));
         };
-        seat = reply.seat;
+        if reply.seat != seat {
+            seat = reply.seat;
+            replacement.set(replaced(&handle, seat, number));
+        }
         conn.queue(reply.text);
         // The events the request caused (a turn's `move`) are already here: they leave in the
         // same write as the reply.
