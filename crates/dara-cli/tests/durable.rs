@@ -26,11 +26,17 @@ struct Server {
 
 impl Server {
     fn start(data: &Path) -> Server {
+        Server::start_with(data, &[])
+    }
+
+    /// [`Server::start`] with more options.
+    fn start_with(data: &Path, extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_dara"))
             .args(["serve", "--listen", "127.0.0.1:0", "--instant-computer"])
             .args(["--games-per-address", "1000", "--connections-per-address", "1000"])
             .arg("--data-dir")
             .arg(data)
+            .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .stdin(Stdio::null())
@@ -189,4 +195,117 @@ fn a_second_server_on_the_same_data_is_refused() {
         .output()
         .unwrap();
     assert!(!memory.status.success(), "--memory-only and --data-dir contradict each other");
+}
+
+/// A copy of `from` (its files only) in a data directory of its own.
+fn copy_of(from: &Path, name: &str) -> DataDir {
+    let copy = DataDir::new(name);
+    std::fs::create_dir_all(&copy.0).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), copy.0.join(entry.file_name())).unwrap();
+    }
+    copy
+}
+
+/// `dara serve` on `data`, expected to refuse to start: what it said. One that starts after
+/// all is stopped, and the test fails.
+fn refused_start(data: &Path, extra: &[&str]) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dara"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(data)
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("dara serve started on the damaged directory {}", data.display());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut said).unwrap();
+    assert!(!status.success(), "started on a damaged directory: {said}");
+    said
+}
+
+/// Turns acknowledged in games whose journal is still in the write-ahead log when the server is
+/// killed; then, on copies of that data directory: the log deleted, cut to half its length, a
+/// byte flipped in its middle, the database emptied. Each copy is refused at start, naming the
+/// files and the commits missing, where it used to start and serve fewer turns than were
+/// acknowledged; `--accept-loss` serves what is left; the undamaged directory serves every turn.
+#[test]
+fn a_damaged_data_directory_is_refused_not_served_short() {
+    let data = DataDir::new("damage");
+    let mut server = Server::start(&data.0);
+    let addr = server.addr;
+    let mut games = Vec::new();
+    for _ in 0..6 {
+        let created = post(addr, "/api/games", &json!({"opponent": "friend", "first": "me"}));
+        let game = created["game"].as_str().unwrap().to_owned();
+        let (mut white, _) = Seat::hello(addr, &game, created["seat"].as_str()).unwrap();
+        let (mut black, _) = Seat::hello(addr, &game, None).unwrap();
+        black.send(&json!({"t": "join"})).unwrap();
+        black.until(|m| m["t"] == "joined").unwrap();
+        for (white_moves, id, m) in [(true, 1, "c3"), (false, 1, "d3"), (true, 2, "a1")] {
+            let seat = if white_moves { &mut white } else { &mut black };
+            seat.send(&json!({"t": "move", "d": {"id": id, "m": m}})).unwrap();
+            seat.until(|msg| msg["t"] == "accepted").unwrap();
+        }
+        games.push(game);
+    }
+    server.kill();
+    let wal = |dir: &Path| dir.join("live-games.sqlite-wal");
+    let length = std::fs::metadata(wal(&data.0)).expect("the journal is in the log").len();
+    assert!(length > 0);
+
+    let deleted = copy_of(&data.0, "damage-deleted");
+    std::fs::remove_file(wal(&deleted.0)).unwrap();
+    let halved = copy_of(&data.0, "damage-halved");
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(wal(&halved.0))
+        .unwrap()
+        .set_len(length / 2)
+        .unwrap();
+    let flipped = copy_of(&data.0, "damage-flipped");
+    let mut bytes = std::fs::read(wal(&flipped.0)).unwrap();
+    bytes[length as usize / 2] ^= 0x40;
+    std::fs::write(wal(&flipped.0), bytes).unwrap();
+    let emptied = copy_of(&data.0, "damage-emptied");
+    std::fs::write(emptied.0.join("live-games.sqlite"), b"").unwrap();
+    std::fs::remove_file(wal(&emptied.0)).unwrap();
+    for damaged in [&deleted, &halved, &flipped, &emptied] {
+        let said = refused_start(&damaged.0, &[]);
+        assert!(said.contains("live-games.sqlite-wal"), "names the log: {said}");
+        assert!(said.contains("journal-mark"), "names the mark: {said}");
+        assert!(said.contains("--accept-loss"), "says how to go on: {said}");
+        // Refused again at the next start: nothing was repaired behind the operator's back.
+        assert!(refused_start(&damaged.0, &[]).contains("was committed and acknowledged"));
+    }
+
+    // Accepted, what is left is served: here the games began after the last checkpoint, so
+    // they went with the log.
+    let accepted = Server::start_with(&deleted.0, &["--accept-loss"]);
+    for game in &games {
+        match Seat::hello(accepted.addr, game, None) {
+            Ok((_, snapshot)) => assert!(snapshot["d"]["moves"].as_array().unwrap().len() < 3),
+            Err(e) => assert!(e.to_string().contains("4004"), "{e}"),
+        }
+    }
+    drop(accepted);
+    // The undamaged directory serves every acknowledged turn.
+    let server = Server::start(&data.0);
+    for game in &games {
+        let (_, snapshot) = Seat::hello(server.addr, game, None).unwrap();
+        assert_eq!(snapshot["d"]["moves"], json!(["c3", "d3", "a1"]), "{snapshot}");
+    }
 }

@@ -70,6 +70,12 @@ pub struct Args {
     /// Keep live games in memory only: a restart loses them.
     #[arg(long)]
     pub memory_only: bool,
+    /// Serve a data directory whose journal lacks commits that were acknowledged (its
+    /// write-ahead log deleted, cut short or damaged): without this the server refuses to
+    /// start, naming the files. With it, what is left is served and the games that may have
+    /// lost their last turns are named in the log.
+    #[arg(long, conflicts_with = "memory_only")]
+    pub accept_loss: bool,
     /// Run as one node of a cluster whose live games are kept in this Redis
     /// (`redis://HOST:PORT[/DB]`): any node serves any player, and the games of a node that
     /// dies or stops go on on the others. Needs --node-id.
@@ -110,7 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         tracing::info!("live games are kept in memory only: a restart loses them");
         None
     } else {
-        let opened = dara_server::store::Store::open(&args.data_dir)
+        let opened = dara_server::store::Store::open_with(&args.data_dir, args.accept_loss)
             .with_context(|| format!("cannot keep live games in {}", args.data_dir.display()))?;
         tracing::info!(
             games = opened.games.len(),

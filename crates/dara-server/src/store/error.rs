@@ -16,6 +16,9 @@ pub enum StoreError {
     },
     /// Reading or writing the directory failed.
     Io(PathBuf, std::io::Error),
+    /// The journal lacks commits that were acknowledged, or holds other lines than were
+    /// committed (see `sqlite::mark`): what is missing, naming the files.
+    JournalLost(String),
     /// The seat key's file is gone while the store holds live games: every seat of theirs was
     /// hashed with that key, so a new one would orphan them all.
     SeatKeyMissing {
@@ -58,6 +61,12 @@ impl core::fmt::Display for StoreError {
                  {STORE_FORMAT})"
             ),
             StoreError::Io(path, e) => write!(f, "{}: {e}", path.display()),
+            StoreError::JournalLost(what) => write!(
+                f,
+                "{what}. Nothing is served from a store that is not whole: put the directory back \
+                 from a backup, or start with --accept-loss to serve what is left (the games that \
+                 may have lost turns are then named in the log)"
+            ),
             StoreError::SeatKeyMissing { path, games } => write!(
                 f,
                 "{}: the seat key is missing, and the store holds {games} live games whose seats \

@@ -75,10 +75,21 @@ impl Store {
     /// every other process until this one closes it.
     ///
     /// # Errors
-    /// The directory cannot be made or read, another server holds it, or it was written by a
-    /// later release.
+    /// The directory cannot be made or read, another server holds it, it was written by a
+    /// later release, its seat key is missing, or its journal lacks commits that were
+    /// acknowledged ([`StoreError::JournalLost`]).
     pub fn open(dir: &Path) -> Result<Opened, StoreError> {
-        let (sqlite, key, (games, damaged)) = Sqlite::open(dir)?;
+        Store::open_with(dir, false)
+    }
+
+    /// [`Store::open`], serving what is left of a journal that lacks acknowledged commits
+    /// when `accept_loss` (the operator's `--accept-loss`): the games that may have lost turns
+    /// are named in the log.
+    ///
+    /// # Errors
+    /// As [`Store::open`].
+    pub fn open_with(dir: &Path, accept_loss: bool) -> Result<Opened, StoreError> {
+        let (sqlite, key, (games, damaged)) = Sqlite::open(dir, accept_loss)?;
         Ok(Opened { store: Store::Sqlite(sqlite), key, games, damaged })
     }
 

@@ -26,6 +26,7 @@
 
 mod commit;
 mod journal;
+mod mark;
 mod schema;
 mod sweep;
 mod writer;
@@ -43,6 +44,8 @@ use crate::seat::SeatKey;
 pub(super) use commit::Outcome;
 use commit::{Shared, COMMIT_BATCH};
 use journal::load;
+pub use mark::{Loss, MARK};
+use mark::{Mark, Marker};
 use schema::{connect, seat_key};
 pub use schema::{DATABASE, SEAT_KEY, STORE_FORMAT};
 use writer::write_loop;
@@ -87,16 +90,40 @@ impl Drop for Handle {
 
 impl Sqlite {
     /// Opens the store in `dir` (see [`super::Store::open`]) and starts its writer thread.
-    pub(super) fn open(dir: &Path) -> Result<(Sqlite, SeatKey, Loaded), StoreError> {
-        Sqlite::open_spaced(dir, COMMIT_SPACING)
+    /// A journal that lacks acknowledged commits is refused, unless `accept_loss`: then what
+    /// is left is served, and the games that may have lost turns are named in the log.
+    pub(super) fn open(
+        dir: &Path,
+        accept_loss: bool,
+    ) -> Result<(Sqlite, SeatKey, Loaded), StoreError> {
+        Sqlite::open_spaced(dir, COMMIT_SPACING, accept_loss)
     }
 
     /// [`Sqlite::open`], with commits at least `spacing` apart under load.
-    fn open_spaced(dir: &Path, spacing: Duration) -> Result<(Sqlite, SeatKey, Loaded), StoreError> {
+    fn open_spaced(
+        dir: &Path,
+        spacing: Duration,
+        accept_loss: bool,
+    ) -> Result<(Sqlite, SeatKey, Loaded), StoreError> {
         std::fs::create_dir_all(dir).map_err(|e| StoreError::Io(dir.to_owned(), e))?;
         let conn = connect(dir)?;
+        let lost = mark::check(dir, &conn)?;
         let (games, damaged) = load(&conn)?;
+        if let Some(loss) = lost {
+            if !accept_loss {
+                return Err(StoreError::JournalLost(loss.describe(dir)));
+            }
+            let ids: Vec<String> = games.iter().map(|g| g.id.to_string()).collect();
+            tracing::error!(
+                games = ids.join(" "),
+                "{}; accepted (--accept-loss): serving what is left, and each game named here \
+                 may have lost its last turns",
+                loss.describe(dir)
+            );
+        }
         let key = seat_key(&dir.join(SEAT_KEY), games.len() + damaged.len())?;
+        let newest = Mark::newest(&conn)?;
+        let marker = Marker::open(dir, newest)?;
         let shared = Arc::new(Shared::default());
         // 100 µs to about 1.6 s.
         let commit_seconds = Histogram::new(exponential_buckets(1e-4, 2.0, 15));
@@ -105,7 +132,7 @@ impl Sqlite {
             .spawn({
                 let shared = Arc::clone(&shared);
                 let commit_seconds = commit_seconds.clone();
-                move || write_loop(conn, &shared, &commit_seconds, spacing)
+                move || write_loop(conn, marker, newest.seq, &shared, &commit_seconds, spacing)
             })
             .map_err(|e| StoreError::Io(dir.to_owned(), e))?;
         // Set before anything is sent: the store is not handed out until this returns.
@@ -258,7 +285,7 @@ mod tests {
         let dir = Dir::new("batch");
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         let spacing = Duration::from_secs(60);
-        let (store, _, _) = Sqlite::open_spaced(&dir.0, spacing).unwrap();
+        let (store, _, _) = Sqlite::open_spaced(&dir.0, spacing, false).unwrap();
         let games: Vec<GameId> = (0..COMMIT_BATCH).map(|_| crate::seat::new_game_id()).collect();
         let began = Instant::now();
         runtime.block_on(store.send(games.iter().map(begin).collect()).wait()).unwrap();
@@ -304,29 +331,57 @@ mod tests {
         let mut conn = connect(&dir.0).unwrap();
         let (live, erased, alone) =
             (crate::seat::new_game_id(), crate::seat::new_game_id(), crate::seat::new_game_id());
-        commit(&mut conn, &gathered([begin(&live), begin(&erased), begin(&alone)]), None).unwrap();
+        // Each commit's row number, in order.
+        let mut seqs = 1..;
+        commit(
+            &mut conn,
+            seqs.next().unwrap(),
+            &gathered([begin(&live), begin(&erased), begin(&alone)]),
+            None,
+        )
+        .unwrap();
         let rows = 3 * SWEEP_SLICE as u64;
         for v in 1..=rows {
-            commit(&mut conn, &gathered([offer(&live, v), offer(&erased, v)]), None).unwrap();
+            commit(
+                &mut conn,
+                seqs.next().unwrap(),
+                &gathered([offer(&live, v), offer(&erased, v)]),
+                None,
+            )
+            .unwrap();
             // A row of the erased games only, to be deleted whole.
-            commit(&mut conn, &gathered([offer(&alone, v)]), None).unwrap();
+            commit(&mut conn, seqs.next().unwrap(), &gathered([offer(&alone, v)]), None).unwrap();
         }
         let erase = [&erased, &alone].map(|game| Write::Erase { game: game.clone() });
-        commit(&mut conn, &gathered(erase), None).unwrap();
+        commit(&mut conn, seqs.next().unwrap(), &gathered(erase), None).unwrap();
         assert_eq!(lines_of(&conn, &erased), rows as usize, "erasing leaves them to the sweep");
 
         let mut sweep = Sweep::due();
         let mut slices = 0;
         while let Some(slice) = sweep.next_slice(&conn) {
-            commit(&mut conn, &Gathered::default(), Some((&slice, &sweep.live))).unwrap();
+            commit(
+                &mut conn,
+                seqs.next().unwrap(),
+                &Gathered::default(),
+                Some((&slice, &sweep.live)),
+            )
+            .unwrap();
             sweep.swept(slice);
             slices += 1;
         }
-        assert_eq!(slices, 6, "{} rows, {SWEEP_SLICE} a slice", 6 * SWEEP_SLICE);
+        // The rows of the turns, and the empty rows of the commits that began and erased games.
+        let before = 2 * rows as i64 + 2;
+        assert_eq!(slices, (before + SWEEP_SLICE - 1) / SWEEP_SLICE, "{SWEEP_SLICE} rows a slice");
         assert_eq!((lines_of(&conn, &erased), lines_of(&conn, &alone)), (0, 0));
         assert_eq!(lines_of(&conn, &live), rows as usize);
-        let left: i64 = conn.query_row("SELECT count(*) FROM journal", [], |r| r.get(0)).unwrap();
+        let left: i64 = conn
+            .query_row("SELECT count(*) FROM journal WHERE length(events) > 0", [], |r| r.get(0))
+            .unwrap();
         assert_eq!(left, rows as i64, "the rows of erased games alone are gone");
+        let empty: i64 = conn
+            .query_row("SELECT count(*) FROM journal WHERE length(events) = 0", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(empty, slices, "only the sweep's own commits' empty rows are left");
         assert!(sweep.next_slice(&conn).is_none(), "the next sweep waits for the next erasure");
         let (games, _) = load(&conn).unwrap();
         assert_eq!(games.len(), 1);

@@ -101,7 +101,8 @@ fn live_games(conn: &Connection) -> Result<HashSet<String>, rusqlite::Error> {
 }
 
 /// Takes the lines of games not in `live` out of the journal rows from `first` to `last`: a row
-/// left with none is deleted, one left with some is written again with those.
+/// left with none (or that had none) is deleted, one left with some is written again with
+/// those.
 pub(super) fn sweep_slice(
     conn: &Connection,
     (first, last): (i64, i64),
@@ -115,7 +116,8 @@ pub(super) fn sweep_slice(
         let events = row.get_ref(1)?.as_bytes().map_err(rusqlite::Error::from)?;
         // A line that does not read is kept: it is the load's to report, not the sweep's to hide.
         let keep = |line: &&[u8]| split_line(line).map_or(true, |(game, _)| live.contains(game));
-        if lines(events).all(|line| keep(&line)) {
+        // A row with no lines (a commit that only changed the games' table) goes too.
+        if !events.is_empty() && lines(events).all(|line| keep(&line)) {
             continue;
         }
         let mut kept = Vec::new();

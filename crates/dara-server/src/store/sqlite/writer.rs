@@ -10,6 +10,7 @@ use rusqlite::{params, Connection};
 
 use super::commit::{Outcome, Shared, Told, COMMIT_BATCH};
 use super::journal::Gathered;
+use super::mark::{Mark, Marker};
 use super::sweep::{sweep_all, sweep_slice, Sweep};
 use crate::store::Write;
 
@@ -44,6 +45,8 @@ impl Drop for Telling {
 /// away the events of erased games, a slice at a time, and empties the log every half hour.
 pub(super) fn write_loop(
     mut conn: Connection,
+    mut marker: Marker,
+    mut seq: i64,
     shared: &Shared,
     commit_seconds: &Histogram,
     spacing: Duration,
@@ -105,7 +108,15 @@ pub(super) fn write_loop(
         // The slice goes into the same transaction as the writes: one sync for both.
         let slice = sweep.next_slice(&conn);
         let began = Instant::now();
-        let result = commit(&mut conn, &gathered, slice.as_ref().map(|s| (s, &sweep.live)));
+        let result = if gathered.is_empty() && slice.is_none() {
+            Ok(())
+        } else {
+            let next = seq + 1;
+            commit(&mut conn, next, &gathered, slice.as_ref().map(|s| (s, &sweep.live))).map(|()| {
+                seq = next;
+                marker.record(Mark::of(next, &gathered.lines));
+            })
+        };
         if !gathered.is_empty() {
             commit_seconds.observe(began.elapsed().as_secs_f64());
         }
@@ -133,6 +144,11 @@ pub(super) fn write_loop(
         }
         if closing.is_some() || gone {
             sweep_all(&conn);
+            // The sweep may have rewritten the newest row, or taken it away.
+            match Mark::newest(&conn) {
+                Ok(newest) => marker.record(newest),
+                Err(e) => tracing::warn!("the journal's newest row could not be read: {e}"),
+            }
             checkpoint(&conn);
             if let Err((_, e)) = conn.close() {
                 tracing::error!("closing the store: {e}");
@@ -156,12 +172,10 @@ fn checkpoint(conn: &Connection) {
 /// Commits `gathered` in one transaction, with a slice of the sweep if one runs.
 pub(super) fn commit(
     conn: &mut Connection,
+    seq: i64,
     gathered: &Gathered,
     slice: Option<(&(i64, i64), &HashSet<String>)>,
 ) -> Result<(), rusqlite::Error> {
-    if gathered.is_empty() && slice.is_none() {
-        return Ok(());
-    }
     let tx = conn.transaction()?;
     if let Some((slice, live)) = slice {
         sweep_slice(&tx, *slice, live)?;
@@ -186,10 +200,10 @@ pub(super) fn commit(
             }
         }
     }
-    if !gathered.lines.is_empty() {
-        tx.prepare_cached("INSERT INTO journal (events) VALUES (?1)")?
-            .execute([&gathered.lines])?;
-    }
+    // A row for every commit, empty if it only changed the games' table: the newest row is
+    // always the last commit's, for the journal's mark (see `mark`).
+    tx.prepare_cached("INSERT INTO journal (seq, events) VALUES (?1, ?2)")?
+        .execute(params![seq, &gathered.lines])?;
     tx.commit()
 }
 

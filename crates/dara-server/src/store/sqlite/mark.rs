@@ -1,0 +1,187 @@
+//! The journal's high-water mark: beside the database, the number of the last row committed and
+//! a checksum of what that row held, rewritten after every commit. The database alone cannot
+//! show that it is whole: with its write-ahead log deleted, cut short or damaged, SQLite opens
+//! what is left as if nothing were missing, and the turns acknowledged since the last checkpoint
+//! are gone without a word. Read at start, the mark shows it: the journal must reach the row
+//! the mark names, and hold there what was written.
+//!
+//! The mark is written in place (one `pwrite` of a fixed-size line) after each commit, without
+//! a sync of its own: it survives a `kill -9` with the rest of the page cache, and a power cut
+//! can only leave it behind the database (an older row), which the check accepts. Every commit
+//! adds a row (one with no lines when it only changed the games' table), so the newest row is
+//! always the last commit's, and the sweep never rewrites it before a newer one is marked.
+
+use std::fs::{File, OpenOptions};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OptionalExtension};
+
+use super::schema::DATABASE;
+use crate::store::StoreError;
+
+/// The mark's file name in the data directory.
+pub const MARK: &str = "journal-mark";
+
+/// The journal's last row as committed: its number and a checksum of its lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Mark {
+    /// The row's number (`journal.seq`); 0 for a journal with no row.
+    pub(super) seq: i64,
+    /// The first 16 bytes of the BLAKE3 hash of the row's lines.
+    pub(super) sum: [u8; 16],
+}
+
+impl Mark {
+    /// The mark of row `seq` holding `lines`.
+    pub(super) fn of(seq: i64, lines: &[u8]) -> Mark {
+        let hash = blake3::hash(lines);
+        let mut sum = [0u8; 16];
+        sum.copy_from_slice(&hash.as_bytes()[..16]);
+        Mark { seq, sum }
+    }
+
+    /// The mark of the journal's newest row in `conn`, or of no row.
+    pub(super) fn newest(conn: &Connection) -> Result<Mark, rusqlite::Error> {
+        let newest: Option<(i64, Vec<u8>)> = conn
+            .query_row("SELECT seq, events FROM journal ORDER BY seq DESC LIMIT 1", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()?;
+        Ok(newest.map_or(Mark::of(0, b""), |(seq, lines)| Mark::of(seq, &lines)))
+    }
+
+    /// The mark as its file holds it: `1 <seq, 20 digits> <sum, 32 hex digits>\n`.
+    fn line(self) -> String {
+        format!("1 {:020} {}\n", self.seq, crate::hex::encode(&self.sum))
+    }
+
+    /// Reads a mark's line; `None` if it is not one.
+    fn read(line: &str) -> Option<Mark> {
+        let mut fields = line.strip_suffix('\n')?.split(' ');
+        let (version, seq, sum) = (fields.next()?, fields.next()?, fields.next()?);
+        if version != "1" || fields.next().is_some() {
+            return None;
+        }
+        let sum: [u8; 16] = crate::hex::decode(sum)?;
+        Some(Mark { seq: seq.parse().ok()?, sum })
+    }
+}
+
+/// The mark's file, kept open by the writer thread and rewritten in place after each commit.
+#[derive(Debug)]
+pub(super) struct Marker {
+    file: File,
+    path: PathBuf,
+}
+
+impl Marker {
+    /// Opens (or makes) the mark's file in `dir` and writes `mark` to it.
+    pub(super) fn open(dir: &Path, mark: Mark) -> Result<Marker, StoreError> {
+        let path = dir.join(MARK);
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|e| StoreError::Io(path.clone(), e))?;
+        let mut marker = Marker { file, path };
+        marker.write(mark).map_err(|e| StoreError::Io(marker.path.clone(), e))?;
+        marker.file.sync_all().map_err(|e| StoreError::Io(marker.path.clone(), e))?;
+        Ok(marker)
+    }
+
+    /// Writes `mark` over the last (the line's size never changes).
+    pub(super) fn write(&mut self, mark: Mark) -> std::io::Result<()> {
+        self.file.write_all_at(mark.line().as_bytes(), 0)
+    }
+
+    /// [`Marker::write`], a failure logged: the commit itself is kept either way, and a mark
+    /// left behind is accepted at the next start.
+    pub(super) fn record(&mut self, mark: Mark) {
+        if let Err(e) = self.write(mark) {
+            tracing::warn!("the journal's mark {} could not be written: {e}", self.path.display());
+        }
+    }
+}
+
+/// What the journal lacks against its mark, found at start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Loss {
+    /// The row the mark names: the last commit acknowledged.
+    pub acknowledged: i64,
+    /// The newest row the database holds.
+    pub found: i64,
+    /// Whether the row the mark names is there but holds other lines than were written.
+    pub differs: bool,
+}
+
+impl Loss {
+    /// What was found, naming the files, for the operator.
+    pub fn describe(&self, dir: &Path) -> String {
+        let database = dir.join(DATABASE);
+        let wal = dir.join(format!("{DATABASE}-wal"));
+        let what = if self.differs {
+            format!("its journal row {} is not the one that was committed", self.acknowledged)
+        } else {
+            format!(
+                "its journal ends at row {}, but row {} was committed and acknowledged ({} \
+                 commits are missing)",
+                self.found,
+                self.acknowledged,
+                self.acknowledged - self.found
+            )
+        };
+        format!(
+            "{}: {what}, as {} says: the write-ahead log {} was deleted, cut short or damaged, \
+             or the database was replaced",
+            database.display(),
+            dir.join(MARK).display(),
+            wal.display()
+        )
+    }
+}
+
+/// Checks the journal in `conn` against the mark in `dir`: `None` when it reaches the marked
+/// row and holds there what was written (a mark left behind by a power cut is accepted; no
+/// mark at all is a store from before marks, or a new one).
+pub(super) fn check(dir: &Path, conn: &Connection) -> Result<Option<Loss>, StoreError> {
+    let path = dir.join(MARK);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(StoreError::Io(path, e)),
+    };
+    let mark = Mark::read(&text).ok_or_else(|| {
+        StoreError::Corrupt(format!(
+            "a journal mark {} that does not read: {text:?}",
+            path.display()
+        ))
+    })?;
+    let newest = Mark::newest(conn)?;
+    let loss = if newest.seq < mark.seq {
+        Some(Loss { acknowledged: mark.seq, found: newest.seq, differs: false })
+    } else if newest.seq == mark.seq && newest.sum != mark.sum {
+        Some(Loss { acknowledged: mark.seq, found: newest.seq, differs: true })
+    } else {
+        None
+    };
+    Ok(loss)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mark_reads_back_and_nothing_else_does() {
+        let mark = Mark::of(42, b"g 1 {}\n");
+        assert_eq!(mark.line().len(), 56);
+        assert_eq!(Mark::read(&mark.line()), Some(mark));
+        assert_ne!(Mark::of(42, b"g 1 {} \n"), mark, "other lines, another sum");
+        for junk in ["", "1 42\n", "2 00000000000000000042 00\n", &mark.line().replace('1', "x")] {
+            assert_eq!(Mark::read(junk), None, "{junk:?}");
+        }
+    }
+}
