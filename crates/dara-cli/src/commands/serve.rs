@@ -78,8 +78,16 @@ pub struct Args {
     pub accept_loss: bool,
     /// Run as one node of a cluster whose live games are kept in this Redis
     /// (`redis://HOST:PORT[/DB]`): any node serves any player, and the games of a node that
-    /// dies or stops go on on the others. Needs --node-id.
-    #[arg(long, value_name = "URL", requires = "node_id", conflicts_with = "memory_only")]
+    /// dies or stops go on on the others. Needs --node-id. Give a password in the URL
+    /// (`redis://:PASSWORD@HOST:PORT`) through DARA_REDIS rather than the command line, which
+    /// every user of the machine can read.
+    #[arg(
+        long,
+        env = "DARA_REDIS",
+        value_name = "URL",
+        requires = "node_id",
+        conflicts_with = "memory_only"
+    )]
     pub redis: Option<String>,
     /// This node's name in the cluster (letters, digits, '-' and '_'; unique among the nodes).
     #[arg(long, value_name = "NAME", requires = "redis", value_parser = dara_server::cluster::NodeName::given)]
