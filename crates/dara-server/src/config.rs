@@ -47,6 +47,9 @@ pub struct Config {
     pub public_origin: Option<String>,
     /// How long a client has to send a request's headers before its connection is closed.
     pub header_timeout: Duration,
+    /// The token `GET /metrics` asks for (`Authorization: Bearer <token>`); without one,
+    /// `/metrics` answers only requests made on this machine that no proxy forwarded.
+    pub metrics_token: Option<String>,
     /// How long a socket may stay silent (no message, no pong to the server's pings) before it
     /// is closed and its player counts as gone.
     pub silence: Duration,
@@ -84,6 +87,7 @@ impl Default for Config {
             unjoined_timeout: Duration::from_secs(10 * 60),
             trusted_proxies: TrustedProxies::default(),
             public_origin: None,
+            metrics_token: None,
             header_timeout: Duration::from_secs(10),
             silence: Duration::from_secs(10),
             max_message: 4096,

@@ -271,3 +271,27 @@ async fn an_operator_sees_health_and_measures() {
     // Nothing in it names a client or a seat.
     assert!(!metrics.contains("127.0.0.1") && !metrics.contains(&seat));
 }
+
+/// `/metrics` is the operator's: through a proxy (a forwarded request) nobody sees it without
+/// the token; with a token set, only its holder does.
+#[tokio::test]
+async fn the_measures_are_the_operators_only() {
+    let get = |addr: SocketAddr, headers: &[(&'static str, &str)]| {
+        let mut request = reqwest::Client::new().get(format!("http://{addr}/metrics"));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        async move { request.send().await.unwrap().status().as_u16() }
+    };
+    let addr = start(test_config()).await;
+    assert_eq!(get(addr, &[]).await, 200, "asked on this machine, directly");
+    assert_eq!(get(addr, &[("x-forwarded-for", "203.0.113.9")]).await, 404, "through a proxy");
+    assert_eq!(get(addr, &[("forwarded", "for=203.0.113.9")]).await, 404);
+
+    let config = dara_server::Config { metrics_token: Some("s3cret".into()), ..test_config() };
+    let addr = start(config).await;
+    assert_eq!(get(addr, &[]).await, 404, "a token set is asked of everyone");
+    assert_eq!(get(addr, &[("authorization", "Bearer wrong")]).await, 404);
+    let bearer = [("authorization", "Bearer s3cret"), ("x-forwarded-for", "203.0.113.9")];
+    assert_eq!(get(addr, &bearer).await, 200, "the token's holder, from anywhere");
+}

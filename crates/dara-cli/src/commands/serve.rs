@@ -52,6 +52,10 @@ pub struct Args {
     /// match; without it, the request's `Host` names the site.
     #[arg(long, value_name = "URL")]
     pub public_origin: Option<String>,
+    /// The token a scraper of `/metrics` sends (`Authorization: Bearer TOKEN`); without one,
+    /// `/metrics` answers only requests made on this machine that no proxy forwarded.
+    #[arg(long, env = "DARA_METRICS_TOKEN", value_name = "TOKEN")]
+    pub metrics_token: Option<String>,
     /// Seconds a client has to send a request's headers before its connection is closed.
     #[arg(long, default_value_t = Config::default().header_timeout.as_secs())]
     pub header_timeout: u64,
@@ -213,6 +217,7 @@ impl Args {
         config.connections_per_address = self.connections_per_address;
         config.trusted_proxies = self.trusted_proxy.clone().unwrap_or_default();
         config.public_origin.clone_from(&self.public_origin);
+        config.metrics_token.clone_from(&self.metrics_token);
         config.header_timeout = Duration::from_secs(self.header_timeout.max(1));
         config
     }
@@ -280,6 +285,7 @@ mod tests {
         assert_eq!(given.max_games, server.max_games);
         assert_eq!(given.connections_per_address, server.connections_per_address);
         assert_eq!(given.public_origin, server.public_origin);
+        assert_eq!(given.metrics_token, server.metrics_token);
         assert_eq!(given.header_timeout, server.header_timeout);
     }
 

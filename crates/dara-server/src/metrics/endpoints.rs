@@ -1,14 +1,27 @@
 //! What an operator asks: `/healthz` (the process answers), `/readyz` (whether to send this
 //! node players) and `/metrics` (Prometheus text).
 
-use axum::extract::State;
-use axum::http::{header, StatusCode};
-use axum::response::IntoResponse;
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::{ConnectInfo, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+
+use crate::error::AppError;
 
 use crate::state::AppState;
 
-/// `GET /metrics`.
-pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
+/// `GET /metrics`, for whoever holds the operator's token (`--metrics-token`), or, without one,
+/// for a request made on this machine that no proxy forwarded: what the server measures is not
+/// the public's (how busy it is, how many sockets each node holds).
+pub async fn metrics(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> Response {
+    if !may_see_measures(state.config.metrics_token.as_deref(), peer.ip(), &headers) {
+        return AppError::NotFound.into_response();
+    }
     let metrics = &state.metrics;
     metrics.games.set(state.live_games() as i64);
     metrics.connections.set(state.connections.total() as i64);
@@ -18,6 +31,24 @@ pub async fn metrics(State(state): State<AppState>) -> impl IntoResponse {
         metrics.redis_round_trips.set(cluster.redis.round_trips() as i64);
     }
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], metrics.encode())
+        .into_response()
+}
+
+/// Whether a request from `peer` with `headers` may read `/metrics`.
+fn may_see_measures(token: Option<&str>, peer: IpAddr, headers: &HeaderMap) -> bool {
+    match token {
+        Some(token) => headers
+            .get(header::AUTHORIZATION)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.strip_prefix("Bearer "))
+            // Compared in constant time: how long a refusal takes says nothing of the token.
+            .is_some_and(|given| blake3::hash(given.as_bytes()) == blake3::hash(token.as_bytes())),
+        None => {
+            let forwarded =
+                headers.contains_key("x-forwarded-for") || headers.contains_key(header::FORWARDED);
+            peer.is_loopback() && !forwarded
+        }
+    }
 }
 
 /// `GET /healthz`: the process is up and its runtime answers.
