@@ -74,8 +74,12 @@ async fn create_game(
     let (handle, stored) = game::spawn(state, setup, seats, Some(client)).inspect_err(|_| {
         state.uncount_in_cluster(Some(client));
     })?;
-    // The token is handed out only once the game it opens is kept.
-    stored.wait().await.map_err(|_| AppError::Unkept)?;
+    // The token is handed out only once the game it opens is kept; a game that could not be
+    // kept ends its life at once, and stops counting against its client.
+    if stored.wait().await.is_err() {
+        handle.forget();
+        return Err(AppError::Unkept);
+    }
     Ok(created(&handle.id, Some(&token), Some(creator)))
 }
 

@@ -100,6 +100,14 @@ async fn a_full_disk_pauses_the_games_and_loses_nothing() {
     assert_eq!(refused["d"]["code"], "store-unreachable", "{refused}");
     let (_, snapshot) = Client::hello(addr, &game, None, None).await;
     assert_eq!(snapshot["d"]["moves"], json!(["c3", "d3"]), "nothing unkept is shown");
+    // A game asked for meanwhile is refused, and leaves nothing behind to count.
+    let (status, refused) = common::post(addr, "/api/games", json!({ "opponent": "friend" })).await;
+    assert_eq!((status, refused["code"].as_str()), (503, Some("unkept")), "{refused}");
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while process.state.live_games() != 1 {
+        assert!(std::time::Instant::now() < deadline, "the unkept game is forgotten");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 
     std::fs::remove_file(&filler).unwrap();
     tokio::time::sleep(Duration::from_millis(2_100)).await;
