@@ -1,7 +1,9 @@
 //! One commit as the games and the writer thread share it: the writes gathered for it, and the
 //! one answer every request in it waits for.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::time::{Duration, Instant};
 
 use tokio::sync::{oneshot, Notify};
 
@@ -20,6 +22,8 @@ pub(super) const COMMIT_BATCH: usize = 40;
 pub(super) struct Shared {
     pub(super) pending: Mutex<Pending>,
     pub(super) writer: OnceLock<std::thread::Thread>,
+    /// Whether the last commit failed, and when.
+    pub(super) failure: Failure,
 }
 
 impl Shared {
@@ -54,8 +58,42 @@ pub(super) struct Pending {
     pub(super) gone: bool,
     /// Someone waits for the store to close.
     pub(super) closing: Option<oneshot::Sender<()>>,
-    /// When the last commit failed, if it did and none has succeeded since.
-    pub(super) failed_at: Option<std::time::Instant>,
+}
+
+/// When the last commit failed, if it did and none has succeeded since: read by every turn (is
+/// the store writable?), so an atomic beside the lock rather than under it.
+#[derive(Debug)]
+pub(super) struct Failure {
+    /// What the instants are counted from.
+    origin: Instant,
+    /// Nanoseconds from `origin` to the failure, plus one; 0 while commits succeed.
+    at: AtomicU64,
+}
+
+impl Default for Failure {
+    fn default() -> Failure {
+        Failure { origin: Instant::now(), at: AtomicU64::new(0) }
+    }
+}
+
+impl Failure {
+    /// A commit failed now (`true`) or succeeded (`false`).
+    pub(super) fn set(&self, failed: bool) {
+        let at = if failed {
+            u64::try_from(self.origin.elapsed().as_nanos()).unwrap_or(u64::MAX - 1) + 1
+        } else {
+            0
+        };
+        self.at.store(at, Ordering::Release);
+    }
+
+    /// How long ago the last commit failed, if it did and none has succeeded since.
+    pub(super) fn since(&self) -> Option<Duration> {
+        match self.at.load(Ordering::Acquire) {
+            0 => None,
+            at => Some(self.origin.elapsed().saturating_sub(Duration::from_nanos(at - 1))),
+        }
+    }
 }
 
 /// What the requests of one commit wait for: one answer for all of them, where each had its

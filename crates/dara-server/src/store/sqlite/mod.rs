@@ -180,12 +180,12 @@ impl Sqlite {
     /// disk, an I/O error). Meanwhile what would change a game is refused, not played; after
     /// it, the next write tries again, and one that succeeds ends the pause.
     pub(super) fn writable(&self) -> bool {
-        self.handle.0.lock().failed_at.map_or(true, |at| at.elapsed() >= RETRY_AFTER)
+        self.handle.0.failure.since().map_or(true, |since| since >= RETRY_AFTER)
     }
 
     /// Whether the last commit failed and none has succeeded since: saving is paused.
     pub(super) fn failing(&self) -> bool {
-        self.handle.0.lock().failed_at.is_some()
+        self.handle.0.failure.since().is_some()
     }
 
     /// How long each commit took so far.

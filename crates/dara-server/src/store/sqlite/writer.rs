@@ -133,7 +133,7 @@ pub(super) fn write_loop(
             said: e.to_string(),
         });
         if requests > 0 || failed.is_some() {
-            shared.lock().failed_at = failed.as_ref().map(|_| Instant::now());
+            shared.failure.set(failed.is_some());
         }
         outcome.0.tell(failed.unwrap_or(Told::Committed));
         spare = gathered;
