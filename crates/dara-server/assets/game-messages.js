@@ -86,6 +86,7 @@ const HANDLERS = {
 
   end(state, d, page) {
     state.game.end = d;
+    state.confirmingDraw = false;
     state.clock = clockAt(d.clock);
     page.endDialogs();
     page.play('end');

@@ -3,10 +3,10 @@
 // a turn is on its way (`sending()`), whether a stone's capture is being chosen (`choosing()`)
 // and `view(ply)` for the move list and the review to show a position.
 import { parsePosition } from './notation.js';
-import { MARKS, drawGraph, turnNote } from './review.js';
+import { MARKS, drawGraph, turnNote, sideNames } from './review.js';
 import { renderMoveList } from './movelist.js';
 import { t } from './i18n.js';
-import { bothSeated, mayPlay, opponentOf, shownPly } from './game-state.js';
+import { bothSeated, mayPlay, mayPremove, opponentOf, shownPly } from './game-state.js';
 import { clockMs, formatMs, presenceText, claimWait } from './game-clock.js';
 import { side, headline, playerName, resultText } from './game-words.js';
 
@@ -24,6 +24,7 @@ export function render(state, page) {
   const flipped = (game.you === 'black') !== state.turnedRound;
   $('players').classList.toggle('flipped', flipped);
   $('flip').setAttribute('aria-pressed', String(state.turnedRound));
+  renderMute(page.muted());
   const waiting = page.sending() || state.awaiting !== null;
   const mine = mayPlay(state, page.sending());
   $('phase').textContent = t(`phase.${game.pos.phase}`);
@@ -35,6 +36,7 @@ export function render(state, page) {
     fen, legal: browsing ? [] : game.pos.legal, forbidden: browsing ? {} : game.pos.forbidden, closed: browsing ? {} : game.pos.closed, mine, waiting, browsing, flipped,
     lastMove: browsing ? game.moves[state.viewing - 1] || null : game.lastMove,
     fresh: !browsing && fresh && fresh.key === `${game.moves.length} ${game.lastMove}` ? fresh : null,
+    premoving: mayPremove(state), own: game.you === 'black' ? 'B' : 'W', premove: browsing ? null : state.premove,
   });
   renderTurn(state, page);
   $('status-note').hidden = !!game.end;
@@ -48,10 +50,16 @@ export function render(state, page) {
   renderReview(state, page);
 }
 
+// The mute switch says its state in words, as well as pressed to a screen reader.
+export function renderMute(muted) {
+  $('mute').setAttribute('aria-pressed', String(muted));
+  $('mute-state').textContent = t(muted ? 'game.mute-on' : 'game.mute-off');
+}
+
 // The headline alone: drawn again when the board starts or stops choosing a capture.
 export function renderTurn(state, page) {
   if (!state.game) return;
-  $('turn').textContent = headline(state.game, page.choosing());
+  $('turn').textContent = headline(state.game, page.choosing(), state.link === 'connected');
 }
 
 function renderPlayers(state, pos) {
@@ -134,11 +142,17 @@ function renderControls(state, mine) {
   const seated = bothSeated(game);
   const vsComputer = game.opponent === 'computer';
   const opponent = opponentOf(game.you);
-  $('invite').hidden = !(game.you && !seated && !vsComputer);
+  // A friend's seat waits for the link to be sent; an open table, for anyone from the lobby.
+  const waiting = !!game.you && !seated && !game.end;
+  $('invite').hidden = !(waiting && game.opponent === 'friend');
+  $('seeking').hidden = !(waiting && game.opponent === 'open');
   $('invite-link').value = `${location.origin}/g/${state.gameId}`;
   $('watch-note').hidden = !!game.you;
   $('resign').hidden = !playing || !seated;
-  $('draw').hidden = !playing || !seated || game.drawOffer === game.you;
+  // The computer plays every game out: no draw is offered to it.
+  const mayOffer = playing && seated && !vsComputer;
+  $('draw').hidden = !mayOffer || game.drawOffer === game.you || state.confirmingDraw;
+  $('draw-confirm').hidden = !mayOffer || !state.confirmingDraw || !!game.drawOffer;
   $('draw').textContent = game.drawOffer === opponent ? t('game.accept-draw') : t('game.draw');
   $('decline').hidden = !playing || game.drawOffer !== opponent;
   $('withdraw').hidden = !playing || game.drawOffer !== game.you;
@@ -167,8 +181,9 @@ function renderEnd(state) {
   $('rematch').textContent = game.rematchOffer && game.rematchOffer !== game.you ? t('game.accept-rematch') : game.rematchOffer === game.you ? t('game.rematch-asked') : t('game.rematch');
   $('rematch').disabled = game.rematchOffer === game.you;
   $('watch-next').hidden = !(game.rematch && !game.you);
-  // The game goes to the analysis board in the link's fragment, never to the server.
-  const study = new URLSearchParams({ rules: game.rules, start: game.positions[0], moves: game.moves.join(',') });
+  // The game goes to the analysis board in the link's fragment, never to the server. Its
+  // result goes too: a record of a game the rules ended is read only with that result.
+  const study = new URLSearchParams({ rules: game.rules, start: game.positions[0], moves: game.moves.join(','), result: game.end.result });
   $('analyse-link').href = `/analysis#${study}`;
   if (game.rematch) $('watch-next').href = `/g/${game.rematch}`;
 }
@@ -180,6 +195,7 @@ function renderReview(state, page) {
   $('review-start').hidden = !game.end || review.reviewed !== null || review.asking;
   if (!review.reviewed) return;
   const shown = shownPly(state);
-  drawGraph($('review-graph'), review.reviewed, shown, page.view);
-  $('review-note').textContent = turnNote(review.reviewed, shown);
+  const names = sideNames(game.you, game.opponent);
+  drawGraph($('review-graph'), review.reviewed, shown, page.view, names);
+  $('review-note').textContent = turnNote(review.reviewed, shown, names);
 }

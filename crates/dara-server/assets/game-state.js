@@ -18,7 +18,10 @@ export function newState({ gameId, token }) {
     awaiting: null,      // the number of plies when our turn was sent, until it is answered
     turnedRound: false,  // the person flipped the board from its usual way round
     fresh: null,         // the other side's last move, to show moving: { key, move }
-    review: { asking: false, reviewed: null, status: '' }, // the engine's review, once asked for
+    review: { asking: false, reviewed: null }, // the engine's review, once asked for
+    confirmingDraw: false, // "Offer draw" pressed: the page asks before sending it
+    premove: null,       // a step chosen in the opponent's turn, to play when it comes: 'c3-c4'
+    link: 'connected',   // the socket's state (connection.js): 'connected', 'reconnecting', ...
   };
 }
 
@@ -34,4 +37,13 @@ export function mayPlay(state, sending) {
   const { game } = state;
   const waiting = sending || state.awaiting !== null;
   return !game.end && !!game.you && game.pos.side === game.you && bothSeated(game) && !waiting && state.viewing === null;
+}
+
+// Whether a step may be chosen ahead, in the opponent's turn: in a game between people, once
+// the person's stones are all on the board (the server adds nothing: the page plays it when
+// the opponent's move arrives).
+export function mayPremove(state) {
+  const { game } = state;
+  if (!game.you || game.end || game.opponent === 'computer' || !bothSeated(game) || state.viewing !== null) return false;
+  return game.pos.side !== game.you && game.pos.hand[game.you] === 0;
 }

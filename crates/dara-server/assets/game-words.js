@@ -51,8 +51,10 @@ export function turnText(game, choosing) {
 }
 
 // The headline: whose turn and what to do, or how the game ended.
-export function headline(game, choosing) {
+export function headline(game, choosing, linked = true) {
   if (game.end) return t('game.over', { result: resultText(game.end) });
+  // While the link is down nobody's turn can be told for sure, and none is asked for.
+  if (!linked) return t('game.link-down');
   return bothSeated(game) ? turnText(game, choosing) : t('game.waiting');
 }
 

@@ -5,11 +5,11 @@
 import { Board } from './board.js';
 import { Connection } from './connection.js';
 import * as sound from './sound.js';
-import { fetchReview, fillTable, summary } from './review.js';
+import { fetchReview, fillTable, summary, sideNames } from './review.js';
 import { t } from './i18n.js';
-import { newState, shownPly } from './game-state.js';
+import { newState, shownPly, mayPlay, mayPremove } from './game-state.js';
 import { receive } from './game-messages.js';
-import { render, renderTurn, renderTick } from './game-render.js';
+import { render, renderTurn, renderTick, renderMute } from './game-render.js';
 
 const $ = (id) => document.getElementById(id);
 const storeKey = (id) => `dara.seat.${id}`;
@@ -37,12 +37,19 @@ const board = new Board($('board'), {
   onTurn: (m) => playTurn(m),
   say,
   onChange: () => renderTurn(state, view),
+  onPremove: (step) => setPremove(step),
 });
 
 const conn = new Connection(gameId, {
   seat: state.token,
-  onMessage: (msg) => { if (receive(state, msg, effects)) draw(); },
+  onMessage: (msg) => {
+    if (!receive(state, msg, effects)) return;
+    draw();
+    if (msg.t === 'move' || msg.t === 'takeback' || msg.t === 'end') playPremove();
+  },
   onState: (s) => {
+    state.link = s;
+    renderTurn(state, view);
     const text = s === 'connected' ? '' : t(`connection.${s}`);
     $('connection-text').textContent = text;
     $('connection').hidden = !text;
@@ -55,6 +62,7 @@ const view = {
   board,
   sending: () => conn.sending(),
   choosing: () => board.choosingCapture(),
+  muted: () => sound.muted(),
   view: (ply) => showPly(ply),
 };
 
@@ -88,6 +96,31 @@ function playTurn(m) {
   draw();
 }
 
+// A step chosen in the opponent's turn (null: let go), shown on the board until it is played.
+function setPremove(step) {
+  state.premove = step;
+  say(step ? t('game.premove-set', { move: step }) : t('game.premove-cancelled'));
+  draw();
+}
+
+// The opponent has moved: the step chosen ahead is played at once if the position allows it
+// (the stone to take chosen on the board when there is a choice), and let go if not.
+function playPremove() {
+  const step = state.premove;
+  if (!step) return;
+  if (!mayPlay(state, conn.sending())) {
+    // Still the opponent's turn (they took a stone and move again, say): it waits. Over: gone.
+    if (state.game.end || !mayPremove(state)) { state.premove = null; draw(); }
+    return;
+  }
+  state.premove = null;
+  const [from, to] = step.split('-');
+  if (!board.startStep(from, to)) {
+    say(t('game.premove-illegal', { move: step }));
+    draw();
+  }
+}
+
 // Shows the position after `ply` turns (the live one when `ply` is the last).
 function showPly(ply) {
   if (!state.game) return;
@@ -109,8 +142,9 @@ async function startReview() {
   try {
     state.review.reviewed = await fetchReview(state.game);
     $('review-status').textContent = '';
-    $('review-summary').textContent = summary(state.review.reviewed);
-    fillTable($('review-table'), state.review.reviewed, showPly);
+    const names = sideNames(state.game.you, state.game.opponent);
+    $('review-summary').textContent = summary(state.review.reviewed, names);
+    fillTable($('review-table'), state.review.reviewed, showPly, names);
     $('review-body').hidden = false;
   } catch (e) {
     $('review-status').textContent = t('review.failed', { reason: e.message });
@@ -124,6 +158,13 @@ function copy(text, done) {
 }
 
 $('retry-now').addEventListener('click', () => conn.retryNow());
+// Leaving an open table before anyone sat down: the seat is forgotten here, and the page goes
+// home; the socket closing takes the table off the list (the server lists a table only while
+// the person waiting at it is connected).
+$('leave-table').addEventListener('click', () => {
+  localStorage.removeItem(storeKey(gameId));
+  location.href = '/';
+});
 // Resigning asks first, in the page: a dialog that holds the focus, Escape or "Keep playing"
 // closing it, and the focus back on the resign button after.
 $('resign').addEventListener('click', () => $('resign-dialog').showModal());
@@ -133,17 +174,35 @@ $('resign-confirm').addEventListener('click', () => {
   conn.send('resign');
 });
 $('resign-dialog').addEventListener('close', () => { if (!$('resign').hidden) $('resign').focus(); });
-$('draw').addEventListener('click', () => conn.send('draw-offer'));
+// An offer to a person is asked about first (accepting theirs is not): a draw offered by a
+// slip cannot be taken back once the opponent agrees.
+$('draw').addEventListener('click', () => {
+  const { game } = state;
+  if (game.drawOffer && game.drawOffer !== game.you) { conn.send('draw-offer'); return; }
+  state.confirmingDraw = true;
+  draw();
+  $('draw-yes').focus();
+});
+$('draw-yes').addEventListener('click', () => {
+  state.confirmingDraw = false;
+  conn.send('draw-offer');
+  draw();
+});
+$('draw-no').addEventListener('click', () => {
+  state.confirmingDraw = false;
+  draw();
+  $('draw').focus();
+});
 $('decline').addEventListener('click', () => conn.send('draw-decline'));
 $('withdraw').addEventListener('click', () => conn.send('draw-withdraw'));
 $('prev').addEventListener('click', () => showPly(shownPly(state) - 1));
 $('next').addEventListener('click', () => showPly(state.viewing === null ? Infinity : state.viewing + 1));
 $('live').addEventListener('click', () => showPly(Infinity));
 $('flip').addEventListener('click', () => { state.turnedRound = !state.turnedRound; draw(); });
-$('mute').setAttribute('aria-pressed', String(sound.muted()));
+renderMute(sound.muted());
 $('mute').addEventListener('click', () => {
   sound.setMuted(!sound.muted());
-  $('mute').setAttribute('aria-pressed', String(sound.muted()));
+  renderMute(sound.muted());
   sound.unlock();
 });
 // Sound may start only after a press or a key (see sound.js).
