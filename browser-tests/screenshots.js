@@ -6,7 +6,8 @@ import { startServer, startBrowser, createGame } from './harness.js';
 const out = process.argv[2] || 'screenshots';
 mkdirSync(out, { recursive: true });
 const sizes = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
-const server = await startServer(['--instant-computer']);
+// More games than one address may hold by default: every shot of a game is a game.
+const server = await startServer(['--instant-computer', '--games-per-address', '500']);
 const browser = await startBrowser();
 
 // The newer pages (analysis, a game's review) and, in French and Hausa, every page a player
@@ -190,6 +191,8 @@ try {
     for (const [i, m] of placements.entries()) await play(i % 2 ? friend : page, m);
     await friend.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 23);
     await page.click('#draw');
+    await page.screenshot({ path: `${out}/${label}-draw-confirm.png` });
+    await page.click('#draw-yes');
     await page.waitForSelector('#withdraw:not([hidden])');
     await friend.waitForFunction(() => document.querySelector('#draw').textContent === 'Accept draw');
     await page.screenshot({ path: `${out}/${label}-draw-offered.png`, fullPage: true });

@@ -244,6 +244,8 @@ test('the review\'s table stays inside a phone\'s width', { timeout: 90000 }, as
     await page.waitForSelector('#review-body:not([hidden])', { timeout: 30000 });
     await page.click('#review details summary');
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no sideways scroll of the page');
+    const [wide, room] = await page.$eval('#review .table-scroll', (d) => [d.scrollWidth, d.clientWidth]);
+    assert.ok(wide <= room, `the table fits its box, no sideways scroll there either (${wide} > ${room})`);
   });
 });
 
