@@ -34,7 +34,10 @@ export async function startServer(extra = [], { listen = '127.0.0.1:0' } = {}) {
 }
 
 export async function startBrowser() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: FLAGS, headless: true });
+  // A page fulfilled from disk (DARA_ASSETS, below) has no address of its own, and Chromium
+  // would keep it from the loopback server's socket.
+  const args = process.env.DARA_ASSETS ? [...FLAGS, '--disable-features=LocalNetworkAccessChecks'] : FLAGS;
+  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args, headless: true });
 }
 
 // Runs `body(page)`; on failure keeps a screenshot of every open page under failures/.
@@ -52,12 +55,35 @@ export async function keepScreenshotsOnFailure(name, pages, body) {
   }
 }
 
+// While the pages are worked on: `DARA_ASSETS=crates/dara-server/assets` serves the pages and
+// their assets from that folder instead of the copy built into the binary (the server still
+// answers, with its status and headers: only the body is swapped), so a change to a page is
+// tried without building the server again. The tests of record run without it.
+const PAGE_FILES = { '/': 'index.html', '/rules': 'rules.html', '/analysis': 'analysis.html', '/learn': 'learn.html', '/puzzles': 'puzzles.html', '/privacy': 'privacy.html' };
+
+async function servePagesFromDisk(context, dir) {
+  const { readFileSync } = await import('node:fs');
+  await context.route((url) => url.pathname.startsWith('/assets/') || url.pathname in PAGE_FILES || url.pathname.startsWith('/g/'), async (route) => {
+    const response = await route.fetch();
+    const { pathname } = new URL(route.request().url());
+    let name = pathname.startsWith('/assets/') ? pathname.slice('/assets/'.length) : PAGE_FILES[pathname];
+    if (pathname.startsWith('/g/')) name = response.status() === 200 ? 'game.html' : 'gone.html';
+    let body;
+    try { body = readFileSync(join(dir, name)); } catch { return route.fulfill({ response }); }
+    if (!pathname.startsWith('/assets/')) return route.fulfill({ response, body });
+    // A new asset is not in the binary at all: served as the binary would serve it.
+    const type = { js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml' }[name.split('.').pop()];
+    return route.fulfill({ status: 200, headers: { 'content-type': type, 'cache-control': 'no-cache' }, body });
+  });
+}
+
 // Pages, each in a fresh browser context (its own local storage: its own person), remembered
 // so that a failing test can keep a screenshot of every one still open.
 export function pageMaker(browser) {
   const open = [];
   const newPage = async (viewport = { width: 1280, height: 860 }, options = {}) => {
     const context = await browser.newContext({ viewport, ...options });
+    if (process.env.DARA_ASSETS) await servePagesFromDisk(context, process.env.DARA_ASSETS);
     const page = await context.newPage();
     page.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
     open.push(page);

@@ -1,12 +1,13 @@
 // Screenshots of every page at phone-portrait and desktop sizes, for looking at by eye:
 // `node screenshots.js [out-dir]`.
 import { mkdirSync } from 'node:fs';
-import { startServer, startBrowser } from './harness.js';
+import { startServer, startBrowser, createGame } from './harness.js';
 
 const out = process.argv[2] || 'screenshots';
 mkdirSync(out, { recursive: true });
-const sizes = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 860 } };
-const server = await startServer(['--instant-computer']);
+const sizes = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
+// More games than one address may hold by default: every shot of a game is a game.
+const server = await startServer(['--instant-computer', '--games-per-address', '500']);
 const browser = await startBrowser();
 
 // The newer pages (analysis, a game's review) and, in French and Hausa, every page a player
@@ -49,6 +50,42 @@ async function languagePages(lang, label, viewport) {
   await page.click('#review-table tr:nth-child(3) button');
   await shot('review');
   await context.close();
+  await friendGame(lang, label, viewport);
+}
+
+// A game between two people as the host sees it, first screen only (what fits without
+// scrolling is the point): the row of three just made and the stone it took marked, a step
+// chosen ahead by the other side, the draw offer asked about.
+async function friendGame(lang, label, viewport) {
+  const created = await createGame(server, { opponent: 'friend', rules: 'arcade,stones=4', first: 'me' });
+  const people = [];
+  for (const who of ['host', 'friend']) {
+    const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+    await context.addInitScript((code) => localStorage.setItem('dara.lang', code), lang);
+    const page = await context.newPage();
+    page.on('pageerror', (e) => console.log(`page error (${lang}, ${who}): ${e.message}`));
+    await page.goto(server.url + (who === 'host' ? created.url : `/g/${created.game}`));
+    people.push(page);
+  }
+  const [host, friend] = people;
+  await host.waitForSelector('#invite', { state: 'hidden' });
+  const moves = ['a1', 'f5', 'b1', 'f3', 'd1', 'd5', 'a3', 'e4', 'd1-c1xf3'];
+  for (const [i, m] of moves.entries()) {
+    const page = people[i % 2];
+    await page.waitForFunction(() => !document.querySelector('#typed-input').disabled);
+    await page.fill('#typed-input', m);
+    await page.press('#typed-input', 'Enter');
+    await page.waitForFunction((n) => document.querySelectorAll('#moves button.move').length > n, i);
+  }
+  await host.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 9);
+  await friend.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 9);
+  await host.click('[data-cell="b1"]');
+  await host.click('[data-cell="b2"]');
+  await host.waitForSelector('[data-cell="b2"].premove');
+  await host.click('#draw');
+  await host.screenshot({ path: `${out}/${label}-${lang}-friend-game.png` });
+  await friend.screenshot({ path: `${out}/${label}-${lang}-friend-game-theirs.png` });
+  for (const page of people) await page.context().close();
 }
 try {
   for (const [label, viewport] of Object.entries(sizes)) {
@@ -154,6 +191,8 @@ try {
     for (const [i, m] of placements.entries()) await play(i % 2 ? friend : page, m);
     await friend.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 23);
     await page.click('#draw');
+    await page.screenshot({ path: `${out}/${label}-draw-confirm.png` });
+    await page.click('#draw-yes');
     await page.waitForSelector('#withdraw:not([hidden])');
     await friend.waitForFunction(() => document.querySelector('#draw').textContent === 'Accept draw');
     await page.screenshot({ path: `${out}/${label}-draw-offered.png`, fullPage: true });

@@ -246,31 +246,23 @@ test('a step made by dragging a stone, also one picked up by a tap first', { tim
   });
 });
 
-test('on a phone the three ways to play come first, on the first screen; on a desktop the rules do', { timeout: 30000 }, async () => {
+test('the three ways to play come first, on the first screen, on a phone and on a desktop', { timeout: 30000 }, async () => {
   await keepScreenshotsOnFailure('home-layout', pages, async () => {
     const buttons = ['#play-computer button[type=submit]', '#play-friend button[type=submit]', '#play-anyone', '#open-table'];
-    const phone = await newPage({ width: 390, height: 844 });
-    await phone.goto(server.url + '/');
-    const setupTop = (await phone.locator('#setup').boundingBox()).y;
-    for (const button of buttons) {
-      const box = await phone.locator(button).boundingBox();
-      assert.ok(box.y + box.height <= 844, `${button} is on the first screen (bottom at ${box.y + box.height})`);
-      assert.ok(box.y < setupTop, `${button} comes before the rules form`);
-    }
-    // Which rules and clock those buttons use is said above them, with a way to change it.
-    assert.equal(await phone.locator('#rules-summary').innerText(), 'Rules arcade, 5 min + 3 s for games between people. Change');
-    await phone.selectOption('#clock', 'none');
-    await phone.selectOption('#preset', 'jaques');
-    assert.match(await phone.locator('#rules-summary').innerText(), /^Rules jaques, no clock for games/);
-
-    const desktop = await newPage();
-    await desktop.goto(server.url + '/');
-    assert.ok(await desktop.locator('#rules-summary').isHidden());
-    const rulesBottom = await desktop.locator('#setup').boundingBox();
-    for (const button of buttons) {
-      const box = await desktop.locator(button).boundingBox();
-      assert.ok(box.y > rulesBottom.y + rulesBottom.height, `${button} comes after the rules form`);
-      assert.ok(box.y + box.height <= 860, `${button} is on the first screen`);
+    for (const [width, height] of [[390, 844], [1280, 800], [1280, 860]]) {
+      const page = await newPage({ width, height });
+      await page.goto(server.url + '/');
+      const setupTop = (await page.locator('#setup').boundingBox()).y;
+      for (const button of buttons) {
+        const box = await page.locator(button).boundingBox();
+        assert.ok(box.y + box.height <= height, `${button} is on the first screen at ${width} × ${height} (bottom at ${box.y + box.height})`);
+        assert.ok(box.y < setupTop, `${button} comes before the rules form at ${width} px`);
+      }
+      // Which rules and clock those buttons use is said above them, with a way to change it.
+      assert.equal(await page.locator('#rules-summary').innerText(), 'Rules arcade, 5 min + 3 s for games between people. Change');
+      await page.selectOption('#clock', 'none');
+      await page.selectOption('#preset', 'jaques');
+      assert.match(await page.locator('#rules-summary').innerText(), /^Rules jaques, no clock for games/);
     }
   });
 });

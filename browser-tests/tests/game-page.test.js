@@ -180,7 +180,15 @@ test('a draw offer can be withdrawn; resigning asks in the page first; a finishe
     const { host, friend } = await friendGame('arcade');
     for (const page of [host, friend]) page.on('dialog', () => assert.fail('a native dialog opened'));
     await playAll([host, friend], ['c3', 'd4']);
+    // Offering asks first, in the page: "No" sends nothing, "Yes" sends the offer.
     await host.click('#draw');
+    assert.equal(await host.locator('#draw-confirm-text').innerText(), 'Offer your opponent a draw?');
+    assert.ok(await host.locator('#draw').isHidden());
+    await host.click('#draw-no');
+    assert.ok(await host.locator('#draw-confirm').isHidden());
+    assert.ok(await host.locator('#draw').isVisible());
+    await host.click('#draw');
+    await host.click('#draw-yes');
     await friend.waitForFunction(() => document.querySelector('#draw').textContent === 'Accept draw');
     assert.equal(await friend.locator('#offer-note').innerText(), 'Your opponent offers a draw.');
     assert.ok(await friend.locator('#decline').isVisible());

@@ -118,8 +118,10 @@ test('the switch puts the pages in Hausa and is remembered; a friend game in Hau
     assert.equal(await text(host, '#status-note'), 'Ba za ka iya ajiyewa a c5 ba: ajiyewa ba za ta yi uku ko fiye a layi ba.');
     assert.equal(await text(host, '#player-black .name'), 'Abokin hamayyarka');
     assert.equal(await text(host, '#phase'), 'Lokacin ajiyewa');
-    // A draw offered and the end by agreement, both from codes.
+    // A draw offered (after the page asks) and the end by agreement, both from codes.
     await host.click('#draw');
+    assert.equal(await text(host, '#draw-confirm-text'), 'Ka nemi kunnen doki daga abokin hamayyarka?');
+    await host.click('#draw-yes');
     await friend.waitForFunction(() => document.querySelector('#offer-note').textContent === 'Abokin hamayyarka yana neman kunnen doki.');
     assert.equal(await text(friend, '#draw'), 'Amince da kunnen doki');
     await friend.click('#draw');

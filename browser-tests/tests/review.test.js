@@ -31,7 +31,8 @@ test('a finished game is reviewed: marks, a graph, a table, and the better turn'
     await page.keyboard.press('Enter');
     await page.waitForSelector('#review-body:not([hidden])', { timeout: 30000 });
     assert.equal(await page.locator('#review-start').isVisible(), false, 'asked once');
-    assert.match(await page.locator('#review-summary').innerText(), /^Pale: .*\. Dark: .*\.$/);
+    // Named for the player: "you" and "the computer", not Pale and Dark.
+    assert.match(await page.locator('#review-summary').innerText(), /^You: .*\. The computer: .*\.$/);
     // The graph has a point for every turn; the table a row for every turn, each with a mark.
     assert.equal(await page.locator('#review-graph svg circle.eval-point').count(), 4);
     await page.click('#review details summary');
@@ -47,10 +48,16 @@ test('a finished game is reviewed: marks, a graph, a table, and the better turn'
     await page.click('#review-table tr:first-child button');
     await page.waitForSelector('#browsing:not([hidden])');
     const note = await page.locator('#review-note').innerText();
-    assert.match(note, /^Move 1, c3 by Pale: (best|good|inaccuracy|mistake|blunder) \(/);
+    assert.match(note, /^Move 1, c3 by you: (best|good|inaccuracy|mistake|blunder) \(/);
     if (!/: (best|good) /.test(note)) assert.match(note, /Better was \S+\.$/);
     // A click on the graph shows that position too.
     await page.click('#review-graph circle[data-ply="3"]');
-    assert.match(await page.locator('#review-note').innerText(), /^Move 3, a1 by Pale/);
+    assert.match(await page.locator('#review-note').innerText(), /^Move 3, a1 by you/);
+    // Anywhere on the graph, not only on a point: the turn nearest the click.
+    const graph = await page.locator('#review-graph svg').boundingBox();
+    await page.mouse.click(graph.x + graph.width * 0.26, graph.y + 5);
+    assert.match(await page.locator('#review-note').innerText(), /^Move 1, c3 by you/);
+    assert.deepEqual(await page.$$eval('#review-graph text.eval-label', (l) => l.map((x) => x.textContent)), ['You ahead', 'The computer ahead']);
+    assert.match(await page.locator('#review-table tr:first-child').innerText(), /\bYou\b/);
   });
 });

@@ -45,6 +45,8 @@ async function load(text, rules) {
 }
 
 function show(ply) {
+  // Nothing read yet (a record refused): no position to show or step through.
+  if (study.positions.length === 0) return;
   shown = Math.max(0, Math.min(study.moves.length, ply));
   here = null;
   render();
@@ -255,7 +257,10 @@ if (hash.has('moves') || hash.has('start')) {
   const moves = (hash.get('moves') || '').split(',').filter(Boolean);
   const tags = `[Rules "${rules}"]\n${start ? `[Position "${start}"]\n` : ''}`;
   const numbered = moves.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ${m}` : m)).join(' ');
-  const record = `${tags}\n${numbered} *\n`;
+  // The game's result as it ended ("1-0" when the rules ended it: "*" would be refused), or
+  // "*" from an older link that has none.
+  const result = ['1-0', '0-1', '1/2-1/2'].includes(hash.get('result')) ? hash.get('result') : '*';
+  const record = `${tags}\n${numbered} ${result}\n`;
   $('import-text').value = record;
   importFrom(record, rules);
 } else {

@@ -21,9 +21,11 @@ export class Board {
   // onTurn(moveText) sends a turn; say(text) announces to screen readers and the status line;
   // onChange() hears that a stone was picked up or let go, or a capture is being chosen;
   // onClosed(cell) hears that the player tried a closed cell (its reason already said).
-  constructor(host, { onTurn, say, onChange = () => {}, onClosed = () => {} }) {
+  // onPremove(step or null) hears a step chosen ahead in the other side's turn, or let go.
+  constructor(host, { onTurn, say, onChange = () => {}, onClosed = () => {}, onPremove = () => {} }) {
     this.host = host;
     this.onTurn = onTurn;
+    this.onPremove = onPremove;
     this.say = say;
     this.onChange = onChange;
     this.onClosed = onClosed;
@@ -44,7 +46,9 @@ export class Board {
 
   // state: { fen, legal, forbidden, mine (bool: may I move now), waiting (bool: my turn is on
   // its way), browsing (bool: an earlier position), lastMove, flipped (bool: pale at the top),
-  // fresh ({ key, move }: a move just made by the other side, to show moving) }
+  // fresh ({ key, move }: a move just made by the other side, to show moving), premoving
+  // (bool: a step may be chosen ahead, in the other side's turn), own ('W' or 'B': the
+  // stones that may be chosen so), premove ('c3-c4': the step chosen ahead, or null) }
   show(state) {
     const samePosition = this.state && this.state.fen === state.fen && this.state.mine === state.mine;
     this.state = state;
@@ -69,6 +73,12 @@ export class Board {
   targetsFrom(from) { return this.moves.filter((m) => m.kind === 'step' && m.from === from); }
 
   role(name) {
+    if (this.premoveRoles()) {
+      // The rules are the server's: any empty cell may be chosen, and a step the position
+      // does not allow when its turn comes is let go then.
+      if (this.selected && !this.pos.stones.get(name)) return 'target';
+      return this.pos.stones.get(name) === this.state.own ? 'select' : null;
+    }
     if (this.pending) {
       return this.captureChoices().includes(name) ? 'capture' : null;
     }
@@ -76,6 +86,42 @@ export class Board {
     if (this.selected && this.targetsFrom(this.selected).some((m) => m.to === name)) return 'target';
     if (this.targetsFrom(name).length) return 'select';
     return null;
+  }
+
+  // Whether a step is being chosen ahead: the other side's turn, none chosen yet.
+  premoveRoles() { return !this.state.mine && this.state.premoving && !this.state.premove; }
+
+  // The step chosen ahead, as its two cells.
+  premoveCells() {
+    const m = this.state.premove && parseMove(this.state.premove);
+    return m && m.kind === 'step' ? [m.from, m.to] : [];
+  }
+
+  // The row of three the last turn made (the mover's stones in line through the cell it went
+  // to, on the board shown), when that turn took a stone; the server names the row itself
+  // once it sends one with the move (`state.lastRow`).
+  rowCells() {
+    if (this.state.lastRow) return this.state.lastRow;
+    const m = this.state.lastMove && parseMove(this.state.lastMove);
+    if (!m || m.kind === 'pass' || !m.captures || m.captures.length === 0) return [];
+    const stone = this.pos.stones.get(m.to);
+    if (!stone) return [];
+    const at = parseCell(m.to);
+    const run = (df, dr) => {
+      const cells = [];
+      for (const sign of [-1, 1]) {
+        for (let i = 1; ; i++) {
+          const file = at.file + sign * i * df;
+          const rank = at.rank + sign * i * dr;
+          if (file < 0 || rank < 0 || file >= this.pos.cols || rank >= this.pos.rows) break;
+          const name = cellName(file, rank);
+          if (this.pos.stones.get(name) !== stone) break;
+          cells.push(name);
+        }
+      }
+      return [m.to, ...cells];
+    };
+    return [run(1, 0), run(0, 1)].filter((cells) => cells.length >= 3).flat();
   }
 
   captureChoices() {
@@ -95,6 +141,11 @@ export class Board {
     if (this.selected === name) parts.push(t('cell.selected'));
     if (this.state.forbidden[name] && this.state.mine) parts.push(t('cell.closed', { why: this.closedWhy(name) }));
     if (this.state.lastMove && this.lastCells().includes(name)) parts.push(t('cell.last'));
+    if (this.rowCells().includes(name)) parts.push(t('cell.row'));
+    if (this.takenCells().includes(name)) parts.push(t('cell.taken'));
+    const premove = this.premoveCells();
+    if (premove[0] === name) parts.push(t('cell.premove-from', { to: premove[1] }));
+    if (premove[1] === name) parts.push(t('cell.premove-to', { from: premove[0] }));
     return parts.join(', ');
   }
 
@@ -102,6 +153,11 @@ export class Board {
   closedWhy(name) {
     const code = this.state.closed && this.state.closed[name];
     return code ? t(`closed.${code}`) : this.state.forbidden[name];
+  }
+
+  // The cells whose stones the last turn took.
+  takenCells() {
+    return this.state.lastMove ? parseMove(this.state.lastMove).captures || [] : [];
   }
 
   lastCells() {
@@ -118,7 +174,9 @@ export class Board {
     svg.setAttribute('viewBox', `0 0 ${cols * SIZE + PAD * 2} ${rows * SIZE + PAD * 2}`);
     el('rect', { x: PAD - 14, y: PAD - 14, width: cols * SIZE + 28, height: rows * SIZE + 28, rx: 18, class: 'wood' }, svg);
     const last = this.lastCells();
-    const captured = this.state.lastMove ? parseMove(this.state.lastMove).captures || [] : [];
+    const captured = this.takenCells();
+    const row = this.rowCells();
+    const premove = this.premoveCells();
     // The other side's step slides its stone in, and the stones it took fade out. A board drawn
     // again meanwhile carries on from where the motion was (a negative delay), so it runs once
     // per move; after it, or once the player picks a stone, the stone is drawn in its cell as
@@ -136,7 +194,7 @@ export class Board {
     }
     for (let r = 0; r < rows; r++) {
       const rankIndex = this.flipped ? r : rows - 1 - r;
-      const row = el('g', { role: 'row' }, svg);
+      const rowGroup = el('g', { role: 'row' }, svg);
       for (let c = 0; c < cols; c++) {
         const fileIndex = this.flipped ? cols - 1 - c : c;
         const name = cellName(fileIndex, rankIndex);
@@ -144,15 +202,18 @@ export class Board {
         const role = this.role(name);
         const g = el('g', {
           role: 'gridcell', 'data-cell': name, tabindex: name === this.cursor ? '0' : '-1',
-          'aria-label': this.describe(name), class: `cell ${role || ''}`,
-        }, row);
+          'aria-label': this.describe(name),
+          class: ['cell', role, row.includes(name) && 'in-row', captured.includes(name) && 'was-taken', premove.includes(name) && 'premove'].filter(Boolean).join(' '),
+        }, rowGroup);
         el('rect', { x: x - SIZE / 2, y: y - SIZE / 2, width: SIZE, height: SIZE, class: 'hit' }, g);
         el('circle', { cx: x, cy: y, r: 30, class: 'hole' }, g);
         if (this.state.mine && this.state.forbidden[name]) {
           el('path', { d: `M${x - 12} ${y - 12}L${x + 12} ${y + 12}M${x + 12} ${y - 12}L${x - 12} ${y + 12}`, class: 'forbidden' }, g);
           el('title', {}, g).textContent = this.state.forbidden[name];
         }
+        if (row.includes(name)) el('rect', { x: x - 46, y: y - 46, width: 92, height: 92, rx: 16, class: 'row-mark' }, g);
         if (last.includes(name)) el('circle', { cx: x, cy: y, r: 42, class: 'last' }, g);
+        if (premove.includes(name)) el('circle', { cx: x, cy: y, r: 38, class: 'premove-mark' }, g);
         if (captured.includes(name)) el('circle', { cx: x, cy: y, r: 20, class: 'taken' }, g);
         // While the player picks a capture, the stepping stone is shown where it is going.
         let stone = this.pos.stones.get(name);
@@ -213,6 +274,7 @@ export class Board {
       this.say(t('board.browsing'));
       return;
     }
+    if (!this.state.mine && this.state.premoving) return this.premoveAt(name);
     if (!this.state.mine) {
       this.say(this.state.forbidden[name] ? t('board.closed', { cell: name, why: this.closedWhy(name) }) : t('board.not-your-turn'));
       return;
@@ -253,6 +315,44 @@ export class Board {
     }
     if (this.moves.length === 1 && this.moves[0].kind === 'pass') { this.say(t('board.pass')); return; }
     if (this.selected) { this.selected = null; this.draw(); }
+  }
+
+  // In the other side's turn: a stone, then a cell, choose a step to play when the turn comes;
+  // a press anywhere once one is chosen lets it go.
+  premoveAt(name) {
+    if (this.state.premove) {
+      this.onPremove(null);
+      return;
+    }
+    const role = this.role(name);
+    if (role === 'select') {
+      this.selected = this.selected === name ? null : name;
+      this.draw();
+      if (this.selected) this.say(t('board.premove-selected', { cell: name }));
+      return;
+    }
+    if (role === 'target') {
+      const step = `${this.selected}-${name}`;
+      this.selected = null;
+      this.onPremove(step);
+      return;
+    }
+    if (this.selected) { this.selected = null; this.draw(); return; }
+    this.say(t('board.not-your-turn'));
+  }
+
+  // Plays the step `from`-`to` chosen ahead, now that the turn has come: at once when it is
+  // one whole turn, or by choosing the stone to take when it makes a row with a choice.
+  // Whether the position allows it.
+  startStep(from, to) {
+    const moves = this.targetsFrom(from).filter((m) => m.to === to);
+    if (moves.length === 0) return false;
+    if (moves.length === 1) { this.send(moves[0].text); return true; }
+    this.pending = { from, to, moves, chosen: [] };
+    this.selected = null;
+    this.draw();
+    this.say(t('board.row', { from, to, choices: this.captureChoices().join(', ') }));
+    return true;
   }
 
   send(text) {

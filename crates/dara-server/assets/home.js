@@ -34,6 +34,18 @@ watchRulesForm(() => {
   $('summary-clock').textContent = clock ? $('clock').selectedOptions[0].textContent : t('home.no-clock-summary');
 });
 
+// A new visitor starts at level 1, which a beginner can beat; someone who chose another level
+// finds it chosen next time.
+const LEVEL_KEY = 'dara.level';
+const keptLevel = localStorage.getItem(LEVEL_KEY);
+if (keptLevel && [...$('level').options].some((o) => o.value === keptLevel)) $('level').value = keptLevel;
+const showLevel = () => { $('level-note').textContent = $('level').selectedOptions[0].textContent; };
+$('level').addEventListener('change', () => {
+  localStorage.setItem(LEVEL_KEY, $('level').value);
+  showLevel();
+});
+showLevel();
+
 $('play-computer').addEventListener('submit', (e) => {
   e.preventDefault();
   start({ opponent: 'computer', rules: chosenRules(), level: Number($('level').value), first: $('computer-colour').value });
@@ -48,8 +60,21 @@ $('open-table').addEventListener('click', () => {
   start({ opponent: 'open', rules: chosenRules(), first: 'random', clock: chosenClock() });
 });
 
+// The open tables as last listed (the lobby socket below).
+let listed = [];
+
+// A table this browser opened and still waits at (its seat is remembered here).
+const ownTable = (table) => !!localStorage.getItem(`dara.seat.${table.game}`);
+
 $('play-anyone').addEventListener('click', async () => {
   showError('');
+  // Already waiting at a table of the same rules and clock, in another tab: back to it, rather
+  // than be paired with oneself. (The server will refuse that pairing itself once the page
+  // can say which browser asks.)
+  const clock = chosenClock();
+  const same = (a, b) => (a && b ? a.initial === b.initial && a.increment === b.increment : a === b);
+  const mine = listed.find((table) => ownTable(table) && same(table.clock, clock) && table.rules === chosenRules());
+  if (mine) { location.href = `/g/${mine.game}`; return; }
   try {
     go(await post('/api/seek', { rules: chosenRules(), clock: chosenClock() }));
   } catch (e) {
@@ -80,6 +105,7 @@ function listen() {
   ws.onmessage = (e) => {
     const msg = JSON.parse(e.data);
     if (msg.t !== 'tables') return;
+    listed = msg.d;
     const list = $('tables');
     list.replaceChildren();
     $('no-tables').hidden = msg.d.length > 0;
@@ -91,7 +117,7 @@ function listen() {
       link.className = 'button';
       // A table this browser opened (its seat is remembered here) is not offered as a seat
       // against oneself: it leads back to the table instead.
-      if (localStorage.getItem(`dara.seat.${table.game}`)) {
+      if (ownTable(table)) {
         li.className = 'own';
         text.textContent = t('home.your-table', { rules: table.rules, clock: clockLabel(table.clock) });
         link.classList.add('secondary');

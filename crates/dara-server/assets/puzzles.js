@@ -87,7 +87,7 @@ async function load(i) {
   $('puzzle-title').textContent = t('puzzle.to-move', { side: t(`side.${sideOf(puzzle.position)}`) });
   $('theme').textContent = t('puzzle.theme', { name: t(`puzzle.theme.${puzzle.theme}`) });
   $('ask').textContent = task(puzzle);
-  $('checked').textContent = t('puzzle.checked', { margin: (puzzle.margin / 100).toFixed(1), depth: puzzle.depths.split('/')[1] });
+  $('checked').textContent = t('puzzle.checked', { margin: (puzzle.margin / 100).toFixed(1) });
   say('');
   current = await ask(puzzle.position);
   state = 'solving';
@@ -142,11 +142,35 @@ async function tryMove(text) {
   if (verdict.status.result !== '*') why = t('puzzle.wrong.ends', { move });
   else if (takes.length) why = t(`puzzle.wrong.answer.${them}`, { move, answer: takes[0] });
   else if (HOLDING.has(puzzle.theme)) why = t(`puzzle.wrong.later.${them}`, { move });
-  else if (parseMove(verdict.m).captures.length) why = t('puzzle.wrong.capture', { move });
+  else if (parseMove(verdict.m).captures.length) why = await captureWhy(move, verdict.pos.fen);
   else why = t(`puzzle.wrong.nothing.${them}`, { move });
   say(`${t('puzzle.wrong')} ${why}`, 'wrong');
   show();
   $('retry').focus();
+}
+
+// Why a capture was not the one: which stone (or which turn) the solution takes instead, by how
+// much it comes out ahead (the puzzle's margin), and the opponent's best answer to the capture
+// played, as the engine finds it (left out if the engine is busy).
+async function captureWhy(move, fen) {
+  const played = parseMove(move);
+  const solution = parseMove(puzzle.line[0]);
+  const params = {
+    move, taken: inWords(played.captures), solution: puzzle.line[0],
+    better: inWords(solution.captures || []), margin: (puzzle.margin / 100).toFixed(1),
+  };
+  const sameStep = solution.kind === 'step' && solution.from === played.from && solution.to === played.to;
+  let why;
+  if (sameStep && solution.captures.length) why = t('puzzle.wrong.capture-stone', params);
+  else if (solution.captures && solution.captures.length) why = t('puzzle.wrong.capture-step', params);
+  else why = t('puzzle.wrong.capture-later', params);
+  try {
+    const found = await postJson('/api/analysis', { rules: puzzle.rules, start: fen });
+    if (found.best) why += ` ${t('puzzle.wrong.reply', { reply: found.best })}`;
+  } catch {
+    // The reason stands without the answer.
+  }
+  return why;
 }
 
 // Shows the rest of the solution's line on the board, one move at a time.

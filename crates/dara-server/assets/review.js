@@ -34,9 +34,24 @@ export function evaluationText(pale) {
   return tenths > 0 ? `+${stones}` : stones;
 }
 
-// The graph: Pale's evaluation after each turn, the start first; a click on a point shows the
-// position there. `shown` is the ply on the board.
-export function drawGraph(host, review, shown, onView) {
+// Who played each side, as the review names them: `head` starts a sentence or fills a cell,
+// `by` goes inside one. For a player: "you" and "the computer" (or "your opponent"); for a
+// watcher, Pale and Dark.
+export function sideNames(you, opponent) {
+  const names = {};
+  for (const colour of ['white', 'black']) {
+    const who = !you ? null : colour === you ? 'you' : opponent === 'computer' ? 'computer' : 'opponent';
+    names[colour] = who
+      ? { head: t(`review.${who}-head`), by: t(`review.${who}`) }
+      : { head: t(`side.${colour}`), by: t(`side.${colour}`) };
+  }
+  return names;
+}
+
+// The graph: Pale's evaluation after each turn, the start first, the side ahead named at its
+// edge; a click anywhere on it shows the position nearest the click. `shown` is the ply on
+// the board.
+export function drawGraph(host, review, shown, onView, who = sideNames(null)) {
   const n = review.positions.length - 1;
   const width = 400;
   const height = 120;
@@ -58,6 +73,14 @@ export function drawGraph(host, review, shown, onView) {
   el('polygon', { points: `0,${height} ${points.join(' ')} ${x(n)},${height}`, class: 'eval-pale' });
   el('line', { x1: 0, y1: height / 2, x2: width, y2: height / 2, class: 'eval-even' });
   el('line', { x1: x(shown), y1: 0, x2: x(shown), y2: height, class: 'eval-shown' });
+  el('text', { x: 4, y: 14, class: 'eval-label eval-label-pale' }).textContent = t('review.ahead', { side: who.white.head });
+  el('text', { x: 4, y: height - 5, class: 'eval-label eval-label-dark' }).textContent = t('review.ahead', { side: who.black.head });
+  // Anywhere on the graph, not only its points: the turn nearest the click.
+  svg.addEventListener('click', (e) => {
+    const box = svg.getBoundingClientRect();
+    if (box.width === 0) return;
+    onView(Math.round(((e.clientX - box.left) / box.width) * n));
+  });
   review.turns.forEach((turn, i) => {
     const ply = i + 1;
     const bad = turn.mark === 'mistake' || turn.mark === 'blunder' || turn.mark === 'inaccuracy';
@@ -66,13 +89,12 @@ export function drawGraph(host, review, shown, onView) {
       class: `eval-point mark-${turn.mark}`,
     });
     dot.dataset.ply = String(ply);
-    dot.addEventListener('click', () => onView(ply));
   });
   host.replaceChildren(svg);
 }
 
 // The same figures as a table, a row a turn, each with a button to see the board after it.
-export function fillTable(tbody, review, onView) {
+export function fillTable(tbody, review, onView, who = sideNames(null)) {
   tbody.replaceChildren();
   review.turns.forEach((turn, i) => {
     const ply = i + 1;
@@ -80,7 +102,7 @@ export function fillTable(tbody, review, onView) {
     const cells = [
       String(Math.floor(i / 2) + 1),
       null,
-      t(`side.${turn.by}`),
+      who[turn.by].head,
       MARKS[turn.mark].word,
       evaluationText(review.positions[ply].pale),
       turn.mark === 'best' || turn.mark === 'good' || !turn.best ? '' : turn.best,
@@ -105,23 +127,23 @@ export function fillTable(tbody, review, onView) {
 }
 
 // How many turns of each bad kind each side played: "Pale: 1 inaccuracy, 2 mistakes".
-export function summary(review) {
+export function summary(review, who = sideNames(null)) {
   const lines = [];
   for (const colour of ['white', 'black']) {
     const counts = { inaccuracy: 0, mistake: 0, blunder: 0 };
     for (const t of review.turns) if (t.by === colour && t.mark in counts) counts[t.mark] += 1;
     const parts = Object.entries(counts).filter(([, c]) => c > 0)
       .map(([mark, c]) => t(`review.count.${mark}`, { count: c }));
-    lines.push(t('review.side', { side: t(`side.${colour}`), marks: parts.length ? parts.join(', ') : t('review.none') }));
+    lines.push(t('review.side', { side: who[colour].head, marks: parts.length ? parts.join(', ') : t('review.none') }));
   }
   return `${lines.join('. ')}.`;
 }
 
 // What the review says of the turn that led to the position shown (ply 0: the start).
-export function turnNote(review, ply) {
+export function turnNote(review, ply, who = sideNames(null)) {
   if (ply === 0) return t('review.start', { move: review.positions[0].best || t('review.nothing') });
   const turn = review.turns[ply - 1];
-  const head = t('review.turn', { ply, move: turn.move, side: t(`side.${turn.by}`), mark: MARKS[turn.mark].word, evaluation: evaluationText(review.positions[ply].pale) });
+  const head = t('review.turn', { ply, move: turn.move, side: who[turn.by].by, mark: MARKS[turn.mark].word, evaluation: evaluationText(review.positions[ply].pale) });
   const better = turn.mark === 'best' || turn.mark === 'good' || !turn.best ? '' : ` ${t('review.better', { move: turn.best })}`;
   return `${head}${better}`;
 }

@@ -1,0 +1,292 @@
+// What a player meets on the pages, played as a player plays (issue 30): a game won on the board
+// analysed, "Play anyone" from two tabs and its Cancel, no draw offered to the computer, the
+// link lost without a shift of the page or a "Your turn", the row of three marked, the board's
+// tools on a laptop's first screen, the level a newcomer starts at, a wrong capture in a puzzle
+// explained, the review's table on a phone, and moves chosen ahead in the opponent's turn.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useArcade, keepScreenshotsOnFailure, createGame, startServer } from '../harness.js';
+
+const { server, newPage, pages } = useArcade(['--instant-computer']);
+
+const moveCount = (page) => page.locator('#moves button.move').count();
+const movesShown = (page, n) => page.waitForFunction((k) => document.querySelectorAll('#moves button.move').length >= k, n);
+
+// A game between two browsers by the invite link: the host pale at 1280 × 800, the friend dark.
+async function friendGame(rules, viewport = { width: 1280, height: 800 }) {
+  const created = await createGame(server, { opponent: 'friend', rules, first: 'me' });
+  const host = await newPage({ width: 1280, height: 800 });
+  await host.goto(server.url + created.url);
+  const friend = await newPage(viewport);
+  await friend.goto(`${server.url}/g/${created.game}`);
+  await host.waitForSelector('#invite', { state: 'hidden' });
+  await friend.waitForFunction(() => document.querySelector('#player-black .name').textContent === 'You');
+  return { created, host, friend };
+}
+
+// Types a whole turn once it is this page's turn, and waits until the list shows it.
+async function play(page, m) {
+  await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
+  const before = await moveCount(page);
+  await page.fill('#typed-input', m);
+  await page.press('#typed-input', 'Enter');
+  await movesShown(page, before + 1);
+}
+
+async function playAll(movers, moves) {
+  for (const [i, m] of moves.entries()) {
+    await play(movers[i % 2], m);
+    for (const p of movers) await movesShown(p, (await moveCount(movers[i % 2])));
+  }
+}
+
+test('a game won on the board opens on the analysis board with every move', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('won-analysed', pages, async () => {
+    // Three stones each: pale's row a1 b1 c1 takes a dark stone, and dark, left with two, loses.
+    const { host, friend } = await friendGame('arcade,stones=3');
+    await playAll([host, friend], ['a1', 'f5', 'b1', 'f3', 'd1', 'd5', 'd1-c1xd5']);
+    await host.waitForSelector('#end:not([hidden])');
+    assert.match(await host.locator('#result').innerText(), /^Pale wins \(1-0\)/);
+    const moves = await host.$$eval('#moves button.move', (b) => b.map((x) => x.textContent));
+    await host.click('#analyse-link');
+    await host.waitForURL(/\/analysis#/);
+    await host.waitForFunction((n) => document.querySelectorAll('#moves button.move').length === n, moves.length);
+    assert.deepEqual(await host.$$eval('#moves button.move', (b) => b.map((x) => x.textContent)), moves);
+    assert.equal(await host.locator('#import-error').innerText(), '');
+    // Stepping through it by keyboard throws nothing (the harness fails on a page error).
+    for (const key of ['Home', 'ArrowRight', 'ArrowRight', 'End']) await host.keyboard.press(key);
+    await host.waitForFunction(() => document.querySelector('#shown').textContent.startsWith('After move 7 of 7'));
+  });
+});
+
+test('"Play anyone" from two tabs of one browser leads back to its own table, and Cancel leaves it', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('play-anyone', pages, async () => {
+    const first = await newPage();
+    await first.goto(server.url + '/');
+    await first.click('#play-anyone');
+    await first.waitForURL(/\/g\//);
+    await first.waitForSelector('#seeking:not([hidden])');
+    assert.ok(await first.locator('#invite').isHidden(), 'no "send this link" at an open table');
+    const game = new URL(first.url()).pathname;
+
+    // The second tab shares the first one's storage: the same person.
+    const second = await first.context().newPage();
+    await second.goto(server.url + '/');
+    await second.waitForSelector('#tables li.own');
+    await second.click('#play-anyone');
+    await second.waitForURL(/\/g\//);
+    assert.equal(new URL(second.url()).pathname, game, 'the same table, not a seat against oneself');
+    await second.waitForSelector('#seeking:not([hidden])');
+    assert.equal(await second.locator('#player-black .name, #player-white .name').allInnerTexts().then((n) => n.sort().join(' | ')), 'Waiting for a player | You');
+    await second.close();
+
+    // Someone else sees the table; after Cancel it is gone from their list.
+    const other = await newPage();
+    await other.goto(server.url + '/');
+    await other.waitForSelector('#tables li');
+    await first.click('#leave-table');
+    await first.waitForURL(`${server.url}/`);
+    await other.waitForSelector('#no-tables:not([hidden])', { timeout: 5000 });
+    assert.equal(await first.locator('#tables li.own').count(), 0);
+  });
+});
+
+test('no draw is offered to the computer', { timeout: 30000 }, async () => {
+  await keepScreenshotsOnFailure('computer-draw', pages, async () => {
+    const created = await createGame(server, { opponent: 'computer', level: 1, first: 'me' });
+    const page = await newPage();
+    await page.goto(server.url + created.url);
+    await play(page, 'c3');
+    await movesShown(page, 2);
+    assert.ok(await page.locator('#resign').isVisible());
+    assert.ok(await page.locator('#draw').isHidden());
+    assert.ok(await page.locator('#draw-confirm').isHidden());
+  });
+});
+
+test('the server stopped mid-game: reconnecting within 5 s, no "Your turn", and nothing on the page moves', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('server-stopped', pages, async () => {
+    const own = await startServer(['--instant-computer']);
+    try {
+      const created = await createGame(own, { opponent: 'computer', level: 1, first: 'me' });
+      const page = await newPage({ width: 1280, height: 800 });
+      // Every layout shift the page makes, as Chromium measures it (the web's CLS).
+      await page.addInitScript(() => {
+        window.shifted = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.shifted += entry.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      await page.goto(own.url + created.url);
+      await play(page, 'c3');
+      await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
+      await page.waitForTimeout(500);
+      const before = await page.evaluate(() => window.shifted);
+      await own.kill('SIGKILL');
+      const stoppedAt = Date.now();
+      await page.waitForSelector('#connection:not([hidden])', { timeout: 5000 });
+      assert.ok(Date.now() - stoppedAt <= 5000);
+      assert.equal(await page.locator('#connection-text').innerText(), 'Connection lost: reconnecting…');
+      assert.equal(await page.locator('#turn').innerText(), 'Connection lost: your moves wait until it is back.');
+      await page.waitForTimeout(1000);
+      const shift = (await page.evaluate(() => window.shifted)) - before;
+      assert.ok(shift <= 0.02, `layout shift ${shift}`);
+    } finally {
+      own.stop();
+    }
+  });
+});
+
+test('the row of three just made and the stone it took are marked until the next turn, in words too', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('row-marked', pages, async () => {
+    const { host, friend } = await friendGame('arcade,stones=4');
+    await playAll([host, friend], ['a1', 'f5', 'b1', 'f3', 'd1', 'd5', 'a3', 'e4', 'd1-c1xf3']);
+    const marked = (page) => page.$$eval('[data-cell].in-row, [data-cell].was-taken', (cells) => cells
+      .map((c) => `${c.dataset.cell}${c.classList.contains('in-row') ? ' row' : ''}${c.classList.contains('was-taken') ? ' taken' : ''}`).sort());
+    for (const page of [host, friend]) {
+      assert.deepEqual(await marked(page), ['a1 row', 'b1 row', 'c1 row', 'f3 taken']);
+      assert.match(await page.getAttribute('[data-cell="b1"]', 'aria-label'), /in the row of three just made/);
+      assert.match(await page.getAttribute('[data-cell="f3"]', 'aria-label'), /a stone was taken here/);
+    }
+    // Dark's answer makes its own row: the marks follow it.
+    await play(friend, 'e4-e5xa3');
+    await movesShown(host, 10);
+    assert.deepEqual(await marked(host), ['a3 taken', 'd5 row', 'e5 row', 'f5 row']);
+    // A step that takes nothing leaves no mark.
+    await play(host, 'a1-a2');
+    await movesShown(friend, 11);
+    assert.deepEqual(await marked(friend), []);
+  });
+});
+
+test('on a laptop the board\'s tools are on the first screen, on a phone the board is whole; mute says its state', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('tools', pages, async () => {
+    const { host, friend } = await friendGame('arcade', { width: 390, height: 844 });
+    await playAll([host, friend], ['c3', 'd4']);
+    for (const id of ['prev', 'next', 'flip', 'mute']) {
+      const box = await host.locator(`#${id}`).boundingBox();
+      assert.ok(box.y >= 0 && box.y + box.height <= 800, `#${id} inside 1280 × 800 (bottom at ${box.y + box.height})`);
+    }
+    await friend.evaluate(() => window.scrollTo(0, 0));
+    const board = await friend.locator('svg.board').boundingBox();
+    assert.ok(board.x >= 0 && board.x + board.width <= 390, `the board across the phone (${board.x}, ${board.width})`);
+    assert.ok(board.y >= 0 && board.y + board.height <= 844, `the board on the phone's first screen (${board.y}, ${board.height})`);
+    assert.equal(await host.locator('#mute').innerText(), 'Mute sounds: off');
+    await host.click('#mute');
+    assert.equal(await host.locator('#mute').innerText(), 'Mute sounds: on');
+    assert.equal(await host.getAttribute('#mute', 'aria-pressed'), 'true');
+  });
+});
+
+test('a newcomer starts at level 1; the chosen level is said in full and kept', { timeout: 30000 }, async () => {
+  await keepScreenshotsOnFailure('level', pages, async () => {
+    for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+      const page = await newPage(viewport);
+      await page.goto(server.url + '/');
+      assert.equal(await page.locator('#level').inputValue(), '1');
+      assert.equal(await page.locator('#level-note').innerText(), '1 — for your first games');
+      await page.selectOption('#level', '8');
+      const note = page.locator('#level-note');
+      assert.equal(await note.innerText(), '8 — full strength: wins 4 games in 5 against level 7');
+      assert.ok(await note.evaluate((n) => n.scrollWidth <= n.clientWidth), 'the level\'s words are not cut');
+      await page.reload();
+      assert.equal(await page.locator('#level').inputValue(), '8');
+    }
+  });
+});
+
+test('a wrong choice of stone in a puzzle is explained; the engine\'s depth is not shown', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('puzzle-capture', pages, async () => {
+    const post = async (path, body) => (await fetch(`${server.url}${path}`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+    })).json();
+    const puzzles = (await (await fetch(`${server.url}/api/puzzles`)).json()).filter((p) => p.difficulty === 1);
+    // An easy puzzle where the solution's step may take another stone, after which the
+    // opponent cannot take at once (so the reason is the choice of stone itself).
+    let found = null;
+    for (const [index, p] of puzzles.entries()) {
+      const [step] = p.line[0].split('x');
+      const { pos } = await post('/api/position', { position: p.position, rules: p.rules });
+      for (const m of pos.legal.filter((l) => l.startsWith(`${step}x`) && l !== p.line[0])) {
+        const { move } = await post('/api/position', { position: p.position, rules: p.rules, move: m });
+        if (move.status.result === '*' && !move.pos.legal.some((l) => l.includes('x'))) { found = { index, p, wrong: m }; break; }
+      }
+      if (found) break;
+    }
+    assert.ok(found, 'an easy puzzle with a wrong choice of stone');
+    const page = await newPage();
+    await page.goto(`${server.url}/puzzles`);
+    await page.evaluate((i) => localStorage.setItem('dara.puzzles.at.1', String(i)), found.index);
+    await page.reload();
+    await page.waitForFunction((n) => document.querySelector('#progress').textContent.startsWith(`Puzzle ${n + 1} of`), found.index);
+    assert.doesNotMatch(await page.locator('main').innerText(), /depth/i);
+    const [step, taken] = found.wrong.split('x');
+    const [from, to] = step.split('-');
+    await page.click(`[data-cell="${from}"]`);
+    await page.click(`[data-cell="${to}"]`);
+    await page.click(`[data-cell="${taken}"].capture`);
+    await page.waitForFunction(() => document.querySelector('#feedback').textContent.startsWith('Not this one.'));
+    const better = found.p.line[0].split('x').slice(1).join(' and ');
+    assert.match(await page.locator('#feedback').innerText(), new RegExp(`takes ${taken}, but ${better} was the stone to take \\(${found.p.line[0]}\\)`));
+  });
+});
+
+test('the review\'s table stays inside a phone\'s width', { timeout: 90000 }, async () => {
+  await keepScreenshotsOnFailure('review-phone', pages, async () => {
+    const created = await createGame(server, { opponent: 'computer', level: 1, first: 'me' });
+    const page = await newPage({ width: 390, height: 844 });
+    await page.goto(server.url + created.url);
+    await play(page, 'c3');
+    await movesShown(page, 2);
+    await page.click('#resign');
+    await page.click('#resign-confirm');
+    await page.click('#review-start');
+    await page.waitForSelector('#review-body:not([hidden])', { timeout: 30000 });
+    await page.click('#review details summary');
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no sideways scroll of the page');
+    const [wide, room] = await page.$eval('#review .table-scroll', (d) => [d.scrollWidth, d.clientWidth]);
+    assert.ok(wide <= room, `the table fits its box, no sideways scroll there either (${wide} > ${room})`);
+  });
+});
+
+test('premoves: a step chosen in the opponent\'s turn is played when it comes; a click cancels one; an illegal one is let go', { timeout: 90000 }, async () => {
+  await keepScreenshotsOnFailure('premove', pages, async () => {
+    const { host, friend } = await friendGame('arcade,stones=4');
+    await playAll([host, friend], ['a1', 'f5', 'b1', 'f3', 'd1', 'd5', 'a3', 'e4']);
+    // Pale to step; dark chooses f3 to f2 ahead, and sees it marked.
+    await friend.click('[data-cell="f3"]');
+    await friend.click('[data-cell="f2"]');
+    assert.deepEqual(await friend.$$eval('[data-cell].premove', (c) => c.map((x) => x.dataset.cell).sort()), ['f2', 'f3']);
+    assert.match(await friend.locator('#announce').innerText(), /^f3-f2 will be played as soon as your turn comes/);
+    await play(host, 'a3-a4');
+    // Played at once when pale's step arrives.
+    await movesShown(host, 10);
+    assert.equal(await host.locator('#moves button[data-ply="10"]').innerText(), 'f3-f2');
+
+    // Chosen again in pale's turn, then a click on the board lets it go: nothing is sent.
+    await friend.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Pale to play'));
+    await friend.click('[data-cell="e4"]');
+    await friend.click('[data-cell="e3"]');
+    await friend.waitForSelector('[data-cell="e3"].premove');
+    await friend.click('[data-cell="c3"]');
+    assert.equal(await friend.locator('[data-cell].premove').count(), 0);
+    assert.equal(await friend.locator('#announce').innerText(), 'The move chosen ahead is cancelled.');
+    await play(host, 'a4-a3');
+    await movesShown(friend, 11);
+    await friend.waitForFunction(() => document.querySelector('#turn').textContent === 'Your turn: step a stone.');
+    assert.equal(await moveCount(friend), 11);
+
+    // One the position does not allow when its turn comes (e4 to c2 is no step): let go, said.
+    await play(friend, 'f2-f1');
+    await friend.click('[data-cell="e4"]');
+    await friend.click('[data-cell="c2"]');
+    await friend.waitForSelector('[data-cell="c2"].premove');
+    await play(host, 'a3-a4');
+    await friend.waitForFunction(() => document.querySelector('#announce').textContent.startsWith('e4-c2, chosen ahead, cannot be played now'));
+    assert.equal(await friend.locator('[data-cell].premove').count(), 0);
+    await friend.waitForTimeout(300);
+    assert.equal(await moveCount(host), 13);
+    const list = await host.$$eval('#moves button.move', (b) => b.map((x) => x.textContent));
+    assert.deepEqual(list.slice(8), ['a3-a4', 'f3-f2', 'a4-a3', 'f2-f1', 'a3-a4']);
+  });
+});

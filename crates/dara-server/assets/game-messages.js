@@ -1,0 +1,143 @@
+// The server's messages to the game page (PROTOCOL.md), each handled by a small function that
+// brings the state up to date and says what happened. `page` holds what a message may do
+// beyond the state: `say(text, options)`, `send(type)`, `play(sound)`, `keepSeat(game, token)`,
+// `go(url)`, `endDialogs()` and `choosing()` (the person is choosing which stone to take).
+import { parseMove } from './notation.js';
+import { t, cap } from './i18n.js';
+import { clockAt } from './game-clock.js';
+import { side, describeMove, resultText, turnText, refusalText } from './game-words.js';
+
+const HANDLERS = {
+  snapshot(state, d, page) {
+    state.game = d;
+    const game = d;
+    state.awaiting = null;
+    if (state.viewing !== null && state.viewing >= game.moves.length) state.viewing = null;
+    game.lastMove = d.moves.length ? d.moves[d.moves.length - 1] : null;
+    state.clock = clockAt(d.clock);
+    if (!game.you && !state.token && !state.joinAsked && (d.seats.white.kind === 'open' || d.seats.black.kind === 'open')) {
+      // The invite link: the first to open it takes the free seat.
+      state.joinAsked = true;
+      page.send('join');
+    }
+  },
+
+  joined(state, d, page) {
+    state.token = d.seat;
+    page.keepSeat(state.gameId, d.seat);
+    state.game.you = d.colour;
+    page.say(t(`game.you-have.${d.colour}`));
+  },
+
+  seated(state, d, page) {
+    state.game.seats[d.colour] = { kind: 'human' };
+    state.clock = clockAt(d.clock);
+    page.say(t('game.sat-down', { side: side(d.colour) }));
+  },
+
+  move(state, d, page) {
+    const { game } = state;
+    // The mover is the side to move before it: turns need not alternate when the movement
+    // phase begins.
+    const mover = game.pos.side;
+    // `ply` counts this turn: the lists are cut to what came before it, then the turn added.
+    game.moves.length = d.ply - 1;
+    game.moves.push(d.m);
+    game.positions.length = d.ply;
+    game.positions.push(d.pos.fen);
+    game.pos = d.pos;
+    game.lastMove = d.m;
+    game.drawOffer = null;
+    if (state.awaiting !== null && d.ply > state.awaiting) state.awaiting = null;
+    if (state.viewing !== null) state.unseen += 1;
+    if (mover !== game.you) state.fresh = { key: `${d.ply} ${d.m}`, move: d.m };
+    state.clock = clockAt(d.clock);
+    page.play(parseMove(d.m).captures.length ? 'capture' : 'move');
+    page.say(`${describeMove(d.m, mover)}. ${turnText(game, page.choosing())}`);
+  },
+
+  takeback(state, d, page) {
+    const { game } = state;
+    game.moves.length = d.ply;
+    game.positions.length = d.ply + 1;
+    game.pos = d.pos;
+    game.end = null;
+    game.lastMove = game.moves[game.moves.length - 1] || null;
+    state.awaiting = null;
+    if (state.viewing !== null && state.viewing >= d.ply) state.viewing = null;
+    page.say(`${t('game.took-back', { count: d.plies })} ${turnText(game, page.choosing())}`);
+  },
+
+  'draw-offer'(state, d, page) {
+    state.game.drawOffer = d.by;
+    const text = d.by === state.game.you ? t('game.you-offered') : t('game.offers-draw', { side: side(d.by) });
+    page.say(text, { shown: false });
+  },
+
+  'draw-decline'(state, d, page) {
+    state.game.drawOffer = null;
+    page.say(t('game.draw-declined'));
+  },
+
+  'draw-withdraw'(state, d, page) {
+    state.game.drawOffer = null;
+    page.say(d.by === state.game.you ? t('game.you-withdrew') : t('game.withdrew', { side: side(d.by) }));
+  },
+
+  end(state, d, page) {
+    state.game.end = d;
+    state.confirmingDraw = false;
+    state.clock = clockAt(d.clock);
+    page.endDialogs();
+    page.play('end');
+    page.say(t('game.over', { result: resultText(d) }));
+  },
+
+  'rematch-offer'(state, d, page) {
+    state.game.rematchOffer = d.by;
+    page.say(d.by === state.game.you ? t('game.you-asked-rematch') : t('game.opponent-asks-rematch'));
+  },
+
+  rematch(state, d, page) {
+    state.game.rematch = d.game;
+    if (state.token && state.game.you) {
+      // Same person, same token, other colour: take the seat in the next game.
+      page.keepSeat(d.game, state.token);
+      page.go(`/g/${d.game}`);
+    }
+  },
+
+  presence(state, d) {
+    state.presence = { ...d, at: performance.now() };
+  },
+
+  queue(state, d) {
+    state.queueAhead = d.ahead;
+  },
+
+  accepted() {},
+
+  // The turn waits in the connection, sent again until the server can keep it.
+  paused(state, d, page) {
+    page.say(t('game.saving-paused'));
+  },
+
+  rejected(state, d, page) {
+    state.awaiting = null;
+    page.say(t('game.not-played', { reason: refusalText(d) }));
+  },
+
+  error(state, d, page) {
+    page.say(cap(refusalText(d)));
+  },
+};
+
+// Applies one message; whether the page is to be drawn again (an unknown one changes nothing).
+export function receive(state, msg, page) {
+  // Whatever happens to the game, the computer's search it waited for is done or called off.
+  if (msg.v !== undefined) state.queueAhead = null;
+  const handle = Object.hasOwn(HANDLERS, msg.t) ? HANDLERS[msg.t] : null;
+  if (!handle) return false;
+  handle(state, msg.d, page);
+  return true;
+}

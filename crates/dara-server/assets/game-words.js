@@ -1,0 +1,66 @@
+// The game page's sentences: sides, turns, refusals and endings, worded in the page's language
+// from the server's codes (PROTOCOL.md), with the server's English only for a code this page
+// does not know.
+import { parseMove } from './notation.js';
+import { t, inWords, errorText, illegalText } from './i18n.js';
+import { bothSeated } from './game-state.js';
+
+// A side as the start of a sentence: "Pale", "Dark".
+export const side = (colour) => t(`side.${colour}`);
+
+export function refusalText(d) {
+  if (d.code === 'illegal-move') {
+    const why = illegalText(d.why);
+    if (why) return why;
+  }
+  const key = `refusal.${d.code}`;
+  const params = d.because ? { ...d, detail: errorText({ ...d.because, error: d.detail }) } : d;
+  return d.code && t(key, params) !== key ? t(key, params) : d.reason;
+}
+
+// How a game ended, from its code.
+function endReason(end) {
+  const key = `end.${end.code}`;
+  const params = { limit: end.limit, loser: end.loser && side(end.loser) };
+  return end.code && t(key, params) !== key ? t(key, params) : end.reason;
+}
+
+export function resultText(end) {
+  const head = end.winner ? t('end.wins', { side: side(end.winner) }) : t('end.draw');
+  return t('end.result', { head, result: end.result, reason: endReason(end) });
+}
+
+// A turn in words, for the announcement: "Dark placed on f5", "Pale stepped d1 to c1 and took e4".
+export function describeMove(text, mover) {
+  const who = side(mover);
+  const m = parseMove(text);
+  if (m.kind === 'pass') return t('move.passed', { side: who });
+  if (m.kind === 'put') return t('move.placed', { side: who, to: m.to });
+  if (m.captures.length) return t('move.stepped-took', { side: who, from: m.from, to: m.to, taken: inWords(m.captures) });
+  return t('move.stepped', { side: who, from: m.from, to: m.to });
+}
+
+// Whose turn it is and what to do: "Your turn: place a stone." (`choosing`: the person is
+// choosing which stone to take).
+export function turnText(game, choosing) {
+  if (!game || game.end) return '';
+  const mover = game.pos.side;
+  const who = mover === game.you ? t('turn.yours') : t('turn.theirs', { side: side(mover) });
+  if (mover === game.you && choosing) return t('turn.take', { who });
+  return t(game.pos.phase === 'placement' ? 'turn.place' : 'turn.step', { who });
+}
+
+// The headline: whose turn and what to do, or how the game ended.
+export function headline(game, choosing, linked = true) {
+  if (game.end) return t('game.over', { result: resultText(game.end) });
+  // While the link is down nobody's turn can be told for sure, and none is asked for.
+  if (!linked) return t('game.link-down');
+  return bothSeated(game) ? turnText(game, choosing) : t('game.waiting');
+}
+
+export function playerName(game, colour) {
+  const seat = game.seats[colour];
+  if (seat.kind === 'computer') return t('player.computer', { level: seat.level });
+  if (seat.kind === 'open') return t('player.open');
+  return colour === game.you ? t('player.you') : (game.you ? t('player.opponent') : t(`player.${colour}`));
+}
