@@ -11,8 +11,10 @@
 
 // The protocol version this page speaks (PROTOCOL.md); a server of another release says reload.
 const PROTOCOL = 1;
-const PING_MS = 4000;
-const SILENT_MS = 10000;
+// A dead link is noticed within SILENT_MS plus a look (the watchdog looks once a second):
+// about five seconds, as a player expects to hear of it.
+const PING_MS = 2000;
+const SILENT_MS = 5000;
 // A socket that has not opened by then is stuck on a dead link too.
 const OPEN_MS = 5000;
 // How long after a turn the server could not keep (saving paused) it is sent again.

@@ -15,7 +15,7 @@ use super::{Shared, Stop, SILENCE};
 use crate::loadtest::wire::{self, Incoming, Position};
 
 /// The page pings a socket it has sent nothing on for this long (PROTOCOL.md, Limits).
-const PING_WHEN_QUIET: Duration = Duration::from_secs(4);
+const PING_WHEN_QUIET: Duration = Duration::from_secs(2);
 /// How often the page looks whether a ping is due.
 const PING_LOOK: Duration = Duration::from_secs(1);
 
