@@ -31,7 +31,10 @@ pub async fn check_request(
 
 /// A request with no `Origin` comes from a program, not a browser page, and may go on; one
 /// with an `Origin` must come from this site: `public` when the operator named it, else the
-/// site the request itself names in `Host`. `null` (a sandboxed frame, a file) never does.
+/// site the request itself names in `Host`, provided that is an address or `localhost`. A
+/// named host is believed only when the operator named it: any name can be pointed at this
+/// machine (DNS rebinding), and a page of that name would then pass as this site's. `null` (a
+/// sandboxed frame, a file) never passes.
 fn same_site(headers: &HeaderMap, public: Option<&str>) -> Result<(), AppError> {
     let Some(origin) = headers.get(header::ORIGIN) else { return Ok(()) };
     let origin = origin.to_str().map_err(|_| AppError::ForeignOrigin)?;
@@ -40,7 +43,7 @@ fn same_site(headers: &HeaderMap, public: Option<&str>) -> Result<(), AppError> 
         None => {
             let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
             let origin_host = origin.split_once("://").map(|(_, rest)| rest);
-            matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
+            matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h) && unnamed(h))
         }
     };
     if fits {
@@ -48,6 +51,16 @@ fn same_site(headers: &HeaderMap, public: Option<&str>) -> Result<(), AppError> 
     } else {
         Err(AppError::ForeignOrigin)
     }
+}
+
+/// Whether `host` (a `Host` header, its port included) is an IP address or `localhost`, which
+/// no other site can be given.
+fn unnamed(host: &str) -> bool {
+    if let Some(v6) = host.strip_prefix('[') {
+        return v6.split_once(']').is_some_and(|(ip, _)| ip.parse::<std::net::Ipv6Addr>().is_ok());
+    }
+    let name = host.split_once(':').map_or(host, |(name, _)| name);
+    name.eq_ignore_ascii_case("localhost") || name.parse::<std::net::Ipv4Addr>().is_ok()
 }
 
 fn is_json(headers: &HeaderMap) -> bool {
@@ -97,6 +110,20 @@ mod tests {
             None
         ));
         assert!(!ok(&headers(&[("host", "127.0.0.1:8080"), ("origin", "null")]), None));
+        assert!(ok(
+            &headers(&[("host", "localhost:8080"), ("origin", "http://localhost:8080")]),
+            None
+        ));
+        assert!(ok(&headers(&[("host", "[::1]:8080"), ("origin", "http://[::1]:8080")]), None));
+        // A name pointed at this machine by someone else's DNS (rebinding): its page's origin
+        // matches its own Host, and is refused unless the operator named the site.
+        let rebound =
+            headers(&[("host", "evil.example:8080"), ("origin", "http://evil.example:8080")]);
+        assert!(!ok(&rebound, None));
+        assert!(ok(
+            &headers(&[("host", "dara.example"), ("origin", "https://dara.example")]),
+            Some("https://dara.example")
+        ));
         let public = Some("https://dara.example");
         assert!(ok(&headers(&[("host", "10.0.0.2"), ("origin", "https://dara.example")]), public));
         assert!(!ok(

@@ -49,7 +49,9 @@ pub struct Args {
     #[arg(long, value_name = "CIDR")]
     pub trusted_proxy: Option<dara_server::address::TrustedProxies>,
     /// The site's public origin (`https://dara.example`), which a browser's `Origin` must
-    /// match; without it, the request's `Host` names the site.
+    /// match; without it, the request's `Host` names the site when it is an address or
+    /// `localhost` (a site reached by a name needs this option: any name can be pointed at
+    /// this machine).
     #[arg(long, value_name = "URL")]
     pub public_origin: Option<String>,
     /// The token a scraper of `/metrics` sends (`Authorization: Bearer TOKEN`); without one,
