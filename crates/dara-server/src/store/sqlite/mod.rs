@@ -323,6 +323,30 @@ mod tests {
         assert!(games[1..].iter().all(|game| events(game) == 2));
     }
 
+    /// A sweep that fails (a journal row that holds a number, not lines) is undone alone: the games'
+    /// writes committed with it are kept.
+    #[test]
+    fn a_failing_sweep_takes_no_game_write_with_it() {
+        let dir = Dir::new("sweep-fails");
+        let mut conn = connect(&dir.0).unwrap();
+        conn.execute("INSERT INTO journal (seq, events) VALUES (1, 42)", []).unwrap();
+        let game = crate::seat::new_game_id();
+        let slice = (1, 1);
+        let live = std::collections::HashSet::new();
+        commit(&mut conn, 2, &gathered([begin(&game), offer(&game, 1)]), Some((&slice, &live)))
+            .unwrap();
+        let kept: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM journal WHERE seq = 2 AND instr(events, ?1) > 0",
+                [game.as_str().as_bytes()],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(kept, 1, "the game's line is kept");
+        let rows: i64 = conn.query_row("SELECT count(*) FROM games", [], |r| r.get(0)).unwrap();
+        assert_eq!(rows, 1, "and its row");
+    }
+
     /// The lines of an erased game, spread over several slices and between a live game's,
     /// are swept while the writer runs; the live game's stay, in order.
     #[test]

@@ -176,9 +176,18 @@ pub(super) fn commit(
     gathered: &Gathered,
     slice: Option<(&(i64, i64), &HashSet<String>)>,
 ) -> Result<(), rusqlite::Error> {
-    let tx = conn.transaction()?;
+    let mut tx = conn.transaction()?;
     if let Some((slice, live)) = slice {
-        sweep_slice(&tx, *slice, live)?;
+        // In the games' transaction (one sync for both), but apart: a sweep that fails (a row
+        // that does not read) is undone alone, and the games' writes are committed all the same.
+        let mut sweep = tx.savepoint()?;
+        match sweep_slice(&sweep, *slice, live) {
+            Ok(()) => sweep.commit()?,
+            Err(e) => {
+                tracing::warn!("the sweep of journal rows {slice:?} failed, and waits: {e}");
+                sweep.rollback()?;
+            }
+        }
     }
     for write in &gathered.games {
         match write {
