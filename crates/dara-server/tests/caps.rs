@@ -3,19 +3,8 @@
 
 mod common;
 
-use common::{create, start, test_config, Client};
+use common::{start, test_config, two_players, Client};
 use serde_json::json;
-
-/// A game by link with both seats taken (pale the creator, to move first); its id, and both
-/// players' sockets and tokens.
-async fn seated(addr: std::net::SocketAddr) -> (String, Client, String, Client, String) {
-    let (game, pale, _) = create(addr, json!({ "opponent": "friend", "first": "me" })).await;
-    let (white, _) = Client::hello(addr, &game, Some(&pale), None).await;
-    let (mut black, _) = Client::hello(addr, &game, None, None).await;
-    black.send(json!({ "t": "join" })).await;
-    let dark = black.next_of("joined").await["d"]["seat"].as_str().unwrap().to_owned();
-    (game, white, pale, black, dark)
-}
 
 /// 300 draw offers from one player: the first stands, every other is refused and adds nothing
 /// to the game's history; once declined, the same player may not offer again until both sides
@@ -24,7 +13,7 @@ async fn seated(addr: std::net::SocketAddr) -> (String, Client, String, Client, 
 #[tokio::test]
 async fn three_hundred_draw_offers_add_one() {
     let addr = start(dara_server::Config { burst: 1_000, ..test_config() }).await;
-    let (game, mut white, _, mut black, _) = seated(addr).await;
+    let (game, _, mut white, mut black) = two_players(addr).await;
     let (_, before) = Client::hello(addr, &game, None, None).await;
     let version = before["v"].as_u64().unwrap();
 
@@ -59,7 +48,7 @@ async fn three_hundred_draw_offers_add_one() {
 #[tokio::test]
 async fn ten_sockets_on_one_seat_keep_two() {
     let addr = start(test_config()).await;
-    let (game, first, pale, mut black, _) = seated(addr).await;
+    let (game, pale, first, mut black) = two_players(addr).await;
     let mut sockets = vec![first];
     for _ in 1..10 {
         let (socket, snapshot) = Client::hello(addr, &game, Some(&pale), None).await;

@@ -77,12 +77,7 @@ async fn a_full_disk_pauses_the_games_and_loses_nothing() {
     let data = DataDir(disk.0.join("data"));
     let process = Process::start(&data.0, test_config());
     let addr = process.addr;
-    let (game, pale, _) =
-        common::create(addr, json!({ "opponent": "friend", "first": "me" })).await;
-    let (mut white, _) = Client::hello(addr, &game, Some(&pale), None).await;
-    let (mut black, _) = Client::hello(addr, &game, None, None).await;
-    black.send(json!({ "t": "join" })).await;
-    black.next_of("joined").await;
+    let (game, _, mut white, mut black) = common::two_players(addr).await;
     for (seat, id, m) in [(&mut white, 1, "c3"), (&mut black, 1, "d3")] {
         let answer = seat.turn(id, m).await;
         assert_eq!(answer["t"], "accepted", "{answer}");
