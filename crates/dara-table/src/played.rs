@@ -18,7 +18,10 @@ pub struct Played {
 impl Played {
     /// Nothing played yet from `start`.
     pub fn new(start: Position) -> Played {
-        let legal = start.legal_moves();
+        // Grown to fit rather than `legal_moves`'s room for 64: an idle game keeps this list,
+        // and an opening's 30 placements fit in half of that.
+        let mut legal = MoveList::new();
+        start.legal_moves_into(&mut legal);
         Played { pos: start.clone(), start, moves: Vec::new(), hashes: Vec::new(), legal }
     }
 
@@ -64,7 +67,7 @@ impl Played {
         self.pos.play_listed(m, &self.legal)?;
         self.hashes.push(before);
         self.moves.push(m);
-        self.legal = self.pos.legal_moves();
+        self.pos.legal_moves_into(&mut self.legal);
         Ok(())
     }
 
@@ -92,7 +95,7 @@ impl Played {
             pos.play_unchecked(*m);
         }
         self.pos = pos;
-        self.legal = self.pos.legal_moves();
+        self.pos.legal_moves_into(&mut self.legal);
     }
 }
 

@@ -382,7 +382,9 @@ pub(super) async fn run(handle: GameHandle, mut rx: mpsc::Receiver<Cmd>) {
             if forget || game.expired(Instant::now()) {
                 let game = cell.take().expect("the game is here");
                 drop(cell);
-                return game.end_life().await;
+                // Boxed: the end of a game's life is awaited once, and inline it would be the
+                // largest state of the task every live game keeps (it holds the whole game).
+                return Box::pin(game.end_life()).await;
             }
             game.alarm_at = game.next_wake();
             game.alarm_at

@@ -19,6 +19,17 @@ use crate::protocol::Wire;
 #[derive(Debug)]
 pub(crate) struct Gone;
 
+/// How a connection's task leaves its socket.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ending {
+    /// The peer is gone or stopped reading: nothing more is written.
+    Gone,
+    /// Without a reason (see [`Connection::end`]).
+    Quietly,
+    /// With a close frame's code and reason (see [`Connection::close`]).
+    Closed(u16, &'static str),
+}
+
 /// Where a connection's frames come from and go: a WebSocket on this node, or one on another
 /// node of the cluster, relayed through Redis (see `cluster::relay`).
 // Nearly every connection is a socket, so the enum is as large as a socket either way; boxing
@@ -46,6 +57,14 @@ impl Connection {
     /// A connection whose socket is on another node.
     pub(crate) fn relayed(link: RelayLink, write_timeout: Duration) -> Connection {
         Connection { link: Link::Relayed(link), queued: Vec::new(), write_timeout }
+    }
+
+    /// The WebSocket, for a connection on this node.
+    pub(crate) fn socket(&mut self) -> Option<&mut WebSocket> {
+        match &mut self.link {
+            Link::Socket(socket) => Some(socket),
+            Link::Relayed(_) => None,
+        }
     }
 
     /// The next frame from the peer; `None` when the socket has ended or broken (an oversized
@@ -78,16 +97,18 @@ impl Connection {
         let queued = &mut self.queued;
         let sent = match &mut self.link {
             Link::Socket(socket) => {
-                let write = async {
+                let write = std::pin::pin!(async {
                     for message in queued.drain(..) {
                         socket.feed(message).await?;
                     }
                     socket.flush().await
-                };
+                });
                 matches!(within(self.write_timeout, write).await, Some(Ok(())))
             }
             Link::Relayed(link) => {
-                let send = link.send(std::mem::take(queued));
+                // Boxed: only a relayed connection sends this way, and inline its state would
+                // make every connection's task larger (see `ws::game::serve_game`).
+                let send = Box::pin(link.send(std::mem::take(queued)));
                 matches!(within(self.write_timeout, send).await, Some(true))
             }
         };
@@ -98,8 +119,21 @@ impl Connection {
         }
     }
 
+    /// Ends the socket as `ending` says.
+    ///
+    /// The closing handshake is boxed: it is awaited once in a socket's life, and inline it
+    /// would be the largest state of the task that holds every idle socket (it holds the whole
+    /// connection by value), about 1.5 KB more for every socket, most of them idle.
+    pub(crate) async fn finish(self, ending: Ending) {
+        match ending {
+            Ending::Gone => {}
+            Ending::Quietly => Box::pin(self.end()).await,
+            Ending::Closed(code, reason) => Box::pin(self.close(code, reason)).await,
+        }
+    }
+
     /// Sends what is queued, then a close frame with `code` and `reason`, and ends the socket.
-    pub(crate) async fn close(mut self, code: u16, reason: &'static str) {
+    async fn close(mut self, code: u16, reason: &'static str) {
         self.queued.push(Message::Close(Some(CloseFrame { code, reason: reason.into() })));
         if self.flush().await.is_ok() {
             self.drain().await;
@@ -108,7 +142,7 @@ impl Connection {
 
     /// Ends the socket without a reason: sends what is queued (and the reply to the peer's own
     /// close, if it sent one), then a close frame.
-    pub(crate) async fn end(mut self) {
+    async fn end(mut self) {
         let _ = self.flush().await;
         let write_timeout = self.write_timeout;
         match &mut self.link {
@@ -141,10 +175,11 @@ impl Connection {
 
 /// `write`'s outcome, or `None` if it took longer than `limit`. Nearly every write is done at
 /// its first try (the kernel takes the bytes at once): the timer is only set for one that has to
-/// wait, since setting and cancelling one costs as much as a small write.
-async fn within<T>(limit: Duration, write: impl Future<Output = T>) -> Option<T> {
-    let mut write = std::pin::pin!(write);
-    let first = std::future::poll_fn(|cx| Poll::Ready(write.as_mut().poll(cx))).await;
+/// wait, since setting and cancelling one costs as much as a small write. The write comes
+/// pinned where it was made: moved in here, it would be held twice in the task's state.
+async fn within<W: Future + Unpin>(limit: Duration, mut write: W) -> Option<W::Output> {
+    let first =
+        std::future::poll_fn(|cx| Poll::Ready(std::pin::Pin::new(&mut write).poll(cx))).await;
     match first {
         Poll::Ready(done) => Some(done),
         Poll::Pending => tokio::time::timeout(limit, write).await.ok(),

@@ -1,14 +1,14 @@
 //! `GET /ws/game/{id}`: a player's or a watcher's socket to one game: hello first, then its
 //! requests carried out on the game and the game's events back.
 
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{Message, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::Response;
 use dara::Colour;
 use tokio::sync::broadcast;
 use tokio::time::Instant;
 
-use super::connection::Connection;
+use super::connection::{Connection, Ending};
 use super::heartbeat::{Beat, Heartbeat};
 use super::socket::{refused, sized, Open};
 use crate::cluster::relay::{self, Ended, Opened};
@@ -35,27 +35,30 @@ pub async fn game_socket(
         None => return gone(ws, state),
     };
     let max = state.config.max_message;
-    sized(ws, max).on_upgrade(move |mut socket| async move {
-        let _open = Open::new(&state);
-        let silence = state.config.silence;
-        match route {
-            (Route::Here(handle), _) => {
-                serve_game(Connection::new(socket, silence), handle, state).await
-            }
-            (Route::There(owner), id) => {
-                let ended = relay_to(&state, &mut socket, &id, owner).await;
-                if let Ended::Moved = ended {
-                    Connection::new(socket, silence).close(close::RESTARTING, MOVED).await;
+    let silence = state.config.silence;
+    // The socket is made a connection before the task's async block takes it, so that the
+    // task, which every idle socket keeps, holds it once.
+    sized(ws, max).on_upgrade(move |socket| {
+        let mut conn = Connection::new(socket, silence);
+        async move {
+            let _open = Open::new(&state);
+            let ending = match route {
+                (Route::Here(handle), _) => serve_game(&mut conn, handle, &state).await,
+                // Boxed: a relayed socket's task is rare, and its state would otherwise make
+                // every socket's task as large as the relay's.
+                (Route::There(owner), id) => {
+                    match Box::pin(relay_to(&state, &mut conn, &id, owner)).await {
+                        Ended::Moved => Ending::Closed(close::RESTARTING, MOVED),
+                        Ended::Closed => Ending::Gone,
+                    }
                 }
-            }
-            (Route::Gone, _) => Connection::new(socket, silence).close(close::GONE, GONE).await,
-            (Route::Damaged, _) => {
-                Connection::new(socket, silence).close(close::DAMAGED, DAMAGED).await;
-            }
-            // The page reconnects after its short back-off, by which time the game has a node.
-            (Route::NotNow, _) => {
-                Connection::new(socket, silence).close(close::RESTARTING, NOT_NOW).await;
-            }
+                (Route::Gone, _) => Ending::Closed(close::GONE, GONE),
+                (Route::Damaged, _) => Ending::Closed(close::DAMAGED, DAMAGED),
+                // The page reconnects after its short back-off, by which time the game has a
+                // node.
+                (Route::NotNow, _) => Ending::Closed(close::RESTARTING, NOT_NOW),
+            };
+            conn.finish(ending).await;
         }
     })
 }
@@ -65,13 +68,15 @@ fn gone(ws: WebSocketUpgrade, state: AppState) -> Response {
     let max = state.config.max_message;
     sized(ws, max).on_upgrade(move |socket| async move {
         let _open = Open::new(&state);
-        Connection::new(socket, state.config.silence).close(close::GONE, GONE).await;
+        let ending = Ending::Closed(close::GONE, GONE);
+        Connection::new(socket, state.config.silence).finish(ending).await;
     })
 }
 
 /// Carries a socket to the node that runs its game, until it closes or the game moves.
-async fn relay_to(state: &AppState, socket: &mut WebSocket, id: &GameId, owner: NodeName) -> Ended {
+async fn relay_to(state: &AppState, conn: &mut Connection, id: &GameId, owner: NodeName) -> Ended {
     let Some(cluster) = &state.cluster else { return Ended::Moved };
+    let Some(socket) = conn.socket() else { return Ended::Moved };
     relay::carry(&cluster.hub, socket, id, owner, state.stopping.subscribe()).await
 }
 
@@ -79,11 +84,12 @@ async fn relay_to(state: &AppState, socket: &mut WebSocket, id: &GameId, owner: 
 /// page is told to reconnect, and finds the game where it is now).
 pub async fn serve_relayed(state: AppState, opened: Opened) {
     let _open = Open::new(&state);
-    let conn = Connection::relayed(opened.link, state.config.silence);
-    match state.game(&opened.game) {
-        Some(handle) => serve_game(conn, handle, state).await,
-        None => conn.close(close::RESTARTING, MOVED).await,
-    }
+    let mut conn = Connection::relayed(opened.link, state.config.silence);
+    let ending = match state.game(&opened.game) {
+        Some(handle) => serve_game(&mut conn, handle, &state).await,
+        None => Ending::Closed(close::RESTARTING, MOVED),
+    };
+    conn.finish(ending).await;
 }
 
 /// The game stopped here but is kept: another node runs it now, or this one could not keep its
@@ -92,7 +98,10 @@ const MOVED: &str = "the game cannot go on on this server: reconnecting";
 
 const NOT_NOW: &str = "the game cannot be reached just now: reconnect shortly";
 
-async fn serve_game(mut conn: Connection, handle: GameHandle, state: AppState) {
+/// Serves a game's socket until it ends, and says how to end it. The connection is borrowed,
+/// not owned: this task's state is what every idle socket costs, and a connection held here by
+/// value would be held twice (an async fn keeps its arguments and their moved copies apart).
+async fn serve_game(conn: &mut Connection, handle: GameHandle, state: &AppState) -> Ending {
     let mut bucket = Bucket::new(state.config.burst, state.config.per_second);
 
     // Nothing happens before hello: it says who this is and what they have already seen.
@@ -100,35 +109,35 @@ async fn serve_game(mut conn: Connection, handle: GameHandle, state: AppState) {
     let welcome = loop {
         let frame = match tokio::time::timeout_at(deadline, conn.next()).await {
             Ok(Some(frame)) => frame,
-            Ok(None) => return conn.end().await,
-            Err(_) => return conn.close(close::SILENT, "say hello first").await,
+            Ok(None) => return Ending::Quietly,
+            Err(_) => return Ending::Closed(close::SILENT, "say hello first"),
         };
         if !bucket.take() {
-            return conn.close(close::FLOOD, "too many messages").await;
+            return Ending::Closed(close::FLOOD, "too many messages");
         }
         let Message::Text(text) = frame else {
             if matches!(frame, Message::Close(_)) {
-                return conn.end().await;
+                return Ending::Quietly;
             }
             continue;
         };
         match ClientMessage::parse(text.as_str()) {
-            Ok(ClientMessage::Hello { seat, since }) => match handle.hello(seat, since).await {
-                Some(welcome) => break welcome,
-                None => {
-                    let (code, reason) = over(&handle);
-                    return conn.close(code, reason).await;
+            // Boxed: awaited once in a socket's life (see `serve_game`).
+            Ok(ClientMessage::Hello { seat, since }) => {
+                match Box::pin(handle.hello(seat, since)).await {
+                    Some(welcome) => break welcome,
+                    None => return over(&handle),
                 }
-            },
+            }
             Ok(_) => conn.queue(refused(Refusal::HelloFirst)),
             Err(error @ ParseError::OtherProtocol(_)) => {
                 conn.queue(refused(error.into()));
-                return conn.close(close::RELOAD, "reload the page").await;
+                return Ending::Closed(close::RELOAD, "reload the page");
             }
             Err(error) => conn.queue(refused(error.into())),
         }
         if conn.flush().await.is_err() {
-            return;
+            return Ending::Gone;
         }
     };
 
@@ -140,37 +149,37 @@ async fn serve_game(mut conn: Connection, handle: GameHandle, state: AppState) {
         conn.queue(message);
     }
     let mut events = welcome.events;
-    let mut heartbeat = Heartbeat::new(&state);
+    let mut heartbeat = Heartbeat::new(state);
     // Made once, not at every wake (it registers with the game): again only when a join
     // gives the connection a seat.
     let replacement = replaced(&handle, seat, number);
     tokio::pin!(replacement);
     let ending = loop {
         if conn.flush().await.is_err() {
-            break None;
+            break Ending::Quietly;
         }
         let frame = tokio::select! {
             frame = conn.next() => frame,
             event = events.recv() => {
                 let gathered = event.map(|text| conn.queue(text));
-                match gathered.and_then(|()| gather(&mut events, &mut conn)) {
+                match gathered.and_then(|()| gather(&mut events, conn)) {
                     Ok(()) => continue,
-                    Err(lost) => break Some(lost_events(lost, &handle)),
+                    Err(lost) => break lost_events(lost, &handle),
                 }
             }
-            () = &mut replacement => break Some((close::REPLACED, REPLACED)),
+            () = &mut replacement => break Ending::Closed(close::REPLACED, REPLACED),
             beat = heartbeat.beat() => match beat {
                 Beat::Ping => {
                     conn.queue_ping();
                     continue;
                 }
-                Beat::Close(code, reason) => break Some((code, reason)),
+                Beat::Close(code, reason) => break Ending::Closed(code, reason),
             },
         };
-        let Some(frame) = frame else { break None };
+        let Some(frame) = frame else { break Ending::Quietly };
         heartbeat.heard();
         if !bucket.take() {
-            break Some((close::FLOOD, "too many messages"));
+            break Ending::Closed(close::FLOOD, "too many messages");
         }
         let text = match frame {
             Message::Text(text) => text,
@@ -178,7 +187,7 @@ async fn serve_game(mut conn: Connection, handle: GameHandle, state: AppState) {
                 conn.queue(refused(Refusal::Binary));
                 continue;
             }
-            Message::Close(_) => break None,
+            Message::Close(_) => break Ending::Quietly,
             Message::Ping(_) | Message::Pong(_) => continue,
         };
         let msg = match ClientMessage::parse(text.as_str()) {
@@ -189,8 +198,10 @@ async fn serve_game(mut conn: Connection, handle: GameHandle, state: AppState) {
             }
         };
         let turn = matches!(msg, ClientMessage::Move { .. }).then(Instant::now);
-        let Some(reply) = handle.act(seat, number, msg).await else {
-            break Some(over(&handle));
+        // Boxed: a request's state lives only while it is carried out, and inline it would be
+        // the largest part of every idle socket's task (see `serve_game`).
+        let Some(reply) = Box::pin(handle.act(seat, number, msg)).await else {
+            break over(&handle);
         };
         if reply.seat != seat {
             seat = reply.seat;
@@ -199,18 +210,15 @@ async fn serve_game(mut conn: Connection, handle: GameHandle, state: AppState) {
         conn.queue(reply.text);
         // The events the request caused (a turn's `move`) are already here: they leave in the
         // same write as the reply.
-        if let Err(lost) = gather(&mut events, &mut conn) {
-            break Some(lost_events(lost, &handle));
+        if let Err(lost) = gather(&mut events, conn) {
+            break lost_events(lost, &handle);
         }
         if let Some(started) = turn {
             state.metrics.turn_seconds.observe(started.elapsed().as_secs_f64());
         }
     };
     handle.leave(seat, number);
-    match ending {
-        Some((code, reason)) => conn.close(code, reason).await,
-        None => conn.end().await,
-    }
+    ending
 }
 
 /// Waits until newer connections to the same seat replace this one (never for a watcher).
@@ -250,20 +258,20 @@ const DAMAGED: &str = "this game's record on the server is damaged: it cannot be
 
 /// Why a connection's events stopped: it fell too far behind (it comes back with its last
 /// version and gets exactly what it missed), or the game has ended its life.
-fn lost_events(lost: broadcast::error::RecvError, handle: &GameHandle) -> (u16, &'static str) {
+fn lost_events(lost: broadcast::error::RecvError, handle: &GameHandle) -> Ending {
     match lost {
         broadcast::error::RecvError::Lagged(_) => {
-            (close::BEHIND, "fell behind: reconnect to catch up")
+            Ending::Closed(close::BEHIND, "fell behind: reconnect to catch up")
         }
         broadcast::error::RecvError::Closed => over(handle),
     }
 }
 
 /// Why a game stopped answering: it ended its life, or it goes on on another node.
-fn over(handle: &GameHandle) -> (u16, &'static str) {
+fn over(handle: &GameHandle) -> Ending {
     if handle.moved() {
-        (close::RESTARTING, MOVED)
+        Ending::Closed(close::RESTARTING, MOVED)
     } else {
-        (close::GONE, GONE)
+        Ending::Closed(close::GONE, GONE)
     }
 }

@@ -4,7 +4,7 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::Response;
 
-use super::connection::Connection;
+use super::connection::{Connection, Ending};
 use super::heartbeat::{Beat, Heartbeat};
 use super::socket::{sized, Open};
 use crate::flood::Bucket;
@@ -26,31 +26,28 @@ async fn serve_lobby(socket: WebSocket, state: AppState) {
     let mut heartbeat = Heartbeat::new(&state);
     let ending = loop {
         if conn.flush().await.is_err() {
-            break None;
+            break Ending::Quietly;
         }
         tokio::select! {
             beat = heartbeat.beat() => match beat {
                 Beat::Ping => conn.queue_ping(),
-                Beat::Close(code, reason) => break Some((code, reason)),
+                Beat::Close(code, reason) => break Ending::Closed(code, reason),
             },
             changed = listing.changed() => {
-                if changed.is_err() { break None }
+                if changed.is_err() { break Ending::Quietly }
                 conn.queue(listing.borrow_and_update().clone());
             }
             frame = conn.next() => match frame {
                 // The lobby needs nothing from the browser but keep-alives.
-                Some(Message::Close(_)) | None => break None,
+                Some(Message::Close(_)) | None => break Ending::Quietly,
                 Some(_) => {
                     heartbeat.heard();
                     if !bucket.take() {
-                        break Some((close::FLOOD, "too many messages"));
+                        break Ending::Closed(close::FLOOD, "too many messages");
                     }
                 }
             },
         }
     };
-    match ending {
-        Some((code, reason)) => conn.close(code, reason).await,
-        None => conn.end().await,
-    }
+    conn.finish(ending).await;
 }
