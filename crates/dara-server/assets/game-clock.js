@@ -15,6 +15,20 @@ export function clockMs(state, colour) {
   return Math.max(0, ms);
 }
 
+// Before `colour`'s first move, the ms it has left to make it (the game is aborted after);
+// null once it has moved, when it is not its turn, or in a game without a clock.
+export function firstMoveMs(state, colour) {
+  const base = state.clock;
+  const { game } = state;
+  if (!base || base.firstMove == null || game.end || game.pos.side !== colour) return null;
+  return Math.max(0, base.firstMove - (performance.now() - base.at));
+}
+
+export function firstMoveText(state, colour) {
+  const ms = firstMoveMs(state, colour);
+  return ms === null ? '' : t('clock.first-move', { seconds: Math.ceil(ms / 1000) });
+}
+
 export function formatMs(ms) {
   const s = Math.ceil(ms / 1000);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;

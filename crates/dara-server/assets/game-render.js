@@ -7,7 +7,7 @@ import { MARKS, drawGraph, turnNote, sideNames } from './review.js';
 import { renderMoveList } from './movelist.js';
 import { t } from './i18n.js';
 import { bothSeated, mayPlay, mayPremove, opponentOf, shownPly } from './game-state.js';
-import { clockMs, formatMs, presenceText, claimWait } from './game-clock.js';
+import { clockMs, formatMs, presenceText, claimWait, firstMoveText } from './game-clock.js';
 import { side, headline, playerName, resultText } from './game-words.js';
 
 const $ = (id) => document.getElementById(id);
@@ -75,6 +75,7 @@ function renderPlayers(state, pos) {
     const clock = panel.querySelector('.clock');
     clock.hidden = !state.clock;
     if (state.clock) clock.textContent = formatMs(clockMs(state, colour));
+    panel.querySelector('.first-move').textContent = firstMoveText(state, colour);
   }
 }
 
@@ -84,6 +85,7 @@ export function renderTick(state) {
   for (const colour of ['white', 'black']) {
     const panel = $(`player-${colour}`);
     if (state.clock) panel.querySelector('.clock').textContent = formatMs(clockMs(state, colour));
+    panel.querySelector('.first-move').textContent = firstMoveText(state, colour);
     panel.querySelector('.away').textContent = presenceText(state, colour);
   }
   renderClaim(state);

@@ -21,12 +21,13 @@ export function refusalText(d) {
 // How a game ended, from its code.
 function endReason(end) {
   const key = `end.${end.code}`;
-  const params = { limit: end.limit, loser: end.loser && side(end.loser) };
+  const params = { limit: end.limit, loser: end.loser && side(end.loser), idle: end.idle && side(end.idle) };
   return end.code && t(key, params) !== key ? t(key, params) : end.reason;
 }
 
 export function resultText(end) {
-  const head = end.winner ? t('end.wins', { side: side(end.winner) }) : t('end.draw');
+  const head = end.winner ? t('end.wins', { side: side(end.winner) })
+    : end.result === '*' ? t('end.no-result') : t('end.draw');
   return t('end.result', { head, result: end.result, reason: endReason(end) });
 }
 

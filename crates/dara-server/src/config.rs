@@ -14,6 +14,9 @@ use crate::address::TrustedProxies;
 pub struct Config {
     /// How long a player may be gone before the opponent may claim the game.
     pub claim_after: Duration,
+    /// In a game on the clock, how long each side has to make its first move (its clock starts
+    /// with it) before the game is aborted without a result.
+    pub first_move_within: Duration,
     /// How long a finished game stays in memory (for the rematch, the record, late watchers).
     pub finished_grace: Duration,
     /// How long a game with nobody connected stays in memory before it is forgotten.
@@ -69,6 +72,7 @@ impl Default for Config {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Config {
             claim_after: Duration::from_secs(30),
+            first_move_within: Duration::from_secs(30),
             finished_grace: Duration::from_secs(10 * 60),
             idle_timeout: Duration::from_secs(60 * 60),
             engine_threads: cores.max(1),

@@ -40,14 +40,24 @@ async fn a_flag_falls_and_the_player_out_of_time_loses() {
     let welcome = handle.hello(Some(pale.as_str().to_owned()), None).await.unwrap();
     let mut events = welcome.events;
     let snapshot = parse(&welcome.messages[0]);
-    assert_eq!(snapshot["d"]["clock"]["running"], "white");
+    // No clock runs before a side's first move: pale has 30 s to make it.
+    assert_eq!(snapshot["d"]["clock"]["running"], Value::Null);
+    assert_eq!(snapshot["d"]["clock"]["firstMove"], 30_000);
 
-    // Pale moves after 10 s: 50 s left, plus 2.
+    // Pale's first placement after 10 s is free, and dark now has 30 s for its own.
     tokio::time::sleep(Duration::from_secs(10)).await;
-    let move_c3 = ClientMessage::Move { id: 1, text: "c3".into(), lag: None };
-    let reply = handle.act(Some(dara::Colour::White), 0, move_c3).await.unwrap();
-    assert_eq!(parse(&reply.text)["t"], "accepted");
-    let moved = parse(&events.recv().await.unwrap());
+    let moved = play(&handle, &mut events, Colour::White, 1, "c3").await;
+    assert_eq!(moved["d"]["clock"]["white"], 60_000);
+    assert_eq!(moved["d"]["clock"]["running"], Value::Null);
+    assert_eq!(moved["d"]["clock"]["firstMove"], 30_000);
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let moved = play(&handle, &mut events, Colour::Black, 1, "d3").await;
+    assert_eq!(moved["d"]["clock"]["running"], "white");
+    assert_eq!(moved["d"]["clock"].get("firstMove"), None);
+
+    // Pale moves 10 s later: 50 s left, plus 2.
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    let moved = play(&handle, &mut events, Colour::White, 2, "e3").await;
     assert_eq!(moved["d"]["clock"]["white"], 52_000);
     assert_eq!(moved["d"]["clock"]["running"], "black");
 
@@ -62,7 +72,7 @@ async fn a_flag_falls_and_the_player_out_of_time_loses() {
     assert_eq!(end["d"]["reason"], "Dark ran out of time");
     assert_eq!(end["d"]["clock"]["black"], 0);
     // A move after the flag is refused.
-    let late = ClientMessage::Move { id: 1, text: "d4".into(), lag: None };
+    let late = ClientMessage::Move { id: 2, text: "d4".into(), lag: None };
     let reply = handle.act(Some(dara::Colour::Black), 0, late).await.unwrap();
     assert_eq!(parse(&reply.text)["d"]["reason"], "the game is over");
 }
@@ -84,12 +94,58 @@ async fn the_lag_a_turn_reports_is_credited() {
     let handle = game::spawn(&state, request.check().unwrap(), seats, None).unwrap().0;
     let mut events = handle.hello(Some(pale.as_str().to_owned()), None).await.unwrap().events;
 
+    let _ = play(&handle, &mut events, Colour::White, 1, "c3").await;
+    let _ = play(&handle, &mut events, Colour::Black, 1, "d3").await;
     tokio::time::sleep(Duration::from_secs(10)).await;
-    let move_c3 = ClientMessage::Move { id: 1, text: "c3".into(), lag: Some(300) };
-    let reply = handle.act(Some(Colour::White), 0, move_c3).await.unwrap();
+    let move_e3 = ClientMessage::Move { id: 2, text: "e3".into(), lag: Some(300) };
+    let reply = handle.act(Some(Colour::White), 0, move_e3).await.unwrap();
     assert_eq!(parse(&reply.text)["t"], "accepted");
     let moved = parse(&events.recv().await.unwrap());
     assert_eq!(moved["d"]["clock"]["white"], 50_300, "10 s used, 300 ms of it the line's");
+}
+
+/// Plays `text` for `colour` through the game's handle and returns the `move` event.
+async fn play(
+    handle: &game::GameHandle,
+    events: &mut tokio::sync::broadcast::Receiver<dara_server::protocol::Wire>,
+    colour: Colour,
+    id: u64,
+    text: &str,
+) -> Value {
+    let turn = ClientMessage::Move { id, text: text.into(), lag: None };
+    let reply = handle.act(Some(colour), 0, turn).await.unwrap();
+    assert_eq!(parse(&reply.text)["t"], "accepted", "{text}");
+    parse(&events.recv().await.unwrap())
+}
+
+/// A side that makes no first move within the time the server gives it: the game is aborted
+/// without a result, and nobody's clock ran.
+#[tokio::test(start_paused = true)]
+async fn a_game_whose_side_never_makes_a_first_move_is_aborted() {
+    let state = Shared::new(Config::default());
+    let request: NewGame = serde_json::from_value(json!({
+        "opponent": "friend", "first": "me", "clock": { "initial": 60, "increment": 0 }
+    }))
+    .unwrap();
+    let (pale, dark) = (SeatToken::random(), SeatToken::random());
+    let seats = ByColour {
+        white: Seat::Human(state.seat_key.seal(&pale)),
+        black: Seat::Human(state.seat_key.seal(&dark)),
+    };
+    let handle = game::spawn(&state, request.check().unwrap(), seats, None).unwrap().0;
+    let mut events = handle.hello(Some(dark.as_str().to_owned()), None).await.unwrap().events;
+    let _ = play(&handle, &mut events, Colour::White, 1, "c3").await;
+    let waited = tokio::time::Instant::now();
+    let end = parse(&events.recv().await.unwrap());
+    assert_eq!(waited.elapsed(), Duration::from_secs(30));
+    assert_eq!(end["t"], "end");
+    assert_eq!(end["d"]["code"], "aborted");
+    assert_eq!(end["d"]["idle"], "black");
+    assert_eq!(end["d"]["result"], "*");
+    assert_eq!(end["d"]["winner"], Value::Null);
+    assert_eq!(end["d"]["reason"], "Dark made no first move in time: the game is aborted");
+    assert_eq!(end["d"]["clock"]["white"], 60_000);
+    assert_eq!(end["d"]["clock"]["black"], 60_000);
 }
 
 #[tokio::test]
@@ -109,9 +165,11 @@ async fn over_real_sockets_both_seats_see_the_flag_fall() {
     };
     let game = game::spawn(&state, setup, seats, None).unwrap().0.id.to_string();
     let (mut white, snapshot) = Client::hello(addr, &game, Some(pale.as_str()), None).await;
-    assert_eq!(snapshot["d"]["clock"]["running"], "white");
+    assert_eq!(snapshot["d"]["clock"]["running"], Value::Null);
     let (mut black, _) = Client::hello(addr, &game, Some(dark.as_str()), None).await;
     assert_eq!(white.turn(1, "c3").await["t"], "accepted");
+    assert_eq!(black.turn(1, "d3").await["t"], "accepted");
+    assert_eq!(white.turn(2, "e3").await["t"], "accepted");
     let moved = Instant::now();
 
     // Dark never answers: two seconds (and the lag allowance) later, both seats are told.
@@ -127,9 +185,9 @@ async fn over_real_sockets_both_seats_see_the_flag_fall() {
     }
     assert!(moved.elapsed() >= Duration::from_secs(2), "flagged after {:?}", moved.elapsed());
     assert_eq!(ends[0], ends[1]);
-    assert_eq!(black.turn(1, "d4").await["d"]["reason"], "the game is over");
+    assert_eq!(black.turn(2, "d4").await["d"]["reason"], "the game is over");
     // The record says who won, though the position itself was still open.
     let record: Record = ends[0]["d"]["record"].as_str().unwrap().parse().unwrap();
     assert_eq!(record.result, GameResult::WhiteWins);
-    assert_eq!(record.moves().len(), 1);
+    assert_eq!(record.moves().len(), 3);
 }

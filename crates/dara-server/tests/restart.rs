@@ -54,12 +54,19 @@ async fn the_time_the_server_was_down_is_nobodys() {
     let addr = first.addr;
     let (mut white, _) = Client::hello(addr, &game, Some(pale.as_str()), None).await;
     let (mut black, _) = Client::hello(addr, &game, Some(dark.as_str()), None).await;
-    // Pale thinks 3 s: 5 s left. Dark answers at once.
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    // Each side's clock starts with its first move: both place once at once, then pale thinks
+    // 3 s: 5 s left. Dark answers at once.
     assert_eq!(white.turn(1, "c3").await["t"], "accepted");
     assert_eq!(black.turn(1, "d3").await["t"], "accepted");
-    let moved = black.next_of("move").await;
-    let moved = if moved["d"]["ply"] == 2 { moved } else { black.next_of("move").await };
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(white.turn(2, "e3").await["t"], "accepted");
+    assert_eq!(black.turn(2, "f3").await["t"], "accepted");
+    let moved = loop {
+        let moved = black.next_of("move").await;
+        if moved["d"]["ply"] == 4 {
+            break moved;
+        }
+    };
     let left = moved["d"]["clock"]["white"].as_i64().unwrap();
     assert!((4_800..=5_200).contains(&left), "pale has {left} ms");
     assert_eq!(moved["d"]["clock"]["running"], "white");
@@ -83,7 +90,7 @@ async fn the_time_the_server_was_down_is_nobodys() {
     let now = clock["white"].as_i64().unwrap();
     assert!((left - 600..=left).contains(&now), "pale had {left} ms, now {now}: {clock}");
     tokio::time::sleep(Duration::from_secs(1)).await;
-    assert_eq!(white.turn(2, "a1").await["t"], "accepted");
+    assert_eq!(white.turn(3, "a1").await["t"], "accepted");
     let moved = white.next_of("move").await;
     let after = moved["d"]["clock"]["white"].as_i64().unwrap();
     assert!((left - 1_600..=left - 400).contains(&after), "pale had {left} ms, then {after}");

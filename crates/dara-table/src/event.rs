@@ -117,6 +117,12 @@ pub enum EndReason {
     },
     /// Both players agreed to a draw.
     Agreement,
+    /// A side did not make its first move in time: the game ends without a result, as if it
+    /// had never been played (lichess's abort).
+    Aborted {
+        /// The side that did not move.
+        idle: Colour,
+    },
 }
 
 impl fmt::Display for EndReason {
@@ -149,6 +155,11 @@ impl fmt::Display for EndReason {
                 write!(f, "{} left the game", word(loser).unwrap_or_default())
             }
             EndReason::Agreement => f.write_str("drawn by agreement"),
+            EndReason::Aborted { idle } => write!(
+                f,
+                "{} made no first move in time: the game is aborted",
+                word(idle).unwrap_or_default()
+            ),
         }
     }
 }
@@ -165,6 +176,7 @@ impl dara::Coded for EndReason {
             EndReason::Resigned { loser },
             EndReason::Left { loser },
             EndReason::Agreement,
+            EndReason::Aborted { idle: Colour::White },
         ];
         // A variant added without a value above does not compile.
         for reason in &all {
@@ -175,7 +187,8 @@ impl dara::Coded for EndReason {
                 | EndReason::OutOfTime { .. }
                 | EndReason::Resigned { .. }
                 | EndReason::Left { .. }
-                | EndReason::Agreement => {}
+                | EndReason::Agreement
+                | EndReason::Aborted { .. } => {}
             }
         }
         all

@@ -65,4 +65,6 @@ pub use played::Played;
 pub use refusal::Refusal;
 pub use seat::Seat;
 pub use settings::{GameSettings, Opponent};
-pub use table::{Checked, Patience, ReplayError, Table, MAX_EVENTS, MAX_TAKEBACKS};
+pub use table::{
+    running_after, side_has_moved, Checked, Patience, ReplayError, Table, MAX_EVENTS, MAX_TAKEBACKS,
+};

@@ -58,6 +58,15 @@ fn every_refusal_and_ending_has_a_code_of_its_own() {
     let endings = codes::<EndReason>();
     assert_eq!(
         endings,
-        ["agreement", "few-stones", "left", "no-moves", "out-of-time", "quiet-plies", "resigned"]
+        [
+            "aborted",
+            "agreement",
+            "few-stones",
+            "left",
+            "no-moves",
+            "out-of-time",
+            "quiet-plies",
+            "resigned"
+        ]
     );
 }

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use common::*;
 use dara::record::GameResult;
+use dara::ByColour;
 use dara::Colour::{Black, White};
 use dara_table::{
     Ask, Effect, EndReason, GameEvent, GameId, Input, Opponent, Patience, Refusal, Reply, Seat,
@@ -13,9 +14,9 @@ use dara_table::{
 };
 
 #[test]
-fn sitting_fills_the_free_seat_and_starts_the_clock() {
+fn sitting_fills_the_free_seat_and_the_first_move_is_awaited() {
     let mut table = waiting(minute());
-    assert_eq!(table.next_deadline(), None, "no clock runs before both sit");
+    assert_eq!(table.next_deadline(), None, "nothing is awaited before both sit");
     refused(&mut table, at(1), ask(Some(White), turn(1, "c3")), Refusal::OpponentNotSeated);
     refused(&mut table, at(1), ask(Some(White), Ask::Sit { key: 9 }), Refusal::AlreadySeated);
     let outcome = table.handle(at(2), ask(None, Ask::Sit { key: DARK }));
@@ -30,9 +31,100 @@ fn sitting_fills_the_free_seat_and_starts_the_clock() {
         }]
     );
     assert_eq!(table.seats().black, Seat::Human(DARK));
-    assert_eq!(table.clock().unwrap().running(), Some(White));
-    assert_eq!(table.next_deadline(), Some(at(62) + dara_table::MAX_LAG_CREDIT));
+    // No clock runs before a side's first move; pale has 30 s to make it.
+    assert_eq!(table.clock().unwrap().running(), None);
+    assert_eq!(table.first_move_by(), Some(at(32)));
+    assert_eq!(table.next_deadline(), Some(at(32)));
     refused(&mut table, at(3), ask(None, Ask::Sit { key: 9 }), Refusal::SeatsTaken);
+}
+
+#[test]
+fn each_clock_starts_with_its_sides_first_move() {
+    let mut table = friends(minute());
+    // Pale thinks 20 s over the first placement: nothing is charged, and dark now has 30 s.
+    let _ = play(&mut table, at(20), 1, "c3");
+    assert_eq!(table.clock().unwrap().left(at(20)), TimeLeft { white: 60_000, black: 60_000 });
+    assert_eq!(table.clock().unwrap().running(), None);
+    assert_eq!(table.first_move_by(), Some(at(50)));
+    let full = Some(TimeLeft { white: 60_000, black: 60_000 });
+    assert!(matches!(table.journal().last(), Some(GameEvent::Moved { left, .. }) if *left == full));
+    // Dark's first placement 29 s later is in time, and free; pale's clock runs from it.
+    let _ = play(&mut table, at(49), 1, "d3");
+    assert_eq!(table.first_move_by(), None);
+    assert_eq!(table.clock().unwrap().running(), Some(White));
+    assert_eq!(table.clock().unwrap().left(at(59)), TimeLeft { white: 50_000, black: 60_000 });
+    assert_eq!(table.next_deadline(), Some(at(109) + dara_table::MAX_LAG_CREDIT));
+    // From here each side's turn is charged.
+    let _ = play(&mut table, at(59), 2, "e3");
+    let _ = play(&mut table, at(64), 2, "f3");
+    assert_eq!(table.clock().unwrap().left(at(64)), TimeLeft { white: 50_000, black: 55_000 });
+}
+
+#[test]
+fn a_side_that_makes_no_first_move_in_time_aborts_the_game() {
+    // Pale never places: 30 s after both sat, the game ends without a result.
+    let mut table = friends(minute());
+    let early = table.handle(at(30) - Duration::from_millis(1), Input::Time);
+    assert!(early.events.is_empty() && early.effects.is_empty());
+    let outcome = table.handle(at(30), Input::Time);
+    assert_eq!(outcome.effects, [Effect::Ended(at(30))]);
+    assert_eq!(
+        table.journal().last(),
+        Some(&GameEvent::Ended {
+            result: GameResult::Unfinished,
+            reason: EndReason::Aborted { idle: White },
+            left: Some(TimeLeft { white: 60_000, black: 60_000 }),
+        })
+    );
+    assert_eq!(table.next_deadline(), None);
+    assert_eq!(table.first_move_by(), None);
+    refused(&mut table, at(31), ask(Some(White), turn(1, "c3")), Refusal::GameOver);
+
+    // Pale places, dark does not: aborted for dark 30 s after pale's placement.
+    let mut table = friends(minute());
+    let _ = play(&mut table, at(10), 1, "c3");
+    assert_eq!(table.next_deadline(), Some(at(40)));
+    let _ = table.handle(at(40), Input::Time);
+    let ending = table.ending().unwrap();
+    assert_eq!(
+        (ending.result, ending.reason),
+        (GameResult::Unfinished, EndReason::Aborted { idle: Black })
+    );
+
+    // A game with no clock waits as long as it takes, as it always did.
+    let table = friends(None);
+    assert_eq!(table.next_deadline(), None);
+    assert_eq!(table.first_move_by(), None);
+}
+
+#[test]
+fn after_a_restart_the_first_move_is_awaited_afresh_once_the_clocks_run() {
+    let seats = ByColour { white: Seat::Human(PALE), black: Seat::Human(DARK) };
+    let events = vec![GameEvent::Seated {
+        colour: Black,
+        left: Some(TimeLeft { white: 60_000, black: 60_000 }),
+    }];
+    let mut table = Table::restore(
+        settings(Opponent::Friend, minute()),
+        seats,
+        Patience::default(),
+        events,
+        at(100),
+    )
+    .unwrap();
+    let _ = table.begin(at(100));
+    // Held for the side to move to come back; then it has its 30 s again.
+    assert_eq!(table.first_move_by(), None);
+    assert_eq!(table.next_deadline(), Some(at(160)));
+    let _ = table.handle(at(105), ask(Some(White), Ask::Back));
+    assert_eq!(table.first_move_by(), Some(at(135)));
+    assert_eq!(table.clock().unwrap().running(), None);
+}
+
+#[test]
+fn the_computer_is_never_waited_on_for_a_first_move() {
+    let (table, _) = against_computer(Black);
+    assert_eq!(table.first_move_by(), None);
 }
 
 #[test]
@@ -58,53 +150,16 @@ impl ByColourSeats {
 fn turns_are_checked_before_anything_changes() {
     let mut table = friends(minute());
     refused(&mut table, at(1), ask(None, turn(1, "c3")), Refusal::Watching);
-    refused(&mut table, at(1), ask(Some(Black), turn(1, "c3")), Refusal::NotYourTurn);
-    let Err(Refusal::IllegalMove { why: error, .. }) =
-        table.clone().handle(at(1), ask(Some(White), turn(1, "c3-c4"))).reply
-    else {
-        panic!("a step while placing is illegal")
-    };
-    assert!(error.to_string().contains("c3"), "{error}");
-    let unreadable = table.clone().handle(at(1), ask(Some(White), turn(1, "hello"))).reply;
-    assert!(matches!(unreadable, Err(Refusal::IllegalMove { why: dara::MoveError::Parse(_), .. })));
-    for text in ["c3-c4", "hello", "z9", "c3xd4"] {
-        let reply = table.clone().handle(at(1), ask(Some(White), turn(1, text))).reply;
-        let Err(why) = reply else { panic!("{text} was played") };
-        refused(&mut table, at(1), ask(Some(White), turn(1, text)), why);
-    }
-    let outcome = play(&mut table, at(1), 1, "c3");
-    assert_eq!(outcome.events, 2..3);
-    assert!(outcome.effects.is_empty());
-    refused(&mut table, at(2), ask(Some(Black), turn(1, "c3")), Refusal::illegal_move(occupied()));
-    // The same turn sent again is answered as before and played once; another under its id is
-    // a mistake.
-    let resent = table.handle(at(2), ask(Some(White), turn(1, "c3")));
-    assert_eq!(resent.reply, Ok(Reply::Accepted { id: 1 }));
-    assert!(resent.events.is_empty());
-    refused(&mut table, at(2), ask(Some(White), turn(1, "d3")), Refusal::TurnIdReused { id: 1 });
-    assert_eq!(table.played().moves().len(), 1);
-}
-
-/// What the rules say of a placement on c3 once a stone stands there.
-fn occupied() -> dara::MoveError {
-    let mut table = friends(None);
-    let _ = play(&mut table, at(0), 1, "c3");
-    match table.handle(at(0), ask(Some(Black), turn(2, "c3"))).reply {
-        Err(Refusal::IllegalMove { why, .. }) => why,
-        other => panic!("{other:?}"),
-    }
-}
-
-#[test]
-fn a_turn_is_charged_its_time_less_the_lag_credit() {
     let mut table = friends(Some(dara_table::TimeControl { initial: 60, increment: 2 }));
-    let lagged = Ask::Turn { id: 1, text: "c3".into(), lag: Some(Duration::from_millis(300)) };
+    let _ = play(&mut table, at(0), 1, "c3");
+    let _ = play(&mut table, at(0), 1, "d3");
+    let lagged = Ask::Turn { id: 2, text: "e3".into(), lag: Some(Duration::from_millis(300)) };
     let outcome = table.handle(at(10), ask(Some(White), lagged));
-    assert_eq!(outcome.reply, Ok(Reply::Accepted { id: 1 }));
+    assert_eq!(outcome.reply, Ok(Reply::Accepted { id: 2 }));
     let left = Some(TimeLeft { white: 60_000 - 10_000 + 300 + 2_000, black: 60_000 });
     assert_eq!(
         table.journal().last(),
-        Some(&GameEvent::Moved { m: table.played().moves()[0], left, turn: Some(1) })
+        Some(&GameEvent::Moved { m: table.played().moves()[2], left, turn: Some(2) })
     );
     assert_eq!(table.clock().unwrap().running(), Some(Black));
     // Lag reported apart from a turn counts for the next one, at most half a second.
@@ -112,13 +167,13 @@ fn a_turn_is_charged_its_time_less_the_lag_credit() {
         table.handle(at(10), ask(Some(Black), Ask::Lag(Duration::from_secs(9)))).reply,
         Ok(Reply::Done)
     );
-    let _ = play(&mut table, at(15), 2, "d3");
+    let _ = play(&mut table, at(15), 3, "f3");
     assert_eq!(table.clock().unwrap().left(at(15)).black, 60_000 - 5_000 + 500 + 2_000);
 }
 
 #[test]
 fn a_flag_falls_at_its_deadline_and_a_late_turn_loses_on_time() {
-    let mut table = friends(minute());
+    let mut table = both_placed_once(minute());
     let deadline = table.next_deadline().unwrap();
     let early = table.handle(deadline - Duration::from_millis(1), Input::Time);
     assert!(early.events.is_empty());
@@ -132,17 +187,17 @@ fn a_flag_falls_at_its_deadline_and_a_late_turn_loses_on_time() {
     assert_eq!(table.next_deadline(), None);
 
     // A turn after the time ran out, but before the flag's grace for lag: the game is lost.
-    let mut table = friends(minute());
+    let mut table = both_placed_once(minute());
     let outcome =
-        table.handle(at(60) + Duration::from_millis(100), ask(Some(White), turn(1, "c3")));
+        table.handle(at(60) + Duration::from_millis(100), ask(Some(White), turn(2, "e3")));
     assert_eq!(outcome.reply, Err(Refusal::OutOfTime));
     assert_eq!(table.ending().unwrap().reason, EndReason::OutOfTime { loser: White });
-    assert!(table.played().moves().is_empty());
+    assert_eq!(table.played().moves().len(), 2);
 }
 
 #[test]
 fn resigning_ends_the_game_once() {
-    let mut table = friends(minute());
+    let mut table = both_placed_once(minute());
     refused(&mut table, at(1), ask(None, Ask::Resign), Refusal::Watching);
     let outcome = table.handle(at(5), ask(Some(Black), Ask::Resign));
     assert_eq!(outcome.reply, Ok(Reply::Done));
@@ -164,7 +219,16 @@ fn resigning_ends_the_game_once() {
     ] {
         refused(&mut table, at(6), ask(Some(White), asked), Refusal::GameOver);
     }
-    refused(&mut table, at(6), ask(Some(White), turn(1, "c3")), Refusal::GameOver);
+    refused(&mut table, at(6), ask(Some(White), turn(2, "e3")), Refusal::GameOver);
+}
+
+/// A game by link with both seated, and each side's first placement made, at `at(0)`: pale's
+/// clock runs from there.
+fn both_placed_once(clock: Option<dara_table::TimeControl>) -> Table<Key> {
+    let mut table = friends(clock);
+    let _ = play(&mut table, at(0), 1, "c3");
+    let _ = play(&mut table, at(0), 1, "d3");
+    table
 }
 
 #[test]

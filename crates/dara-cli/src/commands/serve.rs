@@ -30,6 +30,10 @@ pub struct Args {
     /// Seconds a player may be gone before the opponent may claim the game.
     #[arg(long, default_value_t = Config::default().claim_after.as_secs())]
     pub claim_after: u64,
+    /// Seconds each side of a game on the clock has to make its first move (its clock starts
+    /// with it) before the game is aborted without a result.
+    #[arg(long, default_value_t = Config::default().first_move_within.as_secs())]
+    pub first_move_within: u64,
     /// Most games one client address may hold at once (games it started, until they are
     /// forgotten). Behind a reverse proxy every client has the proxy's address: raise it there.
     #[arg(long, default_value_t = Config::default().games_per_address)]
@@ -213,6 +217,7 @@ impl Args {
         config.engine_queue = self.engine_queue;
         config.human_pause = !self.instant_computer;
         config.claim_after = Duration::from_secs(self.claim_after);
+        config.first_move_within = Duration::from_secs(self.first_move_within);
         config.games_per_address = self.games_per_address;
         config.seats_per_address = self.seats_per_address;
         config.max_games = self.max_games;
@@ -282,6 +287,7 @@ mod tests {
         assert_eq!(given.engine_queue, server.engine_queue);
         assert_eq!(given.human_pause, server.human_pause);
         assert_eq!(given.claim_after, server.claim_after);
+        assert_eq!(given.first_move_within, server.first_move_within);
         assert_eq!(given.games_per_address, server.games_per_address);
         assert_eq!(given.seats_per_address, server.seats_per_address);
         assert_eq!(given.max_games, server.max_games);
@@ -297,6 +303,7 @@ mod tests {
             "serve",
             "--engine-queue=5",
             "--claim-after=7",
+            "--first-move-within=4",
             "--max-games=9",
             "--header-timeout=0",
             "--instant-computer",
@@ -304,6 +311,7 @@ mod tests {
         .config();
         assert_eq!(config.engine_queue, 5);
         assert_eq!(config.claim_after, Duration::from_secs(7));
+        assert_eq!(config.first_move_within, Duration::from_secs(4));
         assert_eq!(config.max_games, 9);
         // A header timeout of zero would close every connection at once.
         assert_eq!(config.header_timeout, Duration::from_secs(1));

@@ -113,7 +113,11 @@ pub(super) fn spawn_in(
 
 /// How patient the server's tables are with people.
 pub(super) fn patience(config: &Config) -> Patience {
-    Patience { claim_after: config.claim_after, ..Patience::default() }
+    Patience {
+        claim_after: config.claim_after,
+        first_move_within: config.first_move_within,
+        ..Patience::default()
+    }
 }
 
 impl Game {

@@ -1,6 +1,8 @@
 //! The clocks as the clients see them. The clock itself is the table's (`dara_table::clock`):
 //! the server alone decides how much time each player has left.
 
+use std::time::Duration;
+
 use dara::Colour;
 use serde::Serialize;
 
@@ -17,11 +19,21 @@ pub struct ClockView {
     pub running: Option<Colour>,
     /// The control, e.g. `5+3`.
     pub control: String,
+    /// While the side to move has not made its first move (its clock does not run before it),
+    /// the ms it has left to make it before the game is aborted.
+    #[serde(rename = "firstMove", skip_serializing_if = "Option::is_none")]
+    pub first_move: Option<u64>,
 }
 
 impl ClockView {
     /// The view of `left` under `control`, with `running`'s clock counting down.
     pub fn new(control: TimeControl, left: TimeLeft, running: Option<Colour>) -> ClockView {
-        ClockView { left, running, control: control.label() }
+        ClockView { left, running, control: control.label(), first_move: None }
+    }
+
+    /// The same, the side to move having `within` to make its first move.
+    pub fn awaiting_first_move(mut self, within: Option<Duration>) -> ClockView {
+        self.first_move = within.map(crate::duration::millis);
+        self
     }
 }

@@ -5,7 +5,7 @@
 
 use dara::record::{GameResult, Record};
 use dara::Colour;
-use dara_table::{EndReason, GameEvent, Played};
+use dara_table::{running_after, side_has_moved, EndReason, GameEvent, Played};
 
 use super::actor::Game;
 use super::clock::ClockView;
@@ -52,19 +52,21 @@ impl Game {
                 .zip(left)
                 .map(|(control, left)| ClockView::new(control, left, running))
         };
+        // After a seat is filled or a turn played, the side to move's clock runs, or its time
+        // for a first move starts in full (the table's rule, told as the table keeps it).
+        let turn_clock = |left| {
+            let awaiting = !pos.is_over() && !side_has_moved(played);
+            let within = awaiting.then(|| self.table.patience().first_move_within);
+            clock(left, running_after(played)).map(|c| c.awaiting_first_move(within))
+        };
         match *event {
-            GameEvent::Seated { colour, left } => {
-                Event::Seated { colour, clock: clock(left, Some(pos.side())) }
-            }
-            GameEvent::Moved { m, left, .. } => {
-                let running = (!pos.is_over()).then(|| pos.side());
-                Event::Move {
-                    m,
-                    ply: played.moves().len(),
-                    pos: PositionView::of(pos, played.legal()),
-                    clock: clock(left, running),
-                }
-            }
+            GameEvent::Seated { colour, left } => Event::Seated { colour, clock: turn_clock(left) },
+            GameEvent::Moved { m, left, .. } => Event::Move {
+                m,
+                ply: played.moves().len(),
+                pos: PositionView::of(pos, played.legal()),
+                clock: turn_clock(left),
+            },
             GameEvent::TookBack { plies } => Event::Takeback {
                 plies,
                 ply: played.moves().len(),
@@ -118,7 +120,10 @@ impl Game {
             moves: played.moves().iter().map(ToString::to_string).collect(),
             positions: self.positions(),
             pos: PositionView::of(played.pos(), played.legal()),
-            clock: table.clock().map(|c| ClockView::new(c.control(), c.left(now), c.running())),
+            clock: table.clock().map(|c| {
+                let within = table.first_move_by().map(|by| by.saturating_since(now));
+                ClockView::new(c.control(), c.left(now), c.running()).awaiting_first_move(within)
+            }),
             end,
             draw_offer: table.offers().draw(),
             rematch_offer: table.offers().rematch(),

@@ -110,9 +110,16 @@ mod tests {
         let key = SeatKey::random();
         let mut before = game(&key);
         before.begin();
-        tokio::time::advance(Duration::from_secs(5)).await;
-        let turn = ClientMessage::Move { id: 1, text: "c3".into(), lag: None };
-        assert!(matches!(before.act(Some(Colour::White), 1, turn).0, Answer::Accepted { .. }));
+        // Each side's clock starts with its first move: both place once, then pale thinks 5 s.
+        for (colour, id, text) in
+            [(Colour::White, 1, "c3"), (Colour::Black, 1, "d3"), (Colour::White, 2, "e3")]
+        {
+            if id == 2 {
+                tokio::time::advance(Duration::from_secs(5)).await;
+            }
+            let turn = ClientMessage::Move { id, text: text.into(), lag: None };
+            assert!(matches!(before.act(Some(colour), 1, turn).0, Answer::Accepted { .. }));
+        }
 
         for mover_returns in [false, true] {
             let mut after = game(&key);
@@ -140,8 +147,8 @@ mod tests {
                 after.timed(Instant::now());
                 assert_eq!(running(&after), Some(Colour::Black));
             }
-            let first = after.table.played().moves()[0];
-            assert_eq!(after.table.last_turns().white, Some((1, first)));
+            let last = after.table.played().moves()[2];
+            assert_eq!(after.table.last_turns().white, Some((2, last)));
         }
     }
 }

@@ -22,6 +22,7 @@ use crate::seat::Seat;
 use crate::settings::GameSettings;
 
 mod clocks;
+pub use clocks::{running_after, side_has_moved};
 mod computer;
 mod requests;
 mod turns;
@@ -44,11 +45,18 @@ pub struct Patience {
     /// After a restart, how long the clocks wait for the side to move to come back before they
     /// run anyway (a player who never returns must not hold the game for ever).
     pub clocks_held_for: Duration,
+    /// In a game on the clock, how long each side has to make its first move (its clock does
+    /// not run before it) before the game is aborted without a result.
+    pub first_move_within: Duration,
 }
 
 impl Default for Patience {
     fn default() -> Patience {
-        Patience { claim_after: Duration::from_secs(30), clocks_held_for: Duration::from_secs(60) }
+        Patience {
+            claim_after: Duration::from_secs(30),
+            clocks_held_for: Duration::from_secs(60),
+            first_move_within: Duration::from_secs(30),
+        }
     }
 }
 
@@ -101,6 +109,9 @@ pub struct Table<K> {
     /// After a restart, the clocks stay stopped until the side to move is back, or until this
     /// moment: the time the server was down is nobody's.
     held_until: Option<Moment>,
+    /// In a game on the clock, when the side to move, which has not moved yet, must have made
+    /// its first move by (its clock starts only with that move).
+    first_move_by: Option<Moment>,
     /// What the shell is to do, gathered while an input is handled.
     effects: Vec<Effect>,
 }
@@ -122,6 +133,7 @@ impl<K> Table<K> {
             takebacks: 0,
             searches: Searches::default(),
             held_until: None,
+            first_move_by: None,
             effects: Vec::new(),
         }
     }
@@ -184,22 +196,22 @@ impl<K> Table<K> {
             Input::Time => {
                 self.release_clocks_if_due(now);
                 self.check_flag(now);
+                self.check_first_move(now);
                 Ok(Reply::Done)
             }
         };
         self.finish_input(first, reply)
     }
 
-    /// The next moment something happens by itself (a flag falls, held clocks run again):
-    /// the shell hands the table [`Input::Time`] then.
+    /// The next moment something happens by itself (a flag falls, held clocks run again, a
+    /// game is aborted for want of a first move): the shell hands the table [`Input::Time`]
+    /// then.
     pub fn next_deadline(&self) -> Option<Moment> {
-        let flag = self
-            .clock
-            .as_ref()
-            .filter(|_| self.ending.is_none())
-            .and_then(Clock::flag_at)
-            .map(|(_, at)| at);
-        flag.into_iter().chain(self.held_until).min()
+        let ongoing = self.ending.is_none();
+        let flag =
+            self.clock.as_ref().filter(|_| ongoing).and_then(Clock::flag_at).map(|(_, at)| at);
+        let first_move = self.first_move_by.filter(|_| ongoing);
+        flag.into_iter().chain(self.held_until).chain(first_move).min()
     }
 
     /// Whether a turn `text` under `id` from `by` would be played (or is a resend), without
@@ -281,6 +293,17 @@ impl<K> Table<K> {
     /// Until when the clocks are held after a restart, if they are.
     pub fn held_until(&self) -> Option<Moment> {
         self.held_until
+    }
+
+    /// By when the side to move must make its first move, if the game waits for one (see
+    /// [`Patience::first_move_within`]).
+    pub fn first_move_by(&self) -> Option<Moment> {
+        self.first_move_by.filter(|_| self.ending.is_none())
+    }
+
+    /// How patient the table is.
+    pub fn patience(&self) -> Patience {
+        self.patience
     }
 
     /// The seat nobody holds yet, if any.

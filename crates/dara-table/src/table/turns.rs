@@ -86,15 +86,10 @@ impl<K> Table<K> {
         }
         let left = self.clock.as_ref().map(|c| c.left(now));
         self.record(GameEvent::Moved { m, left, turn }, now);
-        let pos = self.played.pos();
-        if let Some(clock) = self.clock.as_mut() {
-            if pos.is_over() {
-                clock.stop(now);
-            } else {
-                clock.start(pos.side(), now);
-            }
-        }
-        if let Some((result, reason)) = by_the_rules(pos.status(), &self.settings.rules) {
+        self.next_turn(now);
+        if let Some((result, reason)) =
+            by_the_rules(self.played.pos().status(), &self.settings.rules)
+        {
             self.finish(now, result, reason);
         }
         Ok(())
@@ -105,6 +100,7 @@ impl<K> Table<K> {
         if self.ending.is_some() {
             return;
         }
+        self.first_move_by = None;
         if let Some(clock) = self.clock.as_mut() {
             clock.stop(now);
         }
