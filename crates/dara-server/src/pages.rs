@@ -82,12 +82,28 @@ pub async fn not_found() -> Response {
     page(StatusCode::NOT_FOUND, include_str!("../assets/gone.html"))
 }
 
+/// The worker that runs the page's engine lives under the policy its script is served with,
+/// not the page's (and every other asset's is to load nothing): it may import the site's
+/// modules, fetch the engine and compile it as WebAssembly, and nothing else.
+const ENGINE_WORKER_POLICY: &str =
+    "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'";
+
 /// `/assets/{name}`.
 pub async fn asset(Path(name): Path<String>) -> Response {
     match ASSETS.iter().find(|(n, _, _)| *n == name) {
-        Some((_, content_type, bytes)) => {
-            ([(header::CONTENT_TYPE, *content_type), (header::CACHE_CONTROL, "no-cache")], *bytes)
-                .into_response()
+        Some((name, content_type, bytes)) => {
+            let mut response = (
+                [(header::CONTENT_TYPE, *content_type), (header::CACHE_CONTROL, "no-cache")],
+                *bytes,
+            )
+                .into_response();
+            if *name == "engine-worker.js" {
+                response.headers_mut().insert(
+                    header::CONTENT_SECURITY_POLICY,
+                    HeaderValue::from_static(ENGINE_WORKER_POLICY),
+                );
+            }
+            response
         }
         None => (StatusCode::NOT_FOUND, "no such asset").into_response(),
     }
