@@ -23,8 +23,18 @@ enum What {
     /// time .. pv ..`, or `error ...`), as the WebAssembly module answers them.
     Answer,
     /// Play the engine against itself over several rulesets and print a request for positions
-    /// along those games: the positions of the same-moves test and of the speed measurement.
+    /// along those games: the positions of the same-moves test.
     Sample(SampleArgs),
+    /// Print the search benchmark's positions (`dara bench search`) as requests searched to a
+    /// fixed depth: the speed measurement's.
+    Bench(BenchArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct BenchArgs {
+    /// Depth of every search.
+    #[arg(long, default_value_t = 9)]
+    depth: u32,
 }
 
 #[derive(Debug, clap::Args)]
@@ -65,6 +75,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.what {
         What::Answer => answer(),
         What::Sample(args) => sample(args),
+        What::Bench(args) => {
+            for (rules, position) in dara_engine::bench::POSITIONS {
+                println!("rules {rules} position {position} level 8 go depth {}", args.depth);
+            }
+            Ok(())
+        }
     }
 }
 
