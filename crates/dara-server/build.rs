@@ -22,10 +22,13 @@ fn main() {
             continue;
         }
         let content_type = match path.extension().and_then(|e| e.to_str()) {
-            Some("html") => continue,
+            // The pages have routes of their own; the engine's manifest records how
+            // `engine.wasm` was built (scripts/build-wasm), for the repository, not the browser.
+            Some("html" | "manifest") => continue,
             Some("css") => "text/css; charset=utf-8",
             Some("js") => "text/javascript; charset=utf-8",
             Some("svg") => "image/svg+xml",
+            Some("wasm") => "application/wasm",
             _ => panic!("assets/{name}: no content type for it; add one in build.rs"),
         };
         list += &format!("    ({name:?}, {content_type:?}, include_bytes!({path:?})),\n");

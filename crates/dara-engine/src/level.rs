@@ -16,6 +16,9 @@
 //! | 7 | - | 60 000 | - | 0 | 0 | 0 | 0 |
 //! | 8 | - | - | 1000 ms | 0 | 0 | 0 | 0 |
 //!
+//! Level 8 run by the page (WebAssembly, on a phone that may be slower than the server) also
+//! searches at least [`Level::node_floor`] nodes, what the server searches in its second.
+//!
 //! Caps apply to every search at that level; a `go` with its own limits adds them. Levels 1-7
 //! stop on nodes, so they play the same on a busy machine as on an idle one. Level 1 plays
 //! every move one ply deep, seeing its own chances and not the other side's: it makes rows and
@@ -35,6 +38,28 @@ use crate::budget::{budget, Budget};
 use crate::limits::Limits;
 use crate::rng::Rng;
 use crate::search::Style;
+
+/// The transposition table of one move against the computer, in MiB, wherever it is searched
+/// (the server, the page): small, as games are short-lived and many, and the levels that people
+/// play mostly stop on a node budget long before a larger table would pay. A search starts with
+/// a fresh one, so that a move depends on its position and level alone.
+pub const PLAY_HASH_MIB: usize = 8;
+
+/// Level 8's node floor ([`Level::node_floor`]): the median nodes of the server's level-8
+/// search, rounded down. Measured natively, as the server searches (one search at a time, a
+/// fresh table of [`PLAY_HASH_MIB`], the level's second), over the 94 positions of 14 games
+/// between the levels, all seven rulesets of the sample (2026-12-04, the development machine:
+/// x86-64, 2 cores, otherwise idle):
+///
+/// ```text
+/// dara pocket sample --level 8 --nodes 0 --games 14 --every 10 | dara pocket answer \
+///   | awk '{for (i = 1; i < NF; i++) if ($i == "nodes") print $(i+1)}' | sort -n
+/// ```
+///
+/// Median 3 115 422 nodes (quartiles 2.63 M and 3.87 M; the same median on a second run, as the
+/// searches near it end on an iteration, not mid-way). With the floor, the page's level 8 thinks
+/// the same second where it searches as fast as the server, and longer where it does not.
+const LEVEL_8_NODE_FLOOR: u64 = 3_100_000;
 
 /// A playing level, 1 (beginner) to 8 (full strength).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -74,6 +99,18 @@ impl Level {
     /// The level's budget and habits.
     pub const fn budget(self) -> Budget {
         BUDGETS[self.0 as usize - 1]
+    }
+
+    /// The nodes a search at this level gets at least when its time runs out first: for level 8
+    /// (a second a move), what the server searches in its second, so that on a slower machine
+    /// (a phone running the page's engine) the level thinks longer rather than plays weaker.
+    /// Levels 1 to 7 stop on nodes alone and need none. The server does not apply it: its second
+    /// is the measure.
+    pub const fn node_floor(self) -> Option<u64> {
+        match self.0 {
+            8 => Some(LEVEL_8_NODE_FLOOR),
+            _ => None,
+        }
     }
 
     /// The limits of one search at this level, given what the driver asked for.

@@ -18,6 +18,7 @@ pub mod puzzles;
 pub mod rng;
 pub mod score;
 pub mod search;
+pub mod stopwatch;
 pub mod tt;
 
 pub use limits::Limits;

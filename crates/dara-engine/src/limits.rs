@@ -12,6 +12,10 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// At most this many nodes (checked often, so the count may go a little past it).
     pub nodes: Option<u64>,
+    /// At least this many nodes before a time limit may end the search (it is checked as
+    /// seldom as the time is, so the count may go a little past it): on a slow machine, a level
+    /// bounded by time then thinks longer rather than plays weaker.
+    pub min_nodes: Option<u64>,
     /// The clock of the side to move, and its increment.
     pub clock: Option<ClockReading>,
     /// Search until told to stop (`go infinite`).

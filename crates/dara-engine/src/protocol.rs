@@ -169,7 +169,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             }
             "position" => {
                 self.finish_search(self.running_infinite);
-                match self.parse_position(rest) {
+                match parse_position(rest, self.rules) {
                     Ok((pos, history)) => {
                         self.pos = pos;
                         self.history = history;
@@ -230,35 +230,6 @@ impl<W: Write + Send + 'static> Engine<W> {
             },
             _ => self.error(format!("setoption: unknown option {name}")),
         }
-    }
-
-    fn parse_position(&self, words: &[&str]) -> Result<(Position, Vec<u64>), String> {
-        let moves_at = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
-        let (mut setup, moves) = words.split_at(moves_at);
-        // `position fen <fields>` is accepted too, as drivers written for UCI tend to send it.
-        if setup.first() == Some(&"fen") {
-            setup = &setup[1..];
-        }
-        let mut pos = match setup {
-            ["start"] => Position::start(self.rules),
-            [] => return Err("position: expected `start` or five position fields".into()),
-            fields if fields.len() == 5 => Position::from_text(&fields.join(" "), self.rules)
-                .map_err(|e| format!("position: {e}"))?,
-            fields => {
-                return Err(format!(
-                    "position: expected `start` or five position fields, got {} words",
-                    fields.len()
-                ))
-            }
-        };
-        let mut history = Vec::new();
-        for text in moves.iter().skip(1) {
-            let m = pos.parse_move(text).map_err(|e| format!("position: move {text}: {e}"))?;
-            let before = pos.hash();
-            pos.play(m).map_err(|e| format!("position: illegal move {text}: {e}"))?;
-            history.push(before);
-        }
-        Ok((pos, history))
     }
 
     fn go(&mut self, limits: Limits) {
@@ -360,6 +331,42 @@ pub fn info_line(it: &Iteration) -> String {
         }
     }
     line
+}
+
+/// Reads the words after `position` (`start` or five position fields, then `moves` and the
+/// moves) in `rules`: the position reached, and the hashes of the positions before it, oldest
+/// first, for the search to see repetitions.
+///
+/// # Errors
+/// A message naming the field or the move at fault.
+pub fn parse_position(words: &[&str], rules: Ruleset) -> Result<(Position, Vec<u64>), String> {
+    let moves_at = words.iter().position(|w| *w == "moves").unwrap_or(words.len());
+    let (mut setup, moves) = words.split_at(moves_at);
+    // `position fen <fields>` is accepted too, as drivers written for UCI tend to send it.
+    if setup.first() == Some(&"fen") {
+        setup = &setup[1..];
+    }
+    let mut pos = match setup {
+        ["start"] => Position::start(rules),
+        [] => return Err("position: expected `start` or five position fields".into()),
+        fields if fields.len() == 5 => {
+            Position::from_text(&fields.join(" "), rules).map_err(|e| format!("position: {e}"))?
+        }
+        fields => {
+            return Err(format!(
+                "position: expected `start` or five position fields, got {} words",
+                fields.len()
+            ))
+        }
+    };
+    let mut history = Vec::new();
+    for text in moves.iter().skip(1) {
+        let m = pos.parse_move(text).map_err(|e| format!("position: move {text}: {e}"))?;
+        let before = pos.hash();
+        pos.play(m).map_err(|e| format!("position: illegal move {text}: {e}"))?;
+        history.push(before);
+    }
+    Ok((pos, history))
 }
 
 /// Reads the words after `go`.

@@ -12,6 +12,13 @@ use crate::state::AppState;
 /// pages, listed by `build.rs`.
 const ASSETS: &[(&str, &str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
+/// The page's engine, `assets/engine.wasm` (a committed build of `crates/dara-pocket`, made by
+/// `scripts/build-wasm`), if the server was built with it. Without it the server serves
+/// everything else, and the computer plays on the server.
+pub fn engine_wasm() -> Option<&'static [u8]> {
+    ASSETS.iter().find(|(name, _, _)| *name == "engine.wasm").map(|(_, _, bytes)| *bytes)
+}
+
 /// Pages only load what the site itself serves, and send no `Referer` (a seat link's fragment
 /// never leaves the browser anyway, but the game id need not either).
 fn page(status: StatusCode, html: &'static str) -> Response {
@@ -75,12 +82,28 @@ pub async fn not_found() -> Response {
     page(StatusCode::NOT_FOUND, include_str!("../assets/gone.html"))
 }
 
+/// The worker that runs the page's engine lives under the policy its script is served with,
+/// not the page's (and every other asset's is to load nothing): it may import the site's
+/// modules, fetch the engine and compile it as WebAssembly, and nothing else.
+const ENGINE_WORKER_POLICY: &str =
+    "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'";
+
 /// `/assets/{name}`.
 pub async fn asset(Path(name): Path<String>) -> Response {
     match ASSETS.iter().find(|(n, _, _)| *n == name) {
-        Some((_, content_type, bytes)) => {
-            ([(header::CONTENT_TYPE, *content_type), (header::CACHE_CONTROL, "no-cache")], *bytes)
-                .into_response()
+        Some((name, content_type, bytes)) => {
+            let mut response = (
+                [(header::CONTENT_TYPE, *content_type), (header::CACHE_CONTROL, "no-cache")],
+                *bytes,
+            )
+                .into_response();
+            if *name == "engine-worker.js" {
+                response.headers_mut().insert(
+                    header::CONTENT_SECURITY_POLICY,
+                    HeaderValue::from_static(ENGINE_WORKER_POLICY),
+                );
+            }
+            response
         }
         None => (StatusCode::NOT_FOUND, "no such asset").into_response(),
     }
@@ -124,5 +147,14 @@ mod tests {
             assert!(ASSETS.iter().any(|(n, _, _)| *n == name), "{name} is loaded but not served");
         }
         assert!(ASSETS.iter().all(|(n, _, _)| !n.ends_with(".html")));
+    }
+
+    #[test]
+    fn the_engine_is_served_as_webassembly_and_its_manifest_is_not_served() {
+        let wasm = super::engine_wasm().expect("assets/engine.wasm is committed");
+        assert_eq!(&wasm[..4], b"\0asm");
+        let (_, content_type, _) = ASSETS.iter().find(|(n, _, _)| *n == "engine.wasm").unwrap();
+        assert_eq!(*content_type, "application/wasm");
+        assert!(ASSETS.iter().all(|(n, _, _)| !n.ends_with(".manifest")));
     }
 }

@@ -10,6 +10,7 @@ pub mod matches;
 pub mod moves;
 pub mod perft;
 pub mod play;
+pub mod pocket;
 pub mod puzzles;
 pub mod serve;
 pub mod show;

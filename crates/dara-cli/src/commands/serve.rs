@@ -163,6 +163,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .with_context(|| format!("cannot listen on {}", args.listen))?;
         let address = listener.local_addr()?;
         println!("Dara is being served at http://{address}/ (Ctrl-C to stop)");
+        match dara_server::pages::engine_wasm() {
+            Some(wasm) => tracing::info!(bytes = wasm.len(), "the page's engine: /assets/engine.wasm"),
+            None => tracing::info!(
+                "no engine.wasm among the assets (scripts/build-wasm makes it): the computer plays on the server"
+            ),
+        }
         let mut config = args.config();
         if let Some(dir) = &args.tablebases {
             let tb = crate::commands::tablebase::load(dara::Ruleset::default(), dir)?;

@@ -31,13 +31,14 @@ mod tables;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use dara::{Move, MoveList};
 use dara_tablebase::Tablebase;
 
 use crate::limits::Deadlines;
 use crate::score::{Score, Value, MAX_PLY, WIN_BOUND};
+use crate::stopwatch::{system_now, Now, Stopwatch};
 use crate::tt::Table;
 use ordering::MoveOrder;
 
@@ -130,9 +131,12 @@ pub struct Searcher {
     stop: Arc<AtomicBool>,
     nodes: u64,
     seldepth: usize,
-    start: Instant,
+    /// Started with each search; reads the system's clock unless given another.
+    clock: Stopwatch,
     deadlines: Deadlines,
     node_limit: u64,
+    /// No time limit ends the search before this many nodes.
+    node_floor: u64,
     stopped: bool,
     quiescence: bool,
     tablebase: Option<Arc<Tablebase>>,
@@ -154,9 +158,10 @@ impl Searcher {
             stop: Arc::new(AtomicBool::new(false)),
             nodes: 0,
             seldepth: 0,
-            start: Instant::now(),
+            clock: Stopwatch::new(system_now),
             deadlines: Deadlines::default(),
             node_limit: u64::MAX,
+            node_floor: 0,
             stopped: false,
             quiescence: true,
             tablebase: None,
@@ -169,6 +174,13 @@ impl Searcher {
     /// search without them. Tables of another ruleset are simply not used.
     pub fn set_tablebase(&mut self, tablebase: Option<Arc<Tablebase>>) {
         self.tablebase = tablebase;
+    }
+
+    /// Makes `now` the clock that time limits are read on: for a host whose standard library
+    /// has no clock (WebAssembly in a page hands in `performance.now()`). Where the search reads
+    /// it does not change, so neither does what a search bounded by nodes or depth finds.
+    pub fn set_clock(&mut self, now: Now) {
+        self.clock.set_clock(now);
     }
 
     /// Resizes the transposition table (forgetting it).
@@ -194,7 +206,8 @@ impl Searcher {
     }
 
     /// Ends the search at its node limit; every 1024 nodes, also when the stop flag is set or the
-    /// hard deadline has passed (reading the clock and the flag at every node costs too much).
+    /// hard deadline has passed and the node floor is reached (reading the clock and the flag at
+    /// every node costs too much).
     #[inline]
     pub(super) fn check_limits(&mut self) {
         if self.nodes >= self.node_limit {
@@ -203,7 +216,7 @@ impl Searcher {
             if self.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             } else if let Some(hard) = self.deadlines.hard {
-                if self.start.elapsed() >= hard {
+                if self.nodes >= self.node_floor && self.clock.elapsed() >= hard {
                     self.stopped = true;
                 }
             }
@@ -295,6 +308,30 @@ mod tests {
         let (a, b) = (run(), run());
         assert_eq!((a.best, a.nodes), (b.best, b.nodes));
         assert!(a.nodes <= 20_001);
+    }
+
+    /// A clock on which a whole second passes between any two readings: every time limit is
+    /// past at its first check.
+    fn racing_clock() -> Duration {
+        use std::sync::atomic::AtomicU64;
+        static SECONDS: AtomicU64 = AtomicU64::new(0);
+        Duration::from_secs(SECONDS.fetch_add(1, Ordering::Relaxed))
+    }
+
+    #[test]
+    fn time_is_read_on_the_clock_handed_in_and_a_node_floor_outlasts_it() {
+        let pos = Position::start("arcade".parse().unwrap());
+        let search = |min_nodes| {
+            let mut searcher = Searcher::new(1);
+            searcher.set_clock(racing_clock);
+            let limits = Limits { min_nodes, ..Limits::movetime(1000) };
+            searcher.search(&pos, &[], &limits, &Style::default(), &mut |_| {})
+        };
+        // The time is up at the first check, after 1024 nodes.
+        assert!(search(None).nodes <= 1024, "{:?}", search(None));
+        // With a floor, the search goes on to it and stops at the next check past it.
+        let floored = search(Some(30_000));
+        assert!((30_000..=31_024).contains(&floored.nodes), "{floored:?}");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! careless offers applied to them), one iteration after another until a limit or a proven result,
 //! and each iteration's principal-variation search over the root moves.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use dara::{Move, MoveList, Phase, Position, Status};
 
@@ -27,7 +27,7 @@ impl Searcher {
         style: &Style,
         report: &mut dyn FnMut(&Iteration),
     ) -> Outcome {
-        self.start = Instant::now();
+        self.clock.restart();
         self.nodes = 0;
         self.tb_hits = 0;
         self.tables_apply = self.tablebase.as_ref().is_some_and(|tb| tb.applies_to(pos.rules()));
@@ -35,6 +35,7 @@ impl Searcher {
         self.stopped = false;
         self.quiescence = style.quiescence;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.node_floor = limits.min_nodes.unwrap_or(0);
         let moves_left = match pos.phase() {
             Phase::Placement => 30,
             Phase::Movement => 25,
@@ -57,14 +58,14 @@ impl Searcher {
                 score,
                 depth: 0,
                 nodes: 0,
-                time: self.start.elapsed(),
+                time: self.clock.elapsed(),
                 pv: Vec::new(),
                 tb_hits: 0,
             };
         }
         if let Some((m, score)) = self.root_from_tables(pos) {
             self.tb_hits = 1;
-            let time = self.start.elapsed();
+            let time = self.clock.elapsed();
             let pv = vec![m];
             let iteration = Iteration {
                 depth: 1,
@@ -147,7 +148,7 @@ impl Searcher {
                 seldepth: self.seldepth.max(1) as u32,
                 score: Score::from_value(value),
                 nodes: self.nodes,
-                time: self.start.elapsed(),
+                time: self.clock.elapsed(),
                 pv: pv.clone(),
                 tb_hits: self.tb_hits,
             };
@@ -161,7 +162,8 @@ impl Searcher {
                 pv,
                 tb_hits: self.tb_hits,
             };
-            if self.deadlines.soft.is_some_and(|soft| self.start.elapsed() >= soft * 6 / 10) {
+            let past_soft = |soft| self.clock.elapsed() >= soft * 6 / 10;
+            if self.nodes >= self.node_floor && self.deadlines.soft.is_some_and(past_soft) {
                 break;
             }
             // A proven result will not change with more depth (noise aside).
@@ -170,7 +172,7 @@ impl Searcher {
             }
         }
         best.nodes = self.nodes;
-        best.time = self.start.elapsed();
+        best.time = self.clock.elapsed();
         best.tb_hits = self.tb_hits;
         best
     }

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, Once, Weak};
 use std::time::Duration;
 
 use dara::{Move, Position};
-use dara_engine::level::Level;
+use dara_engine::level::{Level, PLAY_HASH_MIB};
 use dara_engine::rng::Rng;
 use dara_engine::search::{Outcome, Style};
 use dara_engine::{Limits, Searcher};
@@ -23,14 +23,10 @@ use tokio::time::Instant;
 use super::queue::{Purpose, Queue, Removed, TELL_EVERY};
 use crate::protocol::{Answer, Wire};
 
-/// Transposition table per search. Small: games are short-lived and many, and the levels that
-/// people play mostly stop on a node budget long before a larger table would pay.
-const HASH_MIB: usize = 8;
-
-/// A search for one booking: its own table of `HASH_MIB`, called off by `stop`, answering from
-/// `tablebase` where it has one.
+/// A search for one booking: its own table of [`PLAY_HASH_MIB`], called off by `stop`,
+/// answering from `tablebase` where it has one.
 fn searcher(stop: Arc<AtomicBool>, tablebase: Option<Arc<Tablebase>>) -> Searcher {
-    let mut searcher = Searcher::new(HASH_MIB);
+    let mut searcher = Searcher::new(PLAY_HASH_MIB);
     searcher.set_stop_flag(stop);
     searcher.set_tablebase(tablebase);
     searcher

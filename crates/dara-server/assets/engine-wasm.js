@@ -1,0 +1,69 @@
+// The page's engine: the WebAssembly module built from crates/dara-pocket (scripts/build-wasm),
+// behind one function. A request and its reply are lines of text in the engine protocol's words
+// (crates/dara-pocket/src/request.rs and reply.rs say which); they cross into the module's
+// memory through its exports `alloc_bytes`, `think` and `free_bytes`. The module reads time
+// through its import `env.now`: the host's monotonic clock, in milliseconds.
+// Loaded by engine-worker.js in the page, and by the tests under Node as it is; engine.js, the
+// page's side of the worker, writes the requests and reads the replies with the two functions
+// at the end.
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+// Instantiates the module from its bytes or from a fetch of it; `now` is the clock (the page's
+// performance.now()). Resolves to { think(request) → reply line }.
+export async function instantiate(source, now = () => performance.now()) {
+  const imports = { env: { now } };
+  const { instance } = source instanceof Response
+    ? await WebAssembly.instantiateStreaming(source, imports)
+    : await WebAssembly.instantiate(source, imports);
+  const { memory, alloc_bytes: alloc, free_bytes: free, think } = instance.exports;
+  return {
+    think(request) {
+      const bytes = encoder.encode(request);
+      const at = alloc(bytes.length);
+      new Uint8Array(memory.buffer, at, bytes.length).set(bytes);
+      let reply;
+      try {
+        reply = think(at, bytes.length);
+      } finally {
+        free(at, bytes.length);
+      }
+      // The memory may have grown during the search: views are taken afresh.
+      const length = new DataView(memory.buffer).getUint32(reply, true);
+      const line = decoder.decode(new Uint8Array(memory.buffer, reply + 4, length));
+      free(reply, length + 4);
+      return line;
+    },
+  };
+}
+
+// A request line: `rules R position P [moves M...] level N seed S [go nodes N]`. `position` is
+// `start` or the five position fields; `moves` are played from it, so that the engine sees the
+// game's repetitions; `seed` draws the level's dice (a fresh one for every move, as the server
+// does); `nodes` bounds the search (none: the level decides, as on the server).
+export function requestLine({ rules = 'arcade', position = 'start', moves = [], level = 8, seed = 0, nodes } = {}) {
+  let line = `rules ${rules} position ${position}`;
+  if (moves.length > 0) line += ` moves ${moves.join(' ')}`;
+  line += ` level ${level} seed ${seed}`;
+  if (nodes !== undefined) line += ` go nodes ${nodes}`;
+  return line;
+}
+
+// A reply line, `bestmove M score (cp|win|loss) N depth N nodes N time MS [pv M...]`, as an
+// object: { move (null where the game is over), score: { kind, value }, depth, nodes, time, pv }.
+// An `error ...` line throws.
+export function readReply(line) {
+  if (line.startsWith('error ')) throw new Error(line.slice('error '.length));
+  const words = line.split(' ');
+  const after = (word, n = 1) => words[words.indexOf(word) + n];
+  const pv = words.indexOf('pv');
+  return {
+    move: words[1] === 'none' ? null : words[1],
+    score: { kind: after('score'), value: Number(after('score', 2)) },
+    depth: Number(after('depth')),
+    nodes: Number(after('nodes')),
+    time: Number(after('time')),
+    pv: pv < 0 ? [] : words.slice(pv + 1),
+  };
+}
