@@ -81,6 +81,22 @@ async fn a_flag_falls_and_the_player_out_of_time_loses() {
 /// it credits a ping's (PROTOCOL.md, `move`).
 #[tokio::test(start_paused = true)]
 async fn the_lag_a_turn_reports_is_credited() {
+    let (_state, handle, pale, _) = friends_on_a_minute();
+    let mut events = handle.hello(Some(pale.as_str().to_owned()), None).await.unwrap().events;
+
+    let _ = play(&handle, &mut events, Colour::White, 1, "c3").await;
+    let _ = play(&handle, &mut events, Colour::Black, 1, "d3").await;
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    let move_e3 = ClientMessage::Move { id: 2, text: "e3".into(), lag: Some(300) };
+    let reply = handle.act(Some(Colour::White), 0, move_e3).await.unwrap();
+    assert_eq!(parse(&reply.text)["t"], "accepted");
+    let moved = parse(&events.recv().await.unwrap());
+    assert_eq!(moved["d"]["clock"]["white"], 50_300, "10 s used, 300 ms of it the line's");
+}
+
+/// A game by link on a 1+0 clock with both seated, pale the creator, through the library; its
+/// server (which must outlive it), its handle and both players' tokens.
+fn friends_on_a_minute() -> (std::sync::Arc<Shared>, game::GameHandle, SeatToken, SeatToken) {
     let state = Shared::new(Config::default());
     let request: NewGame = serde_json::from_value(json!({
         "opponent": "friend", "first": "me", "clock": { "initial": 60, "increment": 0 }
@@ -92,16 +108,7 @@ async fn the_lag_a_turn_reports_is_credited() {
         black: Seat::Human(state.seat_key.seal(&dark)),
     };
     let handle = game::spawn(&state, request.check().unwrap(), seats, None).unwrap().0;
-    let mut events = handle.hello(Some(pale.as_str().to_owned()), None).await.unwrap().events;
-
-    let _ = play(&handle, &mut events, Colour::White, 1, "c3").await;
-    let _ = play(&handle, &mut events, Colour::Black, 1, "d3").await;
-    tokio::time::sleep(Duration::from_secs(10)).await;
-    let move_e3 = ClientMessage::Move { id: 2, text: "e3".into(), lag: Some(300) };
-    let reply = handle.act(Some(Colour::White), 0, move_e3).await.unwrap();
-    assert_eq!(parse(&reply.text)["t"], "accepted");
-    let moved = parse(&events.recv().await.unwrap());
-    assert_eq!(moved["d"]["clock"]["white"], 50_300, "10 s used, 300 ms of it the line's");
+    (state, handle, pale, dark)
 }
 
 /// Plays `text` for `colour` through the game's handle and returns the `move` event.
@@ -122,17 +129,7 @@ async fn play(
 /// without a result, and nobody's clock ran.
 #[tokio::test(start_paused = true)]
 async fn a_game_whose_side_never_makes_a_first_move_is_aborted() {
-    let state = Shared::new(Config::default());
-    let request: NewGame = serde_json::from_value(json!({
-        "opponent": "friend", "first": "me", "clock": { "initial": 60, "increment": 0 }
-    }))
-    .unwrap();
-    let (pale, dark) = (SeatToken::random(), SeatToken::random());
-    let seats = ByColour {
-        white: Seat::Human(state.seat_key.seal(&pale)),
-        black: Seat::Human(state.seat_key.seal(&dark)),
-    };
-    let handle = game::spawn(&state, request.check().unwrap(), seats, None).unwrap().0;
+    let (_state, handle, _, dark) = friends_on_a_minute();
     let mut events = handle.hello(Some(dark.as_str().to_owned()), None).await.unwrap().events;
     let _ = play(&handle, &mut events, Colour::White, 1, "c3").await;
     let waited = tokio::time::Instant::now();
