@@ -91,6 +91,42 @@ test('"Play anyone" from two tabs of one browser leads back to its own table, an
   });
 });
 
+test('"Play anyone" sends the browser\'s id: the server never hands a browser its own table, and hands it to another', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('play-anyone-id', pages, async () => {
+    const first = await newPage();
+    const seeks = [];
+    first.on('request', (r) => { if (r.url().endsWith('/api/seek')) seeks.push(r.postDataJSON()); });
+    await first.goto(server.url + '/');
+    await first.click('#play-anyone');
+    await first.waitForURL(/\/g\//);
+    await first.waitForSelector('#seeking:not([hidden])');
+    const game = new URL(first.url()).pathname;
+    assert.equal(seeks.length, 1);
+    assert.match(seeks[0].browser, /^[0-9a-f]{32}$/);
+
+    // The same browser asking again, as a second tab would before its list of tables arrives:
+    // a table of its own, not a seat opposite itself.
+    const second = await first.context().newPage();
+    await second.goto(server.url + '/');
+    const again = await second.evaluate(async (seek) => {
+      const asked = { ...seek, browser: localStorage.getItem('dara.browser') };
+      const r = await fetch('/api/seek', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(asked) });
+      return r.json();
+    }, seeks[0]);
+    assert.equal(again.colour === undefined, false, JSON.stringify(again));
+    assert.notEqual(`/g/${again.game}`, game);
+    await second.close();
+
+    // Another browser pressing "Play anyone" is seated at the first table.
+    const other = await newPage();
+    await other.goto(server.url + '/');
+    await other.click('#play-anyone');
+    await other.waitForURL(/\/g\//);
+    assert.equal(new URL(other.url()).pathname, game);
+    await first.waitForSelector('#seeking', { state: 'hidden' });
+  });
+});
+
 test('no draw is offered to the computer', { timeout: 30000 }, async () => {
   await keepScreenshotsOnFailure('computer-draw', pages, async () => {
     const created = await createGame(server, { opponent: 'computer', level: 1, first: 'me' });

@@ -343,8 +343,9 @@ fn get_json(addr: SocketAddr, path: &str) -> serde_json::Value {
 fn play_anyone_pairs_people_on_different_nodes() {
     let redis = Redis::start("pair");
     let nodes: Vec<Node> = ["p", "q", "r"].iter().map(|n| Node::start(&redis, n)).collect();
-    let seek = json!({"rules": "arcade", "clock": null});
-    let first = post(nodes[0].addr, "/api/seek", &seek);
+    let seek = json!({"rules": "arcade", "clock": null, "browser": "second-browser-0001"});
+    let mine = json!({"rules": "arcade", "clock": null, "browser": "first-browser-00001"});
+    let first = post(nodes[0].addr, "/api/seek", &mine);
     let game = first["game"].as_str().unwrap().to_owned();
     // The table is listed once the person waiting at it is there.
     let (mut waiting, _) = Seat::hello(nodes[0].addr, &game, first["seat"].as_str()).unwrap();
@@ -355,6 +356,10 @@ fn play_anyone_pairs_people_on_different_nodes() {
             std::thread::sleep(Duration::from_millis(20));
         }
     }
+    // The same browser in another tab, through another node, is not paired with its own table:
+    // it opens one of its own (not listed until someone waits at it).
+    let again = post(nodes[2].addr, "/api/seek", &mine);
+    assert_ne!(again["game"], json!(game), "a browser paired with itself: {again}");
     let second = post(nodes[1].addr, "/api/seek", &seek);
     assert_eq!(second["game"], json!(game), "paired at the waiting table: {second}");
     assert_ne!(second["colour"], first["colour"]);

@@ -66,17 +66,30 @@ let listed = [];
 // A table this browser opened and still waits at (its seat is remembered here).
 const ownTable = (table) => !!localStorage.getItem(`dara.seat.${table.game}`);
 
+// This browser's id for "play anyone", made once and shared by its tabs: the server never
+// pairs a seeker with a table opened under the same id. Random, not a secret, and nothing else.
+function browserId() {
+  let id = localStorage.getItem('dara.browser');
+  if (!id) {
+    // getRandomValues, not randomUUID: the latter needs a secure context, and a server on a
+    // home network is reached over plain http.
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    id = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+    localStorage.setItem('dara.browser', id);
+  }
+  return id;
+}
+
 $('play-anyone').addEventListener('click', async () => {
   showError('');
   // Already waiting at a table of the same rules and clock, in another tab: back to it, rather
-  // than be paired with oneself. (The server will refuse that pairing itself once the page
-  // can say which browser asks.)
+  // than open a second one (the server would not pair the two, as they share the browser's id).
   const clock = chosenClock();
   const same = (a, b) => (a && b ? a.initial === b.initial && a.increment === b.increment : a === b);
   const mine = listed.find((table) => ownTable(table) && same(table.clock, clock) && table.rules === chosenRules());
   if (mine) { location.href = `/g/${mine.game}`; return; }
   try {
-    go(await post('/api/seek', { rules: chosenRules(), clock: chosenClock() }));
+    go(await post('/api/seek', { rules: chosenRules(), clock: chosenClock(), browser: browserId() }));
   } catch (e) {
     showError(t('home.could-not-find', { reason: e.message }));
   }

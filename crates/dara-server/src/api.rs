@@ -12,6 +12,7 @@ use dara::{ByColour, Colour};
 use serde::{Deserialize, Serialize};
 
 use crate::address::Client;
+use crate::browser::BrowserId;
 use crate::cluster::limits::Counted;
 use crate::cluster::route::{self, Route};
 use crate::cluster::NodeName;
@@ -101,6 +102,10 @@ pub struct Seek {
     /// The clock, if any.
     #[serde(default)]
     pub clock: Option<TimeControl>,
+    /// The asking browser's id, so that it is never paired with a table it opened itself (in
+    /// another tab).
+    #[serde(default)]
+    pub browser: Option<BrowserId>,
 }
 
 /// How many listed tables "play anyone" tries before opening a new one. A table it takes off
@@ -126,13 +131,18 @@ pub async fn seek(
     let setup = request.check()?;
     // Compared as rules, so `arcade` and `arcade,quiet=80` are the same table.
     for _ in 0..PAIRING_TRIES {
-        let Some(id) = state.lobby.pair(setup.rules, setup.clock).await else { break };
+        let paired = state.lobby.pair(setup.rules, setup.clock, seek.browser.as_ref()).await;
+        let Some(id) = paired else { break };
         if let Ok(seated) = sit_at(&state, &id, client).await {
             return Ok(Json(seated));
         }
     }
-    // Nobody is waiting: open a table of their own (the request's opponent is "open").
-    Ok(Json(create_game(&state, setup, client).await?))
+    // Nobody else is waiting: open a table of their own (the request's opponent is "open").
+    let opened = create_game(&state, setup, client).await?;
+    if let Some(browser) = seek.browser {
+        state.lobby.opened_by(&opened.game, browser);
+    }
+    Ok(Json(opened))
 }
 
 /// `POST /api/tables/{id}/sit`: the lobby's "Sit down". Answers with the seat, or why there is

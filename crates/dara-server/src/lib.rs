@@ -23,6 +23,7 @@
 pub mod address;
 pub mod analysis;
 pub mod api;
+pub mod browser;
 pub mod cluster;
 pub mod config;
 pub mod date;

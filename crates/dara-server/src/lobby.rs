@@ -4,26 +4,51 @@
 //!
 //! The list is only an offer: the seat itself is given by the game (`GameHandle::sit`), which
 //! alone knows whether it is still free. So a listing a moment old does no harm.
+//!
+//! "Play anyone" never pairs a browser with itself: a table opened by it remembers the
+//! browser's id (see [`BrowserId`]), here and in the cluster's shared list, and a seeker is not
+//! given a table its own browser opened. The id is kept while the game lives on this node; a
+//! game taken up after a restart or by another node is listed without it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Mutex, OnceLock};
 
 use dara::Ruleset;
 use tokio::sync::watch;
 
+use crate::browser::BrowserId;
 use crate::cluster::lobby::SharedTables;
 use crate::game::clock::TimeControl;
 use crate::protocol::{Answer, Table, Wire};
 use crate::seat::GameId;
 
+/// A listed table, and the browser that opened it if it said.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    /// The table as every visitor sees it.
+    pub table: Table,
+    /// Who waits at it, never shown to anyone: only compared with a seeker's id.
+    pub opener: Option<BrowserId>,
+}
+
 /// The list of open tables, and a channel that always holds it as a ready-made message.
 #[derive(Debug)]
 pub struct Lobby {
-    // A std mutex: held only to edit the map and render it, never across an await.
-    tables: Mutex<BTreeMap<GameId, Table>>,
+    // A std mutex: held only to edit the maps and render the list, never across an await.
+    tables: Mutex<Tables>,
     listing: watch::Sender<Wire>,
     /// In a cluster, the list every node shares, which this one mirrors.
     shared: OnceLock<SharedTables>,
+}
+
+#[derive(Debug, Default)]
+struct Tables {
+    /// Every listed table (in a cluster, every node's).
+    listed: BTreeMap<GameId, Listed>,
+    /// The browsers that opened this node's open tables, listed or not at the moment (a table
+    /// leaves the list while the person waiting at it is disconnected), until the game is
+    /// forgotten.
+    openers: HashMap<GameId, BrowserId>,
 }
 
 impl Default for Lobby {
@@ -36,48 +61,68 @@ impl Default for Lobby {
     }
 }
 
-fn render(tables: &BTreeMap<GameId, Table>) -> Wire {
-    Answer::Tables(tables.values().cloned().collect()).wire()
+fn render(tables: &BTreeMap<GameId, Listed>) -> Wire {
+    Answer::Tables(tables.values().map(|l| l.table.clone()).collect()).wire()
 }
 
 impl Lobby {
+    /// Notes that `browser` opened the table of game `id`, before it is first listed.
+    pub fn opened_by(&self, id: &GameId, browser: BrowserId) {
+        self.tables.lock().expect("lobby lock").openers.insert(id.clone(), browser);
+    }
+
     /// Lists a table.
     pub fn open(&self, id: GameId, table: Table) {
         let mut tables = self.tables.lock().expect("lobby lock");
-        if tables.get(&id).is_some_and(|t| t.game == table.game) {
+        if tables.listed.get(&id).is_some_and(|l| l.table.game == table.game) {
             return;
         }
+        let listed = Listed { table, opener: tables.openers.get(&id).cloned() };
         if let Some(shared) = self.shared.get() {
-            shared.open(&table);
+            shared.open(&listed);
         }
-        tables.insert(id, table);
-        self.listing.send_replace(render(&tables));
+        tables.listed.insert(id, listed);
+        self.listing.send_replace(render(&tables.listed));
     }
 
-    /// Takes a table off the list (someone sat down, or the game went away).
+    /// Takes a table off the list (someone sat down, or its opener went away for now).
     pub fn close(&self, id: &GameId) {
         let mut tables = self.tables.lock().expect("lobby lock");
-        if tables.remove(id).is_some() {
+        if tables.listed.remove(id).is_some() {
             if let Some(shared) = self.shared.get() {
                 shared.close(id);
             }
-            self.listing.send_replace(render(&tables));
+            self.listing.send_replace(render(&tables.listed));
         }
     }
 
-    /// Takes a listed table with these rules and clock off the list, for a "play anyone"
-    /// seeker to sit at: removing it at once keeps the next seeker from trying it too (in a
-    /// cluster, on every node: of two nodes that pick it at once, one gets it).
-    pub async fn pair(&self, rules: Ruleset, clock: Option<TimeControl>) -> Option<GameId> {
+    /// Takes a game that has gone away off the list, and forgets who opened it.
+    pub fn forget(&self, id: &GameId) {
+        self.tables.lock().expect("lobby lock").openers.remove(id);
+        self.close(id);
+    }
+
+    /// Takes a listed table with these rules and clock, not opened by `seeker`'s browser, off
+    /// the list for a "play anyone" seeker to sit at: removing it at once keeps the next seeker
+    /// from trying it too (in a cluster, on every node: of two nodes that pick it at once, one
+    /// gets it).
+    pub async fn pair(
+        &self,
+        rules: Ruleset,
+        clock: Option<TimeControl>,
+        seeker: Option<&BrowserId>,
+    ) -> Option<GameId> {
         loop {
             let id = {
                 let mut tables = self.tables.lock().expect("lobby lock");
+                let own = |l: &Listed| seeker.is_some() && l.opener.as_ref() == seeker;
                 let id = tables
+                    .listed
                     .iter()
-                    .find(|(_, t)| t.rules == rules && t.clock == clock)
+                    .find(|(_, l)| l.table.rules == rules && l.table.clock == clock && !own(l))
                     .map(|(id, _)| id.clone())?;
-                tables.remove(&id);
-                self.listing.send_replace(render(&tables));
+                tables.listed.remove(&id);
+                self.listing.send_replace(render(&tables.listed));
                 id
             };
             match self.shared.get() {
@@ -100,10 +145,10 @@ impl Lobby {
     }
 
     /// Replaces the list with the cluster's, as just read.
-    pub fn replace(&self, tables: BTreeMap<GameId, Table>) {
+    pub fn replace(&self, tables: BTreeMap<GameId, Listed>) {
         let mut mine = self.tables.lock().expect("lobby lock");
-        *mine = tables;
-        self.listing.send_replace(render(&mine));
+        mine.listed = tables;
+        self.listing.send_replace(render(&mine.listed));
     }
 
     /// The current list, as a message.
@@ -113,6 +158,7 @@ impl Lobby {
 
     /// The current list.
     pub fn tables(&self) -> Vec<Table> {
-        self.tables.lock().expect("lobby lock").values().cloned().collect()
+        let tables = self.tables.lock().expect("lobby lock");
+        tables.listed.values().map(|l| l.table.clone()).collect()
     }
 }

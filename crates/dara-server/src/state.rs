@@ -205,7 +205,7 @@ impl Shared {
         if let Some(held) = forgotten {
             self.uncount_in_cluster(held.asked_from);
         }
-        self.lobby.close(id);
+        self.lobby.forget(id);
     }
 
     /// In a cluster, takes back the count of a game asked for from `address` (see

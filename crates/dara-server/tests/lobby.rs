@@ -83,6 +83,41 @@ async fn open_tables_are_listed_live_and_play_anyone_pairs() {
 }
 
 #[tokio::test]
+async fn play_anyone_never_pairs_a_browser_with_a_table_it_opened() {
+    let (addr, state) = start_with_state(test_config()).await;
+    let mut lobby = lobby(addr).await;
+    assert_eq!(listing(&mut lobby).await, json!([]));
+    let mine = json!({ "rules": "jaques", "browser": "tab-shared-0123456789" });
+    let (_, first) = post(addr, "/api/seek", mine.clone()).await;
+    let (table, seat, _) = seated(&first);
+    let (_waiting, _) = Client::hello(addr, &table, Some(&seat), None).await;
+    let listed = listing(&mut lobby).await;
+    assert_eq!(listed[0]["game"], json!(table));
+    // The id is compared, never shown.
+    assert!(!listed.to_string().contains("tab-shared"), "{listed}");
+
+    // A second tab of the same browser is not seated opposite itself: it gets a table of its
+    // own, and the first stays listed for someone else.
+    let (status, again) = post(addr, "/api/seek", mine).await;
+    assert_eq!(status, 200, "{again}");
+    let (own, _, _) = seated(&again);
+    assert_ne!(own, table);
+    let games = || state.lobby.tables().into_iter().map(|t| t.game.to_string()).collect::<Vec<_>>();
+    assert_eq!(games(), vec![table.clone()]);
+
+    // Another browser is seated there.
+    let (_, other) =
+        post(addr, "/api/seek", json!({ "rules": "jaques", "browser": "another-browser-42" }))
+            .await;
+    assert_eq!(seated(&other).0, table);
+
+    // An id the lobby cannot take is refused, saying what is wrong.
+    let (status, bad) = post(addr, "/api/seek", json!({ "browser": "tiny" })).await;
+    assert_eq!(status, 400);
+    assert!(bad["error"].as_str().unwrap().contains("a browser id is 16 to 64"), "{bad}");
+}
+
+#[tokio::test]
 async fn play_anyone_holds_its_seat_before_a_stale_sit_down_can_take_it() {
     let addr = start(test_config()).await;
     let (_, first) = post(addr, "/api/seek", json!({ "rules": "jaques" })).await;

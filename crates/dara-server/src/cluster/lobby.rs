@@ -14,7 +14,9 @@ use dara::{Colour, Ruleset};
 use redis::aio::ConnectionManager;
 use serde::{Deserialize, Serialize};
 
+use crate::browser::BrowserId;
 use crate::game::clock::TimeControl;
+use crate::lobby::Listed;
 use crate::protocol::Table;
 use crate::seat::GameId;
 use crate::store::redis::keys::meta_key;
@@ -31,6 +33,10 @@ struct StoredTable {
     rules: Ruleset,
     clock: Option<TimeControl>,
     seat: Colour,
+    /// The browser that opened it (absent in tables listed by a node of an earlier release,
+    /// which in turn ignores the field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    opener: Option<BrowserId>,
 }
 
 /// The cluster's shared list of tables, as one node reaches it.
@@ -46,8 +52,14 @@ impl SharedTables {
     }
 
     /// Lists a table for every node (in the background: the lobby is only an offer).
-    pub fn open(&self, table: &Table) {
-        let stored = StoredTable { rules: table.rules, clock: table.clock, seat: table.seat };
+    pub fn open(&self, listed: &Listed) {
+        let Listed { table, opener } = listed;
+        let stored = StoredTable {
+            rules: table.rules,
+            clock: table.clock,
+            seat: table.seat,
+            opener: opener.clone(),
+        };
         let text = serde_json::to_string(&stored).expect("tables serialise");
         let mut pipe = redis::pipe();
         pipe.cmd("HSET").arg(TABLES).arg(table.game.as_str()).arg(text).ignore();
@@ -83,7 +95,7 @@ impl SharedTables {
     }
 
     /// Every node's tables, read afresh; tables whose game has left Redis are dropped.
-    pub async fn read(&self) -> redis::RedisResult<BTreeMap<GameId, Table>> {
+    pub async fn read(&self) -> redis::RedisResult<BTreeMap<GameId, Listed>> {
         let mut conn = self.conn.clone();
         let stored: BTreeMap<String, String> =
             redis::cmd("HGETALL").arg(TABLES).query_async(&mut conn).await?;
@@ -104,7 +116,7 @@ impl SharedTables {
                 Some(t) if alive => {
                     let table =
                         Table { game: id.clone(), rules: t.rules, clock: t.clock, seat: t.seat };
-                    tables.insert(id, table);
+                    tables.insert(id, Listed { table, opener: t.opener });
                 }
                 _ => dead.push(id),
             }
