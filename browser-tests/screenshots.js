@@ -57,7 +57,7 @@ async function languagePages(lang, label, viewport) {
 // scrolling is the point): the row of three just made and the stone it took marked, a step
 // chosen ahead by the other side, the draw offer asked about.
 async function friendGame(lang, label, viewport) {
-  const created = await createGame(server, { opponent: 'friend', rules: 'arcade,stones=4', first: 'me' });
+  const created = await createGame(server, { opponent: 'friend', rules: 'arcade,stones=4', first: 'me', clock: { initial: 180, increment: 2 } });
   const people = [];
   for (const who of ['host', 'friend']) {
     const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
@@ -69,6 +69,9 @@ async function friendGame(lang, label, viewport) {
   }
   const [host, friend] = people;
   await host.waitForSelector('#invite', { state: 'hidden' });
+  // Both seated: pale's first-move countdown, in its line under the player.
+  await host.waitForFunction(() => document.querySelector('#player-white .first-move').textContent !== '');
+  await host.screenshot({ path: `${out}/${label}-${lang}-friend-start.png` });
   const moves = ['a1', 'f5', 'b1', 'f3', 'd1', 'd5', 'a3', 'e4', 'd1-c1xf3'];
   for (const [i, m] of moves.entries()) {
     const page = people[i % 2];
@@ -85,7 +88,11 @@ async function friendGame(lang, label, viewport) {
   await host.click('#draw');
   await host.screenshot({ path: `${out}/${label}-${lang}-friend-game.png` });
   await friend.screenshot({ path: `${out}/${label}-${lang}-friend-game-theirs.png` });
-  for (const page of people) await page.context().close();
+  // The friend's link goes: the absence note in the same line, the board where it was.
+  await friend.context().close();
+  await host.waitForFunction(() => document.querySelector('#player-black .away').textContent !== '');
+  await host.screenshot({ path: `${out}/${label}-${lang}-friend-away.png` });
+  await host.context().close();
 }
 try {
   for (const [label, viewport] of Object.entries(sizes)) {

@@ -173,6 +173,42 @@ test('the server stopped mid-game: reconnecting within 5 s, no "Your turn", and 
   });
 });
 
+test('between people, the first-move countdown and the absence note come and go without moving the board', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('notes-no-shift', pages, async () => {
+    const created = await createGame(server, { opponent: 'friend', first: 'me', clock: { initial: 180, increment: 2 } });
+    const host = await newPage({ width: 1280, height: 800 });
+    await host.addInitScript(() => {
+      window.shifted = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.shifted += entry.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await host.goto(server.url + created.url);
+    const friend = await newPage();
+    await friend.goto(`${server.url}/g/${created.game}`);
+    await host.waitForSelector('#invite', { state: 'hidden' });
+    await host.waitForSelector('#player-white .first-move:text-matches("^\\\\d+ s to make a first move$")');
+    await host.waitForTimeout(600);
+    const before = await host.evaluate(() => window.shifted);
+    const board = await host.locator('svg.board').boundingBox();
+
+    // Pale places: the countdown goes from pale's panel to dark's. Dark places: it goes.
+    await play(host, 'c3');
+    await host.waitForSelector('#player-black .first-move:text-matches("^\\\\d+ s to make a first move$")');
+    await play(friend, 'd4');
+    await host.waitForFunction(() => document.querySelector('#player-black .first-move').textContent === '');
+    // Dark leaves: the absence note shows under dark.
+    await friend.close();
+    await host.waitForSelector('#player-black .away:text-matches(".+")');
+    await host.waitForTimeout(600);
+
+    const shift = (await host.evaluate(() => window.shifted)) - before;
+    assert.ok(shift <= 0.02, `layout shift ${shift}`);
+    const now = await host.locator('svg.board').boundingBox();
+    assert.ok(Math.abs(now.y - board.y) < 0.5, `the board has not moved (${board.y} then ${now.y})`);
+  });
+});
+
 test('the row of three just made and the stone it took are marked until the next turn, in words too', { timeout: 60000 }, async () => {
   await keepScreenshotsOnFailure('row-marked', pages, async () => {
     const { host, friend } = await friendGame('arcade,stones=4');

@@ -64,6 +64,7 @@ export function renderTurn(state, page) {
 
 function renderPlayers(state, pos) {
   const { game } = state;
+  $('players').classList.toggle('people', game.opponent !== 'computer');
   for (const colour of ['white', 'black']) {
     const panel = $(`player-${colour}`);
     const letter = colour === 'white' ? 'W' : 'B';
