@@ -256,6 +256,11 @@ async fn a_store_of_format_2_is_taken_up() {
     a_store_is_taken_up(2).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_of_format_3_is_taken_up() {
+    a_store_is_taken_up(3).await;
+}
+
 /// The seat key's file gone while live games are stored: the store refuses to open, naming the
 /// file, rather than make a new key that would lock every player out of their games. With no
 /// game stored, a new key is simply made.
@@ -355,6 +360,48 @@ async fn a_damaged_row_sets_its_game_apart_and_every_other_game_is_served() {
         })
         .unwrap();
     assert_eq!(kept, 2);
+}
+
+/// A byte changed in a journal row where the line still reads (dark's first placement `d3`
+/// become `d4`, as a flipped bit on disk could make it): the row's checksum finds it, and the
+/// games the row names are set apart instead of served with a move nobody played.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_changed_byte_that_still_reads_is_found_by_the_rows_checksum() {
+    let data = DataDir::new("changed-byte");
+    std::fs::create_dir_all(&data.0).unwrap();
+    for name in [sqlite::DATABASE, sqlite::SEAT_KEY] {
+        std::fs::copy(fixture(STORE_FORMAT).join(name), data.0.join(name)).unwrap();
+    }
+    let changed = {
+        let conn = rusqlite::Connection::open(data.0.join(sqlite::DATABASE)).unwrap();
+        let (seq, events): (i64, Vec<u8>) = conn
+            .query_row(
+                "SELECT seq, events FROM journal WHERE instr(events, ?1) > 0",
+                [br#""m":"d3""#.to_vec()],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        let text = String::from_utf8(events).unwrap();
+        let games: Vec<String> =
+            text.lines().map(|line| line.split(' ').next().unwrap().to_owned()).collect();
+        let text = text.replace(r#""m":"d3""#, r#""m":"d4""#);
+        conn.execute(
+            "UPDATE journal SET events = ?1 WHERE seq = ?2",
+            rusqlite::params![text.into_bytes(), seq],
+        )
+        .unwrap();
+        games
+    };
+    let opened = Store::open(&data.0).unwrap();
+    let damaged: Vec<(&str, String)> =
+        opened.damaged.iter().map(|d| (d.id.as_str(), d.why.0.clone())).collect();
+    assert!(!damaged.is_empty());
+    for (game, why) in &damaged {
+        assert!(changed.iter().any(|g| g == game), "{game} is not in the changed row");
+        assert!(why.contains("checksum differs"), "{why}");
+    }
+    assert_eq!(opened.games.len() + damaged.len(), 4);
+    assert!(opened.games.iter().all(|g| !changed.contains(&g.id.to_string())));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -32,13 +32,25 @@ pub(super) struct Mark {
     pub(super) sum: [u8; 16],
 }
 
+/// A journal row's checksum: the first 16 bytes of the BLAKE3 hash of its lines. Kept in the
+/// row (format 4) and, for the newest row, in the mark.
+pub(super) fn row_sum(lines: &[u8]) -> [u8; 16] {
+    let hash = blake3::hash(lines);
+    let mut sum = [0u8; 16];
+    sum.copy_from_slice(&hash.as_bytes()[..16]);
+    sum
+}
+
+/// Whether a row's lines are what was written, as far as its checksum tells: a row written
+/// before format 4 has none, and is taken as it reads.
+pub(super) fn row_is_whole(lines: &[u8], sum: Option<&[u8]>) -> bool {
+    sum.map_or(true, |sum| sum == row_sum(lines))
+}
+
 impl Mark {
     /// The mark of row `seq` holding `lines`.
     pub(super) fn of(seq: i64, lines: &[u8]) -> Mark {
-        let hash = blake3::hash(lines);
-        let mut sum = [0u8; 16];
-        sum.copy_from_slice(&hash.as_bytes()[..16]);
-        Mark { seq, sum }
+        Mark { seq, sum: row_sum(lines) }
     }
 
     /// The mark of the journal's newest row in `conn`, or of no row.

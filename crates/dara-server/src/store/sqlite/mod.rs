@@ -14,7 +14,8 @@
 //! one transaction (one fsync for many games), then tells all who wait at once. A game waits
 //! for that before it tells anyone what happened.
 //!
-//! The journal is kept in the order it was written, a row for each commit (format 3): a commit
+//! The journal is kept in the order it was written, a row for each commit (format 3; format 4
+//! adds each row's checksum, see `mark::row_sum`): a commit
 //! of the turns of a hundred games adds one row at the table's end. Keyed by game (format 1), a
 //! commit changed a page for each game, and every changed page was written to the log, synced,
 //! and written again into the database (at 5,000 turns a second that was a third of the
@@ -345,6 +346,32 @@ mod tests {
         assert_eq!(kept, 1, "the game's line is kept");
         let rows: i64 = conn.query_row("SELECT count(*) FROM games", [], |r| r.get(0)).unwrap();
         assert_eq!(rows, 1, "and its row");
+    }
+
+    /// A row whose bytes changed after they were written is not swept: written again, it would
+    /// get the checksum of its damage, and the load would serve it as whole.
+    #[test]
+    fn a_sweep_leaves_a_damaged_row_as_it_is() {
+        let dir = Dir::new("sweep-damaged");
+        let mut conn = connect(&dir.0).unwrap();
+        let (live, erased) = (crate::seat::new_game_id(), crate::seat::new_game_id());
+        commit(&mut conn, 1, &gathered([begin(&live), offer(&live, 1), offer(&erased, 1)]), None)
+            .unwrap();
+        let changed: Vec<u8> = conn
+            .query_row(
+                "SELECT CAST(replace(events, 'white', 'black') AS BLOB) FROM journal",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        conn.execute("UPDATE journal SET events = ?1", [&changed]).unwrap();
+        super::sweep::sweep_all(&conn);
+        let after: Vec<u8> =
+            conn.query_row("SELECT events FROM journal", [], |r| r.get(0)).unwrap();
+        assert_eq!(after, changed, "the erased game's line is still there, with the damage");
+        let (_, damaged) = super::journal::load(&conn).unwrap();
+        assert_eq!(damaged.len(), 1, "{damaged:?}");
+        assert!(damaged[0].why.0.contains("checksum differs"));
     }
 
     /// The lines of an erased game, spread over several slices and between a live game's,

@@ -13,7 +13,7 @@ use crate::store::StoreError;
 
 /// The version of the store's layout (its tables and their serialised columns), kept in the
 /// database as SQLite's `user_version`. A release reads every format up to its own.
-pub const STORE_FORMAT: i64 = 3;
+pub const STORE_FORMAT: i64 = 4;
 
 /// The database's file name in the data directory.
 pub const DATABASE: &str = "live-games.sqlite";
@@ -47,7 +47,7 @@ pub(super) fn connect(dir: &Path) -> Result<Connection, StoreError> {
     // is brought up to this one in the same transaction.
     let mut layout = String::new();
     if format == 0 {
-        layout = CREATE_GAMES.to_owned() + CREATE_JOURNAL;
+        layout = CREATE_GAMES.to_owned() + CREATE_JOURNAL + ADD_ROW_SUMS;
     }
     if format == 1 {
         // Format 1 kept the events by game and version: the same rows, in the order of their
@@ -65,6 +65,11 @@ pub(super) fn connect(dir: &Path) -> Result<Connection, StoreError> {
                    SELECT seq, CAST(game || ' ' || v || ' ' || event || char(10) AS BLOB)
                    FROM events ORDER BY seq;
                DROP TABLE events;";
+    }
+    if (1..=3).contains(&format) {
+        // Format 4 keeps each journal row's checksum; the rows written before have none, and
+        // are read as they are.
+        layout += ADD_ROW_SUMS;
     }
     conn.execute_batch(&format!(
         "BEGIN EXCLUSIVE; {layout} PRAGMA user_version = {STORE_FORMAT}; COMMIT;"
@@ -97,6 +102,12 @@ const CREATE_JOURNAL: &str = "CREATE TABLE journal (
     seq INTEGER PRIMARY KEY,
     events BLOB NOT NULL
 );";
+
+/// Format 4: each journal row's checksum ([`row_sum`](super::mark::row_sum) of its lines),
+/// so that a byte changed on disk is found even where the line still reads (a cell's name, a
+/// clock's digit), and its game set apart rather than served changed. SQLite checks nothing of
+/// a page's content, and the mark covers only the newest row.
+const ADD_ROW_SUMS: &str = "ALTER TABLE journal ADD COLUMN sum BLOB;";
 
 /// The seat key kept in `path`, made on first start (readable by this user only). Never made
 /// anew while the store holds `games` live games: their seats were hashed with the lost key.

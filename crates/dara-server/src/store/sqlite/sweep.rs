@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use rusqlite::{params, Connection};
 
 use super::journal::{lines, split_line};
+use super::mark::{row_is_whole, row_sum};
 
 /// How often the events of erased games begin to be swept away.
 const SWEEP_EVERY: Duration = Duration::from_secs(5 * 60);
@@ -110,10 +111,15 @@ pub(super) fn sweep_slice(
 ) -> Result<(), rusqlite::Error> {
     let mut changed = Vec::new();
     let mut rows =
-        conn.prepare_cached("SELECT seq, events FROM journal WHERE seq BETWEEN ?1 AND ?2")?;
+        conn.prepare_cached("SELECT seq, events, sum FROM journal WHERE seq BETWEEN ?1 AND ?2")?;
     let mut rows = rows.query([first, last])?;
     while let Some(row) = rows.next()? {
         let events = row.get_ref(1)?.as_bytes().map_err(rusqlite::Error::from)?;
+        // A damaged row is left as it is: written again, it would get a checksum of its damage.
+        if !row_is_whole(events, row.get_ref(2)?.as_blob_or_null().map_err(rusqlite::Error::from)?)
+        {
+            continue;
+        }
         // A line that does not read is kept: it is the load's to report, not the sweep's to hide.
         let keep = |line: &&[u8]| split_line(line).map_or(true, |(game, _)| live.contains(game));
         // A row with no lines (a commit that only changed the games' table) goes too.
@@ -131,8 +137,8 @@ pub(super) fn sweep_slice(
         if kept.is_empty() {
             conn.prepare_cached("DELETE FROM journal WHERE seq = ?1")?.execute([seq])?;
         } else {
-            conn.prepare_cached("UPDATE journal SET events = ?2 WHERE seq = ?1")?
-                .execute(params![seq, kept])?;
+            conn.prepare_cached("UPDATE journal SET events = ?2, sum = ?3 WHERE seq = ?1")?
+                .execute(params![seq, &kept, &row_sum(&kept)[..]])?;
         }
     }
     Ok(())

@@ -111,10 +111,10 @@ pub(super) fn write_loop(
         let result = if gathered.is_empty() && slice.is_none() {
             Ok(())
         } else {
-            let next = seq + 1;
-            commit(&mut conn, next, &gathered, slice.as_ref().map(|s| (s, &sweep.live))).map(|()| {
-                seq = next;
-                marker.record(Mark::of(next, &gathered.lines));
+            let sweeping = slice.as_ref().map(|s| (s, &sweep.live));
+            commit(&mut conn, seq + 1, &gathered, sweeping).map(|mark| {
+                seq = mark.seq;
+                marker.record(mark);
             })
         };
         if !gathered.is_empty() {
@@ -169,13 +169,14 @@ fn checkpoint(conn: &Connection) {
     }
 }
 
-/// Commits `gathered` in one transaction, with a slice of the sweep if one runs.
+/// Commits `gathered` in one transaction as journal row `seq`, with a slice of the sweep if one
+/// runs; answers the row's mark.
 pub(super) fn commit(
     conn: &mut Connection,
     seq: i64,
     gathered: &Gathered,
     slice: Option<(&(i64, i64), &HashSet<String>)>,
-) -> Result<(), rusqlite::Error> {
+) -> Result<Mark, rusqlite::Error> {
     let mut tx = conn.transaction()?;
     if let Some((slice, live)) = slice {
         // In the games' transaction (one sync for both), but apart: a sweep that fails (a row
@@ -211,9 +212,11 @@ pub(super) fn commit(
     }
     // A row for every commit, empty if it only changed the games' table: the newest row is
     // always the last commit's, for the journal's mark (see `mark`).
-    tx.prepare_cached("INSERT INTO journal (seq, events) VALUES (?1, ?2)")?
-        .execute(params![seq, &gathered.lines])?;
-    tx.commit()
+    let row = Mark::of(seq, &gathered.lines);
+    tx.prepare_cached("INSERT INTO journal (seq, events, sum) VALUES (?1, ?2, ?3)")?
+        .execute(params![row.seq, &gathered.lines, &row.sum[..]])?;
+    tx.commit()?;
+    Ok(row)
 }
 
 fn json<T: serde::Serialize>(value: &T) -> String {
