@@ -91,6 +91,7 @@ async function friendGame(lang, label, viewport) {
   // The friend's link goes: the absence note in the same line, the board where it was.
   await friend.context().close();
   await host.waitForFunction(() => document.querySelector('#player-black .away').textContent !== '');
+  await host.evaluate(() => window.scrollTo(0, 0));
   await host.screenshot({ path: `${out}/${label}-${lang}-friend-away.png` });
   await host.context().close();
 }
