@@ -4,11 +4,7 @@
 
 use std::time::Duration;
 
-/// `d` in whole milliseconds (truncated; a duration past `u64::MAX` ms, some 584 million
-/// years, is held there).
-pub fn millis(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
-}
+pub use dara_table::clock::millis;
 
 /// `d` in whole seconds, a part of a second counted as one.
 pub fn whole_seconds(d: Duration) -> u64 {

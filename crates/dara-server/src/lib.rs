@@ -45,7 +45,6 @@ pub mod review;
 pub mod seat;
 pub mod state;
 pub mod store;
-pub mod view;
 pub mod ws;
 
 use std::future::Future;

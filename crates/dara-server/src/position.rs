@@ -9,7 +9,7 @@ use dara::{Illegal, MoveError, Position, Ruleset, Status};
 use serde::{Deserialize, Serialize};
 
 use crate::error::AppError;
-use crate::view::PositionView;
+use dara_table::view::PositionView;
 
 /// Longer texts are not positions or rulesets of any board the rules allow.
 const LONGEST_POSITION: usize = 120;

@@ -10,6 +10,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::moment::Moment;
 
+/// `d` in whole milliseconds, as the journal and the wire write time (truncated; a duration
+/// past `u64::MAX` ms, some 584 million years, is held there).
+pub fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
 /// The most time one move can be credited for network lag.
 pub const MAX_LAG_CREDIT: Duration = Duration::from_millis(500);
 
@@ -132,7 +138,7 @@ impl Clock {
                     d = d.saturating_sub(now.saturating_since(since));
                 }
             }
-            d.as_millis() as u64
+            millis(d)
         };
         TimeLeft { white: left(Colour::White), black: left(Colour::Black) }
     }

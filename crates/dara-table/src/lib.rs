@@ -51,6 +51,7 @@ mod refusal;
 mod seat;
 mod settings;
 mod table;
+pub mod view;
 
 pub use clock::{Clock, TimeControl, TimeLeft, MAX_LAG_CREDIT};
 pub use computer::{Think, Ticket};

@@ -195,8 +195,8 @@ impl<'a> Incoming<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dara_server::protocol::{Answer, ClientMessage, Event, ParseError, Refusal};
-    use dara_server::view::PositionView;
+    use dara_server::protocol::{versioned, Answer, ClientMessage, Event, ParseError, Refusal};
+    use dara_table::view::PositionView;
 
     #[test]
     fn a_move_event_is_read_in_place() {
@@ -272,14 +272,14 @@ mod tests {
         let pong = Answer::Pong.wire();
         assert_eq!(Incoming::parse(&pong).unwrap().t, "pong");
 
-        let seated = Event::Seated { colour: Colour::White, clock: None }.wire(2);
+        let seated = versioned(&Event::Seated { colour: Colour::White, clock: None }, 2);
         let msg = Incoming::parse(&seated).unwrap();
         assert_eq!((msg.t, msg.v), ("seated", Some(2)));
         let before = dara::Position::start(dara::Ruleset::default());
         let m = before.legal_moves()[0];
         let after = before.after(m);
         let pos = PositionView::of(&after, &after.legal_moves());
-        let moved = Event::Move { m, ply: 1, pos, clock: None }.wire(3);
+        let moved = versioned(&Event::Move { m, ply: 1, pos, clock: None }, 3);
         let msg = Incoming::parse(&moved).unwrap();
         assert_eq!((msg.t, msg.v), ("move", Some(3)));
         let d = msg.d.unwrap();

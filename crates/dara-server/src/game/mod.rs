@@ -2,7 +2,11 @@
 //! carried out, and each with an actor for what happens to it by itself.
 
 mod actor;
-pub mod clock;
+/// The clocks: the table's, as the server names them.
+pub mod clock {
+    pub use dara_table::clock::{TimeControl, TimeLeft};
+    pub use dara_table::view::ClockView;
+}
 pub mod computer;
 mod crowd;
 mod handle;

@@ -6,15 +6,13 @@
 mod answer;
 mod client;
 pub mod close;
-mod event;
 mod refusal;
 mod table;
 mod wire;
 
 pub use answer::{Answer, PresenceView, SeatPresence};
 pub use client::{lag, ClientMessage, ParseError, PROTOCOL_VERSION};
-pub use event::{EndView, Event, SeatView, Seats, Snapshot};
+pub use dara_table::view::{EndView, Event, SeatView, Seats, Snapshot};
 pub use refusal::{Explained, Refusal};
 pub use table::Table;
-pub(crate) use wire::display;
-pub use wire::Wire;
+pub use wire::{versioned, Wire};

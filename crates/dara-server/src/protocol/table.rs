@@ -12,7 +12,7 @@ pub struct Table {
     /// The game to open to sit down.
     pub game: GameId,
     /// The ruleset, in notation on the wire.
-    #[serde(serialize_with = "super::wire::display")]
+    #[serde(serialize_with = "dara_table::view::display")]
     pub rules: Ruleset,
     /// The clock, if any.
     pub clock: Option<TimeControl>,

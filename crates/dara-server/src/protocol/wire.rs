@@ -32,10 +32,13 @@ pub(crate) fn wire(message: &impl Serialize) -> Wire {
     })
 }
 
-/// Writes a value through its `Display` (moves, results, rulesets: their notation).
-pub(crate) fn display<T: core::fmt::Display, S: serde::Serializer>(
-    value: &T,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    s.collect_str(value)
+/// A game's event with its version, serialised: `{"t": ..., "d": ..., "v": n}`.
+pub fn versioned(event: &dara_table::view::Event, v: u64) -> Wire {
+    #[derive(Serialize)]
+    struct Versioned<'a> {
+        #[serde(flatten)]
+        event: &'a dara_table::view::Event,
+        v: u64,
+    }
+    wire(&Versioned { event, v })
 }

@@ -1,14 +1,14 @@
-//! The clocks as the clients see them. The clock itself is the table's (`dara_table::clock`):
-//! the server alone decides how much time each player has left.
+//! The clocks as the pages see them: milliseconds left and whose clock runs, from the table's
+//! clock (the table alone decides how much time each player has left).
 
 use std::time::Duration;
 
 use dara::Colour;
 use serde::Serialize;
 
-pub use dara_table::clock::{TimeControl, TimeLeft};
+use crate::clock::{millis, TimeControl, TimeLeft};
 
-/// What the clients are told: milliseconds left, and whose clock runs (they count it down
+/// What the pages are told: milliseconds left, and whose clock runs (they count it down
 /// themselves between messages).
 #[derive(Debug, Clone, Serialize)]
 pub struct ClockView {
@@ -33,7 +33,7 @@ impl ClockView {
 
     /// The same, the side to move having `within` to make its first move.
     pub fn awaiting_first_move(mut self, within: Option<Duration>) -> ClockView {
-        self.first_move = within.map(crate::duration::millis);
+        self.first_move = within.map(millis);
         self
     }
 }

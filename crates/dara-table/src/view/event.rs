@@ -1,17 +1,17 @@
-//! The game's events as the wire carries them: each with its version, rendered from the game's
-//! journal (`game::GameEvent`) and the position it led to, so that a client needs no rules.
+//! The game's events as the pages are told them, rendered from the game's journal
+//! ([`GameEvent`](crate::GameEvent)) and the position each led to, so that a page needs no
+//! rules. The shell adds each event's version as it sends it.
 
 use dara::record::GameResult;
 use dara::{Colour, Move, Ruleset};
 use serde::Serialize;
 
-use super::wire::{display, wire, Wire};
-use crate::game::clock::ClockView;
-use crate::game::{EndReason, Opponent};
-use crate::seat::GameId;
-use crate::view::PositionView;
+use super::clock::ClockView;
+use super::display::display;
+use super::position::PositionView;
+use crate::{EndReason, GameId, Opponent};
 
-/// A versioned event.
+/// An event as the pages are told it (the shell adds its version).
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "t", content = "d", rename_all = "kebab-case")]
 pub enum Event {
@@ -72,19 +72,6 @@ pub enum Event {
         /// The next game.
         game: GameId,
     },
-}
-
-impl Event {
-    /// The event with its version, serialised.
-    pub fn wire(&self, v: u64) -> Wire {
-        #[derive(Serialize)]
-        struct Versioned<'a> {
-            #[serde(flatten)]
-            event: &'a Event,
-            v: u64,
-        }
-        wire(&Versioned { event: self, v })
-    }
 }
 
 /// Everything a page needs to show a game.

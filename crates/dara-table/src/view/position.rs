@@ -7,7 +7,7 @@ use dara::{Cell, ClosedCell, Colour, MoveList, Phase, Position};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 
-use crate::protocol::display;
+use super::display::display;
 
 /// One position, ready to draw.
 #[derive(Debug, Clone, Serialize)]

@@ -1,49 +1,55 @@
-//! The game's journal and what the wire is told of it: each [`GameEvent`] is numbered, kept,
-//! and rendered once for every connection, with the position it led to. A connection that
-//! comes back gets exactly the events it missed, rendered again from the journal by replaying
-//! it through the rules, or a snapshot of the whole game.
+//! The journal as the pages are told it: each [`GameEvent`] rendered with the position it led
+//! to, the events a page missed (replayed through the rules from the start), or the whole game
+//! as a [`Snapshot`].
 
 use dara::record::{GameResult, Record};
 use dara::Colour;
-use dara_table::{running_after, side_has_moved, EndReason, GameEvent, Played};
 
-use super::actor::Game;
 use super::clock::ClockView;
-use crate::protocol::{EndView, Event, SeatView, Seats, Snapshot, Wire};
-use crate::seat::Seat;
-use crate::view::PositionView;
+use super::event::{EndView, Event, SeatView, Seats, Snapshot};
+use super::position::PositionView;
+use crate::table::{running_after, side_has_moved};
+use crate::{EndReason, GameEvent, Moment, Played, Seat, Table};
 
-impl Game {
-    /// Tells every connection event `v`, just recorded (once it is stored). It is rendered
-    /// with the game as it is now: of the events one input records, only the last can change
-    /// the position.
-    pub(super) fn tell_event(&mut self, v: u64) {
+/// A table as the pages see it. `date` is the day the game began, as its record writes it
+/// (`2026.12.04`): the shell reads the calendar, the table does not.
+#[derive(Debug, Clone, Copy)]
+pub struct View<'a, K> {
+    /// The game.
+    pub table: &'a Table<K>,
+    /// The day it began, for its record.
+    pub date: &'a str,
+}
+
+impl<K> View<'_, K> {
+    /// Event `v` of the journal (numbered from 1), just recorded, as everyone is told it: of
+    /// the events one input records, only the last can change the position, so it is rendered
+    /// with the game as it is now.
+    pub fn last(&self, v: u64) -> Event {
         let event = &self.table.journal()[(v - 1) as usize];
-        let text = self.render(event, self.table.played()).wire(v);
-        self.tell(text);
+        self.event(event, self.table.played())
     }
 
-    /// What a connection that last saw version `since` needs: the events after it, or a
-    /// snapshot when it saw none (or claims one from the future).
-    pub(super) fn catch_up(&self, you: Option<Colour>, since: Option<u64>) -> Vec<Wire> {
+    /// What a page that last saw version `since` needs: the events after it, each with its
+    /// version; `None` when it saw none, or claims one from the future (it needs a snapshot).
+    pub fn missed(&self, since: Option<u64>) -> Option<Vec<(u64, Event)>> {
         let journal = self.table.journal();
-        let current = journal.len() as u64;
-        let Some(since) = since.filter(|v| *v <= current) else {
-            return vec![self.snapshot(you)];
-        };
+        let since = since.filter(|v| *v <= journal.len() as u64)?;
         let mut played = Played::new(self.table.played().start().clone());
         let mut missed = Vec::new();
         for (v, event) in (1..).zip(journal) {
-            replay(&mut played, event);
+            // The journal holds only turns that were legal when played, from the same start:
+            // the table replayed it when it was restored.
+            let _ = replay(&mut played, event);
             if v > since {
-                missed.push(self.render(event, &played).wire(v));
+                missed.push((v, self.event(event, &played)));
             }
         }
-        missed
+        Some(missed)
     }
 
-    /// The wire form of `event`, `played` being the game just after it.
-    fn render(&self, event: &GameEvent, played: &Played) -> Event {
+    /// The page's form of `event`, `played` being the game just after it.
+    pub fn event(&self, event: &GameEvent, played: &Played) -> Event {
         let pos = played.pos();
         let clock = |left, running| {
             self.table
@@ -101,10 +107,9 @@ impl Game {
         }
     }
 
-    /// The whole game as `you` (a player's colour, or a watcher) see it now.
-    fn snapshot(&self, you: Option<Colour>) -> Wire {
-        let now = self.now();
-        let table = &self.table;
+    /// The whole game at `now` as `you` (a player's colour, or a watcher) see it.
+    pub fn snapshot(&self, you: Option<Colour>, now: Moment) -> Snapshot {
+        let table = self.table;
         let seat = |c: Colour| match &table.seats()[c] {
             Seat::Open => SeatView::Open,
             Seat::Human(_) => SeatView::Human,
@@ -112,13 +117,13 @@ impl Game {
         };
         let played = table.played();
         let end = table.ending().map(|e| self.end_view(played, e.result, e.reason, None));
-        let snapshot = Snapshot {
+        Snapshot {
             rules: table.settings().rules,
             opponent: table.settings().opponent,
             you,
             seats: Seats { white: seat(Colour::White), black: seat(Colour::Black) },
             moves: played.moves().iter().map(ToString::to_string).collect(),
-            positions: self.positions(),
+            positions: positions(played),
             pos: PositionView::of(played.pos(), played.legal()),
             clock: table.clock().map(|c| {
                 let within = table.first_move_by().map(|by| by.saturating_since(now));
@@ -128,28 +133,11 @@ impl Game {
             draw_offer: table.offers().draw(),
             rematch_offer: table.offers().rematch(),
             rematch: table.offers().rematch_game().cloned(),
-        };
-        Event::Snapshot(Box::new(snapshot)).wire(table.journal().len() as u64)
-    }
-
-    /// The position text at the start and after every turn, replayed from the start.
-    fn positions(&self) -> Vec<String> {
-        let played = self.table.played();
-        let mut pos = played.start().clone();
-        let mut texts = Vec::with_capacity(played.moves().len() + 1);
-        texts.push(pos.to_string());
-        for m in played.moves() {
-            // Every turn kept was legal when played, from this start.
-            pos.play_unchecked(*m);
-            texts.push(pos.to_string());
         }
-        texts
     }
-}
 
-impl Game {
     /// The record of `played` with this game's tags.
-    fn record(&self, played: &Played, result: GameResult) -> Record {
+    pub fn record(&self, played: &Played, result: GameResult) -> Record {
         let mut record = Record::new(played.start().clone());
         for m in played.moves() {
             // Every move was legal when played, from this same start.
@@ -160,7 +148,7 @@ impl Game {
             _ => "Anonymous".to_owned(),
         };
         record.set_tag("Event", "Casual game");
-        record.set_tag("Date", &self.date);
+        record.set_tag("Date", self.date);
         record.set_tag("White", &name(Colour::White));
         record.set_tag("Black", &name(Colour::Black));
         record.set_tag("Rules", &self.table.settings().rules.to_string());
@@ -169,16 +157,30 @@ impl Game {
     }
 }
 
+/// The position text at the start and after every turn, replayed from the start.
+fn positions(played: &Played) -> Vec<String> {
+    let mut pos = played.start().clone();
+    let mut texts = Vec::with_capacity(played.moves().len() + 1);
+    texts.push(pos.to_string());
+    for m in played.moves() {
+        // Every turn kept was legal when played, from this start.
+        pos.play_unchecked(*m);
+        texts.push(pos.to_string());
+    }
+    texts
+}
+
 /// Applies one journaled event to what has been played.
-fn replay(played: &mut Played, event: &GameEvent) {
+///
+/// # Errors
+/// A turn that is not legal where it is replayed (only a journal that was changed holds one).
+pub fn replay(played: &mut Played, event: &GameEvent) -> Result<(), dara::IllegalMoveError> {
     match *event {
-        GameEvent::Moved { m, .. } => {
-            // The journal holds only turns that were legal when played, from the same start.
-            if let Err(e) = played.play(m) {
-                tracing::error!("a journaled turn {m} no longer replays: {e}");
-            }
+        GameEvent::Moved { m, .. } => played.play(m),
+        GameEvent::TookBack { plies } => {
+            played.take_back(plies);
+            Ok(())
         }
-        GameEvent::TookBack { plies } => played.take_back(plies),
-        _ => {}
+        _ => Ok(()),
     }
 }
