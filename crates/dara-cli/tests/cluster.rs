@@ -579,6 +579,56 @@ fn turns_are_refused_while_redis_is_unreachable() {
     players::check_record(&played, record);
 }
 
+/// Redis out of memory (`maxmemory` below what it holds) refuses every write with `OOM`, as it
+/// does with `MISCONF` when it cannot save and `READONLY` as a replica: a pause, not an end. The
+/// turn is refused with `store-unreachable` on the same socket, never `accepted`, and the game
+/// stays where it was; once Redis takes writes again the same turn is accepted and the game
+/// plays to its end, its record holding every acknowledged turn once.
+#[test]
+fn a_redis_that_refuses_writes_pauses_the_game() {
+    let redis = Redis::start("oom");
+    let node = Node::start(&redis, "starved");
+    let FriendGame { game, tokens: [pale, _], mut white, mut black } =
+        FriendGame::start(node.addr, node.addr);
+    open_with_two_turns(&mut white, &mut black);
+
+    assert!(redis.command("CONFIG SET maxmemory 1").starts_with("+OK"));
+    white.send(&json!({"t": "move", "d": {"id": 3, "m": "a1"}})).unwrap();
+    let answer = white.until(|m| m["t"] == "accepted" || m["t"] == "rejected").unwrap();
+    assert_eq!(answer["t"], "rejected", "{answer}");
+    assert_eq!(answer["d"]["code"], "store-unreachable", "{answer}");
+    // Still here, as it was: the other side hears nothing, and its own requests are answered.
+    black.send(&json!({"t": "ping", "d": {"lag": 0}})).unwrap();
+    let heard = black.until(|m| m["t"] == "pong" || m["d"]["ply"] == 3).unwrap();
+    assert_eq!(heard["t"], "pong", "{heard}");
+
+    assert!(redis.command("CONFIG SET maxmemory 0").starts_with("+OK"));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        assert!(Instant::now() < deadline, "the turn was never accepted once Redis took writes");
+        let answer = white
+            .send(&json!({"t": "move", "d": {"id": 3, "m": "a1"}}))
+            .and_then(|()| white.until(|m| m["t"] == "accepted" || m["t"] == "rejected"));
+        match answer {
+            Ok(answer) if answer["t"] == "accepted" => break,
+            Ok(answer) => {
+                assert_eq!(answer["d"]["code"], "store-unreachable", "{answer}");
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            Err(_) => match Seat::hello(node.addr, &game, Some(&pale)) {
+                Ok((again, _)) => white = again,
+                Err(_) => std::thread::sleep(Duration::from_millis(100)),
+            },
+        }
+    }
+    black.until(|m| m["t"] == "move" && m["d"]["ply"] == 3).unwrap();
+    black.send(&json!({"t": "resign"})).unwrap();
+    black.until(|m| m["t"] == "ok").unwrap();
+    let (_, snapshot) = Seat::hello(node.addr, &game, None).unwrap();
+    let record = snapshot["d"]["end"]["record"].as_str().unwrap_or_else(|| panic!("{snapshot}"));
+    players::check_record(&["c3", "d3", "a1"].map(String::from), record);
+}
+
 /// Redis forgets its scripts (`SCRIPT FLUSH`; a restart or a failover to a replica does the
 /// same): the next turn's script, sent by its hash, is loaded again and the turn accepted at
 /// once, on the same socket, neither refused nor lost.

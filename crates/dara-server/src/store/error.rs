@@ -44,6 +44,10 @@ pub enum StoreError {
     /// Redis refused a write: the game's lease is another node's now (this one was away), or
     /// its journal is not where this node thought.
     Fenced(String),
+    /// Redis refused to run a write at all, for want of memory (`OOM`), because it cannot save
+    /// (`MISCONF`) or because it is a replica (`READONLY`): nothing of it was kept, and the
+    /// next may be once Redis is put right.
+    Refused(String),
 }
 
 impl core::fmt::Display for StoreError {
@@ -83,6 +87,7 @@ impl core::fmt::Display for StoreError {
             StoreError::Closed => f.write_str("the store is closed"),
             StoreError::Redis(e) => write!(f, "Redis: {e}"),
             StoreError::Fenced(e) => write!(f, "Redis refused the write: {e}"),
+            StoreError::Refused(e) => write!(f, "Redis would not take the write now: {e}"),
         }
     }
 }
@@ -90,10 +95,11 @@ impl core::fmt::Display for StoreError {
 impl std::error::Error for StoreError {}
 
 impl StoreError {
-    /// Whether this is a commit the store could not make now but may make later (a full disk,
-    /// an I/O error): the games pause rather than end.
+    /// Whether this is a commit the store could not make now but may make later, knowing that
+    /// nothing of it was kept (a full disk, an I/O error, Redis refusing writes): the games
+    /// pause rather than end.
     pub fn is_a_pause(&self) -> bool {
-        matches!(self, StoreError::Full(_) | StoreError::Unwritten(_))
+        matches!(self, StoreError::Full(_) | StoreError::Unwritten(_) | StoreError::Refused(_))
     }
 }
 

@@ -99,11 +99,7 @@ pub(super) async fn write_loop(inner: Arc<Inner>, mut jobs: mpsc::UnboundedRecei
                         let answer: Result<Value, StoreError> =
                             answers.next().unwrap_or(Err(StoreError::Closed));
                         let refused = match answer {
-                            Ok(Value::ServerError(e)) => Some(StoreError::Fenced(format!(
-                                "game {}: {}",
-                                write.game(),
-                                e.details().unwrap_or("refused")
-                            ))),
+                            Ok(Value::ServerError(e)) => Some(refusal(write, &e)),
                             Ok(_) => None,
                             Err(e) => Some(e),
                         };
@@ -138,5 +134,17 @@ fn add(pipe: &mut Pipeline, write: &Write, token: &str, alive: &str) {
             scripts::append(pipe, &keys, alive, token, (*v, &json(event)), ORPHANS_KEPT);
         }
         Write::Erase { game } => scripts::erase(pipe, &keys, alive, &seated_key(game), token),
+    }
+}
+
+/// What Redis's refusal of one write means. The scripts refuse with `FENCED` when the game is
+/// not this node's to write; any other refusal (`OOM`, `MISCONF`, `READONLY`) comes from Redis
+/// itself, before the script ran (Redis checks them before a script that writes), so nothing
+/// of the write was kept and the game pauses.
+fn refusal(write: &Write, e: &redis::ServerError) -> StoreError {
+    let said = format!("game {}: {}", write.game(), e.details().unwrap_or("refused"));
+    match e.code() {
+        "FENCED" => StoreError::Fenced(said),
+        code => StoreError::Refused(format!("{code} {said}")),
     }
 }
