@@ -212,3 +212,33 @@ fn sigterm_closes_every_socket_with_1012_and_exits_despite_a_half_open_request()
 
     stopping::terminate_with_1012(&mut server.child, &mut sockets);
 }
+
+#[test]
+fn half_open_requests_from_many_addresses_do_not_lock_a_fresh_client_out() {
+    // 128 files, and 1,150 connections that never finish their request line, from 21 addresses
+    // (each under its share of open connections). The header timeout is ten minutes, so that
+    // nothing lets them go while the test runs.
+    let server = Server::start("ulimit -n 128 &&", "--header-timeout 600", &[]);
+    let mut held = Vec::new();
+    for n in 0..1150 {
+        let from = format!("127.0.0.{}", 10 + n % 21);
+        if let Ok(mut stream) = connect_from(&from, server.addr) {
+            let _ = stream.write_all(b"GET / HT");
+            held.push(stream);
+        }
+    }
+    // Someone else is served while they are all still held.
+    let page = "GET /rules HTTP/1.1\r\nHost: dara\r\nConnection: close\r\n\r\n";
+    let status = request("127.0.0.99", server.addr, page, Duration::from_secs(30));
+    assert_eq!(status.ok().as_deref(), Some("HTTP/1.1 200 OK"), "{}", server.output());
+    // The server still holds many of them: it let the oldest go, not every one.
+    let mut still_open = 0;
+    for stream in &mut held {
+        stream.set_nonblocking(true).unwrap();
+        let mut byte = [0u8; 1];
+        let waits = stream.read(&mut byte);
+        still_open +=
+            usize::from(matches!(waits, Err(e) if e.kind() == std::io::ErrorKind::WouldBlock));
+    }
+    assert!(still_open >= 50, "{still_open} of {} held open by the server", held.len());
+}

@@ -41,6 +41,11 @@ pub struct Config {
     pub seats_per_address: usize,
     /// Connections one client address may hold open at once (pages, sockets, requests).
     pub connections_per_address: u32,
+    /// Of those, connections whose first request's headers have not all come yet (a browser
+    /// sends them at once; a connection opened ahead of need waits a few seconds at most). A
+    /// trickle of half-sent requests from many addresses would otherwise hold every file
+    /// descriptor until `header_timeout`.
+    pub unfinished_per_address: u32,
     /// How long a game waits for its second player before it is closed.
     pub unjoined_timeout: Duration,
     /// Reverse proxies whose `X-Forwarded-For` names the client.
@@ -88,6 +93,8 @@ impl Default for Config {
             // A page holds a game socket, a lobby socket and a few requests; a household or a
             // school behind one address holds several.
             connections_per_address: 64,
+            // A few pages opening connections ahead of need, behind one address.
+            unfinished_per_address: 16,
             unjoined_timeout: Duration::from_secs(10 * 60),
             trusted_proxies: TrustedProxies::default(),
             public_origin: None,

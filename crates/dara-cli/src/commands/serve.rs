@@ -48,6 +48,10 @@ pub struct Args {
     /// Most connections (pages, sockets, requests) one client address may hold open at once.
     #[arg(long, default_value_t = Config::default().connections_per_address)]
     pub connections_per_address: u32,
+    /// Of those, connections one client address may hold whose request headers have not all
+    /// come yet (half-open requests).
+    #[arg(long, default_value_t = Config::default().unfinished_per_address)]
+    pub unfinished_per_address: u32,
     /// Reverse proxies to believe: their connections carry many clients, each named in
     /// `X-Forwarded-For`. Networks or addresses, comma-separated (`127.0.0.1,10.0.0.0/8`).
     #[arg(long, value_name = "CIDR")]
@@ -228,6 +232,7 @@ impl Args {
         config.seats_per_address = self.seats_per_address;
         config.max_games = self.max_games;
         config.connections_per_address = self.connections_per_address;
+        config.unfinished_per_address = self.unfinished_per_address.max(1);
         config.trusted_proxies = self.trusted_proxy.clone().unwrap_or_default();
         config.public_origin.clone_from(&self.public_origin);
         config.metrics_token.clone_from(&self.metrics_token);
@@ -298,6 +303,7 @@ mod tests {
         assert_eq!(given.seats_per_address, server.seats_per_address);
         assert_eq!(given.max_games, server.max_games);
         assert_eq!(given.connections_per_address, server.connections_per_address);
+        assert_eq!(given.unfinished_per_address, server.unfinished_per_address);
         assert_eq!(given.public_origin, server.public_origin);
         assert_eq!(given.metrics_token, server.metrics_token);
         assert_eq!(given.header_timeout, server.header_timeout);
