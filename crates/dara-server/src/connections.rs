@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::oneshot;
@@ -50,6 +51,8 @@ pub struct Counted {
     connections: Arc<Connections>,
     id: u64,
     client: Option<IpAddr>,
+    /// Whether its first request has come: later ones need not take the lock.
+    heard: AtomicBool,
 }
 
 /// Resolves when the connection is to be let go (it was the oldest unfinished one when the
@@ -145,7 +148,9 @@ impl Connections {
     ) -> Option<(Counted, LetGo)> {
         let (let_go, wait) = oneshot::channel();
         let id = self.tally().admit(client, share, let_go)?;
-        Some((Counted { connections: Arc::clone(self), id, client }, LetGo(wait)))
+        let counted =
+            Counted { connections: Arc::clone(self), id, client, heard: AtomicBool::new(false) };
+        Some((counted, LetGo(wait)))
     }
 
     /// Lets the oldest unfinished connection go, if there is one: when the process is out of
@@ -167,7 +172,9 @@ impl Connections {
 impl Counted {
     /// The connection has sent a whole request's headers.
     pub fn heard(&self) {
-        self.connections.tally().heard(self.id);
+        if !self.heard.swap(true, Ordering::Relaxed) {
+            self.connections.tally().heard(self.id);
+        }
     }
 }
 

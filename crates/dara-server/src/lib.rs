@@ -181,7 +181,7 @@ pub async fn serve(
     let limits = listener::Limits {
         per_address: connections::Share {
             open: state.config.connections_per_address,
-            unfinished: state.config.unfinished_per_address,
+            unfinished: state.config.unfinished_share(),
         },
         trusted: state.config.trusted_proxies.clone(),
         header_timeout: state.config.header_timeout,

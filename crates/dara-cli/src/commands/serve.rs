@@ -49,9 +49,9 @@ pub struct Args {
     #[arg(long, default_value_t = Config::default().connections_per_address)]
     pub connections_per_address: u32,
     /// Of those, connections one client address may hold whose request headers have not all
-    /// come yet (half-open requests).
-    #[arg(long, default_value_t = Config::default().unfinished_per_address)]
-    pub unfinished_per_address: u32,
+    /// come yet (half-open requests) [default: a quarter of --connections-per-address].
+    #[arg(long)]
+    pub unfinished_per_address: Option<u32>,
     /// Reverse proxies to believe: their connections carry many clients, each named in
     /// `X-Forwarded-For`. Networks or addresses, comma-separated (`127.0.0.1,10.0.0.0/8`).
     #[arg(long, value_name = "CIDR")]
@@ -232,7 +232,7 @@ impl Args {
         config.seats_per_address = self.seats_per_address;
         config.max_games = self.max_games;
         config.connections_per_address = self.connections_per_address;
-        config.unfinished_per_address = self.unfinished_per_address.max(1);
+        config.unfinished_per_address = self.unfinished_per_address;
         config.trusted_proxies = self.trusted_proxy.clone().unwrap_or_default();
         config.public_origin.clone_from(&self.public_origin);
         config.metrics_token.clone_from(&self.metrics_token);
