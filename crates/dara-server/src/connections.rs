@@ -1,9 +1,10 @@
 //! Who holds the server's connections: for each client address, how many it has open and how
 //! many have not yet sent a whole request's headers (unfinished), so that one client cannot
-//! hold more than its share; and which unfinished connection is the oldest, to let go when the
-//! process runs out of file descriptors. A request whose headers are still coming holds a
-//! descriptor and gives nothing back: a client that means it sends its headers in one packet,
-//! so the oldest unfinished request is the one most likely held open on purpose.
+//! hold more than its share; and which unfinished connection is the oldest, to let go when
+//! too many are unfinished in all, or the process runs out of file descriptors. A request
+//! whose headers are still coming holds a descriptor and gives nothing back: a client that
+//! means it sends its headers at once, so the oldest unfinished request is the one most likely
+//! held open on purpose, and letting it go keeps a new client served.
 
 use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
@@ -12,13 +13,16 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::oneshot;
 
-/// How much of the server one client address may hold.
+/// How much of the server one client address may hold, and all of them together.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Share {
-    /// Connections open at once.
+    /// Connections one address may hold open at once.
     pub open: u32,
     /// Of those, connections whose first request's headers have not all come.
     pub unfinished: u32,
+    /// Unfinished connections from every client together (trusted proxies' too): past it,
+    /// the oldest is let go.
+    pub unfinished_total: usize,
 }
 
 /// Open connections per client address, and the unfinished ones in the order they came.
@@ -72,13 +76,14 @@ impl LetGo {
 
 impl Tally {
     /// Admits a connection from `client` (`None`: a trusted proxy, not counted) unless the
-    /// client already holds its share: its id, unfinished until [`Tally::heard`].
+    /// client already holds its share: its id, unfinished until [`Tally::heard`], and what lets
+    /// the oldest unfinished connection go if there are now too many in all.
     fn admit(
         &mut self,
         client: Option<IpAddr>,
         share: Share,
         let_go: oneshot::Sender<()>,
-    ) -> Option<u64> {
+    ) -> Option<(u64, Option<oneshot::Sender<()>>)> {
         if let Some(client) = client {
             let held = self.held.entry(client).or_default();
             if held.open >= share.open || held.unfinished >= share.unfinished {
@@ -92,7 +97,8 @@ impl Tally {
         }
         self.next += 1;
         self.unfinished.insert(self.next, (client, let_go));
-        Some(self.next)
+        let too_many = self.unfinished.len() > share.unfinished_total.max(1);
+        Some((self.next, too_many.then(|| self.oldest_unfinished()).flatten()))
     }
 
     /// Connection `id` has sent a whole request's headers: it no longer counts as unfinished.
@@ -147,7 +153,11 @@ impl Connections {
         share: Share,
     ) -> Option<(Counted, LetGo)> {
         let (let_go, wait) = oneshot::channel();
-        let id = self.tally().admit(client, share, let_go)?;
+        let (id, oldest) = self.tally().admit(client, share, let_go)?;
+        if let Some(oldest) = oldest {
+            // Its connection may have just ended on its own; then there is nothing to do.
+            let _ = oldest.send(());
+        }
         let counted =
             Counted { connections: Arc::clone(self), id, client, heard: AtomicBool::new(false) };
         Some((counted, LetGo(wait)))
@@ -192,10 +202,10 @@ mod tests {
         Some(IpAddr::from([127, 0, 0, n]))
     }
 
-    const SHARE: Share = Share { open: 4, unfinished: 2 };
+    const SHARE: Share = Share { open: 4, unfinished: 2, unfinished_total: 100 };
 
     fn admit(tally: &mut Tally, client: Option<IpAddr>) -> Option<u64> {
-        tally.admit(client, SHARE, oneshot::channel().0)
+        tally.admit(client, SHARE, oneshot::channel().0).map(|(id, _)| id)
     }
 
     #[test]
@@ -228,11 +238,11 @@ mod tests {
     fn the_oldest_unfinished_connection_is_let_go_first() {
         let mut tally = Tally::default();
         let (tx1, mut rx1) = oneshot::channel();
-        let first = tally.admit(ip(1), SHARE, tx1).unwrap();
+        let first = tally.admit(ip(1), SHARE, tx1).unwrap().0;
         let (tx2, mut rx2) = oneshot::channel();
-        let second = tally.admit(ip(2), SHARE, tx2).unwrap();
+        let second = tally.admit(ip(2), SHARE, tx2).unwrap().0;
         let (tx3, mut rx3) = oneshot::channel();
-        let _third = tally.admit(ip(3), SHARE, tx3).unwrap();
+        let _third = tally.admit(ip(3), SHARE, tx3).unwrap().0;
         // The first has been heard from: it is never let go this way.
         tally.heard(first);
         assert!(rx1.try_recv().is_err());
@@ -245,5 +255,25 @@ mod tests {
         assert!(!tally.held.contains_key(&ip(2).unwrap()));
         assert!(tally.oldest_unfinished().is_some());
         assert!(tally.oldest_unfinished().is_none());
+    }
+
+    #[test]
+    fn past_the_total_the_oldest_unfinished_is_let_go_for_the_newest() {
+        let mut tally = Tally::default();
+        let share = Share { unfinished_total: 3, ..SHARE };
+        let mut waits = Vec::new();
+        for n in 1..=3 {
+            let (tx, rx) = oneshot::channel();
+            let (_, oldest) = tally.admit(ip(n), share, tx).unwrap();
+            assert!(oldest.is_none());
+            waits.push(rx);
+        }
+        // A fourth, from anyone (a trusted proxy here): the first is let go, and it comes in.
+        let (tx, _rx) = oneshot::channel();
+        let (_, oldest) = tally.admit(None, share, tx).unwrap();
+        oldest.unwrap().send(()).unwrap();
+        assert!(waits[0].try_recv().is_ok());
+        assert!(waits[1].try_recv().is_err());
+        assert_eq!(tally.unfinished.len(), 3);
     }
 }

@@ -182,6 +182,7 @@ pub async fn serve(
         per_address: connections::Share {
             open: state.config.connections_per_address,
             unfinished: state.config.unfinished_share(),
+            unfinished_total: state.config.max_unfinished,
         },
         trusted: state.config.trusted_proxies.clone(),
         header_timeout: state.config.header_timeout,
