@@ -132,8 +132,10 @@ async fn a_refusal_says_how_long_the_queue_ahead_of_the_client_is() {
     let crowded = ask(addr, "/api/review", review.clone(), me).await;
     assert_eq!(crowded.status, 429, "{crowded:?}");
     let crowded_wait = crowded.retry_after.expect("a refusal says when to come back");
+    // About six times as long on the turns' budgets; the turns run meanwhile teach how long
+    // they really take, which may shorten both.
     assert!(
-        crowded_wait > 3 * alone_wait,
+        crowded_wait > 2 * alone_wait,
         "the wait grows with the queue ahead: alone {alone_wait} s, behind five {crowded_wait} s"
     );
 }
