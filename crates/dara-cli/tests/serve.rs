@@ -212,3 +212,94 @@ fn sigterm_closes_every_socket_with_1012_and_exits_despite_a_half_open_request()
 
     stopping::terminate_with_1012(&mut server.child, &mut sockets);
 }
+
+#[test]
+fn half_open_requests_from_many_addresses_do_not_lock_a_fresh_client_out() {
+    // The unfinished requests held in all stay within a quarter of the open files.
+    half_open_requests_leave_room_for_a_fresh_client("", 16);
+    // With that bound lifted, the process runs out of descriptors: the oldest unfinished
+    // request is let go for the new client.
+    half_open_requests_leave_room_for_a_fresh_client(
+        "--max-unfinished 100000 --unfinished-per-address 64",
+        50,
+    );
+}
+
+/// 128 files, and 1,150 connections that never finish their request line, from 21 addresses
+/// (each under its share of open connections), against `dara serve` given `args`. The header
+/// timeout is ten minutes, so that nothing lets them go while the test runs: a fresh client
+/// is served while they are held, and the server still holds at least `kept` of them.
+fn half_open_requests_leave_room_for_a_fresh_client(args: &str, kept: usize) {
+    let args = format!("--header-timeout 600 {args}");
+    let server = Server::start("ulimit -n 128 &&", &args, &[]);
+    let mut held = Vec::new();
+    for n in 0..1150 {
+        let from = format!("127.0.0.{}", 10 + n % 21);
+        if let Ok(mut stream) = connect_from(&from, server.addr) {
+            let _ = stream.write_all(b"GET / HT");
+            held.push(stream);
+        }
+    }
+    let page = "GET /rules HTTP/1.1\r\nHost: dara\r\nConnection: close\r\n\r\n";
+    let status = request("127.0.0.99", server.addr, page, Duration::from_secs(30));
+    assert_eq!(status.ok().as_deref(), Some("HTTP/1.1 200 OK"), "{args}: {}", server.output());
+    // It let the oldest go, not every one.
+    let mut still_open = 0;
+    for stream in &mut held {
+        stream.set_nonblocking(true).unwrap();
+        let mut byte = [0u8; 1];
+        let waits = stream.read(&mut byte);
+        still_open +=
+            usize::from(matches!(waits, Err(e) if e.kind() == std::io::ErrorKind::WouldBlock));
+    }
+    assert!(still_open >= kept, "{args}: {still_open} of {} held open by the server", held.len());
+}
+
+/// Asks for a game by link from the loopback address `from`, with `forwarded` as its
+/// `X-Forwarded-For` (none when `None`): the status line and the body.
+fn create_forwarded(from: &str, to: SocketAddr, forwarded: Option<&str>) -> (String, String) {
+    let body = r#"{"opponent":"friend","first":"me"}"#;
+    let header = forwarded.map_or(String::new(), |f| format!("X-Forwarded-For: {f}\r\n"));
+    let post = format!(
+        "POST /api/games HTTP/1.1\r\nHost: dara\r\nContent-Type: application/json\r\n{header}\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = connect_from(from, to).unwrap();
+    stream.write_all(post.as_bytes()).unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let status = answer.lines().next().unwrap_or_default().to_owned();
+    let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default().to_owned();
+    (status, body)
+}
+
+#[test]
+fn junk_forwarded_for_from_a_trusted_proxy_is_refused_not_counted_against_the_proxy() {
+    let server = Server::start("", "--trusted-proxy 127.0.0.1/32 --games-per-address 2", &[]);
+    let ask = |forwarded| create_forwarded("127.0.0.1", server.addr, forwarded);
+    // What the proxy forwards but nobody can read: refused, saying why, and counted against
+    // nobody (were it the proxy's own address, the third would find its two games taken).
+    for junk in
+        ["garbage", "", " , ", "unknown", "300.1.2.3", "203.0.113.9, nonsense", "10.0.0.1 x"]
+    {
+        let (status, body) = ask(Some(junk));
+        assert_eq!(status, "HTTP/1.1 400 Bad Request", "X-Forwarded-For: {junk:?}: {body}");
+        assert!(body.contains("X-Forwarded-For"), "{body}");
+    }
+    // The proxy's own requests (no header: nothing forwarded) still have the proxy's share.
+    for _ in 0..2 {
+        assert_eq!(ask(None).0, "HTTP/1.1 201 Created");
+    }
+    assert_eq!(ask(None).0, "HTTP/1.1 429 Too Many Requests");
+    // Each forwarded client has its own share, however the proxy writes its address: junk
+    // the client wrote itself, left of what the proxy appended, changes nothing.
+    for client in ["203.0.113.9", "junk, 203.0.113.9:4711"] {
+        assert_eq!(ask(Some(client)).0, "HTTP/1.1 201 Created", "{client}");
+    }
+    assert_eq!(ask(Some("203.0.113.9")).0, "HTTP/1.1 429 Too Many Requests", "one client");
+    for client in ["[2001:db8::1]:443", "2001:db8::2"] {
+        assert_eq!(ask(Some(client)).0, "HTTP/1.1 201 Created", "{client}");
+    }
+    assert_eq!(ask(Some("[2001:db8::3]")).0, "HTTP/1.1 429 Too Many Requests", "one /64");
+}

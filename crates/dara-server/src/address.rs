@@ -5,8 +5,12 @@
 //! an address counts as its /64. IPv4 addresses (also when written as IPv6) count as themselves.
 //! Behind a reverse proxy every connection comes from the proxy: for a proxy the operator names
 //! as trusted (`--trusted-proxy`), the client is read from `X-Forwarded-For`; from anyone else
-//! that header means nothing, since anyone can write it.
+//! that header means nothing, since anyone can write it. A trusted proxy that forwards a header
+//! whose last hop does not read as an address is refused rather than guessed at: counted
+//! against the proxy, every such request would share one client's caps; counted by the text,
+//! anyone could write a new client each time.
 
+use std::fmt;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::str::FromStr;
 
@@ -36,28 +40,35 @@ impl TrustedProxies {
     /// The client behind a request that came from `peer`: `peer` itself, unless `peer` is a
     /// trusted proxy, when it is the rightmost address of `X-Forwarded-For` that is not a
     /// trusted proxy (each proxy appends the address it heard from; the ones left of the last
-    /// untrusted hop were written by the client and prove nothing).
-    pub fn client(&self, peer: IpAddr, headers: &HeaderMap) -> IpAddr {
+    /// untrusted hop were written by the client and prove nothing). A trusted proxy's request
+    /// with no such header is its own (a health check, a script on that machine); one whose
+    /// every hop is a trusted proxy comes from the first of them.
+    ///
+    /// # Errors
+    /// When a hop that a trusted proxy wrote does not read as an address (`1.2.3.4`, `::1`,
+    /// with or without a port, `[::1]`): the proxy does not say who its client is.
+    pub fn client(&self, peer: IpAddr, headers: &HeaderMap) -> Result<IpAddr, UnreadableHop> {
         if !self.contains(peer) {
-            return requester(peer);
+            return Ok(requester(peer));
         }
-        let hops = headers
-            .get_all("x-forwarded-for")
-            .iter()
-            .filter_map(|value| value.to_str().ok())
-            .flat_map(|value| value.split(','))
-            .map(str::trim)
-            .collect::<Vec<_>>();
+        let values: Vec<_> = headers.get_all("x-forwarded-for").iter().collect();
+        if values.is_empty() {
+            return Ok(requester(peer));
+        }
+        let mut hops = Vec::new();
+        for value in values {
+            let text = value.to_str().map_err(|_| UnreadableHop::new("(not text)"))?;
+            hops.extend(text.split(',').map(str::trim));
+        }
+        let mut first_trusted = peer;
         for hop in hops.iter().rev() {
-            let Ok(ip) = hop.parse::<IpAddr>() else {
-                // A hop a trusted proxy would never write: stop believing the header here.
-                break;
-            };
+            let ip = hop_address(hop).ok_or_else(|| UnreadableHop::new(hop))?;
             if !self.contains(ip) {
-                return requester(ip);
+                return Ok(requester(ip));
             }
+            first_trusted = ip;
         }
-        requester(peer)
+        Ok(requester(first_trusted))
     }
 }
 
@@ -77,6 +88,38 @@ impl FromStr for TrustedProxies {
         Ok(proxies)
     }
 }
+
+/// A hop of `X-Forwarded-For` as an address: bare, with a port (`1.2.3.4:5678`,
+/// `[::1]:443`, as some load balancers write it), or in brackets.
+fn hop_address(hop: &str) -> Option<IpAddr> {
+    hop.parse::<IpAddr>().ok().or_else(|| hop.parse::<SocketAddr>().ok().map(|a| a.ip())).or_else(
+        || hop.strip_prefix('[')?.strip_suffix(']')?.parse::<Ipv6Addr>().ok().map(IpAddr::V6),
+    )
+}
+
+/// A hop of `X-Forwarded-For`, written by a trusted proxy, that names no address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnreadableHop(String);
+
+impl UnreadableHop {
+    /// The hop as read, cut short: it is sent back in the answer.
+    fn new(hop: &str) -> UnreadableHop {
+        UnreadableHop(hop.chars().take(60).collect())
+    }
+}
+
+impl fmt::Display for UnreadableHop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the X-Forwarded-For that a trusted proxy forwarded does not end with the client's \
+             address ({:?} is not one); the proxy must append the address it heard from",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnreadableHop {}
 
 fn unmapped(ip: IpAddr) -> IpAddr {
     match ip {
@@ -99,7 +142,8 @@ impl<S: AsRef<TrustedProxies> + Send + Sync> FromRequestParts<S> for Client {
             .get::<ConnectInfo<SocketAddr>>()
             .map(|ConnectInfo(peer)| peer.ip())
             .ok_or(AppError::NotFound)?;
-        Ok(Client(state.as_ref().client(peer, &parts.headers)))
+        let client = state.as_ref().client(peer, &parts.headers);
+        Ok(Client(client.map_err(|e| AppError::bad(e.to_string()))?))
     }
 }
 
@@ -141,23 +185,46 @@ mod tests {
     #[test]
     fn only_a_trusted_proxy_is_believed() {
         let proxies: TrustedProxies = "10.0.0.0/8, ::1".parse().unwrap();
+        let client = |peer: &str, headers: &HeaderMap| proxies.client(ip(peer), headers).unwrap();
         let spoofed = forwarded("203.0.113.9");
-        // From anyone else the header changes nothing.
-        assert_eq!(proxies.client(ip("198.51.100.7"), &spoofed), ip("198.51.100.7"));
-        assert_eq!(proxies.client(ip("10.1.2.3"), &spoofed), ip("203.0.113.9"));
-        assert_eq!(proxies.client(ip("::1"), &spoofed), ip("203.0.113.9"));
+        // From anyone else the header changes nothing, junk or not.
+        assert_eq!(client("198.51.100.7", &spoofed), ip("198.51.100.7"));
+        assert_eq!(client("198.51.100.7", &forwarded("garbage")), ip("198.51.100.7"));
+        assert_eq!(client("10.1.2.3", &spoofed), ip("203.0.113.9"));
+        assert_eq!(client("::1", &spoofed), ip("203.0.113.9"));
         // What the client wrote itself, left of the hop the proxy saw, proves nothing.
         let chain = forwarded("1.2.3.4, 198.51.100.7, 10.0.0.5");
-        assert_eq!(proxies.client(ip("10.1.2.3"), &chain), ip("198.51.100.7"));
-        // No header, or nothing readable: the proxy itself.
-        assert_eq!(proxies.client(ip("10.1.2.3"), &HeaderMap::new()), ip("10.1.2.3"));
-        assert_eq!(proxies.client(ip("10.1.2.3"), &forwarded("garbage")), ip("10.1.2.3"));
+        assert_eq!(client("10.1.2.3", &chain), ip("198.51.100.7"));
+        assert_eq!(client("10.1.2.3", &forwarded("garbage, 198.51.100.7")), ip("198.51.100.7"));
+        // No header: the proxy's own request. Only trusted hops: the first of them.
+        assert_eq!(client("10.1.2.3", &HeaderMap::new()), ip("10.1.2.3"));
+        assert_eq!(client("10.1.2.3", &forwarded("10.9.9.9, 10.0.0.5")), ip("10.9.9.9"));
         // An IPv6 client counts as its /64 here too.
-        assert_eq!(
-            proxies.client(ip("10.1.2.3"), &forwarded("2001:db8:1:2:aaaa::1")),
-            ip("2001:db8:1:2::")
-        );
+        assert_eq!(client("10.1.2.3", &forwarded("2001:db8:1:2:aaaa::1")), ip("2001:db8:1:2::"));
         assert!("not-a-net".parse::<TrustedProxies>().is_err());
+    }
+
+    #[test]
+    fn a_hop_may_carry_a_port_or_brackets() {
+        let proxies: TrustedProxies = "10.0.0.0/8".parse().unwrap();
+        let client = |hop| proxies.client(ip("10.1.2.3"), &forwarded(hop));
+        assert_eq!(client("203.0.113.9:4711"), Ok(ip("203.0.113.9")));
+        assert_eq!(client("[2001:db8:1:2::9]:443"), Ok(ip("2001:db8:1:2::")));
+        assert_eq!(client("[2001:db8:1:2::9]"), Ok(ip("2001:db8:1:2::")));
+    }
+
+    #[test]
+    fn a_trusted_proxy_that_names_no_client_is_refused() {
+        let proxies: TrustedProxies = "10.0.0.0/8".parse().unwrap();
+        let client = |hop| proxies.client(ip("10.1.2.3"), &forwarded(hop));
+        for junk in ["garbage", "", " , ", "unknown", "300.1.2.3", "203.0.113.9, x", "10.0.0.5, x"]
+        {
+            assert!(client(junk).is_err(), "{junk:?}");
+        }
+        let long = "x".repeat(500);
+        let refused = client(&long).unwrap_err().to_string();
+        assert!(refused.starts_with("the X-Forwarded-For that a trusted proxy forwarded"));
+        assert!(refused.len() < 250, "the hop is cut short: {refused}");
     }
 
     #[test]

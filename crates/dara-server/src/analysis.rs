@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::address::Client;
 use crate::duration::millis;
 use crate::error::AppError;
-use crate::game::computer::{AnalysisRefused, Study};
+use crate::game::study::{AnalysisRefused, Study};
 use crate::game::Played;
 use crate::state::AppState;
 
@@ -105,7 +105,7 @@ pub(crate) fn refused(refused: AnalysisRefused) -> AppError {
         AnalysisRefused::Busy { waiting, retry_after } => {
             AppError::AnalysisBusy { waiting, retry_after }
         }
-        AnalysisRefused::OneAtATime => AppError::OneAnalysisAtATime,
+        AnalysisRefused::OneAtATime { retry_after } => AppError::OneAnalysisAtATime { retry_after },
     }
 }
 

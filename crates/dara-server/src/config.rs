@@ -41,6 +41,16 @@ pub struct Config {
     pub seats_per_address: usize,
     /// Connections one client address may hold open at once (pages, sockets, requests).
     pub connections_per_address: u32,
+    /// Of those, connections whose first request's headers have not all come yet (a browser
+    /// sends them at once; a connection opened ahead of need waits a few seconds at most), so
+    /// that half-sent requests from a few addresses cannot hold every file descriptor until
+    /// `header_timeout`. `None`: half of `connections_per_address` (32 of 64), so that raising
+    /// that for a load test raises this with it.
+    pub unfinished_per_address: Option<u32>,
+    /// Connections from every client together whose request headers have not all come: past
+    /// it the oldest is let go, so that half-sent requests from many addresses never use up
+    /// the file descriptors (`dara serve` makes it a quarter of its open-files limit).
+    pub max_unfinished: usize,
     /// How long a game waits for its second player before it is closed.
     pub unjoined_timeout: Duration,
     /// Reverse proxies whose `X-Forwarded-For` names the client.
@@ -67,6 +77,14 @@ pub struct Config {
     pub tablebase: Option<Arc<Tablebase>>,
 }
 
+impl Config {
+    /// Connections one client address may hold whose request headers have not all come: see
+    /// `unfinished_per_address`.
+    pub fn unfinished_share(&self) -> u32 {
+        self.unfinished_per_address.unwrap_or(self.connections_per_address / 2).max(1)
+    }
+}
+
 impl Default for Config {
     fn default() -> Config {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -88,6 +106,9 @@ impl Default for Config {
             // A page holds a game socket, a lobby socket and a few requests; a household or a
             // school behind one address holds several.
             connections_per_address: 64,
+            unfinished_per_address: None,
+            // A quarter of the usual 1,024 open files.
+            max_unfinished: 256,
             unjoined_timeout: Duration::from_secs(10 * 60),
             trusted_proxies: TrustedProxies::default(),
             public_origin: None,

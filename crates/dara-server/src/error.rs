@@ -68,12 +68,18 @@ pub enum AppError {
     AnalysisBusy {
         /// Analyses waiting.
         waiting: usize,
-        /// About when to come back (`seconds`, rounded up, at least one).
+        /// About when one of the analyses booked will be done, read from the queue (`seconds`,
+        /// rounded up, at least one).
         #[serde(rename = "seconds", serialize_with = "retry_seconds_field")]
         retry_after: Duration,
     },
     /// The client already has its share of analyses booked.
-    OneAnalysisAtATime,
+    OneAnalysisAtATime {
+        /// About when one of them will be done, read from the queue ahead of it (`seconds`,
+        /// rounded up, at least one).
+        #[serde(rename = "seconds", serialize_with = "retry_seconds_field")]
+        retry_after: Duration,
+    },
     /// The store of live games failed (or the server is stopping): a game that cannot be kept
     /// is not begun.
     Unkept,
@@ -96,7 +102,7 @@ impl AppError {
             | AppError::Unkept => StatusCode::SERVICE_UNAVAILABLE,
             AppError::TooManyGames { .. }
             | AppError::TooManySeats { .. }
-            | AppError::OneAnalysisAtATime => StatusCode::TOO_MANY_REQUESTS,
+            | AppError::OneAnalysisAtATime { .. } => StatusCode::TOO_MANY_REQUESTS,
             AppError::TableTaken => StatusCode::CONFLICT,
             AppError::TableClosed => StatusCode::NOT_FOUND,
             AppError::ForeignOrigin => StatusCode::FORBIDDEN,
@@ -152,7 +158,7 @@ impl AppError {
                     if seconds == 1 { "" } else { "s" }
                 )
             }
-            AppError::OneAnalysisAtATime => {
+            AppError::OneAnalysisAtATime { .. } => {
                 "one analysis at a time: wait for the one you asked for".to_owned()
             }
             AppError::Unkept => {
@@ -177,7 +183,7 @@ impl dara::Coded for AppError {
             AppError::ForeignOrigin,
             AppError::NotJson,
             AppError::AnalysisBusy { waiting: 1, retry_after: wait },
-            AppError::OneAnalysisAtATime,
+            AppError::OneAnalysisAtATime { retry_after: wait },
             AppError::Unkept,
         ];
         // A variant added without a value above does not compile.
@@ -194,7 +200,7 @@ impl dara::Coded for AppError {
                 | AppError::ForeignOrigin
                 | AppError::NotJson
                 | AppError::AnalysisBusy { .. }
-                | AppError::OneAnalysisAtATime
+                | AppError::OneAnalysisAtATime { .. }
                 | AppError::Unkept => {}
             }
         }
@@ -216,7 +222,8 @@ impl IntoResponse for AppError {
         match self {
             // When to come back, for a program.
             AppError::EngineBusy { retry_after, .. }
-            | AppError::AnalysisBusy { retry_after, .. } => {
+            | AppError::AnalysisBusy { retry_after, .. }
+            | AppError::OneAnalysisAtATime { retry_after } => {
                 let seconds = retry_seconds(retry_after).to_string();
                 (self.status(), [(header::RETRY_AFTER, seconds)], body).into_response()
             }
@@ -314,7 +321,7 @@ mod tests {
                 r#"{"code":"foreign-origin"}"#,
                 r#"{"code":"not-json"}"#,
                 r#"{"code":"analysis-busy","waiting":1,"seconds":600}"#,
-                r#"{"code":"one-analysis-at-a-time"}"#,
+                r#"{"code":"one-analysis-at-a-time","seconds":600}"#,
                 r#"{"code":"unkept"}"#,
             ]
         );

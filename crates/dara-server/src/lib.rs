@@ -26,6 +26,7 @@ pub mod api;
 pub mod browser;
 pub mod cluster;
 pub mod config;
+pub mod connections;
 pub mod date;
 pub mod duration;
 pub mod error;
@@ -178,7 +179,11 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let limits = listener::Limits {
-        per_address: state.config.connections_per_address,
+        per_address: connections::Share {
+            open: state.config.connections_per_address,
+            unfinished: state.config.unfinished_share(),
+            unfinished_total: state.config.max_unfinished,
+        },
         trusted: state.config.trusted_proxies.clone(),
         header_timeout: state.config.header_timeout,
     };

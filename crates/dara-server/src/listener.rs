@@ -1,12 +1,12 @@
 //! Accepting connections: what a public server owes every client before any route runs. A
 //! client gets a bounded number of connections at once (counted by its address: an IPv6 /64
-//! is one client), must send its request headers within a deadline, and cannot keep the
-//! server from stopping. Everything else is axum's router, served by hyper.
+//! is one client), of which only a few may be unfinished requests, must send its request
+//! headers within a deadline, and cannot keep the server from stopping. When the process runs
+//! out of file descriptors, the oldest unfinished request is let go so that a new client is
+//! still served (`connections`). Everything else is axum's router, served by hyper.
 
-use std::collections::HashMap;
 use std::future::Future;
-use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ConnectInfo;
@@ -19,6 +19,7 @@ use tokio::net::TcpListener;
 use tower::ServiceExt;
 
 use crate::address::{requester, TrustedProxies};
+use crate::connections::{Connections, Share};
 
 /// How long stopping waits for connections to finish before it drops them. A request still
 /// being read (a half-open one) holds the drain this long, and the process has 5 s in all to
@@ -26,56 +27,12 @@ use crate::address::{requester, TrustedProxies};
 /// machine, where 3 s once did not.
 pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(2);
 
-/// Open connections per client address.
-#[derive(Debug, Default)]
-pub struct Connections {
-    // A std mutex: held only to count, never across an await.
-    open: Mutex<HashMap<IpAddr, u32>>,
-}
-
-/// One counted connection; uncounted when dropped.
-#[derive(Debug)]
-pub struct Counted {
-    connections: Arc<Connections>,
-    client: IpAddr,
-}
-
-impl Connections {
-    /// Counts a connection from `client`, unless it already holds `limit`.
-    pub fn admit(self: &Arc<Self>, client: IpAddr, limit: u32) -> Option<Counted> {
-        let mut open = self.open.lock().expect("connections lock");
-        let count = open.entry(client).or_default();
-        if *count >= limit {
-            return None;
-        }
-        *count += 1;
-        Some(Counted { connections: Arc::clone(self), client })
-    }
-
-    /// Connections open now, from every client.
-    pub fn total(&self) -> u64 {
-        self.open.lock().expect("connections lock").values().map(|n| u64::from(*n)).sum()
-    }
-}
-
-impl Drop for Counted {
-    fn drop(&mut self) {
-        let mut open = self.connections.open.lock().expect("connections lock");
-        if let Some(count) = open.get_mut(&self.client) {
-            *count -= 1;
-            if *count == 0 {
-                open.remove(&self.client);
-            }
-        }
-    }
-}
-
 /// What the accept loop needs to know.
 #[derive(Debug, Clone)]
 pub struct Limits {
-    /// Connections one client address may hold at once (not counted for trusted proxies,
-    /// whose clients are counted by the address they forward, where it matters).
-    pub per_address: u32,
+    /// What one client address may hold at once (not counted for trusted proxies, whose
+    /// clients are counted by the address they forward, where it matters).
+    pub per_address: Share,
     /// Proxies whose connections carry many clients.
     pub trusted: TrustedProxies,
     /// How long a client has to send a request's headers.
@@ -103,8 +60,13 @@ pub async fn serve(
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
+                Err(e) if out_of_descriptors(&e) && connections.let_oldest_go() => {
+                    // A moment for its task to close it, and the new client is taken.
+                    tokio::time::sleep(Duration::from_millis(1)).await;
+                    continue;
+                }
                 Err(e) => {
-                    // Out of file descriptors, most likely: let some connections close.
+                    // Nothing to let go (or another failure): let some connections close.
                     tracing::warn!("accept failed: {e}");
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
@@ -112,22 +74,21 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
-        let client = requester(peer.ip());
-        let counted = if limits.trusted.contains(peer.ip()) {
-            None
-        } else {
-            match connections.admit(client, limits.per_address) {
-                Some(counted) => Some(counted),
-                // Closed at once: this client already holds its share of the server.
-                None => continue,
-            }
+        let client = (!limits.trusted.contains(peer.ip())).then(|| requester(peer.ip()));
+        let Some((counted, let_go)) = connections.admit(client, limits.per_address) else {
+            // Closed at once: this client already holds its share of the server.
+            continue;
         };
+        let counted = Arc::new(counted);
+        let heard = Arc::clone(&counted);
         // Moves are small messages that must leave at once: without this, Nagle's algorithm
         // holds a move event back until the previous message is acknowledged (tens of ms).
         let _ = stream.set_nodelay(true);
         let router = router.clone();
         // The peer's address reaches the handlers as axum's `ConnectInfo`.
         let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+            // Its headers have all come: no longer an unfinished request.
+            heard.heard();
             request.extensions_mut().insert(ConnectInfo(peer));
             router.clone().oneshot(request)
         });
@@ -135,7 +96,10 @@ pub async fn serve(
         let connection = graceful.watch(connection.into_owned());
         tokio::spawn(async move {
             let _counted = counted;
-            let _ = connection.await;
+            tokio::select! {
+                _ = connection => {}
+                () = let_go.wait() => {}
+            }
         });
     }
     drop(listener);
@@ -146,4 +110,10 @@ pub async fn serve(
         }
     }
     Ok(())
+}
+
+/// Whether an accept failed for want of file descriptors (`EMFILE`, `ENFILE`: the same numbers
+/// on Linux and the BSDs), which letting a connection go cures.
+fn out_of_descriptors(e: &std::io::Error) -> bool {
+    matches!(e.raw_os_error(), Some(23 | 24))
 }

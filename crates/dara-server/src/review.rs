@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::address::Client;
 use crate::analysis::{reach, refused, AnalysisRequest, ScoreView};
 use crate::error::AppError;
-use crate::game::computer::Line;
+use crate::game::study::Line;
 use crate::state::AppState;
 
 /// The most turns a review goes through: a few times the longest games people play.

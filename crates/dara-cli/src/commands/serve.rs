@@ -48,6 +48,14 @@ pub struct Args {
     /// Most connections (pages, sockets, requests) one client address may hold open at once.
     #[arg(long, default_value_t = Config::default().connections_per_address)]
     pub connections_per_address: u32,
+    /// Of those, connections one client address may hold whose request headers have not all
+    /// come yet (half-open requests) [default: half of --connections-per-address].
+    #[arg(long)]
+    pub unfinished_per_address: Option<u32>,
+    /// Most connections from every client together whose request headers have not all come:
+    /// past it the oldest is let go [default: a quarter of the open-files limit].
+    #[arg(long)]
+    pub max_unfinished: Option<usize>,
     /// Reverse proxies to believe: their connections carry many clients, each named in
     /// `X-Forwarded-For`. Networks or addresses, comma-separated (`127.0.0.1,10.0.0.0/8`).
     #[arg(long, value_name = "CIDR")]
@@ -121,10 +129,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .init();
     // Every socket is a file: a server that stops at the default 1,024 refuses players long
     // before it runs short of anything else.
-    match crate::open_files::raise_open_files() {
-        Ok(files) => tracing::info!(soft = files.soft, hard = files.hard, "open files"),
-        Err(e) => tracing::warn!("cannot raise the open-file limit: {e}"),
-    }
+    let open_files = match crate::open_files::raise_open_files() {
+        Ok(files) => {
+            tracing::info!(soft = files.soft, hard = files.hard, "open files");
+            Some(files.soft)
+        }
+        Err(e) => {
+            tracing::warn!("cannot raise the open-file limit: {e}");
+            None
+        }
+    };
     // Opened before anything is served, so that a second server on the same directory stops
     // here with a clear error.
     let opened = if args.redis.is_some() {
@@ -170,6 +184,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             ),
         }
         let mut config = args.config();
+        if let (None, Some(files)) = (args.max_unfinished, open_files) {
+            // Half-sent requests may hold a quarter of the descriptors, never all of them.
+            config.max_unfinished = usize::try_from(files / 4).unwrap_or(usize::MAX).max(16);
+        }
         if let Some(dir) = &args.tablebases {
             let tb = crate::commands::tablebase::load(dara::Ruleset::default(), dir)?;
             println!(
@@ -228,6 +246,10 @@ impl Args {
         config.seats_per_address = self.seats_per_address;
         config.max_games = self.max_games;
         config.connections_per_address = self.connections_per_address;
+        config.unfinished_per_address = self.unfinished_per_address;
+        if let Some(most) = self.max_unfinished {
+            config.max_unfinished = most.max(1);
+        }
         config.trusted_proxies = self.trusted_proxy.clone().unwrap_or_default();
         config.public_origin.clone_from(&self.public_origin);
         config.metrics_token.clone_from(&self.metrics_token);
@@ -298,6 +320,7 @@ mod tests {
         assert_eq!(given.seats_per_address, server.seats_per_address);
         assert_eq!(given.max_games, server.max_games);
         assert_eq!(given.connections_per_address, server.connections_per_address);
+        assert_eq!(given.unfinished_per_address, server.unfinished_per_address);
         assert_eq!(given.public_origin, server.public_origin);
         assert_eq!(given.metrics_token, server.metrics_token);
         assert_eq!(given.header_timeout, server.header_timeout);

@@ -1,8 +1,10 @@
 //! The computer opponent: the engine's search, run off the async runtime on blocking threads,
 //! never more searches at once than the server allows. The rest wait in a queue (`queue`) that
 //! runs next the search of the client who used the engine least lately, and tells each waiting
-//! game how many searches are ahead of it. A search that is no longer wanted (a takeback, the
-//! game's end, its actor stopping) is called off at once, waiting or running.
+//! game how many searches are ahead of it. Studies (an analysis, a review) come after the games
+//! and take turns client by client (`rotation`): a review gives its thread up every few
+//! positions. A search that is no longer wanted (a takeback, the game's end, its actor
+//! stopping) is called off at once, waiting or running.
 
 use std::future::Future;
 use std::net::IpAddr;
@@ -13,19 +15,18 @@ use std::time::Duration;
 use dara::{Move, Position};
 use dara_engine::level::{Level, PLAY_HASH_MIB};
 use dara_engine::rng::Rng;
-use dara_engine::search::{Outcome, Style};
 use dara_engine::{Limits, Searcher};
 use dara_tablebase::Tablebase;
 use rand::Rng as _;
 use tokio::sync::{broadcast, oneshot};
 use tokio::time::Instant;
 
-use super::queue::{Purpose, Queue, Removed, TELL_EVERY};
+use super::queue::{Queue, Removed, TELL_EVERY};
 use crate::protocol::{Answer, Wire};
 
 /// A search for one booking: its own table of [`PLAY_HASH_MIB`], called off by `stop`,
 /// answering from `tablebase` where it has one.
-fn searcher(stop: Arc<AtomicBool>, tablebase: Option<Arc<Tablebase>>) -> Searcher {
+pub(super) fn searcher(stop: Arc<AtomicBool>, tablebase: Option<Arc<Tablebase>>) -> Searcher {
     let mut searcher = Searcher::new(PLAY_HASH_MIB);
     searcher.set_stop_flag(stop);
     searcher.set_tablebase(tablebase);
@@ -54,7 +55,7 @@ struct Pool {
 
 /// What a waiting search needs: the signal that starts it, and its game's connections.
 #[derive(Debug)]
-struct Waiting {
+pub(super) struct Waiting {
     start: oneshot::Sender<()>,
     tell: Option<broadcast::Sender<Wire>>,
 }
@@ -74,92 +75,30 @@ pub struct Request {
     pub tell: Option<broadcast::Sender<Wire>>,
 }
 
-/// A position to study: the analysis board's, or one of a finished game's for its review.
-#[derive(Debug)]
-pub struct Study {
-    /// The position.
-    pub pos: Position,
-    /// The hashes of the positions before it, in the game or line that led there (so that a
-    /// repetition counts as it would in play).
-    pub history: Vec<u64>,
-    /// The client address it counts against.
-    pub client: Option<IpAddr>,
-}
-
-/// What the engine found in a studied position.
-#[derive(Debug)]
-pub struct Analysis {
-    /// Its best move, score (for the side to move), depth and line.
-    pub outcome: Outcome,
-    /// How long it waited for a thread.
-    pub waited: Duration,
-}
-
-/// The most one analysis may take: a few hundred milliseconds of a thread, so that a page
-/// stepping through a game is answered briskly and nobody can buy a long search with one
-/// request.
-#[derive(Debug, Clone, Copy)]
-pub struct AnalysisBudget {
-    /// Time.
-    pub time: Duration,
-    /// Nodes, whichever comes first.
-    pub nodes: u64,
-}
-
-impl AnalysisBudget {
-    /// The search limits of this budget: whichever of time and nodes comes first.
-    fn limits(self) -> Limits {
-        Limits { movetime: Some(self.time), nodes: Some(self.nodes), ..Limits::default() }
-    }
-}
-
-/// The budget of each position of a review: a twelfth of an analysis's, so that a game of a
-/// hundred turns is reviewed in about five seconds of one thread.
-pub const REVIEW_BUDGET: AnalysisBudget =
-    AnalysisBudget { time: Duration::from_millis(80), nodes: 60_000 };
-
-/// A whole game to review: its start, its turns (each checked against the rules), and the
-/// client address it counts against.
-#[derive(Debug)]
-pub struct Line {
-    /// The position the turns start from.
-    pub start: Position,
-    /// The turns.
-    pub moves: Vec<Move>,
-    /// Who asks.
-    pub client: Option<IpAddr>,
-}
-
-/// The budget of every analysis.
-pub const ANALYSIS_BUDGET: AnalysisBudget =
-    AnalysisBudget { time: Duration::from_millis(700), nodes: 1_500_000 };
-
-/// At most this many analyses booked (running or waiting) per client address: a page asks for
-/// one position at a time, and a review walks a game one position after another.
-const ANALYSES_PER_CLIENT: usize = 2;
-
-/// Why an analysis was not booked.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AnalysisRefused {
-    /// As many analyses wait as the server lets wait.
-    Busy {
-        /// Analyses waiting.
-        waiting: usize,
-        /// About when to come back.
-        retry_after: Duration,
-    },
-    /// The client already has its share of analyses booked.
-    OneAtATime,
-}
-
 /// What cannot happen.
 enum Never {}
 
 /// Who a search is for, and where its game hears its place.
-struct Booking {
-    purpose: Purpose,
-    client: Option<IpAddr>,
-    tell: Option<broadcast::Sender<Wire>>,
+pub(super) struct Booking {
+    pub(super) kind: Kind,
+    pub(super) client: Option<IpAddr>,
+    pub(super) tell: Option<broadcast::Sender<Wire>>,
+}
+
+/// What a search is for, which decides when it runs.
+pub(super) enum Kind {
+    /// The computer's move in a game in play: one search, before any study.
+    Play,
+    /// A study: `turns` turns of at most `turn`, taken in turn with other clients' studies.
+    Study { turns: u32, turn: Duration },
+}
+
+/// What one turn of a job came to.
+pub(super) enum Turn<T> {
+    /// More turns are needed.
+    More,
+    /// The job's answer.
+    Done(T),
 }
 
 /// A search asked for, waiting or running. Dropping it calls the search off: a waiting search
@@ -215,6 +154,17 @@ impl Pool {
         Pool::tell(queue, now);
     }
 
+    /// Ends a turn of study `id`, which has more to do: it waits for its client's next turn,
+    /// started by `start`, and whoever is next starts. If it was called off meanwhile, `start`
+    /// is dropped, which the study hears.
+    fn pause(&self, id: u64, start: oneshot::Sender<()>) {
+        let mut queue = self.lock();
+        let now = std::time::Instant::now();
+        if queue.pause(id, Waiting { start, tell: None }, now) {
+            Pool::advance(&mut queue, now);
+        }
+    }
+
     /// Tells the waiting games their places; a change too soon after the last one is left to
     /// the ticker.
     fn tell(queue: &mut Queue<Waiting>, now: std::time::Instant) -> bool {
@@ -259,6 +209,11 @@ impl Computer {
         self.tablebase.as_ref()
     }
 
+    /// Most searches that may wait (games' for new games, studies' for new studies).
+    pub(super) fn bound(&self) -> usize {
+        self.pool.bound
+    }
+
     /// Searches waiting for a thread now.
     pub fn waiting(&self) -> usize {
         self.pool.lock().waiting()
@@ -281,15 +236,15 @@ impl Computer {
         let Request { pos, history, level, client, tell } = request;
         // Only full strength plays from the tables: the lower levels' mistakes are their point.
         let tablebase = self.tablebase.clone().filter(|_| level == Level::MAX);
-        let booking = Booking { purpose: Purpose::Play, client, tell };
+        let booking = Booking { kind: Kind::Play, client, tell };
         let admitted = self.book(
             booking,
             |_| Ok::<(), Never>(()),
             move |stop| {
-                let mut searcher = searcher(stop, tablebase);
+                let mut searcher = searcher(Arc::clone(stop), tablebase.clone());
                 let mut rng = Rng::new(rand::thread_rng().gen::<u64>());
                 let (limits, style) = level.plan(&Limits::default(), &mut rng);
-                searcher.search(&pos, &history, &limits, &style, &mut |_| {}).best
+                searcher.search(&pos, &history, &limits, &style, &mut |_| {}).best.map(Turn::Done)
             },
         );
         let Ok((search, answer)) = admitted;
@@ -301,102 +256,15 @@ impl Computer {
         (search, answer)
     }
 
-    /// Asks the engine to study a position, after the searches of games in play and within a
-    /// bounded budget ([`ANALYSIS_BUDGET`]); booked and called off as [`Computer::think`]. The
-    /// future gives what the search found, or `None` if it was called off. Refused while as many
-    /// analyses wait as the server lets wait, or when the client already has its share booked.
-    #[allow(clippy::type_complexity)]
-    pub fn analyse(
-        &self,
-        study: Study,
-    ) -> Result<(Search, impl Future<Output = Option<Analysis>> + Send), AnalysisRefused> {
-        let asked = Instant::now();
-        let Study { pos, history, client } = study;
-        let tablebase = self.tablebase.clone();
-        let admit = self.admit_analysis(client);
-        let booking = Booking { purpose: Purpose::Analysis, client, tell: None };
-        let (search, answer) = self.book(booking, admit, move |stop| {
-            let mut searcher = searcher(stop, tablebase);
-            let limits = ANALYSIS_BUDGET.limits();
-            let outcome = searcher.search(&pos, &history, &limits, &Style::default(), &mut |_| {});
-            Some(Analysis { outcome, waited: Duration::ZERO })
-        })?;
-        let answer = async move {
-            let mut analysis = answer.await?;
-            analysis.waited = asked.elapsed().saturating_sub(analysis.outcome.time);
-            Some(analysis)
-        };
-        Ok((search, answer))
-    }
-
-    /// Asks the engine to go through a whole game for its review: every position from the
-    /// start, each within [`REVIEW_BUDGET`], in one booking as an analysis (one search table
-    /// serves the whole game, and a review does not queue once per position behind others).
-    /// The future gives each position with its outcome (none where the game is over), or
-    /// `None` if the review was called off.
-    #[allow(clippy::type_complexity)]
-    pub fn review(
-        &self,
-        line: Line,
-    ) -> Result<
-        (Search, impl Future<Output = Option<Vec<(Position, Option<Outcome>)>>> + Send),
-        AnalysisRefused,
-    > {
-        let Line { start, moves, client } = line;
-        let tablebase = self.tablebase.clone();
-        let booking = Booking { purpose: Purpose::Analysis, client, tell: None };
-        self.book(booking, self.admit_analysis(client), move |stop| {
-            let mut searcher = searcher(Arc::clone(&stop), tablebase);
-            let limits = REVIEW_BUDGET.limits();
-            let (mut pos, mut history) = (start, Vec::with_capacity(moves.len()));
-            let mut found = Vec::with_capacity(moves.len() + 1);
-            for i in 0..=moves.len() {
-                if stop.load(Ordering::Relaxed) {
-                    return None;
-                }
-                let outcome = (!pos.is_over()).then(|| {
-                    searcher.search(&pos, &history, &limits, &Style::default(), &mut |_| {})
-                });
-                found.push((pos.clone(), outcome));
-                if let Some(&m) = moves.get(i) {
-                    history.push(pos.hash());
-                    // Every turn was checked against the rules before the review was booked.
-                    pos.play_unchecked(m);
-                }
-            }
-            Some(found)
-        })
-    }
-
-    /// Lets an analysis (or a review) in unless as many wait as the server lets wait, or the
-    /// client already has its share booked: looked at under the queue's lock.
-    fn admit_analysis(
-        &self,
-        client: Option<IpAddr>,
-    ) -> impl FnOnce(&Queue<Waiting>) -> Result<(), AnalysisRefused> + 'static {
-        let bound = self.pool.bound;
-        move |queue| {
-            let waiting = queue.waiting_for(Purpose::Analysis);
-            if waiting >= bound {
-                let retry_after = queue.wait_estimate() + ANALYSIS_BUDGET.time * waiting as u32;
-                return Err(AnalysisRefused::Busy { waiting, retry_after });
-            }
-            if queue.booked_by(client, Purpose::Analysis) >= ANALYSES_PER_CLIENT {
-                return Err(AnalysisRefused::OneAtATime);
-            }
-            Ok(())
-        }
-    }
-
     /// Books `job` on the pool (running at once or waiting its turn) if `admit` lets it in,
     /// looking at the queue under the same lock, and runs it on a blocking thread when its turn
-    /// comes; `job` is given the flag that calls it off.
+    /// comes, turn after turn until it is done; `job` is given the flag that calls it off.
     #[allow(clippy::type_complexity)]
-    fn book<T: Send + 'static, R>(
+    pub(super) fn book<T: Send + 'static, R>(
         &self,
         booking: Booking,
         admit: impl FnOnce(&Queue<Waiting>) -> Result<(), R>,
-        job: impl FnOnce(Arc<AtomicBool>) -> Option<T> + Send + 'static,
+        mut job: impl FnMut(&Arc<AtomicBool>) -> Option<Turn<T>> + Send + 'static,
     ) -> Result<(Search, impl Future<Output = Option<T>> + Send), R> {
         self.pool.ticker.call_once(|| {
             tokio::spawn(Pool::tick(Arc::downgrade(&self.pool)));
@@ -407,8 +275,12 @@ impl Computer {
             let mut queue = self.pool.lock();
             admit(&queue)?;
             let now = std::time::Instant::now();
-            let Booking { purpose, client, tell } = booking;
-            let (id, runs) = queue.push_for(purpose, client, Waiting { start, tell }, now);
+            let Booking { kind, client, tell } = booking;
+            let waiting = Waiting { start, tell };
+            let (id, runs) = match kind {
+                Kind::Play => queue.push(client, waiting, now),
+                Kind::Study { turns, turn } => queue.push_study(client, turns, turn, waiting, now),
+            };
             if !runs {
                 // Tells it (and any it went ahead of) its place.
                 Pool::advance(&mut queue, now);
@@ -420,17 +292,35 @@ impl Computer {
         let answer = async move {
             // Booked out however this ends, even if this future is dropped midway.
             let booked = Booked { pool, id };
-            if !runs {
-                // The sender is dropped when the search is called off while it waits.
-                started.await.ok()?;
+            let (mut runs, mut started) = (runs, started);
+            loop {
+                if !runs {
+                    // The sender is dropped when the search is called off while it waits.
+                    started.await.ok()?;
+                }
+                let stopped = Arc::clone(&stop);
+                let (back, turn) = tokio::task::spawn_blocking(move || {
+                    let turn = job(&stopped);
+                    (job, turn)
+                })
+                .await
+                .ok()?;
+                job = back;
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
+                match turn? {
+                    Turn::Done(found) => {
+                        booked.finished();
+                        return Some(found);
+                    }
+                    Turn::More => {
+                        let (start, next) = oneshot::channel();
+                        booked.pool.pause(id, start);
+                        (runs, started) = (false, next);
+                    }
+                }
             }
-            let stopped = Arc::clone(&stop);
-            let found = tokio::task::spawn_blocking(move || job(stopped)).await.ok()??;
-            if stop.load(Ordering::Relaxed) {
-                return None;
-            }
-            booked.finished();
-            Some(found)
         };
         Ok((search, answer))
     }

@@ -17,7 +17,9 @@ mod outcome;
 mod presence;
 mod queue;
 mod restore;
+mod rotation;
 pub mod settings;
+pub mod study;
 
 pub use crate::seat::Seat;
 pub use actor::spawn;

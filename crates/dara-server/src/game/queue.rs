@@ -2,13 +2,16 @@
 //! client address has used lately. When more searches wait than threads are free, the next to
 //! run is the one whose address has used the least engine time recently, so that one client
 //! (say, one looping move and takeback, or opening many games) cannot take more than its share.
-//! Searches for games in play go before analysis (a position someone studies can wait a moment
-//! where a game's clock cannot), and analysis never takes more than half the threads.
+//! Searches for games in play go before studies (a position someone studies can wait a moment
+//! where a game's clock cannot), and studies never take more than half the threads; among
+//! studies, the clients take turns (`rotation`).
 //! Plain bookkeeping, with the time passed in: `computer` runs the searches.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::time::{Duration, Instant};
+
+use super::rotation::Rotation;
 
 /// Engine time used counts half as much after this long: "recently" is the last minute or two.
 const HALF_LIFE: Duration = Duration::from_secs(30);
@@ -39,8 +42,10 @@ pub(super) enum Purpose {
 pub(super) struct Queue<W> {
     threads: usize,
     running: Vec<Running>,
-    /// In the order they will run once `order` has sorted them.
+    /// Searches for games in play, in the order they will run once `order` has sorted them.
     waiting: Vec<Waiting<W>>,
+    /// Studies, running or waiting, client by client.
+    studies: Rotation<W>,
     spent: HashMap<Client, Spent>,
     next_id: u64,
     /// How long a search that ran to its end took, on average lately.
@@ -59,7 +64,6 @@ struct Running {
 struct Waiting<W> {
     id: u64,
     client: Client,
-    purpose: Purpose,
     payload: W,
     /// The place it was last told (searches ahead of it), and when, if ever.
     told: Option<(u32, Instant)>,
@@ -97,6 +101,7 @@ impl<W> Queue<W> {
             threads: threads.max(1),
             running: Vec::new(),
             waiting: Vec::new(),
+            studies: Rotation::default(),
             spent: HashMap::new(),
             next_id: 0,
             typical: FIRST_GUESS,
@@ -105,29 +110,50 @@ impl<W> Queue<W> {
 
     /// Adds a search for a game in play, for `client`: its id, and whether it runs at once (a
     /// thread is free and no such search waits) rather than waiting with `payload`.
-    #[cfg(test)]
     pub(super) fn push(&mut self, client: Client, payload: W, now: Instant) -> (u64, bool) {
-        self.push_for(Purpose::Play, client, payload, now)
+        self.next_id += 1;
+        let id = self.next_id;
+        if self.waiting.is_empty() && self.may_start(Purpose::Play) {
+            self.running.push(Running { id, client, purpose: Purpose::Play, since: now });
+            (id, true)
+        } else {
+            self.waiting.push(Waiting { id, client, payload, told: None });
+            (id, false)
+        }
     }
 
-    /// Adds a search for `purpose`; see [`Queue::push`].
-    pub(super) fn push_for(
+    /// Adds a study for `client` of `turns` turns of at most `turn` each: its id, and whether
+    /// its first turn begins at once (a thread is free and nothing waits) rather than waiting
+    /// with `payload` for the client's turn.
+    pub(super) fn push_study(
         &mut self,
-        purpose: Purpose,
         client: Client,
+        turns: u32,
+        turn: Duration,
         payload: W,
         now: Instant,
     ) -> (u64, bool) {
         self.next_id += 1;
         let id = self.next_id;
-        let nobody_before = !self.waiting.iter().any(|w| w.purpose <= purpose);
-        if nobody_before && self.may_start(purpose) {
-            self.running.push(Running { id, client, purpose, since: now });
+        let nobody_before = self.waiting.is_empty() && self.studies.waiting() == 0;
+        if nobody_before && self.may_start(Purpose::Analysis) {
+            self.running.push(Running { id, client, purpose: Purpose::Analysis, since: now });
+            self.studies.push_running(id, client, turns, turn, now);
             (id, true)
         } else {
-            self.waiting.push(Waiting { id, client, purpose, payload, told: None });
+            self.studies.push(id, client, turns, turn, payload);
             (id, false)
         }
+    }
+
+    /// Ends the turn of study `id`, which has more to do: its thread is free, its client is
+    /// charged the time, and it waits with `payload` for the client's next turn. False if it
+    /// was not running (it was called off).
+    pub(super) fn pause(&mut self, id: u64, payload: W, now: Instant) -> bool {
+        let Some(i) = self.running.iter().position(|r| r.id == id) else { return false };
+        let run = self.running.swap_remove(i);
+        self.charge(run.client, now.saturating_duration_since(run.since), now);
+        self.studies.pause(id, payload, now)
     }
 
     /// Whether a search for `purpose` may start now: a thread is free, and analysis keeps to
@@ -149,28 +175,40 @@ impl<W> Queue<W> {
         if let Some(i) = self.running.iter().position(|r| r.id == id) {
             let run = self.running.swap_remove(i);
             let ran = now.saturating_duration_since(run.since);
-            let spent = self.spent.entry(run.client).or_insert(Spent { seconds: 0.0, at: now });
-            *spent = Spent { seconds: spent.at(now) + ran.as_secs_f64(), at: now };
-            // Analysis runs on a budget of its own: only games' searches teach the typical time.
-            if finished && run.purpose == Purpose::Play {
-                self.typical = (self.typical * 7 + ran) / 8;
-            }
-            // Forget clients whose use has faded to nothing, so the table stays small.
-            if self.spent.len() > 1024 {
-                self.spent.retain(|_, s| s.at(now) > 0.001);
+            self.charge(run.client, ran, now);
+            match run.purpose {
+                // Studies run on budgets of their own: only games' searches teach the typical
+                // time.
+                Purpose::Play if finished => self.typical = (self.typical * 7 + ran) / 8,
+                Purpose::Play => {}
+                Purpose::Analysis => {
+                    self.studies.remove(id, finished, now);
+                }
             }
             Removed::Running
         } else if let Some(i) = self.waiting.iter().position(|w| w.id == id) {
             self.waiting.remove(i);
+            Removed::Waiting
+        } else if self.studies.remove(id, false, now) {
             Removed::Waiting
         } else {
             Removed::Gone
         }
     }
 
-    /// Sorts the waiting searches into the order they will run: games in play before analysis,
-    /// then least engine time used lately by their client first (a running search counts for
-    /// the time it has run so far), and among equals, first come first served.
+    /// Charges `client` the engine time `ran`.
+    fn charge(&mut self, client: Client, ran: Duration, now: Instant) {
+        let spent = self.spent.entry(client).or_insert(Spent { seconds: 0.0, at: now });
+        *spent = Spent { seconds: spent.at(now) + ran.as_secs_f64(), at: now };
+        // Forget clients whose use has faded to nothing, so the table stays small.
+        if self.spent.len() > 1024 {
+            self.spent.retain(|_, s| s.at(now) > 0.001);
+        }
+    }
+
+    /// Sorts the waiting searches for games in play into the order they will run: least engine
+    /// time used lately by their client first (a running search counts for the time it has run
+    /// so far), and among equals, first come first served.
     pub(super) fn order(&mut self, now: Instant) {
         if self.waiting.len() < 2 {
             return;
@@ -185,22 +223,28 @@ impl<W> Queue<W> {
                 *u += now.saturating_duration_since(r.since).as_secs_f64();
             }
         }
-        self.waiting.sort_by(|a, b| {
-            a.purpose
-                .cmp(&b.purpose)
-                .then(used[&a.client].total_cmp(&used[&b.client]))
-                .then(a.id.cmp(&b.id))
-        });
+        self.waiting
+            .sort_by(|a, b| used[&a.client].total_cmp(&used[&b.client]).then(a.id.cmp(&b.id)));
     }
 
-    /// The next search to start, if a thread is free and one waits: it counts as running from
-    /// now. Call `order` first.
+    /// The next search to start, if a thread is free and one waits (a game's first, then the
+    /// next study's turn): it counts as running from now. Call `order` first.
     pub(super) fn start_next(&mut self, now: Instant) -> Option<(u64, W)> {
-        let i = self.waiting.iter().position(|w| self.may_start(w.purpose))?;
-        let next = self.waiting.remove(i);
-        let (id, client, purpose) = (next.id, next.client, next.purpose);
-        self.running.push(Running { id, client, purpose, since: now });
-        Some((id, next.payload))
+        if !self.waiting.is_empty() {
+            if !self.may_start(Purpose::Play) {
+                return None;
+            }
+            let next = self.waiting.remove(0);
+            let (id, client, purpose) = (next.id, next.client, Purpose::Play);
+            self.running.push(Running { id, client, purpose, since: now });
+            return Some((id, next.payload));
+        }
+        if !self.may_start(Purpose::Analysis) {
+            return None;
+        }
+        let (id, client, payload) = self.studies.next(now)?;
+        self.running.push(Running { id, client, purpose: Purpose::Analysis, since: now });
+        Some((id, payload))
     }
 
     /// Tells every waiting search whose place changed since it was last told (call `order`
@@ -226,21 +270,41 @@ impl<W> Queue<W> {
         self.waiting.iter().find(|w| w.id == id).and_then(|w| w.told).map(|(ahead, _)| ahead)
     }
 
-    /// How many searches for `purpose` wait.
-    pub(super) fn waiting_for(&self, purpose: Purpose) -> usize {
-        self.waiting.iter().filter(|w| w.purpose == purpose).count()
+    /// How many studies wait for a turn.
+    pub(super) fn studies_waiting(&self) -> usize {
+        self.studies.waiting()
     }
 
-    /// How many searches for `purpose` `client` has booked, running or waiting.
-    pub(super) fn booked_by(&self, client: Client, purpose: Purpose) -> usize {
-        let running = self.running.iter().filter(|r| r.client == client && r.purpose == purpose);
-        let waiting = self.waiting.iter().filter(|w| w.client == client && w.purpose == purpose);
-        running.count() + waiting.count()
+    /// How many studies `client` has booked, running or waiting.
+    pub(super) fn studies_of(&self, client: Client) -> usize {
+        self.studies.booked_by(client)
     }
 
-    /// How many searches for games in play wait (analysis waits behind them).
+    /// How many searches for games in play wait (studies wait behind them).
     pub(super) fn waiting(&self) -> usize {
-        self.waiting_for(Purpose::Play)
+        self.waiting.len()
+    }
+
+    /// The threads studies may have: half of them, at least one.
+    fn study_threads(&self) -> usize {
+        (self.threads / 2).max(1)
+    }
+
+    /// The delay the games waiting now put before any study's turn.
+    fn games_first(&self) -> Duration {
+        self.typical * self.waiting() as u32 / self.threads as u32
+    }
+
+    /// About how long until one study of those booked has ended (a place in the queue frees),
+    /// were nothing more asked: what a refused study is told to wait.
+    pub(super) fn until_a_study_ends(&self, now: Instant) -> Duration {
+        self.games_first() + self.studies.until_one_ends(now, self.study_threads())
+    }
+
+    /// About how long until one of `client`'s studies has ended (it may ask for another), were
+    /// nothing more asked.
+    pub(super) fn until_a_study_of_ends(&self, client: Client, now: Instant) -> Duration {
+        self.games_first() + self.studies.until_one_of_ends(client, now, self.study_threads())
     }
 
     /// About when a search for a game asked for now would be done: every such search waiting,
@@ -346,31 +410,83 @@ mod tests {
         assert_eq!(q.remove(c, false, later), Removed::Running);
     }
 
+    const TURN: Duration = Duration::from_millis(700);
+
     #[test]
-    fn games_in_play_go_before_analysis_which_keeps_to_half_the_threads() {
+    fn games_in_play_go_before_studies_which_keep_to_half_the_threads() {
         let t0 = Instant::now();
         let mut q = Queue::new(2);
-        // Analysis takes one thread of two, not both.
-        let (a1, runs) = q.push_for(Purpose::Analysis, ip(1), "a1", t0);
+        // A study takes one thread of two, not both.
+        let (a1, runs) = q.push_study(ip(1), 1, TURN, "a1", t0);
         assert!(runs);
-        assert!(!q.push_for(Purpose::Analysis, ip(2), "a2", t0).1, "the other thread is kept");
-        // A game's search takes the free thread at once, though analysis waits.
+        assert!(!q.push_study(ip(2), 1, TURN, "a2", t0).1, "the other thread is kept");
+        // A game's search takes the free thread at once, though a study waits.
         assert!(q.push(ip(3), "g1", t0).1);
-        // With both threads busy, a later game's search still goes before the waiting analysis,
+        // With both threads busy, a later game's search still goes before the waiting study,
         // even for a client that has used more engine time.
         let (_, runs) = q.push(ip(1), "g2", t0);
         assert!(!runs);
         q.order(t0);
         let mut order = Vec::new();
         q.tell_places(t0, |w, ahead| order.push((*w, ahead)));
-        assert_eq!(order, [("g2", 0), ("a2", 1)]);
-        assert_eq!(q.waiting(), 1, "analysis does not count against new games");
-        assert_eq!(q.waiting_for(Purpose::Analysis), 1);
-        // The analysis ends: its thread goes to the game, not to the other analysis.
+        assert_eq!(order, [("g2", 0)], "only games are told their place");
+        assert_eq!(q.waiting(), 1, "studies do not count against new games");
+        assert_eq!(q.studies_waiting(), 1);
+        assert_eq!((q.studies_of(ip(1)), q.studies_of(ip(2))), (1, 1));
+        // The study ends: its thread goes to the game, not to the other study.
         q.remove(a1, true, t0 + Duration::from_secs(1));
         q.order(t0);
         assert_eq!(q.start_next(t0).map(|s| s.1), Some("g2"));
         assert_eq!(q.start_next(t0), None);
+        assert_eq!(q.studies_of(ip(1)), 0);
+    }
+
+    #[test]
+    fn a_long_study_gives_its_thread_up_between_turns() {
+        let t0 = Instant::now();
+        let mut q = Queue::new(1);
+        // One client's review of forty turns runs; its second waits; another client asks.
+        let (review, runs) = q.push_study(ip(1), 40, TURN, "review", t0);
+        assert!(runs);
+        let (_, runs) = q.push_study(ip(1), 40, TURN, "second", t0);
+        assert!(!runs);
+        let (analysis, _) = q.push_study(ip(2), 1, TURN, "analysis", t0);
+        // The review's first turn ends: the other client's analysis has the thread next.
+        let t1 = t0 + TURN;
+        assert!(q.pause(review, "review", t1));
+        assert_eq!(q.start_next(t1), Some((analysis, "analysis")));
+        assert_eq!(q.start_next(t1), None, "one thread");
+        assert_eq!(q.remove(analysis, true, t1), Removed::Running);
+        assert_eq!(q.start_next(t1).map(|s| s.1), Some("second"));
+        // A study called off while it waits between turns is gone.
+        assert_eq!(q.remove(review, false, t1), Removed::Waiting);
+        assert_eq!(q.remove(review, false, t1), Removed::Gone);
+        assert!(!q.pause(review, "review", t1));
+    }
+
+    #[test]
+    fn a_study_is_told_to_wait_for_the_turns_ahead() {
+        let t0 = Instant::now();
+        let mut q = Queue::<()>::new(2);
+        q.push_study(ip(1), 10, TURN, (), t0);
+        q.push_study(ip(1), 10, TURN, (), t0);
+        let alone = q.until_a_study_of_ends(ip(1), t0);
+        assert_eq!(alone, TURN * 19);
+        for n in 2..=6 {
+            q.push_study(ip(n), 10, TURN, (), t0);
+        }
+        // Five more clients, a review of ten turns each: each of client 1's turns comes after
+        // one of each of theirs while they last (10 rounds of six turns, then its last eight).
+        let crowded = q.until_a_study_of_ends(ip(1), t0);
+        assert_eq!(crowded, TURN * 69);
+        // The first study to end is theirs: in the tenth round.
+        assert_eq!(q.until_a_study_ends(t0), TURN * 56);
+        // Games waiting for the computer come first: two waiting, at a second each, on two
+        // threads.
+        for _ in 0..3 {
+            q.push(ip(9), (), t0);
+        }
+        assert_eq!(q.until_a_study_ends(t0), TURN * 56 + FIRST_GUESS);
     }
 
     #[test]
