@@ -69,6 +69,18 @@ impl Redis {
         let _ = self.child.wait();
     }
 
+    /// Pauses Redis (SIGSTOP): its sockets stay open, and nothing it is sent is answered.
+    fn pause(&self) {
+        let pid = self.child.id().to_string();
+        assert!(Command::new("kill").args(["-STOP", &pid]).status().unwrap().success());
+    }
+
+    /// Wakes a paused Redis (SIGCONT).
+    fn resume(&self) {
+        let pid = self.child.id().to_string();
+        assert!(Command::new("kill").args(["-CONT", &pid]).status().unwrap().success());
+    }
+
     /// Starts Redis again on its port, from its folder (its append-only file).
     fn restart(&mut self) {
         let again = Redis::launch(self.port, &self.dir);
@@ -223,6 +235,47 @@ fn games_span_nodes_and_outlive_a_killed_node() {
     current.lock().unwrap().retain(|a| *a != addrs[0]);
     players::check_records(games);
     eprintln!("every game finished {:?} after the kill", killed_at.elapsed());
+}
+
+/// Redis paused (SIGSTOP) twice for longer than a node's lease, while games go on with their
+/// seats on different nodes of three: every node's liveness lapses, and every write in flight
+/// waits or fails. Every game keeps one history (each acknowledged turn once, nothing played
+/// that was not acknowledged but the turn in flight) and goes on to its end.
+///
+/// Ignored for now: it finds a fault not yet mended. In about half the runs here, after Redis
+/// woke, a relayed socket was answered `101` and then nothing (its `hello` never had its
+/// snapshot), or a seat heard no more of its game's turns while still being pinged, for as
+/// long as 14 minutes; once, a turn then came back `not-your-turn`. Run it with `--ignored`.
+#[test]
+#[ignore = "finds a fault not yet mended: relayed sockets left without their game after Redis was paused"]
+fn games_keep_one_history_through_redis_paused_twice() {
+    let redis = Redis::start("stopped");
+    let nodes: Vec<Node> = ["s1", "s2", "s3"].iter().map(|n| Node::start(&redis, n)).collect();
+    let addrs: Vec<SocketAddr> = nodes.iter().map(|n| n.addr).collect();
+    let current = players::current(&addrs);
+    let acked = Arc::new(AtomicUsize::new(0));
+    let games: Vec<_> = (0..6u64)
+        .map(|i| {
+            let (current, acked) = (current.clone(), acked.clone());
+            std::thread::spawn(move || play_game(current, 100 + i, 40 + 2 * i as usize, acked))
+        })
+        .collect();
+    let played = |n: usize| {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while acked.load(Ordering::Relaxed) < n {
+            assert!(Instant::now() < deadline, "the games stopped at {n} turns");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    };
+    played(30);
+    for _ in 0..2 {
+        let before = acked.load(Ordering::Relaxed);
+        redis.pause();
+        std::thread::sleep(Duration::from_secs(7));
+        redis.resume();
+        played(before + 12);
+    }
+    players::check_records(games);
 }
 
 /// A watcher on a third node sees every turn of a game whose players are on the other two.

@@ -233,6 +233,12 @@ pub fn play_game_told(
                         known.ended = true;
                         return Ok(true);
                     }
+                    // Not kept, so not played: the store cannot be reached (a cluster's Redis
+                    // paused or gone). Looked at again shortly, as a page would.
+                    Some("rejected") if msg["d"]["code"] == "store-unreachable" => {
+                        std::thread::sleep(Duration::from_millis(200));
+                        return Err(std::io::Error::other("the store cannot be reached"));
+                    }
                     Some("rejected") => panic!("a random legal turn {m} was rejected: {msg}"),
                     Some("move") if msg["d"]["ply"] == ply => event = Some(msg),
                     _ => {}
