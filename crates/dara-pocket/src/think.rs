@@ -36,14 +36,14 @@ mod tests {
     fn a_level_and_a_seed_choose_one_move() {
         let line = "position start moves c3 d4 level 4 seed 9";
         let (a, b) = (answer(line), answer(line));
-        assert_eq!((a.best, a.nodes, a.score), (b.best, b.nodes, b.score));
-        assert!(a.nodes <= 15_001, "{a}");
+        assert_eq!((a.0.best, a.0.nodes, a.0.score), (b.0.best, b.0.nodes, b.0.score));
+        assert!(a.0.nodes <= 15_001, "{a}");
     }
 
     #[test]
     fn no_move_where_the_game_is_over() {
         let reply = answer("position 6/6/6/5B/WW2BB w 0 0 0");
-        assert_eq!(reply.best, None);
+        assert_eq!(reply.0.best, None);
         assert!(reply.to_string().starts_with("bestmove none score loss 0 depth 0 nodes 0"));
     }
 
@@ -60,9 +60,9 @@ mod tests {
         let request: Request = "position start level 8".parse().unwrap();
         let floor = request.level.node_floor().unwrap();
         let reply = think(&request, racing_clock);
-        assert!(reply.nodes >= floor && reply.nodes <= floor + 1024, "{reply}");
+        assert!(reply.0.nodes >= floor && reply.0.nodes <= floor + 1024, "{reply}");
         // With limits of the request's own, the level's floor does not apply.
         let request: Request = "position start level 8 go movetime 1000".parse().unwrap();
-        assert!(think(&request, racing_clock).nodes <= 1024);
+        assert!(think(&request, racing_clock).0.nodes <= 1024);
     }
 }

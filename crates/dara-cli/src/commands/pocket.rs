@@ -136,7 +136,7 @@ fn sample(args: SampleArgs) -> anyhow::Result<()> {
             }
             let request: Request =
                 format!("{line} level {play_level} seed {}", rng.next_u64()).parse()?;
-            let m = think(&request, system_now).best.expect("a game not over has a move");
+            let m = think(&request, system_now).0.best.expect("a game not over has a move");
             moves.push(m.to_string());
             pos.play_unchecked(m);
         }
