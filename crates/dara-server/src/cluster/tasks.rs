@@ -130,10 +130,18 @@ async fn renew(state: Weak<Shared>) {
         tokio::time::sleep(RENEW_EVERY).await;
         let Some(state) = state.upgrade() else { return };
         let Some(cluster) = &state.cluster else { return };
+        let sent = tokio::time::Instant::now();
         match cluster.redis.say_alive().await {
             Ok(still) => {
-                last_renewed = tokio::time::Instant::now();
-                if !still {
+                // Redis runs a request when it reads it, which may be long after it was sent:
+                // one that waited in a paused Redis renews the key after it had lapsed and
+                // says "still alive", while another node's request, run first, took this
+                // node's games. So a node also counts itself lapsed when a lease went by
+                // between the sending of its last renewal that came back and the answer to
+                // this one: it cannot know that its games are still its own.
+                let gap = last_renewed.elapsed();
+                last_renewed = sent;
+                if !still || gap >= LEASE {
                     let games = cluster.redis.forget_leases();
                     tracing::warn!(games = games.len(), "this node lapsed: it gives its games up");
                     for game in games {
