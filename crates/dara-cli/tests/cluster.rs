@@ -266,6 +266,20 @@ fn games_keep_one_history_through_redis_paused_twice() {
         }
     };
     played(30);
+    // And a game on a minute's clock, pale to move once both have made their first move: the
+    // time Redis is stopped is nobody's.
+    let created = post(
+        addrs[0],
+        "/api/games",
+        &json!({"opponent": "friend", "first": "me", "clock": {"initial": 60, "increment": 0}}),
+    );
+    let clocked = created["game"].as_str().unwrap().to_owned();
+    let (mut pale, _) = Seat::hello(addrs[0], &clocked, created["seat"].as_str()).unwrap();
+    let (mut dark, _) = Seat::hello(addrs[1], &clocked, None).unwrap();
+    dark.send(&json!({"t": "join"})).unwrap();
+    dark.until(|m| m["t"] == "joined").unwrap();
+    open_with_two_turns(&mut pale, &mut dark);
+    drop((pale, dark));
     for _ in 0..2 {
         let before = acked.load(Ordering::Relaxed);
         redis.pause();
@@ -274,6 +288,20 @@ fn games_keep_one_history_through_redis_paused_twice() {
         played(before + 12);
     }
     players::check_records(games);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let snapshot = loop {
+        match Seat::hello(addrs[2], &clocked, created["seat"].as_str()) {
+            Ok((_, snapshot)) => break snapshot,
+            Err(e) => {
+                assert!(Instant::now() < deadline, "the clocked game was never served again: {e}");
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+    };
+    let d = &snapshot["d"];
+    assert!(d["end"].is_null(), "{d}");
+    let left = d["clock"]["white"].as_u64().unwrap_or_else(|| panic!("{d}"));
+    assert!(left >= 55_000, "pale's clock ran while Redis was stopped: {left} ms left");
 }
 
 /// A watcher on a third node sees every turn of a game whose players are on the other two.

@@ -80,14 +80,17 @@ async fn relay_to(state: &AppState, conn: &mut Connection, id: &GameId, owner: N
     relay::carry(&cluster.hub, socket, id, owner, state.stopping.subscribe()).await
 }
 
-/// A socket another node relays here, for a game this node runs (or no longer does: then the
-/// page is told to reconnect, and finds the game where it is now).
+/// A socket another node relays here, for a game whose lease names this node. If the game is
+/// not live here (this node gave its games up when it found it had lapsed, but no other node
+/// took this one, so the lease still names this node), it is taken up again here, as the
+/// relaying node cannot: otherwise the page would be sent back and forth for as long as the
+/// lease lasts. If another node runs it now, the page is told to reconnect, and finds it there.
 pub async fn serve_relayed(state: AppState, opened: Opened) {
     let _open = Open::new(&state);
     let mut conn = Connection::relayed(opened.link, state.config.silence);
-    let ending = match state.game(&opened.game) {
-        Some(handle) => serve_game(&mut conn, handle, &state).await,
-        None => Ending::Closed(close::RESTARTING, MOVED),
+    let ending = match route::route(&state, &opened.game).await {
+        Route::Here(handle) => serve_game(&mut conn, handle, &state).await,
+        _ => Ending::Closed(close::RESTARTING, MOVED),
     };
     conn.finish(ending).await;
 }
