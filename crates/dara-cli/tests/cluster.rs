@@ -631,24 +631,7 @@ fn turns_are_refused_while_redis_is_unreachable() {
     wait_ready(node.addr, 200);
     // The same turn again, as the page sends it: accepted now (through a new socket if the
     // node had lapsed meanwhile and told its sockets to reconnect).
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        assert!(Instant::now() < deadline, "the turn was never accepted with Redis back");
-        let answer = white
-            .send(&json!({"t": "move", "d": {"id": 3, "m": "a1"}}))
-            .and_then(|()| white.until(|m| m["t"] == "accepted" || m["t"] == "rejected"));
-        match answer {
-            Ok(answer) if answer["t"] == "accepted" => break,
-            Ok(answer) => {
-                assert_eq!(answer["d"]["code"], "store-unreachable", "{answer}");
-                std::thread::sleep(Duration::from_millis(100));
-            }
-            Err(_) => match Seat::hello(node.addr, &game, Some(&pale)) {
-                Ok((again, _)) => white = again,
-                Err(_) => std::thread::sleep(Duration::from_millis(100)),
-            },
-        }
-    }
+    resend_until_accepted(&mut white, node.addr, &game, &pale);
     let (mut black, _) = Seat::hello(node.addr, &game, Some(&dark)).unwrap();
     black.send(&json!({"t": "resign"})).unwrap();
     black.until(|m| m["t"] == "ok").unwrap();
@@ -682,24 +665,7 @@ fn a_redis_that_refuses_writes_pauses_the_game() {
     assert_eq!(heard["t"], "pong", "{heard}");
 
     assert!(redis.command("CONFIG SET maxmemory 0").starts_with("+OK"));
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        assert!(Instant::now() < deadline, "the turn was never accepted once Redis took writes");
-        let answer = white
-            .send(&json!({"t": "move", "d": {"id": 3, "m": "a1"}}))
-            .and_then(|()| white.until(|m| m["t"] == "accepted" || m["t"] == "rejected"));
-        match answer {
-            Ok(answer) if answer["t"] == "accepted" => break,
-            Ok(answer) => {
-                assert_eq!(answer["d"]["code"], "store-unreachable", "{answer}");
-                std::thread::sleep(Duration::from_millis(100));
-            }
-            Err(_) => match Seat::hello(node.addr, &game, Some(&pale)) {
-                Ok((again, _)) => white = again,
-                Err(_) => std::thread::sleep(Duration::from_millis(100)),
-            },
-        }
-    }
+    resend_until_accepted(&mut white, node.addr, &game, &pale);
     black.until(|m| m["t"] == "move" && m["d"]["ply"] == 3).unwrap();
     black.send(&json!({"t": "resign"})).unwrap();
     black.until(|m| m["t"] == "ok").unwrap();
@@ -794,6 +760,30 @@ fn a_rolling_upgrade_from_the_previous_release_loses_no_game() {
         players::check_record(moves, record);
     }
     assert_eq!(watcher.join().unwrap(), played[0].0, "the watcher saw every turn of its game");
+}
+
+/// Sends pale's third turn (`a1`, id 3) again and again, as the page does while the store
+/// cannot keep it, until it is accepted: through a new socket at `addr` whenever the old one
+/// is closed (a node that lapsed tells its sockets to reconnect).
+fn resend_until_accepted(white: &mut Seat, addr: SocketAddr, game: &str, pale: &str) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        assert!(Instant::now() < deadline, "the turn was never accepted once Redis took it");
+        let answer = white
+            .send(&json!({"t": "move", "d": {"id": 3, "m": "a1"}}))
+            .and_then(|()| white.until(|m| m["t"] == "accepted" || m["t"] == "rejected"));
+        match answer {
+            Ok(answer) if answer["t"] == "accepted" => return,
+            Ok(answer) => {
+                assert_eq!(answer["d"]["code"], "store-unreachable", "{answer}");
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            Err(_) => match Seat::hello(addr, game, Some(pale)) {
+                Ok((again, _)) => *white = again,
+                Err(_) => std::thread::sleep(Duration::from_millis(100)),
+            },
+        }
+    }
 }
 
 /// Pale places on c3, dark on d3, each acknowledged.
