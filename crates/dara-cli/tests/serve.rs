@@ -101,10 +101,11 @@ fn request(from: &str, to: SocketAddr, text: &str, wait: Duration) -> std::io::R
     Ok(answer.lines().next().unwrap_or_default().to_owned())
 }
 
-/// Creates a game from `from` with the JSON `body`: its id and the creator's seat token.
-fn create_game(from: &str, to: SocketAddr, body: &str) -> (String, String) {
+/// `POST /api/games` with the JSON `body` from address `from`, with `headers` (each line ending
+/// in CRLF) besides the usual: the whole answer.
+fn post_games(from: &str, to: SocketAddr, headers: &str, body: &str) -> String {
     let post = format!(
-        "POST /api/games HTTP/1.1\r\nHost: dara\r\nContent-Type: application/json\r\n\
+        "POST /api/games HTTP/1.1\r\nHost: dara\r\nContent-Type: application/json\r\n{headers}\
          Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
@@ -112,6 +113,12 @@ fn create_game(from: &str, to: SocketAddr, body: &str) -> (String, String) {
     stream.write_all(post.as_bytes()).unwrap();
     let mut answer = String::new();
     stream.read_to_string(&mut answer).unwrap();
+    answer
+}
+
+/// Creates a game from `from` with the JSON `body`: its id and the creator's seat token.
+fn create_game(from: &str, to: SocketAddr, body: &str) -> (String, String) {
+    let answer = post_games(from, to, "", body);
     let field = |name: &str| {
         let start = format!("\"{name}\":\"");
         answer.split(&start).nth(1).unwrap().split('"').next().unwrap().to_owned()
@@ -260,15 +267,7 @@ fn half_open_requests_leave_room_for_a_fresh_client(args: &str, kept: usize) {
 fn create_forwarded(from: &str, to: SocketAddr, forwarded: Option<&str>) -> (String, String) {
     let body = r#"{"opponent":"friend","first":"me"}"#;
     let header = forwarded.map_or(String::new(), |f| format!("X-Forwarded-For: {f}\r\n"));
-    let post = format!(
-        "POST /api/games HTTP/1.1\r\nHost: dara\r\nContent-Type: application/json\r\n{header}\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let mut stream = connect_from(from, to).unwrap();
-    stream.write_all(post.as_bytes()).unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
+    let answer = post_games(from, to, &header, body);
     let status = answer.lines().next().unwrap_or_default().to_owned();
     let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default().to_owned();
     (status, body)
