@@ -18,6 +18,7 @@ pub mod relay;
 // What needs the server's state lives in these two, which nothing here imports: the state
 // holds the cluster.
 pub mod route;
+mod taking;
 pub mod tasks;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -37,9 +38,9 @@ pub struct Cluster {
     /// Sockets relayed to and from other nodes.
     pub hub: Arc<relay::Hub>,
     client: redis::Client,
-    /// One takeover at a time on this node: two sockets that arrive together for a game whose
-    /// node died take it up once.
-    taking: tokio::sync::Mutex<()>,
+    /// One takeover at a time for each game on this node (two sockets that arrive together for
+    /// a game whose node died take it up once), different games at once.
+    taking: taking::Taking,
     /// Whether this node's inbox is listened to.
     inbox: AtomicBool,
     /// Whether Redis has answered a renewal within the last lease.
@@ -70,7 +71,7 @@ impl Cluster {
             redis,
             hub,
             client,
-            taking: tokio::sync::Mutex::new(()),
+            taking: taking::Taking::default(),
             inbox: AtomicBool::new(false),
             renewing: AtomicBool::new(true),
             lobby_stale: Arc::default(),

@@ -32,7 +32,7 @@ pub async fn route(state: &AppState, id: &GameId) -> Route {
         return Route::Here(handle);
     }
     let Some(cluster) = &state.cluster else { return Route::Gone };
-    let _one_at_a_time = cluster.taking.lock().await;
+    let _one_at_a_time = cluster.taking.one(id).await;
     if let Some(handle) = state.game(id) {
         return Route::Here(handle);
     }
