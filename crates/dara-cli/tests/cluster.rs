@@ -664,7 +664,14 @@ fn a_redis_that_refuses_writes_pauses_the_game() {
     let heard = black.until(|m| m["t"] == "pong" || m["d"]["ply"] == 3).unwrap();
     assert_eq!(heard["t"], "pong", "{heard}");
 
+    // A new game cannot begin: refused, and its lease, noted as the beginning was sent, let
+    // go of (the node held it, renewed it and counted it as its own before).
+    let (code, refused) = post_status(node.addr, "/api/games", &json!({"opponent": "friend"}));
+    assert_eq!(code, 503, "{refused}");
+
     assert!(redis.command("CONFIG SET maxmemory 0").starts_with("+OK"));
+    let (_, metrics) = get(node.addr, "/metrics");
+    assert!(metrics.lines().any(|l| l == "dara_leases 1"), "one game, one lease: {metrics}");
     resend_until_accepted(&mut white, node.addr, &game, &pale);
     black.until(|m| m["t"] == "move" && m["d"]["ply"] == 3).unwrap();
     black.send(&json!({"t": "resign"})).unwrap();

@@ -81,7 +81,12 @@ pub(super) async fn write_loop(inner: Arc<Inner>, mut jobs: mpsc::UnboundedRecei
                 let failed = e.to_string();
                 for job in batch {
                     match job {
-                        Job::Write(_, tx) => drop(tx.send(Err(StoreError::Redis(failed.clone())))),
+                        Job::Write(writes, tx) => {
+                            for (write, token) in &writes {
+                                let_go_if_begun(&inner, write, token);
+                            }
+                            drop(tx.send(Err(StoreError::Redis(failed.clone()))));
+                        }
                         Job::Close(tx) => {
                             let _ = tx.send(());
                             return;
@@ -95,7 +100,7 @@ pub(super) async fn write_loop(inner: Arc<Inner>, mut jobs: mpsc::UnboundedRecei
             match job {
                 Job::Write(writes, tx) => {
                     let mut outcome = Ok(());
-                    for (write, _) in &writes {
+                    for (write, token) in &writes {
                         let answer: Result<Value, StoreError> =
                             answers.next().unwrap_or(Err(StoreError::Closed));
                         let refused = match answer {
@@ -104,6 +109,7 @@ pub(super) async fn write_loop(inner: Arc<Inner>, mut jobs: mpsc::UnboundedRecei
                             Err(e) => Some(e),
                         };
                         if let Some(e) = refused {
+                            let_go_if_begun(&inner, write, token);
                             outcome = outcome.and(Err(e));
                         } else if let Write::Erase { game } = write {
                             inner.held.lock().expect("leases lock").remove(game);
@@ -146,5 +152,19 @@ fn refusal(write: &Write, e: &redis::ServerError) -> StoreError {
     match e.code() {
         "FENCED" => StoreError::Fenced(said),
         code => StoreError::Refused(format!("{code} {said}")),
+    }
+}
+
+/// A game whose beginning Redis did not keep (refused, or no answer came) is not this node's:
+/// its lease, noted when the beginning was sent, is let go of, or the node would go on renewing
+/// and counting a lease it may not hold, for a game that runs nowhere. (Had the beginning
+/// landed unanswered, its keys lapse untouched.) Only that token: a later one is another
+/// beginning's.
+fn let_go_if_begun(inner: &Inner, write: &Write, token: &str) {
+    if let Write::Begin { game, .. } = write {
+        let mut held = inner.held.lock().expect("leases lock");
+        if held.get(game).is_some_and(|t| t == token) {
+            held.remove(game);
+        }
     }
 }
