@@ -121,3 +121,16 @@ test('every page loads the language script, which sets <html lang>', () => {
     assert.match(text, /<script type="module" src="\/assets\/i18n\.js"><\/script>/, `${file} does not load i18n.js`);
   }
 });
+
+test('every page has a description for search engines and link previews, worded in every language', async () => {
+  const en = await catalogue('en');
+  for (const file of readdirSync(ASSETS).filter((f) => f.endsWith('.html'))) {
+    const text = readFileSync(join(ASSETS, file), 'utf8');
+    const meta = text.match(/<meta name="description" content="([^"]+)" data-i18n-attr="content:([\w.-]+)">/);
+    assert.ok(meta, `${file} has no described <meta name="description">`);
+    const [, english, key] = meta;
+    assert.equal(english, en[key], `${file}: the page's own words are the catalogue's`);
+    assert.ok(english.length >= 50 && english.length <= 170, `${file}: ${english.length} characters`);
+  }
+});
+

@@ -611,4 +611,12 @@ export default {
   "puzzle.wrong.capture-step": "{move} takes {taken}, but {solution}, taking {better}, comes out at least {margin} stones better.",
   "puzzle.wrong.capture-later": "{move} takes {taken} at once, but {solution} comes out at least {margin} stones better.",
   "puzzle.wrong.reply": "After it, your opponent's best answer is {reply}.",
+  "meta.index": "Play Dara, the alignment game of the Sahel, in your browser: the computer at eight levels, a friend by link, or anyone at an open table. No account needed.",
+  "meta.game": "A game of Dara: the board, both players, the clocks and the moves.",
+  "meta.gone": "This game is no longer here: start a new game of Dara.",
+  "meta.learn": "Learn Dara in five minutes, on the board: placing stones, stepping, a row of three and the capture it makes.",
+  "meta.puzzles": "Dara puzzles: find the capture, the row of three or the move that holds, and keep your streak.",
+  "meta.rules": "The rules of Dara: thirty cells, twelve stones each, the placement, the steps, and the capture made by a row of exactly three.",
+  "meta.privacy": "What the Dara Arcade keeps about you: nothing after a game, no account, no cookies.",
+  "meta.analysis": "The Dara analysis board: set up a position or paste a game, and see what the engine thinks of each move."
 };

@@ -611,4 +611,12 @@ export default {
   "puzzle.wrong.capture-step": "{move} prend {taken}, mais {solution}, qui prend {better}, finit au moins {margin} pions mieux.",
   "puzzle.wrong.capture-later": "{move} prend {taken} tout de suite, mais {solution} finit au moins {margin} pions mieux.",
   "puzzle.wrong.reply": "Après lui, la meilleure réponse de votre adversaire est {reply}.",
+  "meta.index": "Jouez au dara, le jeu d'alignement du Sahel, dans votre navigateur : contre l'ordinateur à huit niveaux, avec un ami par un lien, ou avec n'importe qui à une table ouverte. Sans compte, rien à installer.",
+  "meta.game": "Une partie de dara : le plateau, les deux joueurs, les pendules et les coups.",
+  "meta.gone": "Cette partie n'est plus là : commencez une nouvelle partie de dara.",
+  "meta.learn": "Apprenez le dara en cinq minutes, sur le plateau : poser les pions, les déplacer, un alignement de trois et la prise qu'il donne.",
+  "meta.puzzles": "Problèmes de dara : trouvez la prise, l'alignement de trois ou le coup qui tient, et gardez votre série.",
+  "meta.rules": "Les règles du dara : trente cases, douze pions chacun, la pose, les déplacements, et la prise que donne un alignement d'exactement trois.",
+  "meta.privacy": "Ce que l'Arcade de dara garde de vous : rien après une partie, pas de compte, pas de cookies.",
+  "meta.analysis": "Le plateau d'analyse du dara : posez une position ou collez une partie, et voyez ce que le moteur pense de chaque coup."
 };

@@ -611,4 +611,12 @@ export default {
   "puzzle.wrong.capture-step": "{move} ya ɗauki {taken}, amma {solution}, wanda ke ɗaukar {better}, ya fi da aƙalla duwatsu {margin}.",
   "puzzle.wrong.capture-later": "{move} ya ɗauki {taken} nan take, amma {solution} ya fi da aƙalla duwatsu {margin}.",
   "puzzle.wrong.reply": "Bayan shi, mafi kyawun amsar abokin hamayyarka ita ce {reply}.",
+  "meta.index": "Yi wasan dara, wasan jeri na Sahel, a burauzarka: da kwamfuta a matakai takwas, da aboki ta mahaɗi, ko da kowa a teburi a buɗe. Ba asusu, babu abin da za a saka.",
+  "meta.game": "Wasan dara: allo, 'yan wasa biyu, agogunan da motsi.",
+  "meta.gone": "Wannan wasan baya nan kuma: fara sabon wasan dara.",
+  "meta.learn": "Koyi dara cikin mintuna biyar, a kan allo: ajiye duwatsu, matsa su, jeri na uku da kamun da yake bayarwa.",
+  "meta.puzzles": "Wasanin tunani na dara: nemo kamu, jeri na uku ko motsin da zai riƙe, ka kiyaye jerinka.",
+  "meta.rules": "Dokokin dara: ramuka talatin, duwatsu goma sha biyu kowanne, ajiyewa, matsawa, da kamun da jeri na uku daidai ke bayarwa.",
+  "meta.privacy": "Abin da Arcade na dara ke ajiyewa game da kai: babu komai bayan wasa, babu asusu, babu kukis.",
+  "meta.analysis": "Allon bincike na dara: kafa wani matsayi ko liƙa wasa, ka ga abin da injin ke tunani game da kowane motsi."
 };
