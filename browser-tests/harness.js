@@ -70,7 +70,12 @@ async function servePagesFromDisk(context, dir) {
     if (pathname.startsWith('/g/')) name = response.status() === 200 ? 'game.html' : 'gone.html';
     let body;
     try { body = readFileSync(join(dir, name)); } catch { return route.fulfill({ response }); }
-    if (!pathname.startsWith('/assets/')) return route.fulfill({ response, body });
+    if (!pathname.startsWith('/assets/')) {
+      // The server's headers but those of its own bytes (its compression, its tag, its length).
+      const headers = { ...response.headers() };
+      for (const own of ['content-encoding', 'content-length', 'etag']) delete headers[own];
+      return route.fulfill({ status: response.status(), headers, body });
+    }
     // A new asset is not in the binary at all: served as the binary would serve it.
     const type = { js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml' }[name.split('.').pop()];
     return route.fulfill({ status: 200, headers: { 'content-type': type, 'cache-control': 'no-cache' }, body });

@@ -1,12 +1,16 @@
-//! Lists the files served under `/assets/`: every file in `assets/` but the pages (`*.html`,
-//! which have routes of their own), each with its content type, so that a new stylesheet,
-//! module or image is served by adding it to the folder. `pages.rs` includes the list.
+//! Lists the files the server serves from `assets/`: the pages (`*.html`, which have routes of
+//! their own) and everything else under `/assets/`, each with its content type, so that a new
+//! stylesheet, module or image is served by adding it to the folder. Each is compressed here,
+//! once, with brotli and gzip, and given an ETag (its hash), so that a request costs neither:
+//! `served.rs` picks what the browser accepts, and `pages.rs` includes the lists.
 
-use std::path::Path;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 use std::{env, fs};
 
 fn main() {
     let dir = Path::new(&env::var("CARGO_MANIFEST_DIR").expect("cargo sets it")).join("assets");
+    let out = PathBuf::from(env::var("OUT_DIR").expect("cargo sets it"));
     // A folder: cargo looks at every file in it.
     println!("cargo:rerun-if-changed=assets");
     let mut files: Vec<_> = fs::read_dir(&dir)
@@ -15,25 +19,58 @@ fn main() {
         .filter(|path| path.is_file())
         .collect();
     files.sort();
-    let mut list = String::from("&[\n");
+    let (mut assets, mut pages) = (String::from("&[\n"), String::from("&[\n"));
     for path in files {
         let name = path.file_name().and_then(|n| n.to_str()).expect("asset names are UTF-8");
         if name.starts_with('.') {
             continue;
         }
         let content_type = match path.extension().and_then(|e| e.to_str()) {
-            // The pages have routes of their own; the engine's manifest records how
-            // `engine.wasm` was built (scripts/build-wasm), for the repository, not the browser.
-            Some("html" | "manifest") => continue,
+            // The engine's manifest records how `engine.wasm` was built (scripts/build-wasm),
+            // for the repository, not the browser.
+            Some("manifest") => continue,
+            Some("html") => "text/html; charset=utf-8",
             Some("css") => "text/css; charset=utf-8",
             Some("js") => "text/javascript; charset=utf-8",
             Some("svg") => "image/svg+xml",
             Some("wasm") => "application/wasm",
             _ => panic!("assets/{name}: no content type for it; add one in build.rs"),
         };
-        list += &format!("    ({name:?}, {content_type:?}, include_bytes!({path:?})),\n");
+        let bytes = fs::read(&path).expect("assets/ is read");
+        let brotli = out.join(format!("{name}.br"));
+        fs::write(&brotli, compress_brotli(&bytes)).expect("OUT_DIR is writable");
+        let gzip = out.join(format!("{name}.gz"));
+        fs::write(&gzip, compress_gzip(&bytes)).expect("OUT_DIR is writable");
+        let hash = blake3::hash(&bytes).to_hex();
+        let etag = &hash.as_str()[..20];
+        let entry = format!(
+            "    crate::served::Served {{ name: {name:?}, content_type: {content_type:?}, \
+             identity: include_bytes!({path:?}), brotli: include_bytes!({brotli:?}), \
+             gzip: include_bytes!({gzip:?}), etag: {etag:?} }},\n"
+        );
+        if name.ends_with(".html") {
+            pages += &entry;
+        } else {
+            assets += &entry;
+        }
     }
-    list += "]\n";
-    let out = Path::new(&env::var("OUT_DIR").expect("cargo sets it")).join("assets.rs");
-    fs::write(out, list).expect("OUT_DIR is writable");
+    assets += "]\n";
+    pages += "]\n";
+    fs::write(out.join("assets.rs"), assets).expect("OUT_DIR is writable");
+    fs::write(out.join("pages.rs"), pages).expect("OUT_DIR is writable");
+}
+
+/// Brotli at its best (quality 11): slow, but done once, at build.
+fn compress_brotli(bytes: &[u8]) -> Vec<u8> {
+    let mut compressed = Vec::new();
+    let params = brotli::enc::BrotliEncoderParams { quality: 11, ..Default::default() };
+    brotli::BrotliCompress(&mut &bytes[..], &mut compressed, &params).expect("in memory");
+    compressed
+}
+
+/// Gzip at its best, for browsers that do not take brotli (over plain http, most do not).
+fn compress_gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    encoder.write_all(bytes).expect("in memory");
+    encoder.finish().expect("in memory")
 }

@@ -44,6 +44,7 @@ pub mod puzzles;
 pub mod record;
 pub mod review;
 pub mod seat;
+pub mod served;
 pub mod state;
 pub mod store;
 pub mod ws;

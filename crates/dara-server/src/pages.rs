@@ -2,84 +2,95 @@
 //! nothing to install, nothing read from disk at run time.
 
 use axum::extract::{Path, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use crate::seat::GameId;
+use crate::served::Served;
 use crate::state::AppState;
 
-/// The assets under `/assets/`: name, content type, bytes. Every file in `assets/` but the
-/// pages, listed by `build.rs`.
-const ASSETS: &[(&str, &str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/assets.rs"));
+/// The assets under `/assets/`: every file in `assets/` but the pages, listed (and compressed)
+/// by `build.rs`.
+const ASSETS: &[Served] = include!(concat!(env!("OUT_DIR"), "/assets.rs"));
+
+/// The pages, `assets/*.html`, each served on a route of its own.
+const PAGES: &[Served] = include!(concat!(env!("OUT_DIR"), "/pages.rs"));
+
+/// Every copy a browser keeps is asked about again before it is used (an ETag answered with
+/// `304` costs a round trip and no bytes): the files have no version in their names yet.
+const REVALIDATE: &str = "no-cache";
 
 /// The page's engine, `assets/engine.wasm` (a committed build of `crates/dara-pocket`, made by
 /// `scripts/build-wasm`), if the server was built with it. Without it the server serves
 /// everything else, and the computer plays on the server.
 pub fn engine_wasm() -> Option<&'static [u8]> {
-    ASSETS.iter().find(|(name, _, _)| *name == "engine.wasm").map(|(_, _, bytes)| *bytes)
+    ASSETS.iter().find(|served| served.name == "engine.wasm").map(|served| served.identity)
 }
 
 /// Pages only load what the site itself serves, and send no `Referer` (a seat link's fragment
 /// never leaves the browser anyway, but the game id need not either).
-fn page(status: StatusCode, html: &'static str) -> Response {
-    let mut response = (status, html).into_response();
+fn page(status: StatusCode, name: &str, request: &HeaderMap) -> Response {
+    let served = PAGES.iter().find(|page| page.name == name).expect("every page is built in");
+    let mut response = served.respond(status, request, REVALIDATE);
     let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
     headers.insert(
         header::CONTENT_SECURITY_POLICY,
         HeaderValue::from_static("default-src 'self'; img-src 'self' data:; style-src 'self'; connect-src 'self'; frame-ancestors 'none'"),
     );
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
 }
 
 /// `/`: the three ways to play.
-pub async fn home() -> Response {
-    page(StatusCode::OK, include_str!("../assets/index.html"))
+pub async fn home(request: HeaderMap) -> Response {
+    page(StatusCode::OK, "index.html", &request)
 }
 
 /// `/g/{id}`: a game, for its players and its watchers.
-pub async fn game(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+pub async fn game(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    request: HeaderMap,
+) -> Response {
     let live = match GameId::parse(&id) {
         Some(id) => crate::cluster::route::exists(&state, &id).await,
         None => false,
     };
     if live {
-        page(StatusCode::OK, include_str!("../assets/game.html"))
+        page(StatusCode::OK, "game.html", &request)
     } else {
-        page(StatusCode::NOT_FOUND, include_str!("../assets/gone.html"))
+        page(StatusCode::NOT_FOUND, "gone.html", &request)
     }
 }
 
 /// `/rules`: how to play.
-pub async fn rules() -> Response {
-    page(StatusCode::OK, include_str!("../assets/rules.html"))
+pub async fn rules(request: HeaderMap) -> Response {
+    page(StatusCode::OK, "rules.html", &request)
 }
 
 /// `/analysis`: the analysis board.
-pub async fn analysis() -> Response {
-    page(StatusCode::OK, include_str!("../assets/analysis.html"))
+pub async fn analysis(request: HeaderMap) -> Response {
+    page(StatusCode::OK, "analysis.html", &request)
 }
 
 /// `/learn`: the rules taught by playing them, a step at a time, up to a first game.
-pub async fn learn() -> Response {
-    page(StatusCode::OK, include_str!("../assets/learn.html"))
+pub async fn learn(request: HeaderMap) -> Response {
+    page(StatusCode::OK, "learn.html", &request)
 }
 
 /// `/puzzles`: positions with one clearly best move, a stream by difficulty.
-pub async fn puzzles() -> Response {
-    page(StatusCode::OK, include_str!("../assets/puzzles.html"))
+pub async fn puzzles(request: HeaderMap) -> Response {
+    page(StatusCode::OK, "puzzles.html", &request)
 }
 
 /// `/privacy`: what is kept (nothing).
-pub async fn privacy() -> Response {
-    page(StatusCode::OK, include_str!("../assets/privacy.html"))
+pub async fn privacy(request: HeaderMap) -> Response {
+    page(StatusCode::OK, "privacy.html", &request)
 }
 
 /// Anything else.
-pub async fn not_found() -> Response {
-    page(StatusCode::NOT_FOUND, include_str!("../assets/gone.html"))
+pub async fn not_found(request: HeaderMap) -> Response {
+    page(StatusCode::NOT_FOUND, "gone.html", &request)
 }
 
 /// The worker that runs the page's engine lives under the policy its script is served with,
@@ -89,15 +100,11 @@ const ENGINE_WORKER_POLICY: &str =
     "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'";
 
 /// `/assets/{name}`.
-pub async fn asset(Path(name): Path<String>) -> Response {
-    match ASSETS.iter().find(|(n, _, _)| *n == name) {
-        Some((name, content_type, bytes)) => {
-            let mut response = (
-                [(header::CONTENT_TYPE, *content_type), (header::CACHE_CONTROL, "no-cache")],
-                *bytes,
-            )
-                .into_response();
-            if *name == "engine-worker.js" {
+pub async fn asset(Path(name): Path<String>, request: HeaderMap) -> Response {
+    match ASSETS.iter().find(|served| served.name == name) {
+        Some(served) => {
+            let mut response = served.respond(StatusCode::OK, &request, REVALIDATE);
+            if served.name == "engine-worker.js" {
                 response.headers_mut().insert(
                     header::CONTENT_SECURITY_POLICY,
                     HeaderValue::from_static(ENGINE_WORKER_POLICY),
@@ -111,7 +118,7 @@ pub async fn asset(Path(name): Path<String>) -> Response {
 
 #[cfg(test)]
 mod tests {
-    use super::ASSETS;
+    use super::{ASSETS, PAGES};
 
     /// The file names written right after `prefix` in `text`.
     fn names_after<'a>(text: &'a str, prefix: &'a str) -> impl Iterator<Item = &'a str> {
@@ -124,18 +131,11 @@ mod tests {
 
     #[test]
     fn every_asset_a_page_or_module_loads_is_served_and_no_page_is_an_asset() {
-        let pages = [
-            include_str!("../assets/index.html"),
-            include_str!("../assets/game.html"),
-            include_str!("../assets/gone.html"),
-            include_str!("../assets/rules.html"),
-            include_str!("../assets/analysis.html"),
-            include_str!("../assets/learn.html"),
-            include_str!("../assets/puzzles.html"),
-            include_str!("../assets/privacy.html"),
-        ];
-        let modules = ASSETS.iter().filter(|(n, _, _)| n.ends_with(".js"));
-        let modules = modules.map(|(_, _, bytes)| core::str::from_utf8(bytes).unwrap());
+        let pages: Vec<&str> =
+            PAGES.iter().map(|page| core::str::from_utf8(page.identity).unwrap()).collect();
+        assert_eq!(PAGES.len(), 8, "every page is read here");
+        let modules = ASSETS.iter().filter(|served| served.name.ends_with(".js"));
+        let modules = modules.map(|served| core::str::from_utf8(served.identity).unwrap());
         let loaded: Vec<&str> = pages
             .iter()
             .flat_map(|page| names_after(page, "/assets/"))
@@ -144,17 +144,17 @@ mod tests {
         // Enough names found to trust the search: every module and the stylesheet at least.
         assert!(loaded.len() > ASSETS.len(), "{loaded:?}");
         for name in loaded {
-            assert!(ASSETS.iter().any(|(n, _, _)| *n == name), "{name} is loaded but not served");
+            assert!(ASSETS.iter().any(|s| s.name == name), "{name} is loaded but not served");
         }
-        assert!(ASSETS.iter().all(|(n, _, _)| !n.ends_with(".html")));
+        assert!(ASSETS.iter().all(|served| !served.name.ends_with(".html")));
     }
 
     #[test]
     fn the_engine_is_served_as_webassembly_and_its_manifest_is_not_served() {
         let wasm = super::engine_wasm().expect("assets/engine.wasm is committed");
         assert_eq!(&wasm[..4], b"\0asm");
-        let (_, content_type, _) = ASSETS.iter().find(|(n, _, _)| *n == "engine.wasm").unwrap();
-        assert_eq!(*content_type, "application/wasm");
-        assert!(ASSETS.iter().all(|(n, _, _)| !n.ends_with(".manifest")));
+        let served = ASSETS.iter().find(|served| served.name == "engine.wasm").unwrap();
+        assert_eq!(served.content_type, "application/wasm");
+        assert!(ASSETS.iter().all(|served| !served.name.ends_with(".manifest")));
     }
 }

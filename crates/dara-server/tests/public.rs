@@ -295,3 +295,63 @@ async fn the_measures_are_the_operators_only() {
     let bearer = [("authorization", "Bearer s3cret"), ("x-forwarded-for", "203.0.113.9")];
     assert_eq!(get(addr, &bearer).await, 200, "the token's holder, from anywhere");
 }
+
+/// Pages and assets go out compressed as the browser takes them (brotli, else gzip, else as
+/// written), each form with its own ETag; a browser that holds the same copy is answered
+/// `304` with no body. The compressed bytes are the page's bytes.
+#[tokio::test]
+async fn pages_and_assets_are_sent_compressed_and_a_copy_held_is_not_sent_again() {
+    use std::io::Read;
+
+    let addr = start(test_config()).await;
+    let client = reqwest::Client::new();
+    for path in ["/", "/rules", "/assets/style.css", "/assets/game.js", "/assets/engine.wasm"] {
+        let get = |encoding: &'static str| {
+            let request = client.get(format!("http://{addr}{path}"));
+            async move { request.header("accept-encoding", encoding).send().await.unwrap() }
+        };
+        let plain = get("identity").await;
+        assert_eq!(plain.status(), 200, "{path}");
+        assert!(plain.headers().get("content-encoding").is_none(), "{path}");
+        assert_eq!(plain.headers()["vary"], "Accept-Encoding", "{path}");
+        let plain_tag = plain.headers()["etag"].to_str().unwrap().to_owned();
+        let plain = plain.bytes().await.unwrap();
+
+        let brotli = get("gzip, deflate, br").await;
+        assert_eq!(brotli.headers()["content-encoding"], "br", "{path}");
+        let brotli_tag = brotli.headers()["etag"].to_str().unwrap().to_owned();
+        let packed = brotli.bytes().await.unwrap();
+        assert!(packed.len() < plain.len(), "{path}: {} of {}", packed.len(), plain.len());
+        let mut unpacked = Vec::new();
+        brotli::Decompressor::new(&packed[..], 4096).read_to_end(&mut unpacked).unwrap();
+        assert_eq!(unpacked, plain, "{path}");
+
+        let gzip = get("gzip").await;
+        assert_eq!(gzip.headers()["content-encoding"], "gzip", "{path}");
+        let packed = gzip.bytes().await.unwrap();
+        let mut unpacked = Vec::new();
+        flate2::read::GzDecoder::new(&packed[..]).read_to_end(&mut unpacked).unwrap();
+        assert_eq!(unpacked, plain, "{path}");
+
+        // Each form its own tag; the one held is not sent again, another one is.
+        assert_ne!(plain_tag, brotli_tag);
+        let again = client
+            .get(format!("http://{addr}{path}"))
+            .header("accept-encoding", "br")
+            .header("if-none-match", &brotli_tag)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(again.status(), 304, "{path}");
+        assert_eq!(again.headers()["etag"], brotli_tag.as_str());
+        assert!(again.bytes().await.unwrap().is_empty());
+        let other = client
+            .get(format!("http://{addr}{path}"))
+            .header("accept-encoding", "br")
+            .header("if-none-match", &plain_tag)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(other.status(), 200, "{path}");
+    }
+}
