@@ -33,6 +33,17 @@ async function play(page, m) {
   await movesShown(page, before + 1);
 }
 
+// Adds up, in `window.shifted`, every layout shift `page` makes from its next load on, as
+// Chromium measures it (the web's CLS), leaving out those that follow the person's own input.
+async function countShifts(page) {
+  await page.addInitScript(() => {
+    window.shifted = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.shifted += entry.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
 async function playAll(movers, moves) {
   for (const [i, m] of moves.entries()) {
     await play(movers[i % 2], m);
@@ -146,13 +157,7 @@ test('the server stopped mid-game: reconnecting within 5 s, no "Your turn", and 
     try {
       const created = await createGame(own, { opponent: 'computer', level: 1, first: 'me' });
       const page = await newPage({ width: 1280, height: 800 });
-      // Every layout shift the page makes, as Chromium measures it (the web's CLS).
-      await page.addInitScript(() => {
-        window.shifted = 0;
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.shifted += entry.value;
-        }).observe({ type: 'layout-shift', buffered: true });
-      });
+      await countShifts(page);
       await page.goto(own.url + created.url);
       await play(page, 'c3');
       await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
@@ -177,12 +182,7 @@ test('between people, the first-move countdown and the absence note come and go 
   await keepScreenshotsOnFailure('notes-no-shift', pages, async () => {
     const created = await createGame(server, { opponent: 'friend', first: 'me', clock: { initial: 180, increment: 2 } });
     const host = await newPage({ width: 1280, height: 800 });
-    await host.addInitScript(() => {
-      window.shifted = 0;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.shifted += entry.value;
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await countShifts(host);
     await host.goto(server.url + created.url);
     const friend = await newPage();
     await friend.goto(`${server.url}/g/${created.game}`);
