@@ -691,6 +691,32 @@ fn a_redis_that_refuses_writes_pauses_the_game() {
     players::check_record(&["c3", "d3", "a1"].map(String::from), record);
 }
 
+/// A game forgotten here whose erasure Redis refuses (its lease is another node's by then)
+/// leaves no lease behind: with room for one game, a finished game is forgotten to make room
+/// for a new one, and `dara_leases` then counts the new game alone.
+#[test]
+fn a_refused_erasure_leaves_no_lease_behind() {
+    let redis = Redis::start("refused-erase");
+    let node =
+        Node::start_with(&redis, "eraser", &["--games-per-address", "100", "--max-games", "1"]);
+    let FriendGame { game, mut black, .. } = FriendGame::start(node.addr, node.addr);
+    black.send(&json!({"t": "resign"})).unwrap();
+    black.until(|m| m["t"] == "ok").unwrap();
+    let taken = redis.command(&format!("SET dara:{{{game}}}:lease intruder.0:9"));
+    assert!(taken.starts_with("+OK"), "{taken}");
+    let created = post(node.addr, "/api/games", &json!({"opponent": "friend", "first": "me"}));
+    assert!(created["game"].is_string(), "{created}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (_, metrics) = get(node.addr, "/metrics");
+        if metrics.lines().any(|l| l == "dara_leases 1") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "a refused erasure's lease is still held: {metrics}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// A proxy between a node and Redis that loses the answer to a new game's `BEGIN` (the only
 /// request that names a game's `epoch` key here): it passes the request on, waits until Redis
 /// has the game, gives the game's lease to another node (so that the erasure which follows is
