@@ -98,13 +98,18 @@ impl Redis {
 
     /// Redis's answer to `command` (inline, as typed at `redis-cli`), as it says it.
     fn command(&self, command: &str) -> String {
-        let mut s = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
-        s.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
-        s.write_all(format!("{command}\r\n").as_bytes()).unwrap();
-        let mut answer = Vec::new();
-        let _ = s.read_to_end(&mut answer);
-        String::from_utf8_lossy(&answer).into_owned()
+        redis_command(self.port, command)
     }
+}
+
+/// The answer of the Redis on `port` to `command` (inline, as typed at `redis-cli`).
+fn redis_command(port: u16, command: &str) -> String {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
+    s.write_all(format!("{command}\r\n").as_bytes()).unwrap();
+    let mut answer = Vec::new();
+    let _ = s.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
 }
 
 impl Drop for Redis {
@@ -132,11 +137,16 @@ impl Node {
 
     /// A node run by the `dara` binary at `dara` (this release's, or the previous one's).
     fn start_release(dara: &std::path::Path, redis: &Redis, name: &str, args: &[&str]) -> Node {
+        Node::start_at(dara, &redis.url(), name, args)
+    }
+
+    /// A node run by the `dara` binary at `dara`, with its Redis at `url`.
+    fn start_at(dara: &std::path::Path, url: &str, name: &str, args: &[&str]) -> Node {
         let mut child = Command::new(dara)
             .args(["serve", "--listen", "127.0.0.1:0", "--instant-computer"])
             .args(["--connections-per-address", "1000"])
             .args(args)
-            .args(["--redis", &redis.url(), "--node-id", name])
+            .args(["--redis", url, "--node-id", name])
             .env("RUST_LOG", std::env::var("DARA_NODE_LOG").unwrap_or_else(|_| "warn".into()))
             .stdout(Stdio::piped())
             .stderr(if std::env::var_os("DARA_NODE_LOG").is_some() {
@@ -679,6 +689,109 @@ fn a_redis_that_refuses_writes_pauses_the_game() {
     let (_, snapshot) = Seat::hello(node.addr, &game, None).unwrap();
     let record = snapshot["d"]["end"]["record"].as_str().unwrap_or_else(|| panic!("{snapshot}"));
     players::check_record(&["c3", "d3", "a1"].map(String::from), record);
+}
+
+/// A game forgotten here whose erasure Redis refuses (its lease is another node's by then)
+/// leaves no lease behind: with room for one game, a finished game is forgotten to make room
+/// for a new one, and `dara_leases` then counts the new game alone.
+#[test]
+fn a_refused_erasure_leaves_no_lease_behind() {
+    let redis = Redis::start("refused-erase");
+    let node =
+        Node::start_with(&redis, "eraser", &["--games-per-address", "100", "--max-games", "1"]);
+    let FriendGame { game, mut black, .. } = FriendGame::start(node.addr, node.addr);
+    black.send(&json!({"t": "resign"})).unwrap();
+    black.until(|m| m["t"] == "ok").unwrap();
+    let taken = redis.command(&format!("SET dara:{{{game}}}:lease intruder.0:9"));
+    assert!(taken.starts_with("+OK"), "{taken}");
+    let created = post(node.addr, "/api/games", &json!({"opponent": "friend", "first": "me"}));
+    assert!(created["game"].is_string(), "{created}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (_, metrics) = get(node.addr, "/metrics");
+        if metrics.lines().any(|l| l == "dara_leases 1") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "a refused erasure's lease is still held: {metrics}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A proxy between a node and Redis that loses the answer to a new game's `BEGIN` (the only
+/// request that names a game's `epoch` key here): it passes the request on, waits until Redis
+/// has the game, gives the game's lease to another node (so that the erasure which follows is
+/// refused, as when Redis is out of reach), and drops the connection. Every other connection,
+/// before and after, is passed through.
+fn lose_the_begins_answer(redis: &Redis) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (redis_port, lost) = (redis.port, Arc::new(AtomicUsize::new(0)));
+    std::thread::spawn(move || {
+        for client in listener.incoming().flatten() {
+            let server = TcpStream::connect(("127.0.0.1", redis_port)).unwrap();
+            let (mut to_client, mut from_server) =
+                (client.try_clone().unwrap(), server.try_clone().unwrap());
+            // Set before the `BEGIN` is passed on: no answer from then on reaches the node.
+            let deaf = Arc::new(AtomicUsize::new(0));
+            let deafened = deaf.clone();
+            std::thread::spawn(move || {
+                let mut buf = vec![0u8; 1 << 16];
+                while let Ok(n @ 1..) = from_server.read(&mut buf) {
+                    if deafened.load(Ordering::SeqCst) > 0
+                        || to_client.write_all(&buf[..n]).is_err()
+                    {
+                        return;
+                    }
+                }
+            });
+            let lost = lost.clone();
+            std::thread::spawn(move || {
+                let (mut client, mut server, mut buf) = (client, server, vec![0u8; 1 << 16]);
+                while let Ok(n @ 1..) = client.read(&mut buf) {
+                    let text = String::from_utf8_lossy(&buf[..n]).into_owned();
+                    let begin =
+                        text.find("}:epoch").filter(|_| lost.fetch_add(1, Ordering::SeqCst) == 0);
+                    if begin.is_some() {
+                        deaf.store(1, Ordering::SeqCst);
+                    }
+                    let _ = server.write_all(&buf[..n]);
+                    let Some(at) = begin else { continue };
+                    let id = &text[text[..at].rfind('{').unwrap() + 1..at];
+                    while redis_command(redis_port, &format!("EXISTS dara:{{{id}}}:meta"))
+                        != ":1\r\n"
+                    {
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                    redis_command(redis_port, &format!("SET dara:{{{id}}}:lease intruder.0:9"));
+                    let _ = client.shutdown(std::net::Shutdown::Both);
+                    let _ = server.shutdown(std::net::Shutdown::Both);
+                    return;
+                }
+            });
+        }
+    });
+    port
+}
+
+/// The answer to a new game's `BEGIN` never comes: the game may be in Redis (here it is), so
+/// its count against its client's address is kept, not given back as if it never was, while
+/// its erasure is not acknowledged (here it is refused): with a share of one game, a second
+/// is refused.
+#[test]
+fn a_new_game_of_unknown_outcome_stays_counted() {
+    let redis = Redis::start("unknown-begin");
+    let proxy = format!("redis://127.0.0.1:{}", lose_the_begins_answer(&redis));
+    let dara = env!("CARGO_BIN_EXE_dara").as_ref();
+    let node = Node::start_at(dara, &proxy, "unsure", &["--games-per-address", "1"]);
+    let friend = json!({"opponent": "friend", "first": "me"});
+    let (code, answer) = post_status(node.addr, "/api/games", &friend);
+    assert_eq!(code, 503, "{answer}");
+    let keys = redis.keys();
+    assert!(keys.contains(":meta"), "the game is not in Redis: {keys}");
+    wait_ready(node.addr, 200);
+    let (code, answer) = post_status(node.addr, "/api/games", &friend);
+    assert_eq!(code, 429, "{answer}");
+    assert!(answer["error"].as_str().unwrap_or_default().contains("already 1 game"), "{answer}");
 }
 
 /// Redis forgets its scripts (`SCRIPT FLUSH`; a restart or a failover to a replica does the

@@ -76,8 +76,13 @@ async fn create_game(
         state.uncount_in_cluster(Some(client));
     })?;
     // The token is handed out only once the game it opens is kept; a game that could not be
-    // kept ends its life at once, and stops counting against its client.
-    if stored.wait().await.is_err() {
+    // kept ends its life at once, and stops counting against its client (in a cluster, once
+    // Redis is known not to hold it).
+    if let Err(e) = stored.wait().await {
+        // Redis's answer never came: the game may be there, counted until its erasure is.
+        if e.outcome_unknown() {
+            state.count_until_erased(&handle.id);
+        }
         handle.forget();
         return Err(AppError::Unkept);
     }

@@ -73,6 +73,10 @@ struct Held {
     /// When the game ended, if it has: a full server makes room by forgetting the game that
     /// ended first, rather than refusing new ones.
     finished: Option<tokio::time::Instant>,
+    /// Whether the cluster's count of the game (see `cluster::limits`) is given back only once
+    /// its erasure from the store is acknowledged: its creation's outcome is unknown, so it
+    /// may be in Redis.
+    counted_until_erased: bool,
 }
 
 impl Shared {
@@ -143,7 +147,13 @@ impl Shared {
             *registry.per_address.entry(address).or_default() += 1;
         }
         let id = handle.id.clone();
-        let held = Held { handle, asked_from, seated_from: Vec::new(), finished: None };
+        let held = Held {
+            handle,
+            asked_from,
+            seated_from: Vec::new(),
+            finished: None,
+            counted_until_erased: false,
+        };
         registry.games.insert(id, held);
         Ok(())
     }
@@ -199,13 +209,28 @@ impl Shared {
         }
     }
 
-    /// Forgets a game whose actor has stopped.
-    pub fn forget(&self, id: &GameId) {
+    /// Forgets a game whose actor has stopped. Gives the address whose count in the cluster
+    /// waits for the game's erasure (see [`Shared::count_until_erased`]), if any.
+    pub fn forget(&self, id: &GameId) -> Option<IpAddr> {
         let forgotten = self.registry.lock().expect("games lock").remove(id);
-        if let Some(held) = forgotten {
-            self.uncount_in_cluster(held.asked_from);
-        }
         self.lobby.forget(id);
+        let held = forgotten?;
+        if held.counted_until_erased {
+            return held.asked_from;
+        }
+        self.uncount_in_cluster(held.asked_from);
+        None
+    }
+
+    /// Keeps the cluster's count of game `id` when it is forgotten, until its erasure from the
+    /// store is acknowledged: the write that made it has an unknown outcome (Redis's answer
+    /// never came), so the game may be in Redis. Given back then, it would let its client hold
+    /// more games than its share while the game lingers; kept, it is given back by the erasure,
+    /// or lapses an hour after its last change, as the game's keys do.
+    pub fn count_until_erased(&self, id: &GameId) {
+        if let Some(held) = self.registry.lock().expect("games lock").games.get_mut(id) {
+            held.counted_until_erased = true;
+        }
     }
 
     /// In a cluster, takes back the count of a game asked for from `address` (see
@@ -307,7 +332,11 @@ impl Host for Shared {
         Shared::set_finished(self, id, at);
     }
 
-    fn forget(&self, id: &GameId) {
-        Shared::forget(self, id);
+    fn forget(&self, id: &GameId) -> Option<IpAddr> {
+        Shared::forget(self, id)
+    }
+
+    fn erased(&self, counted: IpAddr) {
+        self.uncount_in_cluster(Some(counted));
     }
 }

@@ -181,14 +181,17 @@ impl Game {
     async fn end_life(mut self) {
         self.thinking = None;
         let stopping = self.host.upgrade().map_or(true, |host| host.stopping());
-        if let Some(host) = self.host.upgrade() {
-            host.forget(&self.id);
-        }
+        let counted = self.host.upgrade().and_then(|host| host.forget(&self.id));
         if !stopping && !self.handle.moved() {
-            if let Err(e) =
-                self.store.send(vec![Write::Erase { game: self.id.clone() }]).wait().await
-            {
-                tracing::warn!(game = %self.id, "the forgotten game could not be erased: {e}");
+            match self.store.send(vec![Write::Erase { game: self.id.clone() }]).wait().await {
+                Ok(()) => {
+                    if let Some((host, counted)) = self.host.upgrade().zip(counted) {
+                        host.erased(counted);
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(game = %self.id, "the forgotten game could not be erased: {e}");
+                }
             }
         }
         tracing::debug!(game = %self.id, "game forgotten");

@@ -52,8 +52,13 @@ pub trait Host: Send + Sync + 'static {
     /// full server makes room by forgetting the game that ended first.
     fn set_finished(&self, id: &GameId, at: Option<Instant>);
 
-    /// Forgets a game that ended its life here.
-    fn forget(&self, id: &GameId);
+    /// Forgets a game that ended its life here. Gives the address whose count in the cluster
+    /// waits for the game's erasure, if any (its creation's outcome is unknown).
+    fn forget(&self, id: &GameId) -> Option<IpAddr>;
+
+    /// Gives back the cluster's count of a game asked for from `counted`, now that its erasure
+    /// is acknowledged.
+    fn erased(&self, counted: IpAddr);
 }
 
 /// No server at all: the host of a game made on its own (a test's), which every call finds gone.
@@ -90,7 +95,10 @@ pub(super) fn nobody() -> std::sync::Weak<dyn Host> {
         fn set_finished(&self, _: &GameId, _: Option<Instant>) {
             match *self {}
         }
-        fn forget(&self, _: &GameId) {
+        fn forget(&self, _: &GameId) -> Option<IpAddr> {
+            match *self {}
+        }
+        fn erased(&self, _: IpAddr) {
             match *self {}
         }
     }

@@ -50,6 +50,15 @@ pub enum StoreError {
     Refused(String),
 }
 
+impl StoreError {
+    /// Whether the write may have been kept all the same: Redis's answer never came (a round
+    /// trip that failed or timed out after the write was sent). A refusal, a full disk or a
+    /// closed store keeps nothing.
+    pub fn outcome_unknown(&self) -> bool {
+        matches!(self, StoreError::Redis(_))
+    }
+}
+
 impl core::fmt::Display for StoreError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {

@@ -83,7 +83,7 @@ pub(super) async fn write_loop(inner: Arc<Inner>, mut jobs: mpsc::UnboundedRecei
                     match job {
                         Job::Write(writes, tx) => {
                             for (write, token) in &writes {
-                                let_go_if_begun(&inner, write, token);
+                                let_go_if_begun_or_ended(&inner, write, token);
                             }
                             drop(tx.send(Err(StoreError::Redis(failed.clone()))));
                         }
@@ -109,7 +109,7 @@ pub(super) async fn write_loop(inner: Arc<Inner>, mut jobs: mpsc::UnboundedRecei
                             Err(e) => Some(e),
                         };
                         if let Some(e) = refused {
-                            let_go_if_begun(&inner, write, token);
+                            let_go_if_begun_or_ended(&inner, write, token);
                             outcome = outcome.and(Err(e));
                         } else if let Write::Erase { game } = write {
                             inner.held.lock().expect("leases lock").remove(game);
@@ -159,9 +159,11 @@ fn refusal(write: &Write, e: &redis::ServerError) -> StoreError {
 /// its lease, noted when the beginning was sent, is let go of, or the node would go on renewing
 /// and counting a lease it may not hold, for a game that runs nowhere. (Had the beginning
 /// landed unanswered, its keys lapse untouched.) Only that token: a later one is another
-/// beginning's.
-fn let_go_if_begun(inner: &Inner, write: &Write, token: &str) {
-    if let Write::Begin { game, .. } = write {
+/// beginning's. So too a game whose erasure Redis did not keep: it ended its life here, the
+/// erasure is the last write it sends, and its lease (another node's by then, if the erasure
+/// was fenced) is not to be renewed and counted on.
+fn let_go_if_begun_or_ended(inner: &Inner, write: &Write, token: &str) {
+    if let Write::Begin { game, .. } | Write::Erase { game } = write {
         let mut held = inner.held.lock().expect("leases lock");
         if held.get(game).is_some_and(|t| t == token) {
             held.remove(game);
