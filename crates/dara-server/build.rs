@@ -41,12 +41,14 @@ fn main() {
         fs::write(&brotli, compress_brotli(&bytes)).expect("OUT_DIR is writable");
         let gzip = out.join(format!("{name}.gz"));
         fs::write(&gzip, compress_gzip(&bytes)).expect("OUT_DIR is writable");
+        // Each form its own tag (a cache must not answer a request for one form with another).
         let hash = blake3::hash(&bytes).to_hex();
-        let etag = &hash.as_str()[..20];
+        let hash = &hash.as_str()[..20];
+        let etags = [format!("\"{hash}\""), format!("\"{hash}-br\""), format!("\"{hash}-gzip\"")];
         let entry = format!(
             "    crate::served::Served {{ name: {name:?}, content_type: {content_type:?}, \
              identity: include_bytes!({path:?}), brotli: include_bytes!({brotli:?}), \
-             gzip: include_bytes!({gzip:?}), etag: {etag:?} }},\n"
+             gzip: include_bytes!({gzip:?}), etags: {etags:?} }},\n"
         );
         if name.ends_with(".html") {
             pages += &entry;

@@ -149,6 +149,28 @@ mod tests {
         assert!(ASSETS.iter().all(|served| !served.name.ends_with(".html")));
     }
 
+    /// Each page's handler names a page that is built in (a name the list lacks would fail
+    /// only when asked for, where `include_str!` failed the build).
+    #[tokio::test]
+    async fn every_page_handler_finds_its_page() {
+        use axum::http::{HeaderMap, StatusCode};
+        let asked = HeaderMap::new;
+        for answer in [
+            super::home(asked()).await,
+            super::rules(asked()).await,
+            super::analysis(asked()).await,
+            super::learn(asked()).await,
+            super::puzzles(asked()).await,
+            super::privacy(asked()).await,
+        ] {
+            assert_eq!(answer.status(), StatusCode::OK);
+        }
+        assert_eq!(super::not_found(asked()).await.status(), StatusCode::NOT_FOUND);
+        for name in ["game.html", "gone.html"] {
+            assert!(PAGES.iter().any(|page| page.name == name), "{name}");
+        }
+    }
+
     #[test]
     fn the_engine_is_served_as_webassembly_and_its_manifest_is_not_served() {
         let wasm = super::engine_wasm().expect("assets/engine.wasm is committed");

@@ -18,8 +18,9 @@ pub struct Served {
     pub brotli: &'static [u8],
     /// Compressed with gzip (level 9).
     pub gzip: &'static [u8],
-    /// The start of the hash of its bytes as written: what the ETags are made of.
-    pub etag: &'static str,
+    /// Its ETags as written, in brotli and in gzip: the start of the hash of its bytes, then
+    /// `-br` or `-gzip`, quoted.
+    pub etags: [&'static str; 3],
 }
 
 /// A form a file is sent in.
@@ -82,12 +83,12 @@ impl Served {
         }
     }
 
-    /// The ETag of the file in `encoding`: each form its own (a cache must not answer a
-    /// request for one form with another).
-    fn etag(&self, encoding: Encoding) -> String {
-        match encoding.token() {
-            Some(token) => format!("\"{}-{token}\"", self.etag),
-            None => format!("\"{}\"", self.etag),
+    /// The ETag of the file in `encoding`.
+    fn etag(&self, encoding: Encoding) -> &'static str {
+        match encoding {
+            Encoding::Identity => self.etags[0],
+            Encoding::Brotli => self.etags[1],
+            Encoding::Gzip => self.etags[2],
         }
     }
 
@@ -105,7 +106,7 @@ impl Served {
         let (encoding, bytes) = self.form(Encoding::accepted(asked));
         let etag = self.etag(encoding);
         let held = request.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok());
-        let fresh = status == StatusCode::OK && held.is_some_and(|held| matches(held, &etag));
+        let fresh = status == StatusCode::OK && held.is_some_and(|held| matches(held, etag));
         let mut response = if fresh {
             StatusCode::NOT_MODIFIED.into_response()
         } else {
@@ -120,9 +121,7 @@ impl Served {
         let headers = response.headers_mut();
         headers.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache_control));
-        if let Ok(value) = HeaderValue::from_str(&etag) {
-            headers.insert(header::ETAG, value);
-        }
+        headers.insert(header::ETAG, HeaderValue::from_static(etag));
         response
     }
 }

@@ -13,11 +13,14 @@ use tokio::sync::OwnedMutexGuard;
 
 use crate::seat::GameId;
 
+/// The lock of each game being taken up on this node.
+type Locks = Arc<Mutex<HashMap<GameId, Arc<tokio::sync::Mutex<()>>>>>;
+
 /// A lock for each game being taken up on this node, made when first asked for and dropped
 /// when nobody holds or waits for it.
 #[derive(Debug, Default)]
 pub struct Taking {
-    games: Arc<Mutex<HashMap<GameId, Arc<tokio::sync::Mutex<()>>>>>,
+    games: Locks,
 }
 
 /// Game `game`'s lock, held: nobody else on this node takes that game up until it is dropped.
@@ -25,7 +28,7 @@ pub struct Taking {
 pub struct Held {
     game: GameId,
     guard: Option<OwnedMutexGuard<()>>,
-    games: Arc<Mutex<HashMap<GameId, Arc<tokio::sync::Mutex<()>>>>>,
+    games: Locks,
 }
 
 impl Taking {
