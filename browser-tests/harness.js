@@ -178,3 +178,31 @@ export async function startProxy(target) {
     close: () => { for (const s of frozen) s.destroy(); server.close(); },
   };
 }
+
+// One whole turn by clicking: a placement, or a step (and a capture when the step makes a row).
+export async function clickTurn(page) {
+  // The turn line can still read "Your turn" for a moment after our last move was sent; the
+  // board marks cells to place on, or stones that can step, only once it really is our turn.
+  await page.waitForSelector('[data-cell].put, [data-cell].select');
+  const put = page.locator('[data-cell].put');
+  if (await put.count()) {
+    await put.first().click();
+    return;
+  }
+  const stones = page.locator('[data-cell].select');
+  const n = await stones.count();
+  if (n === 0) throw new Error('no stone that can step');
+  await stones.nth(Math.floor(Math.random() * n)).click();
+  const targets = page.locator('[data-cell].target');
+  await targets.first().waitFor();
+  await targets.nth(Math.floor(Math.random() * (await targets.count()))).click();
+  const capture = page.locator('[data-cell].capture');
+  if (await capture.count()) await capture.first().click();
+}
+
+// Waits for the person's turn or the game's end; true at the end.
+export async function myTurnOrEnd(page, timeout = 30000) {
+  await page.waitForFunction(() => !document.querySelector('#end').hidden
+    || document.querySelector('#turn').textContent.startsWith('Your turn'), null, { timeout });
+  return !(await page.locator('#end').isHidden());
+}

@@ -2,7 +2,7 @@
 // browsers, and across a reload.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, createGame, clickTurn, myTurnOrEnd } from '../harness.js';
 
 const { server, newPage, pages } = useArcade(['--instant-computer', '--claim-after', '2']);
 
@@ -18,33 +18,6 @@ async function startFromHome(page, form) {
   await page.waitForURL(/\/g\/[0-9a-f]{16}#seat=[0-9a-f]{32}$/);
 }
 
-// One whole turn by clicking: a placement, or a step (and a capture when the step makes a row).
-async function clickTurn(page) {
-  // The turn line can still read "Your turn" for a moment after our last move was sent; the
-  // board marks cells to place on, or stones that can step, only once it really is our turn.
-  await page.waitForSelector('[data-cell].put, [data-cell].select');
-  const put = page.locator('[data-cell].put');
-  if (await put.count()) {
-    await put.first().click();
-    return;
-  }
-  const stones = page.locator('[data-cell].select');
-  const n = await stones.count();
-  assert.ok(n > 0, 'a stone that can step');
-  await stones.nth(Math.floor(Math.random() * n)).click();
-  const targets = page.locator('[data-cell].target');
-  await targets.first().waitFor();
-  await targets.nth(Math.floor(Math.random() * (await targets.count()))).click();
-  const capture = page.locator('[data-cell].capture');
-  if (await capture.count()) await capture.first().click();
-}
-
-async function myTurnOrEnd(page) {
-  await page.waitForFunction(() => !document.querySelector('#end').hidden
-    || document.querySelector('#turn').textContent.startsWith('Your turn'), null, { timeout: 30000 });
-  return !(await page.locator('#end').isHidden());
-}
-
 test('a complete game against the computer, played by clicking', { timeout: 240000 }, async () => {
   await keepScreenshotsOnFailure('computer', pages, async () => {
     const page = await newPage();
@@ -53,8 +26,9 @@ test('a complete game against the computer, played by clicking', { timeout: 2400
     await page.selectOption('#level', '1');
     await page.selectOption('#computer-colour', 'pale');
     await page.click('#play-computer button[type=submit]');
-    await page.waitForURL(/\/g\//);
-    // The page shows "…" until the game's first snapshot arrives over its socket.
+    // Played in the page (page-table.js), the computer's moves by the engine's worker.
+    await page.waitForURL(/\/computer\/[0-9a-f]{16}$/);
+    // The page shows "…" until the game's first snapshot arrives from its table.
     await page.waitForFunction(() => document.querySelector('#rules').innerText !== '…');
     assert.equal(await page.locator('#rules').innerText(), 'wikipedia');
     let turns = 0;
@@ -126,10 +100,11 @@ test('two browsers play each other through the invite link, then rematch', { tim
   });
 });
 
-test('a reload in the middle of a game resumes the seat', { timeout: 60000 }, async () => {
+test('a reload in the middle of a game on the server resumes the seat', { timeout: 60000 }, async () => {
   await keepScreenshotsOnFailure('reload', pages, async () => {
     const page = await newPage();
-    await startFromHome(page, 'play-computer');
+    const created = await createGame(server, { opponent: 'computer', level: 1, first: 'me' });
+    await page.goto(server.url + created.url);
     const url = page.url();
     for (let i = 0; i < 2; i++) {
       await myTurnOrEnd(page);

@@ -21,7 +21,8 @@ test('a browser set to French gets the pages in French, and plays a game in Fren
     // Level 1, pale, from the home page's own form.
     await page.selectOption('#level', '1');
     await page.click('#play-computer button[type=submit]');
-    await page.waitForURL(/\/g\//);
+    // Played in the page: the refusals below are worded from the page's own table's codes.
+    await page.waitForURL(/\/computer\//);
     assert.equal(await page.getAttribute('html', 'lang'), 'fr');
     await page.waitForFunction(() => document.querySelector('#turn').textContent === 'À vous : posez un pion.');
     assert.equal(await text(page, '#player-white .name'), 'Vous');

@@ -119,7 +119,7 @@ test('a newcomer learns every rule on the board and ends in a game against the c
     await page.click('#next');
     await page.waitForSelector('#finale:not([hidden])');
     await page.click('#play');
-    await page.waitForURL(/\/g\/[0-9a-f]+/);
+    await page.waitForURL(/\/computer\/[0-9a-f]{16}$/);
     await page.waitForFunction(() => document.querySelector('#player-black .name').textContent === 'Computer, level 1');
     await page.waitForSelector('[data-cell].put');
     assert.equal(await page.locator('#turn').innerText(), 'Your turn: place a stone.');

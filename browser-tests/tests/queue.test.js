@@ -41,10 +41,14 @@ async function turnedAway(home) {
 
 test("a full queue turns new games away on the home page, in the page's language", { timeout: 90000 }, async () => {
   await keepScreenshotsOnFailure('queue-full', pages, async () => {
+    // A browser that cannot run the computer in the page (no WebAssembly here) asks the server.
+    const withoutWasm = () => { delete globalThis.WebAssembly; };
     const home = await newPage({ width: 390, height: 844 });
+    await home.addInitScript(withoutWasm);
     assert.match(await turnedAway(home), /the computer is busy: 8 games are waiting for its moves; try again in \d+ seconds?/);
     // The server sends the code and its figures; the page words them (here in French).
     const french = await newPage({ width: 390, height: 844 }, { locale: 'fr-FR' });
+    await french.addInitScript(withoutWasm);
     assert.match(await turnedAway(french), /^La partie n'a pas pu commencer : l'ordinateur est occupé : 8 parties attendent ses coups ; réessayez dans \d+ secondes?\.$/);
   });
 });

@@ -20,6 +20,8 @@ fn main() {
         .collect();
     files.sort();
     let (mut assets, mut pages) = (String::from("&[\n"), String::from("&[\n"));
+    // What the service worker keeps, and the hash of it all, which names its release.
+    let (mut kept, mut release) = (Vec::new(), blake3::Hasher::new());
     for path in files {
         let name = path.file_name().and_then(|n| n.to_str()).expect("asset names are UTF-8");
         if name.starts_with('.') {
@@ -34,32 +36,58 @@ fn main() {
             Some("js") => "text/javascript; charset=utf-8",
             Some("svg") => "image/svg+xml",
             Some("wasm") => "application/wasm",
+            Some("webmanifest") => "application/manifest+json",
             _ => panic!("assets/{name}: no content type for it; add one in build.rs"),
         };
         let bytes = fs::read(&path).expect("assets/ is read");
-        let brotli = out.join(format!("{name}.br"));
-        fs::write(&brotli, compress_brotli(&bytes)).expect("OUT_DIR is writable");
-        let gzip = out.join(format!("{name}.gz"));
-        fs::write(&gzip, compress_gzip(&bytes)).expect("OUT_DIR is writable");
-        // Each form its own tag (a cache must not answer a request for one form with another).
-        let hash = blake3::hash(&bytes).to_hex();
-        let hash = &hash.as_str()[..20];
-        let etags = [format!("\"{hash}\""), format!("\"{hash}-br\""), format!("\"{hash}-gzip\"")];
-        let entry = format!(
-            "    crate::served::Served {{ name: {name:?}, content_type: {content_type:?}, \
-             identity: include_bytes!({path:?}), brotli: include_bytes!({brotli:?}), \
-             gzip: include_bytes!({gzip:?}), etags: {etags:?} }},\n"
-        );
+        release.update(&bytes);
+        let entry = served(&out, name, content_type, &path, &bytes);
         if name.ends_with(".html") {
             pages += &entry;
         } else {
             assets += &entry;
+            kept.push(name.to_owned());
         }
     }
     assets += "]\n";
     pages += "]\n";
     fs::write(out.join("assets.rs"), assets).expect("OUT_DIR is writable");
     fs::write(out.join("pages.rs"), pages).expect("OUT_DIR is writable");
+
+    // The service worker: its script (offline/sw.js) after the release's hash and the assets
+    // to keep, served at /sw.js.
+    println!("cargo:rerun-if-changed=offline");
+    let script = fs::read_to_string(Path::new(&dir).join("../offline/sw.js"))
+        .expect("offline/sw.js is read");
+    release.update(script.as_bytes());
+    let version = &release.finalize().to_hex()[..16];
+    let names: Vec<String> = kept.iter().map(|name| format!("{name:?}")).collect();
+    let worker = format!(
+        "// Written by the server's build (build.rs) from offline/sw.js.\nconst VERSION = {version:?};\nconst ASSETS = [{}];\n\n{script}",
+        names.join(", ")
+    );
+    let path = out.join("sw.js");
+    fs::write(&path, &worker).expect("OUT_DIR is writable");
+    let entry = served(&out, "sw.js", "text/javascript; charset=utf-8", &path, worker.as_bytes());
+    fs::write(out.join("service_worker.rs"), entry.trim().trim_end_matches(','))
+        .expect("OUT_DIR is writable");
+}
+
+/// One file as `served.rs` serves it, compressed into `out`: a `Served` value, as Rust source.
+fn served(out: &Path, name: &str, content_type: &str, path: &Path, bytes: &[u8]) -> String {
+    let brotli = out.join(format!("{name}.br"));
+    fs::write(&brotli, compress_brotli(bytes)).expect("OUT_DIR is writable");
+    let gzip = out.join(format!("{name}.gz"));
+    fs::write(&gzip, compress_gzip(bytes)).expect("OUT_DIR is writable");
+    // Each form its own tag (a cache must not answer a request for one form with another).
+    let hash = blake3::hash(bytes).to_hex();
+    let hash = &hash.as_str()[..20];
+    let etags = [format!("\"{hash}\""), format!("\"{hash}-br\""), format!("\"{hash}-gzip\"")];
+    format!(
+        "    crate::served::Served {{ name: {name:?}, content_type: {content_type:?}, \
+         identity: include_bytes!({path:?}), brotli: include_bytes!({brotli:?}), \
+         gzip: include_bytes!({gzip:?}), etags: {etags:?} }},\n"
+    )
 }
 
 /// Brotli at its best (quality 11): slow, but done once, at build.

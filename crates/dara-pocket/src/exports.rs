@@ -11,7 +11,9 @@
 
 use std::time::Duration;
 
-use crate::{think as search, Request};
+use std::cell::RefCell;
+
+use crate::{think as search, PageTable, Request};
 
 #[link(wasm_import_module = "env")]
 extern "C" {
@@ -60,8 +62,50 @@ pub unsafe extern "C" fn think(ptr: *const u8, len: usize) -> *mut u8 {
         },
         Err(_) => "error the request is not UTF-8".to_owned(),
     };
-    let mut block = Vec::with_capacity(4 + line.len());
-    block.extend_from_slice(&(line.len() as u32).to_le_bytes());
-    block.extend_from_slice(line.as_bytes());
+    block(&line)
+}
+
+thread_local! {
+    /// The game the page has open: one a page (the module runs on one thread).
+    static OPEN: RefCell<Option<PageTable>> = const { RefCell::new(None) };
+}
+
+/// Answers the request of `len` bytes of UTF-8 at `ptr` to the page's table (see
+/// [`crate::answer`]) with a block the page frees, as [`think`] does.
+///
+/// # Safety
+/// `ptr` and `len` are those of a block from [`alloc_bytes`] that was not freed.
+#[no_mangle]
+pub unsafe extern "C" fn table(ptr: *const u8, len: usize) -> *mut u8 {
+    // Safety: the caller hands a live block of this module's, `len` bytes long.
+    let bytes = unsafe { std::slice::from_raw_parts(ptr, len) };
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => OPEN.with_borrow_mut(|open| crate::answer(open, text)),
+        Err(_) => r#"{"error":"the request is not UTF-8"}"#.to_owned(),
+    };
+    block(&text)
+}
+
+/// Answers the question of `len` bytes of UTF-8 at `ptr` about a position (see
+/// [`crate::judge`]) with a block the page frees, as [`think`] does.
+///
+/// # Safety
+/// `ptr` and `len` are those of a block from [`alloc_bytes`] that was not freed.
+#[no_mangle]
+pub unsafe extern "C" fn judge(ptr: *const u8, len: usize) -> *mut u8 {
+    // Safety: the caller hands a live block of this module's, `len` bytes long.
+    let bytes = unsafe { std::slice::from_raw_parts(ptr, len) };
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => crate::judge(text),
+        Err(_) => r#"{"error":"the question is not UTF-8"}"#.to_owned(),
+    };
+    block(&text)
+}
+
+/// `text` in a block the page frees: its length as 4 bytes little-endian, then the text.
+fn block(text: &str) -> *mut u8 {
+    let mut block = Vec::with_capacity(4 + text.len());
+    block.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    block.extend_from_slice(text.as_bytes());
     Box::into_raw(block.into_boxed_slice()).cast()
 }

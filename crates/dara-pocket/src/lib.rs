@@ -23,12 +23,18 @@
 
 #![deny(unsafe_code)]
 
+mod asked;
 #[cfg(target_arch = "wasm32")]
 mod exports;
+mod kept;
 mod reply;
 mod request;
+mod table;
 mod think;
 
+pub use asked::{answer, judge};
+pub use kept::Kept;
 pub use reply::Reply;
 pub use request::{Request, RequestError};
+pub use table::{Answered, Call, PageTable, Search};
 pub use think::think;

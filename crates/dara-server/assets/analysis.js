@@ -4,6 +4,7 @@
 // the moves after it give way to it, and "Back to the game" brings them back. The server reads
 // the record (POST /api/record), lists and judges the turns (POST /api/position) and searches
 // (POST /api/analysis); this page draws.
+import { judgePosition } from './judge.js';
 import { Board } from './board.js';
 import { parseMove } from './notation.js';
 import { evaluationText } from './review.js';
@@ -60,7 +61,7 @@ async function listTurns() {
   const ply = shown;
   const fen = study.positions[ply];
   try {
-    const answer = await postJson('/api/position', { position: fen, rules: study.rules });
+    const answer = await judgePosition({ position: fen, rules: study.rules });
     if (ply !== shown || fen !== study.positions[ply]) return;
     here = answer;
     render();
@@ -76,7 +77,7 @@ async function play(m) {
   const fen = study.positions[ply];
   let answer;
   try {
-    answer = await postJson('/api/position', { position: fen, rules: study.rules, move: m });
+    answer = await judgePosition({ position: fen, rules: study.rules, move: m });
   } catch (e) {
     say(t('analysis.failed', { reason: e.message }));
     return;

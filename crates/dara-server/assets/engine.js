@@ -58,10 +58,15 @@ function randomSeed() {
 // Resolves to { move (null where the game is over), score: { kind, value }, depth, nodes,
 // time (ms), pv }.
 export function askEngine(position, level, { rules = 'arcade', moves = [], nodes, seed = randomSeed() } = {}) {
+  return search(requestLine({ rules, position, moves, level, seed, nodes }));
+}
+
+// The engine's answer to a whole request line (engine-wasm.js), as askEngine resolves it: the
+// page's own table writes its searches whole (page-table.js).
+export function search(request) {
   if (!engineInPage()) return Promise.reject(new Error('no Web Worker or WebAssembly here'));
   if (!worker) start();
   const id = ++asked;
-  const request = requestLine({ rules, position, moves, level, seed, nodes });
   return new Promise((resolve, reject) => {
     waiting.set(id, { resolve, reject });
     worker.postMessage({ id, request });

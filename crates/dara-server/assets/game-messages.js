@@ -1,7 +1,7 @@
 // The server's messages to the game page (PROTOCOL.md), each handled by a small function that
 // brings the state up to date and says what happened. `page` holds what a message may do
 // beyond the state: `say(text, options)`, `send(type)`, `play(sound)`, `keepSeat(game, token)`,
-// `go(url)`, `endDialogs()` and `choosing()` (the person is choosing which stone to take).
+// `go(url)`, `openGame(id)`, `endDialogs()` and `choosing()` (the person is choosing which stone to take).
 import { parseMove } from './notation.js';
 import { t, cap } from './i18n.js';
 import { clockAt } from './game-clock.js';
@@ -100,10 +100,11 @@ const HANDLERS = {
 
   rematch(state, d, page) {
     state.game.rematch = d.game;
-    if (state.token && state.game.you) {
-      // Same person, same token, other colour: take the seat in the next game.
-      page.keepSeat(d.game, state.token);
-      page.go(`/g/${d.game}`);
+    if (state.game.you) {
+      // Same person, same token, other colour: take the seat in the next game (one played in
+      // the page has no token: the browser holds it).
+      if (state.token) page.keepSeat(d.game, state.token);
+      page.openGame(d.game);
     }
   },
 

@@ -4,6 +4,7 @@
 // buttons: what the person does.
 import { Board } from './board.js';
 import { Connection } from './connection.js';
+import { PageConnection, computerGameUrl } from './page-table.js';
 import * as sound from './sound.js';
 import { fetchReview, fillTable, summary, sideNames } from './review.js';
 import { t } from './i18n.js';
@@ -14,6 +15,9 @@ import { render, renderTurn, renderTick, renderMute } from './game-render.js';
 const $ = (id) => document.getElementById(id);
 const storeKey = (id) => `dara.seat.${id}`;
 const gameId = location.pathname.split('/')[2];
+// A game against the computer played in this page (page-table.js) lives at /computer/<id>; a
+// game on the server at /g/<id>.
+const inPage = location.pathname.startsWith('/computer/');
 
 // The seat token: from the seat's link (then remembered), or remembered from before. It is
 // never written into the address bar: a player copying the address to invite someone must not
@@ -40,17 +44,19 @@ const board = new Board($('board'), {
   onPremove: (step) => setPremove(step),
 });
 
-const conn = new Connection(gameId, {
+const conn = new (inPage ? PageConnection : Connection)(gameId, {
   seat: state.token,
   onMessage: (msg) => {
     if (!receive(state, msg, effects)) return;
     draw();
     if (msg.t === 'move' || msg.t === 'takeback' || msg.t === 'end') playPremove();
   },
-  onState: (s) => {
+  onState: (s, params) => {
     state.link = s;
     renderTurn(state, view);
-    const text = s === 'connected' ? '' : t(`connection.${s}`);
+    // Away from any network, a game with a person says what it needs (it still tries again).
+    const said = s === 'reconnecting' && !navigator.onLine ? 'offline' : s;
+    const text = s === 'connected' ? '' : t(`connection.${said}`, params);
     $('connection-text').textContent = text;
     $('connection').hidden = !text;
     $('retry-now').hidden = s !== 'reconnecting';
@@ -76,6 +82,7 @@ const effects = {
     if (id === gameId) conn.setSeat(token);
   },
   go: (url) => { location.href = url; },
+  openGame: (id) => { location.href = inPage ? computerGameUrl(id) : `/g/${id}`; },
   endDialogs: () => { if ($('resign-dialog').open) $('resign-dialog').close(); },
   choosing: () => board.choosingCapture(),
 };

@@ -2,6 +2,7 @@
 import { chosenRules, chosenClock, watchRulesForm } from './rules-form.js';
 import { t } from './i18n.js';
 import { postJson as post } from './api.js';
+import { newComputerGame, tableInPage, keptGames, computerGameUrl } from './page-table.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -46,9 +47,13 @@ $('level').addEventListener('change', () => {
 });
 showLevel();
 
+// The computer plays in the page where the browser can run it (no server, offline too), and
+// on the server where it cannot.
 $('play-computer').addEventListener('submit', (e) => {
   e.preventDefault();
-  start({ opponent: 'computer', rules: chosenRules(), level: Number($('level').value), first: $('computer-colour').value });
+  const game = { rules: chosenRules(), level: Number($('level').value), first: $('computer-colour').value };
+  if (tableInPage()) location.href = newComputerGame(game);
+  else start({ opponent: 'computer', ...game });
 });
 
 $('play-friend').addEventListener('submit', (e) => {
@@ -147,3 +152,20 @@ function listen() {
   ws.onclose = () => setTimeout(listen, 2000);
 }
 listen();
+
+// The games against the computer this browser keeps, each a link to its page.
+function listKeptGames() {
+  const games = keptGames();
+  $('kept-games').hidden = games.length === 0;
+  $('kept-list').replaceChildren(...games.map((kept) => {
+    const turns = kept.journal.filter((e) => e.e === 'moved').length;
+    const end = kept.journal.find((e) => e.e === 'ended');
+    const a = document.createElement('a');
+    a.href = computerGameUrl(kept.game);
+    a.textContent = t('home.kept-game', { level: kept.level, date: kept.date, turns, state: end ? end.result : t('home.kept-playing') });
+    const li = document.createElement('li');
+    li.appendChild(a);
+    return li;
+  }));
+}
+listKeptGames();

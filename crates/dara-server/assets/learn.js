@@ -1,10 +1,12 @@
 // The guided first game: the lessons of lessons.js one at a time on the game page's board. The
 // server judges every move (`POST /api/position`); this page only follows the lesson's script:
 // ask, check the move against the lesson's goal, explain a wrong one, play dark's reply.
+import { judgePosition } from './judge.js';
 import { Board } from './board.js';
 import { parseMove } from './notation.js';
 import { lessons } from './lessons.js';
 import { postJson } from './api.js';
+import { newComputerGame, tableInPage } from './page-table.js';
 import { t, verdictText } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -41,7 +43,7 @@ const lesson = () => lessons[lessonIndex];
 async function ask(position, move) {
   const body = { position, rules: RULES };
   if (move) body.move = move;
-  return postJson('/api/position', body);
+  return judgePosition(body);
 }
 
 function show() {
@@ -216,6 +218,11 @@ $('typed').addEventListener('submit', (e) => {
 });
 $('play').addEventListener('click', async () => {
   $('finale-error').hidden = true;
+  // The first game, at level 1, played in the page where it can be (offline too).
+  if (tableInPage()) {
+    location.href = newComputerGame({ rules: RULES, level: 1, first: 'pale' });
+    return;
+  }
   try {
     const created = await postJson('/api/games', { opponent: 'computer', rules: RULES, level: 1, first: 'me' });
     localStorage.setItem(`dara.seat.${created.game}`, created.seat);

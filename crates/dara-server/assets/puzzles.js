@@ -2,6 +2,7 @@
 // and checked by the engine (GET /api/puzzles). The server judges every move (POST
 // /api/position); this page compares a legal move with the solution, explains a wrong one with
 // the opponent's answer the rules allow, and keeps the streak in this browser only.
+import { judgePosition } from './judge.js';
 import { Board } from './board.js';
 import { parseMove } from './notation.js';
 import { t, inWords, verdictText } from './i18n.js';
@@ -38,7 +39,7 @@ const sideOf = (fen) => (fen.split(' ')[1] === 'w' ? 'white' : 'black');
 async function ask(position, move) {
   const body = { position, rules: puzzle.rules };
   if (move) body.move = move;
-  return postJson('/api/position', body);
+  return judgePosition(body);
 }
 
 function show() {

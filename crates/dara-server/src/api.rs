@@ -19,7 +19,7 @@ use crate::cluster::NodeName;
 use crate::error::AppError;
 use crate::game::clock::TimeControl;
 use crate::game::{self, GameSettings, NewGame, Opponent, Seat, SitRefused};
-use crate::protocol::Table;
+use crate::protocol::OpenTable;
 use crate::seat::{GameId, SeatToken};
 use crate::state::AppState;
 
@@ -214,6 +214,6 @@ async fn sit_elsewhere(
 }
 
 /// `GET /api/tables`: the open tables now.
-pub async fn tables(State(state): State<AppState>) -> Json<Vec<Table>> {
+pub async fn tables(State(state): State<AppState>) -> Json<Vec<OpenTable>> {
     Json(state.lobby.tables())
 }

@@ -168,6 +168,13 @@ impl AppError {
     }
 }
 
+/// The reason, as a person is told it.
+impl core::fmt::Display for AppError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.reason())
+    }
+}
+
 impl dara::Coded for AppError {
     fn one_of_each() -> Vec<AppError> {
         let wait = Duration::from_secs(600);

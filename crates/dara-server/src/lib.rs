@@ -64,6 +64,8 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .route("/", get(pages::home))
         .route("/g/{id}", get(pages::game))
+        .route("/computer/{id}", get(pages::computer_game))
+        .route("/sw.js", get(pages::service_worker))
         .route("/rules", get(pages::rules))
         .route("/privacy", get(pages::privacy))
         .route("/analysis", get(pages::analysis))

@@ -19,14 +19,14 @@ use tokio::sync::watch;
 use crate::browser::BrowserId;
 use crate::cluster::lobby::SharedTables;
 use crate::game::clock::TimeControl;
-use crate::protocol::{Answer, Table, Wire};
+use crate::protocol::{Answer, OpenTable, Wire, WireAnswer};
 use crate::seat::GameId;
 
 /// A listed table, and the browser that opened it if it said.
 #[derive(Debug, Clone)]
 pub struct Listed {
     /// The table as every visitor sees it.
-    pub table: Table,
+    pub table: OpenTable,
     /// Who waits at it, never shown to anyone: only compared with a seeker's id.
     pub opener: Option<BrowserId>,
 }
@@ -72,7 +72,7 @@ impl Lobby {
     }
 
     /// Lists a table.
-    pub fn open(&self, id: GameId, table: Table) {
+    pub fn open(&self, id: GameId, table: OpenTable) {
         let mut tables = self.tables.lock().expect("lobby lock");
         if tables.listed.get(&id).is_some_and(|l| l.table.game == table.game) {
             return;
@@ -157,7 +157,7 @@ impl Lobby {
     }
 
     /// The current list.
-    pub fn tables(&self) -> Vec<Table> {
+    pub fn tables(&self) -> Vec<OpenTable> {
         let tables = self.tables.lock().expect("lobby lock");
         tables.listed.values().map(|l| l.table.clone()).collect()
     }

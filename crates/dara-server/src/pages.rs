@@ -16,6 +16,10 @@ const ASSETS: &[Served] = include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 /// The pages, `assets/*.html`, each served on a route of its own.
 const PAGES: &[Served] = include!(concat!(env!("OUT_DIR"), "/pages.rs"));
 
+/// The service worker (`offline/sw.js` with the release's hash and the assets it keeps, written
+/// by `build.rs`).
+const SERVICE_WORKER: Served = include!(concat!(env!("OUT_DIR"), "/service_worker.rs"));
+
 /// Every copy a browser keeps is asked about again before it is used (an ETag answered with
 /// `304` costs a round trip and no bytes): the files have no version in their names yet.
 const REVALIDATE: &str = "no-cache";
@@ -35,7 +39,9 @@ fn page(status: StatusCode, name: &str, request: &HeaderMap) -> Response {
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static("default-src 'self'; img-src 'self' data:; style-src 'self'; connect-src 'self'; frame-ancestors 'none'"),
+        // 'wasm-unsafe-eval': a game against the computer runs its table as WebAssembly in the
+        // page (assets/page-table.js); no script text is ever evaluated.
+        HeaderValue::from_static("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; style-src 'self'; connect-src 'self'; frame-ancestors 'none'"),
     );
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     response
@@ -57,6 +63,16 @@ pub async fn game(
         None => false,
     };
     if live {
+        page(StatusCode::OK, "game.html", &request)
+    } else {
+        page(StatusCode::NOT_FOUND, "gone.html", &request)
+    }
+}
+
+/// `/computer/{id}`: a game against the computer played in the page, kept in the player's own
+/// browser: the server knows nothing of it, and serves the game page for any id that reads.
+pub async fn computer_game(Path(id): Path<String>, request: HeaderMap) -> Response {
+    if GameId::parse(&id).is_some() {
         page(StatusCode::OK, "game.html", &request)
     } else {
         page(StatusCode::NOT_FOUND, "gone.html", &request)
@@ -86,6 +102,20 @@ pub async fn puzzles(request: HeaderMap) -> Response {
 /// `/privacy`: what is kept (nothing).
 pub async fn privacy(request: HeaderMap) -> Response {
     page(StatusCode::OK, "privacy.html", &request)
+}
+
+/// `/sw.js`: the service worker, at the root so that it may serve every page. Browsers look for
+/// a new one at most a day apart whatever this says; `no-cache` has them ask each time a page
+/// loads.
+pub async fn service_worker(request: HeaderMap) -> Response {
+    let mut response = SERVICE_WORKER.respond(StatusCode::OK, &request, REVALIDATE);
+    // A worker lives under its script's policy: this one fetches the site's pages and assets
+    // to keep them, and nothing else (every other response's policy is to load nothing).
+    response.headers_mut().insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static("default-src 'none'; connect-src 'self'"),
+    );
+    response
 }
 
 /// Anything else.
@@ -162,10 +192,13 @@ mod tests {
             super::learn(asked()).await,
             super::puzzles(asked()).await,
             super::privacy(asked()).await,
+            super::computer_game(axum::extract::Path("00000000000000ab".into()), asked()).await,
         ] {
             assert_eq!(answer.status(), StatusCode::OK);
         }
         assert_eq!(super::not_found(asked()).await.status(), StatusCode::NOT_FOUND);
+        let junk = super::computer_game(axum::extract::Path("../etc".into()), asked()).await;
+        assert_eq!(junk.status(), StatusCode::NOT_FOUND);
         for name in ["game.html", "gone.html"] {
             assert!(PAGES.iter().any(|page| page.name == name), "{name}");
         }

@@ -52,6 +52,7 @@ mod seat;
 mod settings;
 mod table;
 pub mod view;
+pub mod wire;
 
 pub use clock::{Clock, TimeControl, TimeLeft, MAX_LAG_CREDIT};
 pub use computer::{Think, Ticket};

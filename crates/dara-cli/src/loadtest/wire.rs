@@ -195,7 +195,9 @@ impl<'a> Incoming<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dara_server::protocol::{versioned, Answer, ClientMessage, Event, ParseError, Refusal};
+    use dara_server::protocol::{
+        versioned, Answer, ClientMessage, Event, ParseError, Refusal, WireAnswer,
+    };
     use dara_table::view::PositionView;
 
     #[test]

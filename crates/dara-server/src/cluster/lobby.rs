@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::browser::BrowserId;
 use crate::game::clock::TimeControl;
 use crate::lobby::Listed;
-use crate::protocol::Table;
+use crate::protocol::OpenTable;
 use crate::seat::GameId;
 use crate::store::redis::keys::meta_key;
 
@@ -114,8 +114,12 @@ impl SharedTables {
                 .and_then(|text| serde_json::from_str::<StoredTable>(text).ok());
             match table {
                 Some(t) if alive => {
-                    let table =
-                        Table { game: id.clone(), rules: t.rules, clock: t.clock, seat: t.seat };
+                    let table = OpenTable {
+                        game: id.clone(),
+                        rules: t.rules,
+                        clock: t.clock,
+                        seat: t.seat,
+                    };
                     tables.insert(id, Listed { table, opener: t.opener });
                 }
                 _ => dead.push(id),

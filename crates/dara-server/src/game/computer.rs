@@ -8,7 +8,7 @@
 
 use std::future::Future;
 use std::net::IpAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Once, Weak};
 use std::time::Duration;
 
@@ -22,7 +22,7 @@ use tokio::sync::{broadcast, oneshot};
 use tokio::time::Instant;
 
 use super::queue::{Queue, Removed, TELL_EVERY};
-use crate::protocol::{Answer, Wire};
+use crate::protocol::{Answer, Wire, WireAnswer};
 
 /// A search for one booking: its own table of [`PLAY_HASH_MIB`], called off by `stop`,
 /// answering from `tablebase` where it has one.
@@ -51,6 +51,9 @@ struct Pool {
     /// Starts the ticker that tells the places left to tell, with the first search (inside the
     /// runtime, which making the pool need not be).
     ticker: Once,
+    /// Searches booked since the server started (games' moves and studies' turns): what the
+    /// computer costs the server, which a game played in the page does not add to.
+    booked: AtomicU64,
 }
 
 /// What a waiting search needs: the signal that starts it, and its game's connections.
@@ -194,7 +197,12 @@ impl Computer {
     /// At most `threads` searches at once; new games against the computer are refused while
     /// `bound` searches wait; `human_pause` makes low levels wait a moment.
     pub fn new(threads: usize, bound: usize, human_pause: bool) -> Computer {
-        let pool = Pool { queue: Mutex::new(Queue::new(threads)), bound, ticker: Once::new() };
+        let pool = Pool {
+            queue: Mutex::new(Queue::new(threads)),
+            bound,
+            ticker: Once::new(),
+            booked: AtomicU64::new(0),
+        };
         Computer { pool: Arc::new(pool), human_pause, tablebase: None }
     }
 
@@ -212,6 +220,11 @@ impl Computer {
     /// Most searches that may wait (games' for new games, studies' for new studies).
     pub(super) fn bound(&self) -> usize {
         self.pool.bound
+    }
+
+    /// Searches booked since the server started.
+    pub fn booked(&self) -> u64 {
+        self.pool.booked.load(Ordering::Relaxed)
     }
 
     /// Searches waiting for a thread now.
@@ -274,6 +287,7 @@ impl Computer {
         let (id, runs) = {
             let mut queue = self.pool.lock();
             admit(&queue)?;
+            self.pool.booked.fetch_add(1, Ordering::Relaxed);
             let now = std::time::Instant::now();
             let Booking { kind, client, tell } = booking;
             let waiting = Waiting { start, tell };

@@ -9,7 +9,7 @@ use dara_table::Ticket;
 use tokio::sync::{broadcast, mpsc, Mutex, Notify};
 
 use super::actor::{self, Game};
-use crate::protocol::{ClientMessage, Wire};
+use crate::protocol::{ClientMessage, Wire, WireAnswer};
 use crate::seat::{GameId, SeatHash};
 
 /// What a game's actor is told: what happens to the game by itself, not at a connection's

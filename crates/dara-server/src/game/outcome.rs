@@ -89,7 +89,7 @@ impl Game {
     fn start_rematch(&mut self) -> Result<(), Refusal> {
         // A server that is stopping cannot keep a new game: said as such a refusal is.
         let host =
-            self.host.upgrade().ok_or_else(|| Refusal::rematch_unavailable(&AppError::Unkept))?;
+            self.host.upgrade().ok_or_else(|| Refusal::rematch_unavailable(AppError::Unkept))?;
         let seats = self.table.seats();
         let seats = ByColour { white: seats.black.clone(), black: seats.white.clone() };
         let mut settings = self.table.settings().clone();
@@ -101,7 +101,7 @@ impl Game {
         // Not waited for: the store commits the new game before anything this one stores
         // after it, so the rematch this game names is always there.
         let (handle, _) = spawn_in(&*host, self.host.clone(), settings, seats, self.asked_from)
-            .map_err(|e| Refusal::rematch_unavailable(&e))?;
+            .map_err(Refusal::rematch_unavailable)?;
         let outcome = self.table.handle(self.now(), Input::RematchStarted { game: handle.id });
         self.carry_out(outcome).map(|_| ())
     }

@@ -10,7 +10,7 @@ use super::actor::Game;
 use super::handle::{SitRefused, Welcome};
 use super::settings::Opponent;
 use crate::duration::millis;
-use crate::protocol::{Answer, PresenceView, Refusal, SeatPresence, Table, Wire};
+use crate::protocol::{Answer, OpenTable, PresenceView, Refusal, SeatPresence, Wire, WireAnswer};
 use crate::seat::Seat;
 use crate::seat::{SeatHash, SeatToken};
 
@@ -99,7 +99,7 @@ impl Game {
         }
         match self.table.free_seat() {
             Some(free) if self.table.ending().is_none() && self.crowd.is_online(!free) => {
-                let table = Table {
+                let table = OpenTable {
                     game: self.id.clone(),
                     rules: settings.rules,
                     clock: settings.clock,

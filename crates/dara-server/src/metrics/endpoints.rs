@@ -26,6 +26,7 @@ pub async fn metrics(
     metrics.games.set(state.live_games() as i64);
     metrics.connections.set(state.connections.total() as i64);
     metrics.engine_queue.set(state.computer.waiting() as i64);
+    metrics.engine_searches.set(i64::try_from(state.computer.booked()).unwrap_or(i64::MAX));
     if let Some(cluster) = &state.cluster {
         metrics.leases.set(cluster.redis.held() as i64);
         metrics.redis_round_trips.set(cluster.redis.round_trips() as i64);

@@ -25,6 +25,8 @@ pub struct Metrics {
     pub turn_seconds: Histogram,
     /// Searches waiting for an engine thread (read when asked).
     pub engine_queue: Gauge<i64, AtomicI64>,
+    /// Searches the server's computer has run or queued since it started.
+    pub engine_searches: Gauge<i64, AtomicI64>,
     /// In a cluster: games this node took up from Redis (their node had died or stopped).
     pub takeovers: Counter<u64, AtomicU64>,
     /// In a cluster: the games whose lease this node holds (read when asked).
@@ -60,6 +62,12 @@ impl Default for Metrics {
             "Searches waiting for an engine thread",
             engine_queue.clone(),
         );
+        let engine_searches = Gauge::default();
+        registry.register(
+            "engine_searches",
+            "Searches the server's computer has run or queued since the server started",
+            engine_searches.clone(),
+        );
         let takeovers = Counter::default();
         registry.register("takeovers", "Games taken up from Redis", takeovers.clone());
         let leases = Gauge::default();
@@ -84,6 +92,7 @@ impl Default for Metrics {
             turns,
             turn_seconds,
             engine_queue,
+            engine_searches,
             takeovers,
             leases,
             redis_round_trips,

@@ -1,18 +1,21 @@
-//! The WebSocket messages, both ways, as types: small JSON objects `{"t": type, "d": data}`,
-//! game events with their version `"v"` too (see `PROTOCOL.md`). Nothing else in the server
-//! writes a protocol message by hand, so the compiler keeps the page, this document and the
-//! game's journal in step.
+//! The WebSocket messages, both ways, as types: those of the table crate
+//! ([`dara_table::wire`], which the page's own table speaks too), with the server's reason a
+//! rematch could not start ([`AppError`]), serialised once for every socket that gets them.
 
-mod answer;
-mod client;
 pub mod close;
-mod refusal;
-mod table;
 mod wire;
 
-pub use answer::{Answer, PresenceView, SeatPresence};
-pub use client::{lag, ClientMessage, ParseError, PROTOCOL_VERSION};
+use crate::error::AppError;
+
 pub use dara_table::view::{EndView, Event, SeatView, Seats, Snapshot};
-pub use refusal::{Explained, Refusal};
-pub use table::Table;
-pub use wire::{versioned, Wire};
+pub use dara_table::wire::{
+    lag, ClientMessage, OpenTable, ParseError, PresenceView, SeatPresence, PROTOCOL_VERSION,
+};
+pub use wire::{versioned, wire, Wire, WireAnswer};
+
+/// What the server answers a connection.
+pub type Answer = dara_table::wire::Answer<AppError>;
+/// Why the server refused a message.
+pub type Refusal = dara_table::wire::Refusal<AppError>;
+/// A refusal as the server sends it.
+pub type Explained = dara_table::wire::Explained<AppError>;

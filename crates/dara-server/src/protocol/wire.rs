@@ -14,7 +14,7 @@ pub type Wire = axum::extract::ws::Utf8Bytes;
 /// for their commit, many are alive at once, so each of those allocations went the allocator's
 /// slow way and its growth past 1 KiB set it tidying its free lists. A copy of a few hundred
 /// bytes costs less than either.
-pub(crate) fn wire(message: &impl Serialize) -> Wire {
+pub fn wire(message: &impl Serialize) -> Wire {
     thread_local! {
         static SCRATCH: std::cell::RefCell<Vec<u8>> =
             std::cell::RefCell::new(Vec::with_capacity(4096));
@@ -32,13 +32,19 @@ pub(crate) fn wire(message: &impl Serialize) -> Wire {
     })
 }
 
+/// An answer to a connection, serialised.
+pub trait WireAnswer {
+    /// The message, serialised.
+    fn wire(&self) -> Wire;
+}
+
+impl WireAnswer for super::Answer {
+    fn wire(&self) -> Wire {
+        wire(self)
+    }
+}
+
 /// A game's event with its version, serialised: `{"t": ..., "d": ..., "v": n}`.
 pub fn versioned(event: &dara_table::view::Event, v: u64) -> Wire {
-    #[derive(Serialize)]
-    struct Versioned<'a> {
-        #[serde(flatten)]
-        event: &'a dara_table::view::Event,
-        v: u64,
-    }
-    wire(&Versioned { event, v })
+    wire(&dara_table::wire::Versioned { event, v })
 }

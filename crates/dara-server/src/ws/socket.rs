@@ -3,7 +3,7 @@
 
 use axum::extract::ws::WebSocketUpgrade;
 
-use crate::protocol::{Answer, Refusal, Wire};
+use crate::protocol::{Answer, Refusal, Wire, WireAnswer};
 use crate::state::AppState;
 
 /// The WebSocket settings of every socket: messages of at most `max` bytes, and small buffers

@@ -7,11 +7,13 @@
 mod clock;
 mod display;
 mod event;
+mod judge;
 mod position;
 mod render;
 
 pub use clock::ClockView;
 pub use display::display;
 pub use event::{EndView, Event, SeatView, Seats, Snapshot};
+pub use judge::{Answer, Question, Verdict};
 pub use position::{Hands, PositionView};
 pub use render::{replay, View};

@@ -3,16 +3,16 @@
 use dara::{Colour, Ruleset};
 use serde::Serialize;
 
-use crate::game::clock::TimeControl;
-use crate::seat::GameId;
+use crate::clock::TimeControl;
+use crate::GameId;
 
 /// One open table as the lobby shows it.
 #[derive(Debug, Clone, Serialize)]
-pub struct Table {
+pub struct OpenTable {
     /// The game to open to sit down.
     pub game: GameId,
     /// The ruleset, in notation on the wire.
-    #[serde(serialize_with = "dara_table::view::display")]
+    #[serde(serialize_with = "crate::view::display")]
     pub rules: Ruleset,
     /// The clock, if any.
     pub clock: Option<TimeControl>,

@@ -1,19 +1,22 @@
-//! Why a request changed nothing: the socket's own refusals (unreadable frames, the hello, seat
-//! links, a rematch the server could not start, a store out of reach) and, as they are, the
-//! table's ([`dara_table::Refusal`]). Each is sent as a code with its parameters (the page words
-//! it, in any language) beside plain English for any other client.
+//! Why a request changed nothing: the connection's own refusals (unreadable frames, the hello,
+//! seat links, a rematch that could not start, a store out of reach) and, as they are, the
+//! table's ([`crate::Refusal`]). Each is sent as a code with its parameters (the page words it,
+//! in any language) beside plain English for any other client.
+//!
+//! `B` is why a rematch could not start, which only the shell knows: the server's error (its
+//! tables full, an address holding too many games); the page's own table, which starts its
+//! rematches itself, uses [`NoShellError`].
 
 use core::fmt;
 
 use serde::Serialize;
 
 use super::client::{ParseError, PROTOCOL_VERSION};
-use crate::error::AppError;
 
 /// Why a message was refused. Whatever the reason, the game is exactly as it was.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "code", rename_all = "kebab-case")]
-pub enum Refusal {
+pub enum Refusal<B> {
     /// The frame could not be read as a message.
     Unreadable {
         /// What is wrong with it, in English.
@@ -38,7 +41,7 @@ pub enum Refusal {
     RematchUnavailable {
         /// Why, as an HTTP answer would have said it: its code and figures (the server is full,
         /// or this address holds too many games).
-        because: AppError,
+        because: B,
         /// The same in English.
         detail: String,
     },
@@ -47,24 +50,40 @@ pub enum Refusal {
     StoreUnreachable,
     /// What the table refused, with its own code and figures.
     #[serde(untagged)]
-    Table(dara_table::Refusal),
+    Table(crate::Refusal),
 }
 
-impl Refusal {
-    /// The rematch could not be started, for the reason `error` gives.
-    pub fn rematch_unavailable(error: &AppError) -> Refusal {
-        Refusal::RematchUnavailable { because: error.clone(), detail: error.reason() }
+/// The shell of a page's own table never fails to start a rematch: no value has this type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum NoShellError {}
+
+impl fmt::Display for NoShellError {
+    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {}
     }
 }
 
-impl From<dara_table::Refusal> for Refusal {
-    fn from(refusal: dara_table::Refusal) -> Refusal {
+impl dara::Coded for NoShellError {
+    fn one_of_each() -> Vec<NoShellError> {
+        Vec::new()
+    }
+}
+
+impl<B: fmt::Display> Refusal<B> {
+    /// The rematch could not be started, for the reason `because` gives.
+    pub fn rematch_unavailable(because: B) -> Refusal<B> {
+        Refusal::RematchUnavailable { detail: because.to_string(), because }
+    }
+}
+
+impl<B> From<crate::Refusal> for Refusal<B> {
+    fn from(refusal: crate::Refusal) -> Refusal<B> {
         Refusal::Table(refusal)
     }
 }
 
-impl From<ParseError> for Refusal {
-    fn from(error: ParseError) -> Refusal {
+impl<B> From<ParseError> for Refusal<B> {
+    fn from(error: ParseError) -> Refusal<B> {
         match error {
             ParseError::OtherProtocol(_) => {
                 Refusal::OtherProtocol { server: PROTOCOL_VERSION, detail: error.to_string() }
@@ -74,7 +93,7 @@ impl From<ParseError> for Refusal {
     }
 }
 
-impl fmt::Display for Refusal {
+impl<B> fmt::Display for Refusal<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Refusal::Unreadable { detail }
@@ -95,9 +114,9 @@ impl fmt::Display for Refusal {
     }
 }
 
-impl dara::Coded for Refusal {
-    /// The socket's own refusals, then every one of the table's.
-    fn one_of_each() -> Vec<Refusal> {
+impl<B: dara::Coded + fmt::Display> dara::Coded for Refusal<B> {
+    /// The connection's own refusals, then every one of the table's.
+    fn one_of_each() -> Vec<Refusal<B>> {
         let mut all = vec![
             Refusal::Unreadable { detail: "expected value at line 1 column 1".to_owned() },
             Refusal::OtherProtocol { server: PROTOCOL_VERSION, detail: "protocol 0".to_owned() },
@@ -105,9 +124,10 @@ impl dara::Coded for Refusal {
             Refusal::HelloFirst,
             Refusal::HelloAgain,
             Refusal::NotYourSeatLink,
-            Refusal::rematch_unavailable(&AppError::Full),
             Refusal::StoreUnreachable,
         ];
+        // One value a code: the reasons themselves are listed by `B`'s own codes.
+        all.extend(B::one_of_each().into_iter().take(1).map(Refusal::rematch_unavailable));
         // A variant added without a value above does not compile.
         for refusal in &all {
             match refusal {
@@ -122,21 +142,21 @@ impl dara::Coded for Refusal {
                 | Refusal::Table(_) => {}
             }
         }
-        all.extend(dara_table::Refusal::one_of_each().into_iter().map(Refusal::Table));
+        all.extend(crate::Refusal::one_of_each().into_iter().map(Refusal::Table));
         all
     }
 }
 
 /// A refusal as it travels: its code and parameters, and the same in English.
 #[derive(Debug, Clone, Serialize)]
-pub struct Explained {
+pub struct Explained<B> {
     #[serde(flatten)]
-    refusal: Refusal,
+    refusal: Refusal<B>,
     reason: String,
 }
 
-impl From<Refusal> for Explained {
-    fn from(refusal: Refusal) -> Explained {
+impl<B> From<Refusal<B>> for Explained<B> {
+    fn from(refusal: Refusal<B>) -> Explained<B> {
         Explained { reason: refusal.to_string(), refusal }
     }
 }
@@ -145,15 +165,17 @@ impl From<Refusal> for Explained {
 mod tests {
     use super::*;
 
+    type Local = Refusal<NoShellError>;
+
     #[test]
     fn a_refusal_travels_as_code_parameters_and_english() {
-        let claim = dara_table::Refusal::ClaimTooEarly { seconds: 12 };
-        let text = serde_json::to_string(&Explained::from(Refusal::from(claim))).unwrap();
+        let claim = crate::Refusal::ClaimTooEarly { seconds: 12 };
+        let text = serde_json::to_string(&Explained::from(Local::from(claim))).unwrap();
         assert_eq!(
             text,
             r#"{"code":"claim-too-early","seconds":12,"reason":"your opponent may still come back: you can claim in 12 s"}"#
         );
-        let text = serde_json::to_string(&Explained::from(Refusal::HelloFirst)).unwrap();
+        let text = serde_json::to_string(&Explained::from(Local::HelloFirst)).unwrap();
         assert_eq!(text, r#"{"code":"hello-first","reason":"say hello first"}"#);
     }
 
@@ -161,7 +183,7 @@ mod tests {
     fn an_illegal_move_travels_with_the_rules_reason_as_a_code() {
         let pos = dara::Position::from_text("6/6/6/BB4/WW4 w 10 10 0", Default::default()).unwrap();
         let why = pos.parse_move("c1").unwrap_err();
-        let refusal = Refusal::from(dara_table::Refusal::illegal_move(why));
+        let refusal = Local::from(crate::Refusal::illegal_move(why));
         let text = serde_json::to_string(&Explained::from(refusal)).unwrap();
         let english = r#""c1": a stone on c1 would stand in a line of 3; placements may not make three or more in a line"#
             .replace('"', "\\\"");

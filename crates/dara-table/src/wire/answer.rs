@@ -1,17 +1,17 @@
-//! The server's answers: messages with no version, sent to one connection (or, for presence,
-//! the computer's queue and the lobby's list, to everyone looking).
+//! The answers to a connection: messages with no version, sent to one connection (or, for
+//! presence, the computer's queue and the lobby's list, to everyone looking). `B` is why a
+//! rematch could not start (see [`super::Refusal`]).
 
 use serde::Serialize;
 
+use super::open_table::OpenTable;
 use super::refusal::Explained;
-use super::table::Table;
-use super::wire::{wire, Wire};
 use dara::Colour;
 
 /// A message with no version.
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "t", content = "d", rename_all = "kebab-case")]
-pub enum Answer {
+pub enum Answer<B> {
     /// The turn with this id was played (its `move` event follows or has just come).
     Accepted {
         /// The client's id for the turn.
@@ -23,7 +23,7 @@ pub enum Answer {
         id: u64,
         /// Why.
         #[serde(flatten)]
-        why: Explained,
+        why: Explained<B>,
     },
     /// The free seat is the connection's: the token holds it from now on.
     Joined {
@@ -35,13 +35,13 @@ pub enum Answer {
     /// A resign, draw, takeback, rematch or claim request was done.
     Ok,
     /// A message could not be read or is not allowed now; nothing changed.
-    Error(Explained),
+    Error(Explained<B>),
     /// The answer to a ping.
     Pong,
     /// Who is connected.
     Presence(PresenceView),
     /// The open tables, in the lobby.
-    Tables(Vec<Table>),
+    Tables(Vec<OpenTable>),
     /// The computer's search for this game waits its turn: how many searches wait ahead of it
     /// (0: it runs next). Sent to the game's connections whenever the number changes, and on
     /// hello while it waits.
@@ -49,13 +49,6 @@ pub enum Answer {
         /// Searches that will run before this game's.
         ahead: u32,
     },
-}
-
-impl Answer {
-    /// The message, serialised.
-    pub fn wire(&self) -> Wire {
-        wire(self)
-    }
 }
 
 /// Who is connected to a game, and how many watch it.
@@ -86,29 +79,33 @@ pub struct SeatPresence {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::Refusal;
+    use crate::wire::{NoShellError, Refusal};
+
+    type Local = Answer<NoShellError>;
+    fn wire(answer: &Local) -> String {
+        serde_json::to_string(answer).unwrap()
+    }
 
     #[test]
     fn answers_on_the_wire() {
-        assert_eq!(&*Answer::Accepted { id: 7 }.wire(), r#"{"t":"accepted","d":{"id":7}}"#);
-        assert_eq!(&*Answer::Ok.wire(), r#"{"t":"ok"}"#);
-        assert_eq!(&*Answer::Pong.wire(), r#"{"t":"pong"}"#);
+        assert_eq!(wire(&Answer::Accepted { id: 7 }), r#"{"t":"accepted","d":{"id":7}}"#);
+        assert_eq!(wire(&Answer::Ok), r#"{"t":"ok"}"#);
+        assert_eq!(wire(&Answer::Pong), r#"{"t":"pong"}"#);
         assert_eq!(
-            &*Answer::Rejected {
+            wire(&Answer::Rejected {
                 id: 3,
-                why: Refusal::from(dara_table::Refusal::NotYourTurn).into()
-            }
-            .wire(),
+                why: Refusal::from(crate::Refusal::NotYourTurn).into()
+            }),
             r#"{"t":"rejected","d":{"id":3,"code":"not-your-turn","reason":"it is not your turn"}}"#
         );
         assert_eq!(
-            &*Answer::Error(Refusal::HelloFirst.into()).wire(),
+            wire(&Answer::Error(Refusal::HelloFirst.into())),
             r#"{"t":"error","d":{"code":"hello-first","reason":"say hello first"}}"#
         );
         assert_eq!(
-            &*Answer::Joined { seat: "ab".into(), colour: Colour::Black }.wire(),
+            wire(&Answer::Joined { seat: "ab".into(), colour: Colour::Black }),
             r#"{"t":"joined","d":{"seat":"ab","colour":"black"}}"#
         );
-        assert_eq!(&*Answer::Queue { ahead: 3 }.wire(), r#"{"t":"queue","d":{"ahead":3}}"#);
+        assert_eq!(wire(&Answer::Queue { ahead: 3 }), r#"{"t":"queue","d":{"ahead":3}}"#);
     }
 }

@@ -1,0 +1,104 @@
+// Games against the computer played in the page (assets/page-table.js: the table crate and the
+// engine as WebAssembly), in real Chromium: started from the home page, no turn and no search
+// on the server (its counters do not move, no game socket opens), kept in the browser through
+// a reload, and played to a real win on the board.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { useArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
+import { instantiate, requestLine, readReply } from '../../crates/dara-server/assets/engine-wasm.js';
+
+const { server, newPage, pages } = useArcade();
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+// The test's own player: the same engine, under Node, searching far more than level 1 does.
+const player = await instantiate(readFileSync(join(root, 'crates/dara-server/assets/engine.wasm')));
+
+const moveList = (page) => page.$$eval('#moves button.move', (b) => b.map((x) => x.textContent));
+
+// What the server has done for games: turns it accepted, searches its computer ran.
+async function serverWork() {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const value = (name) => Number(new RegExp(`^dara_${name}(?:_total)? (\\d+)`, 'm').exec(text)?.[1]);
+  return { turns: value('turns'), searches: value('engine_searches') };
+}
+
+// Plays the person's turns, each the test's engine's choice, until the game ends; reloads the
+// page once after `reloadAt` turns and checks that the game is there as it was.
+async function playToTheEnd(page, rules, { reloadAt = Infinity } = {}) {
+  for (let turn = 0; turn < 200; turn += 1) {
+    await page.waitForFunction(() => !document.querySelector('#end').hidden
+      || document.querySelector('#turn').textContent.startsWith('Your turn'), null, { timeout: 30000 });
+    if (await page.locator('#end').isVisible()) return;
+    const moves = await moveList(page);
+    if (turn === reloadAt) {
+      await page.reload();
+      await page.waitForFunction((n) => document.querySelectorAll('#moves button.move').length === n, moves.length);
+      assert.deepEqual(await moveList(page), moves, 'the reload continues the game where it was');
+      await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
+    }
+    const reply = readReply(player.think(requestLine({ rules, moves, level: 8, seed: turn, nodes: 20000 })));
+    await page.fill('#typed-input', reply.move);
+    await page.press('#typed-input', 'Enter');
+    await page.waitForFunction((n) => document.querySelectorAll('#moves button.move').length > n
+      || !document.querySelector('#end').hidden, moves.length);
+  }
+  assert.fail('the game did not end in 200 turns');
+}
+
+test('the computer plays in the page: started from home, nothing on the server, kept through a reload, won on the board', { timeout: 180000 }, async () => {
+  await keepScreenshotsOnFailure('computer-in-page', pages, async () => {
+    const page = await newPage();
+    const sockets = [];
+    page.on('websocket', (ws) => sockets.push(new URL(ws.url()).pathname));
+    await page.goto(server.url + '/');
+    await page.selectOption('#level', '1');
+    await page.selectOption('#computer-colour', 'pale');
+    const before = await serverWork();
+    assert.ok(Number.isInteger(before.turns) && Number.isInteger(before.searches), JSON.stringify(before));
+    await page.click('#play-computer button[type=submit]');
+    await page.waitForURL(/\/computer\/[0-9a-f]{16}$/);
+    const id = new URL(page.url()).pathname.split('/')[2];
+
+    await playToTheEnd(page, 'arcade', { reloadAt: 6 });
+    const result = await page.locator('#end').innerText();
+    assert.match(result, /Pale wins \(1-0\): Dark has (too few stones left|no stone that can step)/, result);
+    const moves = await moveList(page);
+    assert.ok(moves.length > 24, `${moves.length} turns: placement and steps were played`);
+
+    const after = await serverWork();
+    assert.deepEqual(after, before, 'no turn and no search on the server');
+    assert.deepEqual(sockets.filter((p) => p.startsWith('/ws/game')), [], 'no game socket');
+    // Kept in this browser, finished: it opens again as it ended.
+    const kept = await page.evaluate((game) => JSON.parse(localStorage.getItem(`dara.computer.${game}`)), id);
+    assert.equal(kept.game, id);
+    assert.equal(kept.journal.at(-1).e, 'ended');
+    assert.deepEqual(await page.evaluate(() => JSON.parse(localStorage.getItem('dara.computer.finished'))), [id]);
+
+    // The home page lists it; it opens as it ended, and goes on to the analysis board.
+    await page.goto(server.url + '/');
+    const listed = page.locator('#kept-list a');
+    assert.equal(await listed.count(), 1);
+    assert.match(await listed.innerText(), new RegExp(`^Level 1, \\d{4}\\.\\d\\d\\.\\d\\d: ${moves.length} turns, 1-0$`));
+    await listed.click();
+    await page.waitForURL(new RegExp(`/computer/${id}$`));
+    await page.waitForSelector('#end:not([hidden])');
+    assert.deepEqual(await moveList(page), moves);
+    await page.click('#analyse-link');
+    await page.waitForURL(/\/analysis#/);
+    await page.waitForFunction((n) => document.querySelectorAll('#moves button.move').length === n, moves.length);
+  });
+});
+
+test('where the page asks the server (a game made through the API), the server\'s computer plays it, and is counted', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('computer-on-server', pages, async () => {
+    const before = await serverWork();
+    const created = await createGame(server, { opponent: 'computer', level: 1, first: 'them' });
+    const page = await newPage();
+    await page.goto(server.url + created.url);
+    await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 1);
+    const after = await serverWork();
+    assert.ok(after.searches > before.searches && after.turns > before.turns, `${JSON.stringify(before)} → ${JSON.stringify(after)}`);
+  });
+});

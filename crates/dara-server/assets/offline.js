@@ -1,0 +1,15 @@
+// Every page installs the Arcade's service worker (/sw.js), which keeps the pages, their assets
+// and the engine so that they open without a connection. A newer release's worker waits until
+// a page that is not a game loads, and takes over then: never under a game in progress.
+if ('serviceWorker' in navigator) {
+  const inGame = /^\/(g|computer)\//.test(location.pathname);
+  navigator.serviceWorker.register('/sw.js').then((registration) => {
+    if (!inGame && registration.waiting) registration.waiting.postMessage('take-over');
+    registration.addEventListener('updatefound', () => {
+      const installing = registration.installing;
+      installing?.addEventListener('statechange', () => {
+        if (!inGame && installing.state === 'installed' && navigator.serviceWorker.controller) installing.postMessage('take-over');
+      });
+    });
+  }, (error) => console.warn(`no service worker: ${error.message}`));
+}

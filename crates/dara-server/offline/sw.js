@@ -1,0 +1,72 @@
+// The Arcade's service worker, served at /sw.js: it keeps the pages, their assets, the language
+// catalogues and the engine, so that without a connection the home page, the rules, /learn,
+// /puzzles, /analysis and games against the computer (played in the page) all open and work.
+// The server writes VERSION (a hash of every file below and of this script) and ASSETS (the
+// names under /assets/) above this text when it is built: a new release is a new script, which
+// the browser installs beside the old one.
+//
+// A new worker waits while pages of the old one are open and takes over when a page that is
+// not a game loads (offline.js asks it to): never in the middle of a game, whose modules, its
+// engine's worker and WebAssembly must all come from one release.
+
+const CACHE = `dara-${VERSION}`;
+// The pages kept, by address; a game's page is one page for every game, kept under GAME_PAGE.
+const PAGES = ['/', '/rules', '/learn', '/puzzles', '/analysis', '/privacy'];
+const GAME_PAGE = '/computer/0000000000000000';
+// The server's answers kept too: the puzzles (the same for every visitor of a release).
+const DATA = ['/api/puzzles'];
+// Asked of the server only: a game between people, the lobby, the engine's analysis.
+const NEVER_KEPT = ['/api/', '/ws/', '/metrics', '/healthz', '/readyz', '/sw.js'];
+
+self.addEventListener('install', (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    await cache.addAll([...PAGES, GAME_PAGE, ...DATA, ...ASSETS.map((name) => `/assets/${name}`)]);
+    // The first worker of this browser has no pages to wait for.
+    if (!self.registration.active) await self.skipWaiting();
+  })());
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith('dara-') && name !== CACHE) await caches.delete(name);
+    }
+    // Pages opened before the first worker was installed are served from now on.
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener('message', (event) => {
+  if (event.data === 'take-over') self.skipWaiting();
+});
+
+// The kept copy of a page's address: every game page is the same page.
+function keptAs(url) {
+  if (url.pathname.startsWith('/computer/') || url.pathname.startsWith('/g/')) return GAME_PAGE;
+  return url.pathname;
+}
+
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  const url = new URL(request.url);
+  if (request.method !== 'GET' || url.origin !== self.location.origin) return;
+  if (DATA.includes(url.pathname)) {
+    event.respondWith(fetch(request).catch(async () => (await caches.match(url.pathname, { cacheName: CACHE })) ?? Response.error()));
+    return;
+  }
+  if (NEVER_KEPT.some((prefix) => url.pathname.startsWith(prefix))) return;
+  if (request.mode === 'navigate') {
+    // A page: the server's own when it answers (it knows whether a game is still there),
+    // the kept copy when it does not.
+    event.respondWith(fetch(request).catch(async () => {
+      const kept = await caches.match(keptAs(url), { cacheName: CACHE });
+      return kept ?? Response.error();
+    }));
+    return;
+  }
+  if (url.pathname.startsWith('/assets/')) {
+    // An asset of this release: the kept copy, which is the one its pages were made with.
+    event.respondWith((async () => (await caches.match(url.pathname, { cacheName: CACHE })) ?? fetch(request))());
+  }
+});
