@@ -4,9 +4,11 @@
 //! once, with brotli and gzip, and given an ETag (its hash), so that a request costs neither:
 //! `served.rs` picks what the browser accepts, and `pages.rs` includes the lists.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::{env, fs};
+
+#[path = "src/compress.rs"]
+mod compress;
 
 fn main() {
     let dir = Path::new(&env::var("CARGO_MANIFEST_DIR").expect("cargo sets it")).join("assets");
@@ -76,31 +78,13 @@ fn main() {
 /// One file as `served.rs` serves it, compressed into `out`: a `Served` value, as Rust source.
 fn served(out: &Path, name: &str, content_type: &str, path: &Path, bytes: &[u8]) -> String {
     let brotli = out.join(format!("{name}.br"));
-    fs::write(&brotli, compress_brotli(bytes)).expect("OUT_DIR is writable");
+    fs::write(&brotli, compress::brotli(bytes)).expect("OUT_DIR is writable");
     let gzip = out.join(format!("{name}.gz"));
-    fs::write(&gzip, compress_gzip(bytes)).expect("OUT_DIR is writable");
-    // Each form its own tag (a cache must not answer a request for one form with another).
-    let hash = blake3::hash(bytes).to_hex();
-    let hash = &hash.as_str()[..20];
-    let etags = [format!("\"{hash}\""), format!("\"{hash}-br\""), format!("\"{hash}-gzip\"")];
+    fs::write(&gzip, compress::gzip(bytes)).expect("OUT_DIR is writable");
+    let etags = compress::etags(bytes);
     format!(
         "    crate::served::Served {{ name: {name:?}, content_type: {content_type:?}, \
          identity: include_bytes!({path:?}), brotli: include_bytes!({brotli:?}), \
          gzip: include_bytes!({gzip:?}), etags: {etags:?} }},\n"
     )
-}
-
-/// Brotli at its best (quality 11): slow, but done once, at build.
-fn compress_brotli(bytes: &[u8]) -> Vec<u8> {
-    let mut compressed = Vec::new();
-    let params = brotli::enc::BrotliEncoderParams { quality: 11, ..Default::default() };
-    brotli::BrotliCompress(&mut &bytes[..], &mut compressed, &params).expect("in memory");
-    compressed
-}
-
-/// Gzip at its best, for browsers that do not take brotli (over plain http, most do not).
-fn compress_gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-    encoder.write_all(bytes).expect("in memory");
-    encoder.finish().expect("in memory")
 }

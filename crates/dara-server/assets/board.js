@@ -36,7 +36,8 @@ export class Board {
     this.pressedSelected = false; // whether it went down on the stone already picked up
     this.flipped = false;
     this.motion = null;        // { key, at }: the other side's move being shown moving, since when
-    this.svg = el('svg', { class: 'board', role: 'grid', 'aria-label': t('board.label') });
+    // The usual board's shape (6 × 5) until its position comes, so the page does not move then.
+    this.svg = el('svg', { class: 'board', role: 'grid', 'aria-label': t('board.label'), viewBox: `0 0 ${6 * SIZE + PAD * 2} ${5 * SIZE + PAD * 2}` });
     host.appendChild(this.svg);
     // The focus ring shows only for keyboard use, not after every tap.
     this.svg.addEventListener('keydown', (e) => { this.svg.classList.add('keyboard'); this.key(e); });

@@ -4,14 +4,13 @@
 // `data-i18n` sets the text, `data-i18n-html` the markup (the catalogue's own, kept with the same
 // tags), `data-i18n-attr="aria-label:key;title:key"` attributes. Words built in scripts come
 // from `t(key, params)`. The server sends codes; the pages word them here.
-import en from './lang-en.js';
-import fr from './lang-fr.js';
-import ha from './lang-ha.js';
-
+//
+// Only the page's own catalogue is loaded (about 45 KB each): every catalogue has every key
+// (browser-tests/tests/i18n.test.js checks), so none falls back on another.
 export const LANGUAGES = {
-  en: { name: 'English', words: en },
-  fr: { name: 'Français', words: fr },
-  ha: { name: 'Hausa', words: ha },
+  en: { name: 'English' },
+  fr: { name: 'Français' },
+  ha: { name: 'Hausa' },
 };
 
 const STORE = 'dara.lang';
@@ -32,7 +31,7 @@ function stored() {
 }
 
 export const lang = chooseLanguage(stored(), navigator.languages || [navigator.language]);
-const words = LANGUAGES[lang].words;
+const words = (await import(`./lang-${lang}.js`)).default;
 const plurals = new Intl.PluralRules(lang);
 
 // The words for `key`, with `{name}` replaced by `params.name`. A key with a `count` parameter
@@ -41,9 +40,9 @@ export function t(key, params = {}) {
   let text;
   if ('count' in params) {
     const form = `${key}.${plurals.select(params.count)}`;
-    text = words[form] ?? words[`${key}.other`] ?? en[`${key}.${new Intl.PluralRules('en').select(params.count)}`] ?? en[`${key}.other`];
+    text = words[form] ?? words[`${key}.other`];
   }
-  text = text ?? words[key] ?? en[key];
+  text = text ?? words[key];
   if (text === undefined) return key;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }

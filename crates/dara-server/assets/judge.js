@@ -1,8 +1,9 @@
 // The rules' answer about a position (what may be played, why a cell is closed, whether a move
 // is legal and what it leads to), for the pages that teach and the analysis board: from the
-// page's own WebAssembly module (crates/dara-table's view::judge, in engine.wasm) where it runs,
-// so that they work offline; from the server (POST /api/position, the same code) where it does
-// not. The answer, and a refusal's wording, are the same either way.
+// server (POST /api/position) while it answers, and from the page's own WebAssembly module
+// (crates/dara-table's view::judge, in engine.wasm, the same code) once it does not: offline,
+// the pages still judge every move. Online the page need not fetch the module at all (it is
+// most of a page's weight); the answer, and a refusal's wording, are the same either way.
 import { instantiate } from './engine-wasm.js';
 import { postJson } from './api.js';
 import { errorText } from './i18n.js';
@@ -22,12 +23,15 @@ function load() {
 // Resolves to the answer `POST /api/position` gives for `question` ({ position, rules, move }),
 // or rejects with the reason in the page's language.
 export async function judgePosition(question) {
-  let judge;
-  try {
-    ({ judge } = await load());
-  } catch {
-    return postJson('/api/position', question);
+  if (!module) {
+    try {
+      return await postJson('/api/position', question);
+    } catch (error) {
+      // A refusal is the answer; no answer at all (offline, the server away) turns to the module.
+      if (error.status !== undefined) throw error;
+    }
   }
+  const { judge } = await load();
   const answer = JSON.parse(judge(JSON.stringify(question)));
   if (answer.error !== undefined) throw new Error(errorText({ code: 'bad-request', detail: answer.error, error: answer.error }));
   return answer.ok;

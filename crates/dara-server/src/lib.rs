@@ -25,6 +25,7 @@ pub mod analysis;
 pub mod api;
 pub mod browser;
 pub mod cluster;
+mod compress;
 pub mod config;
 pub mod connections;
 pub mod date;

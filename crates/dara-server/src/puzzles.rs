@@ -4,8 +4,11 @@
 
 use std::sync::OnceLock;
 
-use axum::Json;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
 use serde::Serialize;
+
+use crate::served::Served;
 
 /// The puzzle file, as generated.
 const FILE: &str = include_str!("../data/puzzles.txt");
@@ -63,9 +66,15 @@ pub fn all() -> &'static [PuzzleView] {
     PUZZLES.get_or_init(|| parse(FILE))
 }
 
-/// `GET /api/puzzles`.
-pub async fn list() -> Json<&'static [PuzzleView]> {
-    Json(all())
+/// `GET /api/puzzles`: the same list every time, serialised and compressed once (31 KB of
+/// JSON, 5 KB in gzip), and answered `304` where the browser's copy is this one.
+pub async fn list(request: HeaderMap) -> Response {
+    static LIST: OnceLock<Served> = OnceLock::new();
+    let list = LIST.get_or_init(|| {
+        let json = serde_json::to_vec(all()).expect("the puzzles serialise");
+        Served::made_once("puzzles.json", "application/json", json)
+    });
+    list.respond(StatusCode::OK, &request, "no-cache")
 }
 
 #[cfg(test)]

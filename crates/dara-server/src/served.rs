@@ -69,6 +69,22 @@ impl Encoding {
 }
 
 impl Served {
+    /// `bytes`, made once while the server runs (never freed: it is served for the server's
+    /// life), compressed as `build.rs` compresses the assets.
+    pub fn made_once(name: &'static str, content_type: &'static str, bytes: Vec<u8>) -> Served {
+        let keep = |bytes: Vec<u8>| -> &'static [u8] { Vec::leak(bytes) };
+        let [identity_tag, brotli_tag, gzip_tag] =
+            crate::compress::etags(&bytes).map(|tag| &*tag.leak());
+        Served {
+            name,
+            content_type,
+            brotli: keep(crate::compress::brotli(&bytes)),
+            gzip: keep(crate::compress::gzip(&bytes)),
+            identity: keep(bytes),
+            etags: [identity_tag, brotli_tag, gzip_tag],
+        }
+    }
+
     /// The bytes in `encoding`, or as written where compressing made them no smaller.
     fn form(&self, encoding: Encoding) -> (Encoding, &'static [u8]) {
         let compressed = match encoding {
