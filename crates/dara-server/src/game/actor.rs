@@ -310,17 +310,13 @@ impl Game {
             ClientMessage::Hello { .. } => {
                 return (Answer::Error(Refusal::HelloAgain.into()), seat);
             }
-            ClientMessage::Resign => Ask::Resign,
-            ClientMessage::DrawOffer => Ask::DrawOffer,
-            ClientMessage::DrawDecline => Ask::DrawDecline,
-            ClientMessage::DrawWithdraw => Ask::DrawWithdraw,
-            ClientMessage::Takeback => Ask::Takeback,
-            ClientMessage::Rematch => Ask::Rematch,
             ClientMessage::Claim => {
                 let opponent = seat.map(|c| !c);
                 let opponent_away = opponent.and_then(|c| self.crowd.away(c, Instant::now()));
                 Ask::Claim { opponent_away }
             }
+            // Resign, the offers, takeback, rematch: the message says it all.
+            plain => plain.plain_ask().expect("every other message is a plain ask"),
         };
         let answer = match self.ask(seat, ask) {
             Ok(_) => Answer::Ok,
