@@ -102,3 +102,27 @@ test('where the page asks the server (a game made through the API), the server\'
     assert.ok(after.searches > before.searches && after.turns > before.turns, `${JSON.stringify(before)} → ${JSON.stringify(after)}`);
   });
 });
+
+test('a takeback in the page undoes the turn and the computer\'s answer; the home page counts what stands', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('computer-in-page-takeback', pages, async () => {
+    const page = await newPage();
+    await page.goto(server.url + '/');
+    await page.selectOption('#level', '1');
+    await page.selectOption('#computer-colour', 'pale');
+    await page.click('#play-computer button[type=submit]');
+    await page.waitForURL(/\/computer\/[0-9a-f]{16}$/);
+    for (const [cell, plies] of [['c3', 2], ['a1', 4]]) {
+      await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
+      const answered = await moveList(page);
+      // The first stone on c3; the second on a1 unless the computer took it.
+      const target = answered.includes(cell) ? 'f5' : cell;
+      await page.fill('#typed-input', target);
+      await page.press('#typed-input', 'Enter');
+      await page.waitForFunction((n) => document.querySelectorAll('#moves button.move').length === n, plies);
+    }
+    await page.click('#takeback');
+    await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 2);
+    await page.goto(server.url + '/');
+    assert.match(await page.locator('#kept-list a').innerText(), /: 2 turns, still being played$/);
+  });
+});

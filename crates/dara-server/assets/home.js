@@ -158,7 +158,8 @@ function listKeptGames() {
   const games = keptGames();
   $('kept-games').hidden = games.length === 0;
   $('kept-list').replaceChildren(...games.map((kept) => {
-    const turns = kept.journal.filter((e) => e.e === 'moved').length;
+    // Turns played, less those taken back.
+    const turns = kept.journal.reduce((n, e) => n + (e.e === 'moved' ? 1 : e.e === 'took-back' ? -e.plies : 0), 0);
     const end = kept.journal.find((e) => e.e === 'ended');
     const a = document.createElement('a');
     a.href = computerGameUrl(kept.game);
