@@ -150,7 +150,8 @@ function renderControls(state, mine) {
   $('invite').hidden = !(waiting && game.opponent === 'friend');
   $('seeking').hidden = !(waiting && game.opponent === 'open');
   $('invite-link').value = `${location.origin}/g/${state.gameId}`;
-  $('watch-note').hidden = !!game.you;
+  // Not while the invite link's seat is being asked for: the note would come and go at once.
+  $('watch-note').hidden = !!game.you || (state.joinAsked && !state.token);
   $('resign').hidden = !playing || !seated;
   // The computer plays every game out: no draw is offered to it.
   const mayOffer = playing && seated && !vsComputer;
