@@ -99,7 +99,9 @@ function playTurn(m) {
   state.awaiting = state.game.moves.length;
   state.turnId += 1;
   conn.sendTurn(state.turnId, m);
-  say(t('game.sending', { move: m }));
+  // A game in the page is answered at once: nothing is sent, and "Sending" would stay up
+  // while the computer thinks.
+  if (!inPage) say(t('game.sending', { move: m }));
   draw();
 }
 
