@@ -206,3 +206,15 @@ export async function myTurnOrEnd(page, timeout = 30000) {
     || document.querySelector('#turn').textContent.startsWith('Your turn'), null, { timeout });
   return !(await page.locator('#end').isHidden());
 }
+
+// Starts a game against the computer from the home page's form (pale, at `level`, under
+// `preset` if named), played in the page; returns its id once the page is at /computer/<id>.
+export async function playComputerFromHome(page, serverUrl, { level, preset } = {}) {
+  await page.goto(serverUrl + '/');
+  if (preset) await page.selectOption('#preset', preset);
+  await page.selectOption('#level', String(level));
+  await page.selectOption('#computer-colour', 'pale');
+  await page.click('#play-computer button[type=submit]');
+  await page.waitForURL(/\/computer\/[0-9a-f]{16}$/);
+  return new URL(page.url()).pathname.split('/')[2];
+}

@@ -2,7 +2,7 @@
 // browsers, and across a reload.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useArcade, keepScreenshotsOnFailure, createGame, clickTurn, myTurnOrEnd } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, createGame, clickTurn, myTurnOrEnd, playComputerFromHome } from '../harness.js';
 
 const { server, newPage, pages } = useArcade(['--instant-computer', '--claim-after', '2']);
 
@@ -21,13 +21,8 @@ async function startFromHome(page, form) {
 test('a complete game against the computer, played by clicking', { timeout: 240000 }, async () => {
   await keepScreenshotsOnFailure('computer', pages, async () => {
     const page = await newPage();
-    await page.goto(server.url + '/');
-    await page.selectOption('#preset', 'wikipedia');
-    await page.selectOption('#level', '1');
-    await page.selectOption('#computer-colour', 'pale');
-    await page.click('#play-computer button[type=submit]');
     // Played in the page (page-table.js), the computer's moves by the engine's worker.
-    await page.waitForURL(/\/computer\/[0-9a-f]{16}$/);
+    await playComputerFromHome(page, server.url, { level: 1, preset: 'wikipedia' });
     // The page shows "…" until the game's first snapshot arrives from its table.
     await page.waitForFunction(() => document.querySelector('#rules').innerText !== '…');
     assert.equal(await page.locator('#rules').innerText(), 'wikipedia');

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { useArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, createGame, playComputerFromHome } from '../harness.js';
 import { instantiate, requestLine, readReply } from '../../crates/dara-server/assets/engine-wasm.js';
 
 const { server, newPage, pages } = useArcade();
@@ -52,14 +52,9 @@ test('the computer plays in the page: started from home, nothing on the server, 
     const page = await newPage();
     const sockets = [];
     page.on('websocket', (ws) => sockets.push(new URL(ws.url()).pathname));
-    await page.goto(server.url + '/');
-    await page.selectOption('#level', '1');
-    await page.selectOption('#computer-colour', 'pale');
     const before = await serverWork();
     assert.ok(Number.isInteger(before.turns) && Number.isInteger(before.searches), JSON.stringify(before));
-    await page.click('#play-computer button[type=submit]');
-    await page.waitForURL(/\/computer\/[0-9a-f]{16}$/);
-    const id = new URL(page.url()).pathname.split('/')[2];
+    const id = await playComputerFromHome(page, server.url, { level: 1 });
 
     await playToTheEnd(page, 'arcade', { reloadAt: 6 });
     const result = await page.locator('#end').innerText();
@@ -106,11 +101,7 @@ test('where the page asks the server (a game made through the API), the server\'
 test('a takeback in the page undoes the turn and the computer\'s answer; the home page counts what stands', { timeout: 60000 }, async () => {
   await keepScreenshotsOnFailure('computer-in-page-takeback', pages, async () => {
     const page = await newPage();
-    await page.goto(server.url + '/');
-    await page.selectOption('#level', '1');
-    await page.selectOption('#computer-colour', 'pale');
-    await page.click('#play-computer button[type=submit]');
-    await page.waitForURL(/\/computer\/[0-9a-f]{16}$/);
+    await playComputerFromHome(page, server.url, { level: 1 });
     for (const [cell, plies] of [['c3', 2], ['a1', 4]]) {
       await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
       const answered = await moveList(page);

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { useArcade, keepScreenshotsOnFailure, createGame, clickTurn, myTurnOrEnd } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, createGame, clickTurn, myTurnOrEnd, playComputerFromHome } from '../harness.js';
 
 const { server, newPage, pages } = useArcade();
 const shots = process.env.DARA_SHOTS;
@@ -37,11 +37,7 @@ test('offline: the service worker keeps the Arcade, and a level-8 game against t
       await page.locator(ready).first().waitFor({ timeout: 10000 });
     }
 
-    await page.goto(server.url + '/');
-    await page.selectOption('#level', '8');
-    await page.selectOption('#computer-colour', 'pale');
-    await page.click('#play-computer button[type=submit]');
-    await page.waitForURL(/\/computer\/[0-9a-f]{16}$/);
+    await playComputerFromHome(page, server.url, { level: 8 });
     let turns = 0;
     while (!(await myTurnOrEnd(page, 60000))) {
       const before = await page.locator('#moves button.move').count();
