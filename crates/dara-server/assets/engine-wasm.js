@@ -45,6 +45,14 @@ export async function instantiate(source, now = () => performance.now()) {
   };
 }
 
+// The module as the site serves it (or the service worker keeps it), instantiated: for the
+// engine's worker, the page's own table and the teaching pages, each keeping its own.
+export async function fetchModule() {
+  const response = await fetch(new URL('./engine.wasm', import.meta.url));
+  if (!response.ok) throw new Error(`engine.wasm: ${response.status}`);
+  return instantiate(response);
+}
+
 // A request line: `rules R position P [moves M...] level N seed S [go nodes N]`. `position` is
 // `start` or the five position fields; `moves` are played from it, so that the engine sees the
 // game's repetitions; `seed` draws the level's dice (a fresh one for every move, as the server

@@ -3,15 +3,12 @@
 // { id, request } message (a request line, engine-wasm.js) with { id, reply } or { id, error },
 // one search at a time, in the order asked. Time is the worker's performance.now(): the page's
 // clock. Started and stopped by engine.js.
-import { instantiate } from './engine-wasm.js';
+import { fetchModule } from './engine-wasm.js';
 
 let engine = null;
 
 function load() {
-  engine ??= fetch(new URL('./engine.wasm', import.meta.url)).then((response) => {
-    if (!response.ok) throw new Error(`engine.wasm: ${response.status}`);
-    return instantiate(response);
-  });
+  engine ??= fetchModule();
   return engine;
 }
 

@@ -4,7 +4,7 @@
 // (crates/dara-table's view::judge, in engine.wasm, the same code) once it does not: offline,
 // the pages still judge every move. Online the page need not fetch the module at all (it is
 // most of a page's weight); the answer, and a refusal's wording, are the same either way.
-import { instantiate } from './engine-wasm.js';
+import { fetchModule } from './engine-wasm.js';
 import { postJson } from './api.js';
 import { errorText } from './i18n.js';
 
@@ -13,9 +13,7 @@ let module = null;
 function load() {
   module ??= (async () => {
     if (typeof WebAssembly !== 'object') throw new Error('no WebAssembly here');
-    const response = await fetch(new URL('./engine.wasm', import.meta.url));
-    if (!response.ok) throw new Error(`engine.wasm: ${response.status}`);
-    return instantiate(response);
+    return fetchModule();
   })();
   return module;
 }

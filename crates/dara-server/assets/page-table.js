@@ -7,7 +7,7 @@
 // PageConnection has the interface of the socket's Connection (connection.js): the game page
 // sends it the same messages and is told the same ones back, so it draws a game here and a game
 // on the server with the same code.
-import { instantiate } from './engine-wasm.js';
+import { fetchModule } from './engine-wasm.js';
 import { search, stopEngine, engineInPage } from './engine.js';
 
 const keptKey = (id) => `dara.computer.${id}`;
@@ -63,29 +63,27 @@ export function keptGames() {
       if (kept && Array.isArray(kept.journal)) games.push(kept);
     } catch { /* a damaged copy is not listed; its page says so */ }
   }
-  let order;
-  try {
-    order = JSON.parse(localStorage.getItem(FINISHED_KEY) ?? '[]');
-  } catch {
-    order = [];
-  }
+  const order = finishedIds();
   const rank = (kept) => {
-    const at = Array.isArray(order) ? order.indexOf(kept.game) : -1;
+    const at = order.indexOf(kept.game);
     return at < 0 ? Infinity : at;
   };
   return games.sort((a, b) => rank(b) - rank(a));
 }
 
+// The ids of the finished games kept, oldest first (none, if the list is damaged).
+function finishedIds() {
+  try {
+    const ids = JSON.parse(localStorage.getItem(FINISHED_KEY) ?? '[]');
+    return Array.isArray(ids) ? ids : [];
+  } catch {
+    return [];
+  }
+}
+
 // A game has ended: it joins the finished ones kept, and the oldest beyond KEEP_FINISHED go.
 function finished(id) {
-  let ids;
-  try {
-    ids = JSON.parse(localStorage.getItem(FINISHED_KEY) ?? '[]');
-    if (!Array.isArray(ids)) ids = [];
-  } catch {
-    ids = [];
-  }
-  ids = ids.filter((other) => other !== id);
+  const ids = finishedIds().filter((other) => other !== id);
   ids.push(id);
   for (const old of ids.splice(0, Math.max(0, ids.length - KEEP_FINISHED))) localStorage.removeItem(keptKey(old));
   localStorage.setItem(FINISHED_KEY, JSON.stringify(ids));
@@ -118,9 +116,7 @@ export class PageConnection {
       return;
     }
     try {
-      const response = await fetch(new URL('./engine.wasm', import.meta.url));
-      if (!response.ok) throw new Error(`engine.wasm: ${response.status}`);
-      this.table = await instantiate(response);
+      this.table = await fetchModule();
     } catch (e) {
       this.onState('no-table', { reason: e.message });
       return;
