@@ -30,8 +30,8 @@ fn main() {
             continue;
         }
         let content_type = match path.extension().and_then(|e| e.to_str()) {
-            // The engine's manifest records how `engine.wasm` was built (scripts/build-wasm),
-            // for the repository, not the browser.
+            // The modules' manifest records how `engine.wasm` and `table.wasm` were built
+            // (scripts/build-wasm), for the repository, not the browser.
             Some("manifest") => continue,
             Some("html") => "text/html; charset=utf-8",
             Some("css") => "text/css; charset=utf-8",

@@ -1,8 +1,9 @@
-//! The committed WebAssembly (`crates/dara-server/assets/engine.wasm`) is built from the sources
-//! in the tree: its manifest's hash of the inputs matches theirs. The rustup toolchain cannot
-//! build for wasm32 here, so the module is a committed build output (scripts/build-wasm, with
-//! Debian's rustc-web); this test is what keeps it from going stale unnoticed. `.ci/run` also
-//! rebuilds it (`scripts/build-wasm --check`) and holds it to the native build's moves.
+//! The committed WebAssembly (`crates/dara-server/assets/engine.wasm` and `table.wasm`) is built
+//! from the sources in the tree: their manifest's hash of the inputs matches theirs. The rustup
+//! toolchain cannot build for wasm32 here, so the modules are a committed build output
+//! (scripts/build-wasm, with Debian's rustc-web); this test is what keeps them from going stale
+//! unnoticed. `.ci/run` also rebuilds them (`scripts/build-wasm --check`) and holds the engine to
+//! the native build's moves.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -10,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-const RUN: &str = "run scripts/build-wasm (it needs Debian's rustc-web: apt-get install rustc-web cargo-web rust-web-src lld) and commit engine.wasm and its manifest";
+const RUN: &str = "run scripts/build-wasm (it needs Debian's rustc-web: apt-get install rustc-web cargo-web rust-web-src lld) and commit engine.wasm, table.wasm and wasm.manifest";
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -27,7 +28,7 @@ fn values<'a>(manifest: &'a str, key: &str) -> Vec<&'a str> {
 }
 
 fn manifest() -> String {
-    let path = root().join("crates/dara-server/assets/engine.wasm.manifest");
+    let path = root().join("crates/dara-server/assets/wasm.manifest");
     fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}: {RUN}", path.display()))
 }
 
@@ -92,20 +93,27 @@ fn the_committed_module_is_built_from_these_sources() {
         .collect();
     changed.extend(then.keys().filter(|f| !now.contains_key(**f)));
     panic!(
-        "engine.wasm was built from other sources (changed, added or removed: {changed:?}): {RUN}"
+        "the modules were built from other sources (changed, added or removed: {changed:?}): {RUN}"
     );
 }
 
 #[test]
-fn the_module_is_the_one_the_manifest_describes() {
+fn the_modules_are_the_ones_the_manifest_describes() {
     let manifest = manifest();
-    let path = root().join("crates/dara-server/assets/engine.wasm");
-    let bytes = fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}: {RUN}", path.display()));
-    assert_eq!(
-        values(&manifest, "wasm"),
-        [sha256(&bytes)],
-        "engine.wasm is not the module its manifest describes: {RUN}"
-    );
+    // `wasm <name> <sha256> <what it weighs, how it was built>`, a line a module.
+    let described: BTreeMap<&str, &str> = values(&manifest, "wasm")
+        .iter()
+        .filter_map(|line| {
+            let mut words = line.split(' ');
+            Some((words.next()?, words.next()?))
+        })
+        .collect();
+    assert_eq!(described.keys().copied().collect::<Vec<_>>(), ["engine.wasm", "table.wasm"]);
+    for (name, hash) in described {
+        let path = root().join("crates/dara-server/assets").join(name);
+        let bytes = fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}: {RUN}", path.display()));
+        assert_eq!(sha256(&bytes), hash, "{name} is not the module the manifest describes: {RUN}");
+    }
 }
 
 /// The crates a crate's `[dependencies]` name by path, as folders from the root.

@@ -1,9 +1,10 @@
-// The page's engine and its own table: the WebAssembly module built from crates/dara-pocket
-// (scripts/build-wasm), behind two functions. For `think`, a request and its reply are lines of
-// text in the engine protocol's words (crates/dara-pocket/src/request.rs and reply.rs say
-// which); for `table`, JSON (crates/dara-pocket/src/asked.rs). They cross into the module's
-// memory through its exports `alloc_bytes`, `think`, `table` and `free_bytes`. The module reads time
-// through its import `env.now`: the host's monotonic clock, in milliseconds.
+// The page's engine and its own table: the two WebAssembly modules built from crates/dara-pocket
+// (scripts/build-wasm), behind one function each export: engine.wasm's `think`, table.wasm's
+// `table` and `judge`. For `think`, a request and its reply are lines of text in the engine
+// protocol's words (crates/dara-pocket/src/request.rs and reply.rs say which); for `table` and
+// `judge`, JSON (crates/dara-pocket/src/asked.rs). They cross into a module's memory through its
+// exports `alloc_bytes` and `free_bytes`. The engine reads time through its import `env.now`: the
+// host's monotonic clock, in milliseconds.
 // Loaded by engine-worker.js in the page, and by the tests under Node as it is; engine.js, the
 // page's side of the worker, writes the requests and reads the replies with the two functions
 // at the end.
@@ -11,9 +12,9 @@
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-// Instantiates the module from its bytes or from a fetch of it; `now` is the clock (the page's
+// Instantiates a module from its bytes or from a fetch of it; `now` is the clock (the page's
 // performance.now()). Resolves to { think(request) → reply line, table(request) → answer,
-// judge(question) → answer }.
+// judge(question) → answer }, of which the module has either the first or the other two.
 export async function instantiate(source, now = () => performance.now()) {
   const imports = { env: { now } };
   const { instance } = source instanceof Response
@@ -45,11 +46,12 @@ export async function instantiate(source, now = () => performance.now()) {
   };
 }
 
-// The module as the site serves it (or the service worker keeps it), instantiated: for the
-// engine's worker, the page's own table and the teaching pages, each keeping its own.
-export async function fetchModule() {
-  const response = await fetch(new URL('./engine.wasm', import.meta.url));
-  if (!response.ok) throw new Error(`engine.wasm: ${response.status}`);
+// A module as the site serves it (or the service worker keeps it), instantiated:
+// 'engine.wasm' for the engine's worker, 'table.wasm' for the page's own table and the teaching
+// pages, each keeping its own.
+export async function fetchModule(name) {
+  const response = await fetch(new URL(`./${name}`, import.meta.url));
+  if (!response.ok) throw new Error(`${name}: ${response.status}`);
   return instantiate(response);
 }
 

@@ -8,7 +8,7 @@ import { fetchModule } from './engine-wasm.js';
 let engine = null;
 
 function load() {
-  engine ??= fetchModule();
+  engine ??= fetchModule('engine.wasm');
   return engine;
 }
 

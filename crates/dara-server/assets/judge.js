@@ -1,7 +1,7 @@
 // The rules' answer about a position (what may be played, why a cell is closed, whether a move
 // is legal and what it leads to), for the pages that teach and the analysis board: from the
 // server (POST /api/position) while it answers, and from the page's own WebAssembly module
-// (crates/dara-table's view::judge, in engine.wasm, the same code) once it does not: offline,
+// (crates/dara-table's view::judge, in table.wasm, the same code) once it does not: offline,
 // the pages still judge every move. Online the page need not fetch the module at all (it is
 // most of a page's weight); the answer, and a refusal's wording, are the same either way.
 import { fetchModule } from './engine-wasm.js';
@@ -13,7 +13,7 @@ let module = null;
 function load() {
   module ??= (async () => {
     if (typeof WebAssembly !== 'object') throw new Error('no WebAssembly here');
-    return fetchModule();
+    return fetchModule('table.wasm');
   })();
   return module;
 }

@@ -4,6 +4,8 @@
 if ('serviceWorker' in navigator) {
   const inGame = /^\/(g|computer)\//.test(location.pathname);
   navigator.serviceWorker.register('/sw.js').then((registration) => {
+    // A browser that blocks service workers may resolve with none rather than refuse.
+    if (!registration) return;
     if (!inGame && registration.waiting) registration.waiting.postMessage('take-over');
     registration.addEventListener('updatefound', () => {
       const installing = registration.installing;

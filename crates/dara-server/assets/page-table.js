@@ -1,5 +1,5 @@
 // A game against the computer played in the page: its table (the rules of a game at the table,
-// crates/dara-table, in the WebAssembly module of crates/dara-pocket) runs here, and the
+// crates/dara-table, in table.wasm, built from crates/dara-pocket) runs here, and the
 // computer's searches run in the engine's worker (engine.js). No move goes to the server, and
 // the game is kept only in this browser's local storage, after every change, so that a reload
 // (or a page opened offline) continues it.
@@ -116,7 +116,7 @@ export class PageConnection {
       return;
     }
     try {
-      this.table = await fetchModule();
+      this.table = await fetchModule('table.wasm');
     } catch (e) {
       this.onState('no-table', { reason: e.message });
       return;

@@ -24,11 +24,22 @@ const SERVICE_WORKER: Served = include!(concat!(env!("OUT_DIR"), "/service_worke
 /// `304` costs a round trip and no bytes): the files have no version in their names yet.
 const REVALIDATE: &str = "no-cache";
 
-/// The page's engine, `assets/engine.wasm` (a committed build of `crates/dara-pocket`, made by
-/// `scripts/build-wasm`), if the server was built with it. Without it the server serves
+/// The page's WebAssembly: the engine (`assets/engine.wasm`) and the page's own table
+/// (`assets/table.wasm`), committed builds of `crates/dara-pocket` made by `scripts/build-wasm`.
+#[derive(Debug, Clone, Copy)]
+pub struct PageModules {
+    /// The engine's module, run in a Web Worker.
+    pub engine: &'static [u8],
+    /// The table's module, run on the page's thread.
+    pub table: &'static [u8],
+}
+
+/// The page's modules, if the server was built with both. Without them the server serves
 /// everything else, and the computer plays on the server.
-pub fn engine_wasm() -> Option<&'static [u8]> {
-    ASSETS.iter().find(|served| served.name == "engine.wasm").map(|served| served.identity)
+pub fn page_modules() -> Option<PageModules> {
+    let asset =
+        |name| ASSETS.iter().find(|served| served.name == name).map(|served| served.identity);
+    Some(PageModules { engine: asset("engine.wasm")?, table: asset("table.wasm")? })
 }
 
 /// Pages only load what the site itself serves, and send no `Referer` (a seat link's fragment
@@ -205,11 +216,15 @@ mod tests {
     }
 
     #[test]
-    fn the_engine_is_served_as_webassembly_and_its_manifest_is_not_served() {
-        let wasm = super::engine_wasm().expect("assets/engine.wasm is committed");
-        assert_eq!(&wasm[..4], b"\0asm");
-        let served = ASSETS.iter().find(|served| served.name == "engine.wasm").unwrap();
-        assert_eq!(served.content_type, "application/wasm");
+    fn the_modules_are_served_as_webassembly_and_their_manifest_is_not_served() {
+        let modules =
+            super::page_modules().expect("assets/engine.wasm and table.wasm are committed");
+        assert_eq!(&modules.engine[..4], b"\0asm");
+        assert_eq!(&modules.table[..4], b"\0asm");
+        for name in ["engine.wasm", "table.wasm"] {
+            let served = ASSETS.iter().find(|served| served.name == name).unwrap();
+            assert_eq!(served.content_type, "application/wasm");
+        }
         assert!(ASSETS.iter().all(|served| !served.name.ends_with(".manifest")));
     }
 }

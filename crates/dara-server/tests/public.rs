@@ -305,7 +305,14 @@ async fn pages_and_assets_are_sent_compressed_and_a_copy_held_is_not_sent_again(
 
     let addr = start(test_config()).await;
     let client = reqwest::Client::new();
-    for path in ["/", "/rules", "/assets/style.css", "/assets/game.js", "/assets/engine.wasm"] {
+    for path in [
+        "/",
+        "/rules",
+        "/assets/style.css",
+        "/assets/game.js",
+        "/assets/engine.wasm",
+        "/assets/table.wasm",
+    ] {
         let get = |encoding: &'static str| {
             let request = client.get(format!("http://{addr}{path}"));
             async move { request.header("accept-encoding", encoding).send().await.unwrap() }

@@ -177,10 +177,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .with_context(|| format!("cannot listen on {}", args.listen))?;
         let address = listener.local_addr()?;
         println!("Dara is being served at http://{address}/ (Ctrl-C to stop)");
-        match dara_server::pages::engine_wasm() {
-            Some(wasm) => tracing::info!(bytes = wasm.len(), "the page's engine: /assets/engine.wasm"),
+        match dara_server::pages::page_modules() {
+            Some(modules) => tracing::info!(
+                engine = modules.engine.len(),
+                table = modules.table.len(),
+                "the page's engine and table: /assets/engine.wasm, /assets/table.wasm (bytes)"
+            ),
             None => tracing::info!(
-                "no engine.wasm among the assets (scripts/build-wasm makes it): the computer plays on the server"
+                "no engine.wasm or table.wasm among the assets (scripts/build-wasm makes them): the computer plays on the server"
             ),
         }
         let mut config = args.config();
