@@ -176,6 +176,10 @@ fn fixture(format: i64) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/store-format-{format}"))
 }
 
+/// The last format kept without a journal mark: a copy of its store whose rows a test changes
+/// opens as it reads (a row changed under a mark is a loss the mark shows, see `durable.rs`).
+const UNMARKED: i64 = 4;
+
 /// The seat codes the fixture's people hold.
 const FIXTURE_TOKENS: [&str; 4] = [
     "a0000000000000000000000000000001",
@@ -243,7 +247,8 @@ async fn write_the_fixture_of_this_format() {
     process.crash();
 }
 
-/// The stores written by format 1 (the events kept by game), format 2 (a row for each event)
+/// The stores written by format 1 (the events kept by game), format 2 (a row for each event),
+/// formats 3 and 4 (a row for each commit; 4 with checksums), both from before journal marks,
 /// and by this format (committed under `tests/fixtures`) still read, and their games are taken
 /// up as they were.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -261,6 +266,74 @@ async fn a_store_of_format_3_is_taken_up() {
     a_store_is_taken_up(3).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_of_format_4_is_taken_up() {
+    a_store_is_taken_up(4).await;
+}
+
+/// [`Store::open_with`], once the writer of the store opened before has let go of it.
+fn open_when_free(dir: &Path, accept_loss: bool) -> Result<dara_server::store::Opened, StoreError> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        match Store::open_with(dir, accept_loss) {
+            Err(StoreError::Locked(_)) if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Closes a store opened by the test: its writer has let go of the directory on return.
+fn close(opened: dara_server::store::Opened) -> usize {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(opened.store.close());
+    opened.games.len()
+}
+
+/// The database's format, as it says in its own file (its write-ahead log left out).
+fn format_on_disk(dir: &Path) -> i64 {
+    let bytes = std::fs::read(dir.join(sqlite::DATABASE)).unwrap();
+    // SQLite's `user_version`: four bytes at offset 60 of the header, big-endian.
+    i64::from(i32::from_be_bytes(bytes[60..64].try_into().unwrap()))
+}
+
+/// A store of format 3, from before journal marks, opens without one and replays as it was;
+/// from then on it is kept with a mark, and says so in its own file (not only in its
+/// write-ahead log, which may go with the mark). The mark deleted then, together with the log,
+/// is refused at start, naming the mark's file, where it used to read as a store from before
+/// marks and serve what the database alone held; `--accept-loss` serves what is left and
+/// writes a mark again.
+#[test]
+fn a_missing_mark_is_refused_once_the_store_is_kept_with_one() {
+    let data = DataDir::new("no-mark");
+    std::fs::create_dir_all(&data.0).unwrap();
+    for name in [sqlite::DATABASE, sqlite::SEAT_KEY] {
+        std::fs::copy(fixture(3).join(name), data.0.join(name)).unwrap();
+    }
+    let mark = data.0.join(sqlite::MARK);
+    assert!(!mark.exists());
+    let opened = open_when_free(&data.0, false).unwrap();
+    assert!(mark.exists(), "a store from before marks gets its mark");
+    assert_eq!(format_on_disk(&data.0), STORE_FORMAT, "and says so in the database's own file");
+    assert_eq!(close(opened), 4, "and opens as it was");
+    assert_eq!(close(open_when_free(&data.0, false).unwrap()), 4);
+
+    std::fs::remove_file(&mark).unwrap();
+    let _ = std::fs::remove_file(data.0.join(format!("{}-wal", sqlite::DATABASE)));
+    let error = open_when_free(&data.0, false).unwrap_err();
+    let said = error.to_string();
+    assert!(matches!(error, StoreError::JournalLost(_)), "{said}");
+    assert!(said.contains(&mark.display().to_string()), "names the mark: {said}");
+    assert!(said.contains("--accept-loss"), "{said}");
+    assert!(!mark.exists(), "nothing was repaired behind the operator's back");
+
+    let opened = open_when_free(&data.0, true).unwrap();
+    assert!(mark.exists(), "accepted, a mark is written again");
+    assert_eq!(close(opened), 4, "and what is left is served");
+    assert_eq!(close(open_when_free(&data.0, false).unwrap()), 4);
+}
+
 /// The seat key's file gone while live games are stored: the store refuses to open, naming the
 /// file, rather than make a new key that would lock every player out of their games. With no
 /// game stored, a new key is simply made.
@@ -268,8 +341,9 @@ async fn a_store_of_format_3_is_taken_up() {
 fn a_missing_seat_key_with_stored_games_is_refused() {
     let data = DataDir::new("no-seat-key");
     std::fs::create_dir_all(&data.0).unwrap();
-    std::fs::copy(fixture(STORE_FORMAT).join(sqlite::DATABASE), data.0.join(sqlite::DATABASE))
-        .unwrap();
+    for name in [sqlite::DATABASE, sqlite::MARK] {
+        std::fs::copy(fixture(STORE_FORMAT).join(name), data.0.join(name)).unwrap();
+    }
     let error = Store::open(&data.0).unwrap_err();
     let StoreError::SeatKeyMissing { path, games } = &error else { panic!("{error}") };
     assert_eq!((path.clone(), *games), (data.0.join(sqlite::SEAT_KEY), 4));
@@ -292,7 +366,7 @@ async fn a_damaged_row_sets_its_game_apart_and_every_other_game_is_served() {
     let data = DataDir::new("damaged-row");
     std::fs::create_dir_all(&data.0).unwrap();
     for name in [sqlite::DATABASE, sqlite::SEAT_KEY] {
-        std::fs::copy(fixture(STORE_FORMAT).join(name), data.0.join(name)).unwrap();
+        std::fs::copy(fixture(UNMARKED).join(name), data.0.join(name)).unwrap();
     }
     let opened = Store::open(&data.0).unwrap();
     let mut games: Vec<_> =
@@ -370,7 +444,7 @@ async fn a_changed_byte_that_still_reads_is_found_by_the_rows_checksum() {
     let data = DataDir::new("changed-byte");
     std::fs::create_dir_all(&data.0).unwrap();
     for name in [sqlite::DATABASE, sqlite::SEAT_KEY] {
-        std::fs::copy(fixture(STORE_FORMAT).join(name), data.0.join(name)).unwrap();
+        std::fs::copy(fixture(UNMARKED).join(name), data.0.join(name)).unwrap();
     }
     let changed = {
         let conn = rusqlite::Connection::open(data.0.join(sqlite::DATABASE)).unwrap();
@@ -412,8 +486,12 @@ async fn a_store_of_this_format_is_taken_up() {
 async fn a_store_is_taken_up(format: i64) {
     let data = DataDir::new(&format!("fixture-{format}"));
     std::fs::create_dir_all(&data.0).unwrap();
-    for name in [sqlite::DATABASE, sqlite::SEAT_KEY] {
-        std::fs::copy(fixture(format).join(name), data.0.join(name)).unwrap();
+    for name in [sqlite::DATABASE, sqlite::SEAT_KEY, sqlite::MARK] {
+        let from = fixture(format).join(name);
+        // The stores of format 5 and later are kept with a mark; those before had none.
+        if from.exists() {
+            std::fs::copy(from, data.0.join(name)).unwrap();
+        }
     }
     let opened = Store::open(&data.0).unwrap();
     let mut games: Vec<_> =

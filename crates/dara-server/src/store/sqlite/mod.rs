@@ -15,8 +15,8 @@
 //! for that before it tells anyone what happened.
 //!
 //! The journal is kept in the order it was written, a row for each commit (format 3; format 4
-//! adds each row's checksum, see `mark::row_sum`): a commit
-//! of the turns of a hundred games adds one row at the table's end. Keyed by game (format 1), a
+//! adds each row's checksum, see `mark::row_sum`; format 5 says the database is kept with a
+//! journal mark, see `mark`): a commit of the turns of a hundred games adds one row at the table's end. Keyed by game (format 1), a
 //! commit changed a page for each game, and every changed page was written to the log, synced,
 //! and written again into the database (at 5,000 turns a second that was a third of the
 //! server's time); a row for each event (format 2) cost a statement for each. The price is
@@ -125,6 +125,7 @@ impl Sqlite {
         let key = seat_key(&dir.join(SEAT_KEY), games.len() + damaged.len())?;
         let newest = Mark::newest(&conn)?;
         let marker = Marker::open(dir, newest)?;
+        mark::seal(&conn)?;
         let shared = Arc::new(Shared::default());
         // 100 µs to about 1.6 s.
         let commit_seconds = Histogram::new(exponential_buckets(1e-4, 2.0, 15));
