@@ -436,6 +436,84 @@ async fn a_damaged_row_sets_its_game_apart_and_every_other_game_is_served() {
     assert_eq!(kept, 2);
 }
 
+/// Damage that reaches a game's id: a byte of the game by link's id in its journal line, the
+/// id of the computer's game's row (no longer UTF-8), the resigned game's record (bytes that
+/// are not text), and a journal row added whose line names no game at all. Each game that can
+/// be told is set apart alone (4010); the line tied to no game is set aside, named in the log
+/// by its row; the store opens and the open table is served, where the store used to refuse
+/// to open at all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_id_sets_its_own_game_apart_and_every_other_game_is_served() {
+    let data = DataDir::new("damaged-id");
+    std::fs::create_dir_all(&data.0).unwrap();
+    for name in [sqlite::DATABASE, sqlite::SEAT_KEY] {
+        std::fs::copy(fixture(UNMARKED).join(name), data.0.join(name)).unwrap();
+    }
+    let opened = open_when_free(&data.0, false).unwrap();
+    let mut games: Vec<_> =
+        opened.games.iter().map(|g| (g.events.len(), g.id.to_string())).collect();
+    opened.store.close().await;
+    games.sort();
+    let ids: Vec<String> = games.into_iter().map(|(_, id)| id).collect();
+    let [open, resigned, computer, by_link] = [&ids[0], &ids[1], &ids[2], &ids[3]];
+    {
+        let conn = rusqlite::Connection::open(data.0.join(sqlite::DATABASE)).unwrap();
+        let first = format!("{by_link} 1 ").into_bytes();
+        let (seq, mut events): (i64, Vec<u8>) = conn
+            .query_row(
+                "SELECT seq, events FROM journal WHERE instr(events, ?1) > 0",
+                [&first],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        let at = events.windows(first.len()).position(|w| w == first).unwrap();
+        events[at + 2] = 0xff;
+        conn.execute(
+            "UPDATE journal SET events = ?1 WHERE seq = ?2",
+            rusqlite::params![events, seq],
+        )
+        .unwrap();
+        let mut id = computer.clone().into_bytes();
+        id[5] = 0xfe;
+        conn.execute("UPDATE games SET id = ?1 WHERE id = ?2", rusqlite::params![id, computer])
+            .unwrap();
+        conn.execute(
+            "UPDATE games SET record = X'ff7b7d' WHERE id = ?1",
+            rusqlite::params![resigned],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO journal (seq, events) SELECT max(seq) + 1, X'fffe2031207b7d0a' FROM journal",
+            [],
+        )
+        .unwrap();
+    }
+    let opened = open_when_free(&data.0, false).unwrap();
+    let mut damaged: Vec<&str> = opened.damaged.iter().map(|d| d.id.as_str()).collect();
+    damaged.sort();
+    let mut expected = [by_link.as_str(), computer.as_str(), resigned.as_str()];
+    expected.sort();
+    assert_eq!(damaged, expected, "{:?}", opened.damaged);
+    let served: Vec<String> = opened.games.iter().map(|g| g.id.to_string()).collect();
+    assert_eq!(served, std::slice::from_ref(open));
+    opened.store.close().await;
+
+    let process = Process::start(&data.0, test_config());
+    let addr = process.addr;
+    for (game, token) in
+        [(by_link, FIXTURE_TOKENS[0]), (computer, FIXTURE_TOKENS[2]), (resigned, FIXTURE_TOKENS[3])]
+    {
+        let mut client = Client::connect(addr, game).await;
+        client.send(json!({ "t": "hello", "d": { "protocol": 1, "seat": token } })).await;
+        assert_eq!(client.closed().await, Some(4010), "game {game} is damaged");
+    }
+    let (mut white, snapshot) = Client::hello(addr, open, Some(FIXTURE_TOKENS[1]), None).await;
+    assert_eq!(snapshot["d"]["you"], "white", "{snapshot}");
+    white.send(json!({ "t": "resign" })).await;
+    assert_eq!(white.next_of("ok").await["t"], "ok");
+    process.crash();
+}
+
 /// A byte changed in a journal row where the line still reads (dark's first placement `d3`
 /// become `d4`, as a flipped bit on disk could make it): the row's checksum finds it, and the
 /// games the row names are set apart instead of served with a move nobody played.
