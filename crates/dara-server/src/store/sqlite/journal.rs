@@ -64,7 +64,7 @@ pub(super) fn lines(events: &[u8]) -> impl Iterator<Item = &[u8]> {
 
 /// A games row as it reads: its id, record and seats as text where they are.
 struct GameRow {
-    /// The id, or what is left of it (its bytes, not UTF-8).
+    /// The id, or what is left of it (its bytes, when they are not a game's id).
     id: Result<String, Vec<u8>>,
     record: Option<String>,
     seats: Option<String>,
@@ -103,9 +103,11 @@ pub(super) fn load(conn: &Connection) -> Result<(Vec<StoredGame>, Vec<Damaged>),
     let game_rows: Vec<GameRow> = rows
         .query_map([], |r| {
             let id = r.get_ref(0)?;
-            let id = text(id).ok_or_else(|| match id.as_bytes() {
-                Ok(bytes) => bytes.to_vec(),
-                Err(_) => format!("{id:?}").into_bytes(),
+            let id = text(id).filter(|id| GameId::parse(id).is_some()).ok_or_else(|| {
+                match id.as_bytes() {
+                    Ok(bytes) => bytes.to_vec(),
+                    Err(_) => format!("{id:?}").into_bytes(),
+                }
             });
             Ok(GameRow { id, record: text(r.get_ref(1)?), seats: text(r.get_ref(2)?) })
         })?
@@ -178,27 +180,44 @@ pub(super) fn load(conn: &Connection) -> Result<(Vec<StoredGame>, Vec<Damaged>),
     }
     let mut games = Vec::new();
     let mut damaged = Vec::new();
+    let mut rows_read = Vec::new();
     for GameRow { id, record, seats } in game_rows {
-        let id = match id {
-            Ok(id) => id,
-            Err(bytes) => {
-                // The journal's games that have no row: the one this was, if it can be told.
-                let shown = String::from_utf8_lossy(&bytes);
-                let orphans = journals.keys().map(String::as_str).filter(|g| !named.contains(*g));
-                match identify(&bytes, orphans).map(str::to_owned) {
-                    Some(game) => {
-                        journals.remove(&game);
-                        let why = Unreadable(format!("its row, whose id is damaged: {shown:?}"));
-                        damaged.push(Damaged { id: game, why });
-                    }
-                    None => tracing::error!(
-                        "a games row whose id does not read is set aside (left in the store), \
-                         tied to no game: {shown:?}"
-                    ),
-                }
+        let bytes = match id {
+            Ok(id) => {
+                rows_read.push((id, record, seats));
                 continue;
             }
+            Err(bytes) => bytes,
         };
+        // The journal's games that have no row: the one this row was, if it can be told.
+        let shown = String::from_utf8_lossy(&bytes);
+        let orphans = journals.keys().map(String::as_str).filter(|g| !named.contains(*g));
+        match identify(&bytes, orphans).map(str::to_owned) {
+            Some(game) => {
+                journals.remove(&game);
+                let why = Unreadable(format!("its row, whose id is damaged: {shown:?}"));
+                damaged.push(Damaged { id: game, why });
+            }
+            None => tracing::error!(
+                "a games row whose id does not read is set aside (left in the store), tied to \
+                 no game: {shown:?}"
+            ),
+        }
+    }
+    // A game's lines under an id that reads but is another's, close to a game's own (its row's
+    // id, or those lines' ids, damaged into other hex digits): both are set apart, since which
+    // one was the game's cannot be told, and the sweep spares the lines of both.
+    let orphans: Vec<String> = journals.keys().filter(|g| !named.contains(*g)).cloned().collect();
+    for orphan in orphans {
+        if let Some(game) = identify(orphan.as_bytes(), named.iter().map(String::as_str)) {
+            journals.remove(&orphan);
+            let why = format!("journal lines of game {orphan}, whose id is close to its own");
+            bad_lines.entry(game.to_owned()).or_insert(Unreadable(why));
+            let why = Unreadable(format!("its lines, whose id is close to game {game}'s"));
+            damaged.push(Damaged { id: orphan, why });
+        }
+    }
+    for (id, record, seats) in rows_read {
         let journal = journals.remove(&id).unwrap_or_default();
         let read = || -> Result<StoredGame, Unreadable> {
             let game = GameId::parse(&id).ok_or_else(|| Unreadable("its id".to_owned()))?;

@@ -47,13 +47,14 @@ pub(super) fn write_loop(
     mut conn: Connection,
     mut marker: Marker,
     mut seq: i64,
+    set_apart: HashSet<String>,
     shared: &Shared,
     commit_seconds: &Histogram,
     spacing: Duration,
 ) {
     let _closes = ClosesOnExit(shared);
     let mut checkpointed = Instant::now();
-    let mut sweep = Sweep::default();
+    let mut sweep = Sweep::sparing(set_apart);
     // None until the first commit.
     let mut last_commit: Option<Instant> = None;
     let mut spare = Gathered::default();
@@ -143,7 +144,7 @@ pub(super) fn write_loop(
             checkpointed = Instant::now();
         }
         if closing.is_some() || gone {
-            sweep_all(&conn);
+            sweep_all(&conn, &sweep.set_apart);
             // The sweep may have rewritten the newest row, or taken it away.
             match Mark::newest(&conn) {
                 Ok(newest) => marker.record(newest),
