@@ -124,3 +124,82 @@ async fn a_full_disk_pauses_the_games_and_loses_nothing() {
     drop(data);
     drop(disk);
 }
+
+/// What `GET /healthz` answers.
+async fn healthy(addr: std::net::SocketAddr) -> u16 {
+    reqwest::get(format!("http://{addr}/healthz")).await.unwrap().status().as_u16()
+}
+
+/// `/readyz` answers 200 again within `within`, with no game writing meanwhile.
+async fn ready_again(addr: std::net::SocketAddr, within: Duration) {
+    let deadline = std::time::Instant::now() + within;
+    loop {
+        let (status, said) = ready(addr).await;
+        if status == 200 {
+            return;
+        }
+        assert!(std::time::Instant::now() < deadline, "/readyz still says {status} {said}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// A game on a clock while the disk is full: the clock of the side to move does not run down
+/// while saving is paused (a turn refused, four seconds waited, and the clock shows what it
+/// did before, give or take a second), `/healthz` stays 200 (the process is alive) while
+/// `/readyz` answers 503; and once the disk has room again `/readyz` is 200 by itself, no game
+/// having written anything (it used to wait for a game's commit, for ever on a quiet server).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_clocks_are_held_while_saving_is_paused_and_readyz_recovers_alone() {
+    let Some(disk) = SmallDisk::mount("clock", "2m") else { return };
+    let data = DataDir(disk.0.join("data"));
+    let process = Process::start(&data.0, test_config());
+    let addr = process.addr;
+    let (game, seat, _) = common::create(
+        addr,
+        json!({ "opponent": "friend", "first": "me", "clock": { "initial": 60, "increment": 0 } }),
+    )
+    .await;
+    let (mut white, _) = Client::hello(addr, &game, Some(&seat), None).await;
+    let (mut black, _) = Client::hello(addr, &game, None, None).await;
+    black.send(json!({ "t": "join" })).await;
+    black.next_of("joined").await;
+    assert_eq!(white.turn(1, "c3").await["t"], "accepted");
+    assert_eq!(black.turn(1, "d3").await["t"], "accepted");
+    assert_eq!(white.turn(2, "e3").await["t"], "accepted");
+    assert_eq!(black.turn(2, "f3").await["t"], "accepted");
+    let (_, snapshot) = Client::hello(addr, &game, None, None).await;
+    let before = &snapshot["d"]["clock"];
+    assert_eq!(before["running"], "white", "{before}");
+    let left = before["white"].as_i64().unwrap();
+
+    let filler = disk.fill();
+    let refused = white.turn(3, "a1").await;
+    assert_eq!(refused["d"]["code"], "store-unreachable", "{refused}");
+    assert_eq!(ready(addr).await.0, 503);
+    assert_eq!(healthy(addr).await, 200, "the process is alive: /healthz is not /readyz");
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let (_, snapshot) = Client::hello(addr, &game, None, None).await;
+    let during = &snapshot["d"]["clock"];
+    let now = during["white"].as_i64().unwrap();
+    assert!(now > left - 1_000, "pale had {left} ms, {now} ms after 4 s paused: {during}");
+    assert_eq!(during["running"], serde_json::Value::Null, "no clock runs: {during}");
+    assert_eq!(ready(addr).await.0, 503);
+    assert_eq!(healthy(addr).await, 200);
+
+    std::fs::remove_file(&filler).unwrap();
+    ready_again(addr, Duration::from_secs(6)).await;
+    assert_eq!(healthy(addr).await, 200);
+    let accepted = white.turn(3, "a1").await;
+    assert_eq!(accepted["t"], "accepted", "{accepted}");
+    let moved = loop {
+        let moved = black.next_of("move").await;
+        if moved["d"]["m"] == "a1" {
+            break moved;
+        }
+    };
+    let after = moved["d"]["clock"]["white"].as_i64().unwrap();
+    assert!(after > left - 1_000, "pale had {left} ms before the pause, {after} ms after it");
+    process.crash();
+    drop(data);
+    drop(disk);
+}

@@ -12,6 +12,7 @@ use super::commit::{Outcome, Shared, Told, COMMIT_BATCH};
 use super::journal::Gathered;
 use super::mark::{Mark, Marker};
 use super::sweep::{sweep_all, sweep_slice, Sweep};
+use super::RETRY_AFTER;
 use crate::store::Write;
 
 /// How often the write-ahead log is emptied, so that erased pages leave it. Every sweep
@@ -81,8 +82,10 @@ pub(super) fn write_loop(
                 // While a sweep runs, its next slice is taken as soon as no write waits.
                 break;
             } else {
-                let wait =
-                    sweep.due_in().min(CHECKPOINT_EVERY.saturating_sub(checkpointed.elapsed()));
+                let wait = sweep
+                    .due_in()
+                    .min(CHECKPOINT_EVERY.saturating_sub(checkpointed.elapsed()))
+                    .min(probe_in(shared));
                 if wait.is_zero() {
                     break;
                 }
@@ -108,8 +111,11 @@ pub(super) fn write_loop(
         }
         // The slice goes into the same transaction as the writes: one sync for both.
         let slice = sweep.next_slice(&conn);
+        // While saving is paused, a commit of nothing, in case no game sends one: the pause
+        // ends (and `/readyz` says so) once the disk has room, not at the next turn.
+        let probing = requests == 0 && probe_in(shared).is_zero();
         let began = Instant::now();
-        let result = if gathered.is_empty() && slice.is_none() {
+        let result = if gathered.is_empty() && slice.is_none() && !probing {
             Ok(())
         } else {
             let sweeping = slice.as_ref().map(|s| (s, &sweep.live));
@@ -133,7 +139,7 @@ pub(super) fn write_loop(
             full: e.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull),
             said: e.to_string(),
         });
-        if requests > 0 || failed.is_some() {
+        if requests > 0 || probing || failed.is_some() {
             shared.failure.set(failed.is_some());
         }
         outcome.0.tell(failed.unwrap_or(Told::Committed));
@@ -161,6 +167,13 @@ pub(super) fn write_loop(
             return;
         }
     }
+}
+
+/// How long until saving, paused by a commit that failed, is tried again without a game's
+/// write: [`RETRY_AFTER`] after the failure (the pages' own retries are as far apart). Never,
+/// while commits succeed.
+fn probe_in(shared: &Shared) -> Duration {
+    shared.failure.since().map_or(Duration::MAX, |since| RETRY_AFTER.saturating_sub(since))
 }
 
 /// Moves the log into the database and truncates it to nothing.
