@@ -8,6 +8,9 @@ use std::time::Duration;
 
 use common::kept::{DataDir, Process};
 use common::{test_config, Client};
+use dara_server::game::{GameEvent, GameSettings, Opponent, Seat};
+use dara_server::seat::new_game_id;
+use dara_server::store::{GameRecord, Store, StoreError, StoredSeats, Write};
 use serde_json::json;
 
 /// A small tmpfs mounted for the test, unmounted afterwards: a disk that can really fill.
@@ -200,6 +203,66 @@ async fn the_clocks_are_held_while_saving_is_paused_and_readyz_recovers_alone() 
     let after = moved["d"]["clock"]["white"].as_i64().unwrap();
     assert!(after > left - 1_000, "pale had {left} ms before the pause, {after} ms after it");
     process.crash();
+    drop(data);
+    drop(disk);
+}
+
+/// The write that begins `game`, both seats open.
+fn begin(game: &dara_server::seat::GameId) -> Write {
+    let settings = GameSettings {
+        rules: dara::Ruleset::default(),
+        opponent: Opponent::Friend,
+        creator: dara::Colour::White,
+        clock: None,
+    };
+    let seats = dara::ByColour { white: Seat::Open, black: Seat::Open };
+    Write::Begin {
+        game: game.clone(),
+        record: GameRecord::new(&settings, "2026.12.04"),
+        seats: StoredSeats::new(&seats),
+    }
+}
+
+/// `n` draw offers of `game` from version `from` on, enough to need new pages.
+fn offers(game: &dara_server::seat::GameId, from: u64, n: u64) -> Vec<Write> {
+    (from..from + n)
+        .map(|v| Write::Append {
+            game: game.clone(),
+            v,
+            event: GameEvent::DrawOffered { by: dara::Colour::White },
+        })
+        .collect()
+}
+
+/// Opens `dir` once a store opened before has let go of it.
+fn open(dir: &std::path::Path) -> dara_server::store::Opened {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        match Store::open(dir) {
+            Err(StoreError::Locked(_)) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            other => return other.unwrap(),
+        }
+    }
+}
+
+/// A commit that finds the disk full is [`StoreError::Full`], told apart from other failures
+/// (an I/O error, a failed sync: `StoreError::Unwritten`), and from damage.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_disk_is_reported_as_full() {
+    let Some(disk) = SmallDisk::mount("typed", "2m") else { return };
+    let data = DataDir(disk.0.join("data"));
+    let store = open(&data.0).store;
+    let game = new_game_id();
+    store.send(vec![begin(&game)]).wait().await.unwrap();
+    let filler = disk.fill();
+    let e = store.send(offers(&game, 1, 400)).wait().await.unwrap_err();
+    assert!(matches!(e, StoreError::Full(_)), "{e:?}");
+    assert!(e.is_a_pause() && !e.outcome_unknown(), "{e:?}");
+    std::fs::remove_file(&filler).unwrap();
+    store.send(offers(&game, 1, 1)).wait().await.unwrap();
+    store.close().await;
     drop(data);
     drop(disk);
 }

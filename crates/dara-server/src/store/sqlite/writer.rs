@@ -135,10 +135,7 @@ pub(super) fn write_loop(
                 }
             }
         }
-        let failed = result.as_ref().err().map(|e| Told::Failed {
-            full: e.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull),
-            said: e.to_string(),
-        });
+        let failed = result.as_ref().err().map(told_of);
         if requests > 0 || probing || failed.is_some() {
             shared.failure.set(failed.is_some());
         }
@@ -174,6 +171,16 @@ pub(super) fn write_loop(
 /// while commits succeed.
 fn probe_in(shared: &Shared) -> Duration {
     shared.failure.since().map_or(Duration::MAX, |since| RETRY_AFTER.saturating_sub(since))
+}
+
+/// What the requests of a commit that failed with `e` are told: a full disk (`ENOSPC`, which
+/// SQLite's file layer reports as `SQLITE_FULL`) apart from every other failure (an I/O error,
+/// a failed sync), so that the operator reads which it was.
+fn told_of(e: &rusqlite::Error) -> Told {
+    Told::Failed {
+        full: e.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull),
+        said: e.to_string(),
+    }
 }
 
 /// Moves the log into the database and truncates it to nothing.
@@ -235,4 +242,43 @@ pub(super) fn commit(
 
 fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).expect("stored types serialise")
+}
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::ffi;
+
+    use super::*;
+    use crate::store::StoreError;
+
+    fn failure(code: std::ffi::c_int) -> rusqlite::Error {
+        rusqlite::Error::SqliteFailure(ffi::Error::new(code), None)
+    }
+
+    /// What a commit's requests hear when it failed.
+    fn heard(e: &rusqlite::Error) -> StoreError {
+        let outcome = Outcome::default();
+        outcome.tell(told_of(e));
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        runtime.block_on(outcome.wait()).unwrap_err()
+    }
+
+    /// A full disk is [`StoreError::Full`]; an I/O error, a failed sync or any other failure is
+    /// not (it used to be read from the error's words, and a full disk could be reported as
+    /// damage). Both pause the games.
+    #[test]
+    fn a_full_disk_is_told_apart_from_other_io_errors() {
+        assert!(matches!(heard(&failure(ffi::SQLITE_FULL)), StoreError::Full(_)));
+        for code in [
+            ffi::SQLITE_IOERR,
+            ffi::SQLITE_IOERR_WRITE,
+            ffi::SQLITE_IOERR_FSYNC,
+            ffi::SQLITE_IOERR_SHORT_READ,
+            ffi::SQLITE_READONLY,
+        ] {
+            let e = heard(&failure(code));
+            assert!(matches!(e, StoreError::Unwritten(_)), "{code}: {e:?}");
+            assert!(e.is_a_pause());
+        }
+    }
 }
