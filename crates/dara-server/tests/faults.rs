@@ -266,3 +266,44 @@ async fn a_full_disk_is_reported_as_full() {
     drop(data);
     drop(disk);
 }
+
+/// A commit that fails partway (the disk fills while SQLite writes its log) leaves no trace:
+/// SQLite takes it back before it answers (the log's index is moved on only after the write
+/// and its sync succeed, and the next commit writes over its frames), so what the game goes
+/// back to (the journal it had kept, see `Game::roll_back`) is what the store holds, both
+/// while the server runs and after it stops: the failed commit's events are never read back,
+/// and the next commit's are, in their place; nor are they after a crash before the next.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_commit_leaves_nothing_the_game_does_not_know_of() {
+    let Some(disk) = SmallDisk::mount("trace", "2m") else { return };
+    let data = DataDir(disk.0.join("data"));
+    let store = open(&data.0).store;
+    let game = new_game_id();
+    store.send(vec![begin(&game)]).wait().await.unwrap();
+    store.send(offers(&game, 1, 2)).wait().await.unwrap();
+    let filler = disk.fill();
+    let failed = store.send(offers(&game, 3, 400)).wait().await;
+    assert!(failed.is_err(), "the commit finds the disk full");
+    std::fs::remove_file(&filler).unwrap();
+    // A crash now: the files as they are, opened by another process.
+    let crashed = DataDir::new("failed-commit-crashed");
+    std::fs::create_dir_all(&crashed.0).unwrap();
+    for entry in std::fs::read_dir(&data.0).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), crashed.0.join(entry.file_name())).unwrap();
+    }
+    let opened = open(&crashed.0);
+    let stored = opened.games.iter().find(|g| g.id == game).unwrap();
+    assert_eq!(stored.events.len(), 2, "after a crash, what was kept before the failed commit");
+    opened.store.close().await;
+    // As the game sends after going back: its events from version 3 again, fewer of them.
+    store.send(offers(&game, 3, 1)).wait().await.unwrap();
+    store.close().await;
+
+    let opened = open(&data.0);
+    let stored = opened.games.iter().find(|g| g.id == game).unwrap();
+    assert_eq!(stored.events.len(), 3, "the kept events and the next commit's, none other");
+    opened.store.close().await;
+    drop(data);
+    drop(disk);
+}
