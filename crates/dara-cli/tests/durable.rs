@@ -239,9 +239,9 @@ fn refused_start(data: &Path, extra: &[&str]) -> String {
 
 /// Turns acknowledged in games whose journal is still in the write-ahead log when the server is
 /// killed; then, on copies of that data directory: the log deleted, cut to half its length, a
-/// byte flipped in its middle, the database emptied. Each copy is refused at start, naming the
-/// files and the commits missing, where it used to start and serve fewer turns than were
-/// acknowledged; `--accept-loss` serves what is left; the undamaged directory serves every turn.
+/// byte flipped in its middle, the database emptied, the log and the mark deleted together. Each
+/// copy is refused at start, naming the files and the commits missing, where it used to start
+/// and serve fewer turns than were acknowledged; `--accept-loss` serves what is left; the undamaged directory serves every turn.
 #[test]
 fn a_damaged_data_directory_is_refused_not_served_short() {
     let data = DataDir::new("damage");
@@ -283,6 +283,17 @@ fn a_damaged_data_directory_is_refused_not_served_short() {
     let emptied = copy_of(&data.0, "damage-emptied");
     std::fs::write(emptied.0.join("live-games.sqlite"), b"").unwrap();
     std::fs::remove_file(wal(&emptied.0)).unwrap();
+    // The log deleted with the mark that would have shown it: the database says it is kept
+    // with a mark, so a missing one is a loss too (it used to read as a store from before
+    // marks, and start with none of the turns).
+    let unmarked = copy_of(&data.0, "damage-unmarked");
+    std::fs::remove_file(wal(&unmarked.0)).unwrap();
+    std::fs::remove_file(unmarked.0.join("journal-mark")).unwrap();
+    let said = refused_start(&unmarked.0, &[]);
+    assert!(said.contains("journal-mark"), "names the mark: {said}");
+    assert!(said.contains("the journal's mark is missing"), "{said}");
+    assert!(said.contains("--accept-loss"), "says how to go on: {said}");
+    assert!(refused_start(&unmarked.0, &[]).contains("the journal's mark is missing"));
     for damaged in [&deleted, &halved, &flipped, &emptied] {
         let said = refused_start(&damaged.0, &[]);
         assert!(said.contains("live-games.sqlite-wal"), "names the log: {said}");

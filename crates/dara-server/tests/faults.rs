@@ -8,6 +8,9 @@ use std::time::Duration;
 
 use common::kept::{DataDir, Process};
 use common::{test_config, Client};
+use dara_server::game::{GameEvent, GameSettings, Opponent, Seat};
+use dara_server::seat::new_game_id;
+use dara_server::store::{GameRecord, Store, StoreError, StoredSeats, Write};
 use serde_json::json;
 
 /// A small tmpfs mounted for the test, unmounted afterwards: a disk that can really fill.
@@ -121,6 +124,186 @@ async fn a_full_disk_pauses_the_games_and_loses_nothing() {
     let (_, snapshot) = Client::hello(process.addr, &game, None, None).await;
     assert_eq!(snapshot["d"]["moves"], json!(["c3", "d3", "a1", "f5"]), "{snapshot}");
     process.crash();
+    drop(data);
+    drop(disk);
+}
+
+/// What `GET /healthz` answers.
+async fn healthy(addr: std::net::SocketAddr) -> u16 {
+    reqwest::get(format!("http://{addr}/healthz")).await.unwrap().status().as_u16()
+}
+
+/// `/readyz` answers 200 again within `within`, with no game writing meanwhile.
+async fn ready_again(addr: std::net::SocketAddr, within: Duration) {
+    let deadline = std::time::Instant::now() + within;
+    loop {
+        let (status, said) = ready(addr).await;
+        if status == 200 {
+            return;
+        }
+        assert!(std::time::Instant::now() < deadline, "/readyz still says {status} {said}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// A game on a clock while the disk is full: the clock of the side to move does not run down
+/// while saving is paused (a turn refused, four seconds waited, and the clock shows what it
+/// did before, give or take a second), `/healthz` stays 200 (the process is alive) while
+/// `/readyz` answers 503; and once the disk has room again `/readyz` is 200 by itself, no game
+/// having written anything (it used to wait for a game's commit, for ever on a quiet server).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_clocks_are_held_while_saving_is_paused_and_readyz_recovers_alone() {
+    let Some(disk) = SmallDisk::mount("clock", "2m") else { return };
+    let data = DataDir(disk.0.join("data"));
+    let process = Process::start(&data.0, test_config());
+    let addr = process.addr;
+    let (game, seat, _) = common::create(
+        addr,
+        json!({ "opponent": "friend", "first": "me", "clock": { "initial": 60, "increment": 0 } }),
+    )
+    .await;
+    let (mut white, _) = Client::hello(addr, &game, Some(&seat), None).await;
+    let (mut black, _) = Client::hello(addr, &game, None, None).await;
+    black.send(json!({ "t": "join" })).await;
+    black.next_of("joined").await;
+    assert_eq!(white.turn(1, "c3").await["t"], "accepted");
+    assert_eq!(black.turn(1, "d3").await["t"], "accepted");
+    assert_eq!(white.turn(2, "e3").await["t"], "accepted");
+    assert_eq!(black.turn(2, "f3").await["t"], "accepted");
+    let (_, snapshot) = Client::hello(addr, &game, None, None).await;
+    let before = &snapshot["d"]["clock"];
+    assert_eq!(before["running"], "white", "{before}");
+    let left = before["white"].as_i64().unwrap();
+
+    let filler = disk.fill();
+    let refused = white.turn(3, "a1").await;
+    assert_eq!(refused["d"]["code"], "store-unreachable", "{refused}");
+    assert_eq!(ready(addr).await.0, 503);
+    assert_eq!(healthy(addr).await, 200, "the process is alive: /healthz is not /readyz");
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let (_, snapshot) = Client::hello(addr, &game, None, None).await;
+    let during = &snapshot["d"]["clock"];
+    let now = during["white"].as_i64().unwrap();
+    assert!(now > left - 1_000, "pale had {left} ms, {now} ms after 4 s paused: {during}");
+    assert_eq!(during["running"], serde_json::Value::Null, "no clock runs: {during}");
+    assert_eq!(ready(addr).await.0, 503);
+    assert_eq!(healthy(addr).await, 200);
+
+    std::fs::remove_file(&filler).unwrap();
+    ready_again(addr, Duration::from_secs(6)).await;
+    assert_eq!(healthy(addr).await, 200);
+    let accepted = white.turn(3, "a1").await;
+    assert_eq!(accepted["t"], "accepted", "{accepted}");
+    let moved = loop {
+        let moved = black.next_of("move").await;
+        if moved["d"]["m"] == "a1" {
+            break moved;
+        }
+    };
+    let after = moved["d"]["clock"]["white"].as_i64().unwrap();
+    assert!(after > left - 1_000, "pale had {left} ms before the pause, {after} ms after it");
+    process.crash();
+    drop(data);
+    drop(disk);
+}
+
+/// The write that begins `game`, both seats open.
+fn begin(game: &dara_server::seat::GameId) -> Write {
+    let settings = GameSettings {
+        rules: dara::Ruleset::default(),
+        opponent: Opponent::Friend,
+        creator: dara::Colour::White,
+        clock: None,
+    };
+    let seats = dara::ByColour { white: Seat::Open, black: Seat::Open };
+    Write::Begin {
+        game: game.clone(),
+        record: GameRecord::new(&settings, "2026.12.04"),
+        seats: StoredSeats::new(&seats),
+    }
+}
+
+/// `n` draw offers of `game` from version `from` on, enough to need new pages.
+fn offers(game: &dara_server::seat::GameId, from: u64, n: u64) -> Vec<Write> {
+    (from..from + n)
+        .map(|v| Write::Append {
+            game: game.clone(),
+            v,
+            event: GameEvent::DrawOffered { by: dara::Colour::White },
+        })
+        .collect()
+}
+
+/// Opens `dir` once a store opened before has let go of it.
+fn open(dir: &std::path::Path) -> dara_server::store::Opened {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        match Store::open(dir) {
+            Err(StoreError::Locked(_)) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            other => return other.unwrap(),
+        }
+    }
+}
+
+/// A commit that finds the disk full is [`StoreError::Full`], told apart from other failures
+/// (an I/O error, a failed sync: `StoreError::Unwritten`), and from damage.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_disk_is_reported_as_full() {
+    let Some(disk) = SmallDisk::mount("typed", "2m") else { return };
+    let data = DataDir(disk.0.join("data"));
+    let store = open(&data.0).store;
+    let game = new_game_id();
+    store.send(vec![begin(&game)]).wait().await.unwrap();
+    let filler = disk.fill();
+    let e = store.send(offers(&game, 1, 400)).wait().await.unwrap_err();
+    assert!(matches!(e, StoreError::Full(_)), "{e:?}");
+    assert!(e.is_a_pause() && !e.outcome_unknown(), "{e:?}");
+    std::fs::remove_file(&filler).unwrap();
+    store.send(offers(&game, 1, 1)).wait().await.unwrap();
+    store.close().await;
+    drop(data);
+    drop(disk);
+}
+
+/// A commit that fails partway (the disk fills while SQLite writes its log) leaves no trace:
+/// SQLite takes it back before it answers (the log's index is moved on only after the write
+/// and its sync succeed, and the next commit writes over its frames), so what the game goes
+/// back to (the journal it had kept, see `Game::roll_back`) is what the store holds, both
+/// while the server runs and after it stops: the failed commit's events are never read back,
+/// and the next commit's are, in their place; nor are they after a crash before the next.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_commit_leaves_nothing_the_game_does_not_know_of() {
+    let Some(disk) = SmallDisk::mount("trace", "2m") else { return };
+    let data = DataDir(disk.0.join("data"));
+    let store = open(&data.0).store;
+    let game = new_game_id();
+    store.send(vec![begin(&game)]).wait().await.unwrap();
+    store.send(offers(&game, 1, 2)).wait().await.unwrap();
+    let filler = disk.fill();
+    let failed = store.send(offers(&game, 3, 400)).wait().await;
+    assert!(failed.is_err(), "the commit finds the disk full");
+    std::fs::remove_file(&filler).unwrap();
+    // A crash now: the files as they are, opened by another process.
+    let crashed = DataDir::new("failed-commit-crashed");
+    std::fs::create_dir_all(&crashed.0).unwrap();
+    for entry in std::fs::read_dir(&data.0).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), crashed.0.join(entry.file_name())).unwrap();
+    }
+    let opened = open(&crashed.0);
+    let stored = opened.games.iter().find(|g| g.id == game).unwrap();
+    assert_eq!(stored.events.len(), 2, "after a crash, what was kept before the failed commit");
+    opened.store.close().await;
+    // As the game sends after going back: its events from version 3 again, fewer of them.
+    store.send(offers(&game, 3, 1)).wait().await.unwrap();
+    store.close().await;
+
+    let opened = open(&data.0);
+    let stored = opened.games.iter().find(|g| g.id == game).unwrap();
+    assert_eq!(stored.events.len(), 3, "the kept events and the next commit's, none other");
+    opened.store.close().await;
     drop(data);
     drop(disk);
 }

@@ -176,6 +176,10 @@ fn fixture(format: i64) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/store-format-{format}"))
 }
 
+/// The last format kept without a journal mark: a copy of its store whose rows a test changes
+/// opens as it reads (a row changed under a mark is a loss the mark shows, see `durable.rs`).
+const UNMARKED: i64 = 4;
+
 /// The seat codes the fixture's people hold.
 const FIXTURE_TOKENS: [&str; 4] = [
     "a0000000000000000000000000000001",
@@ -243,7 +247,8 @@ async fn write_the_fixture_of_this_format() {
     process.crash();
 }
 
-/// The stores written by format 1 (the events kept by game), format 2 (a row for each event)
+/// The stores written by format 1 (the events kept by game), format 2 (a row for each event),
+/// formats 3 and 4 (a row for each commit; 4 with checksums), both from before journal marks,
 /// and by this format (committed under `tests/fixtures`) still read, and their games are taken
 /// up as they were.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -261,6 +266,74 @@ async fn a_store_of_format_3_is_taken_up() {
     a_store_is_taken_up(3).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_of_format_4_is_taken_up() {
+    a_store_is_taken_up(4).await;
+}
+
+/// [`Store::open_with`], once the writer of the store opened before has let go of it.
+fn open_when_free(dir: &Path, accept_loss: bool) -> Result<dara_server::store::Opened, StoreError> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        match Store::open_with(dir, accept_loss) {
+            Err(StoreError::Locked(_)) if Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            other => return other,
+        }
+    }
+}
+
+/// Closes a store opened by the test: its writer has let go of the directory on return.
+fn close(opened: dara_server::store::Opened) -> usize {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(opened.store.close());
+    opened.games.len()
+}
+
+/// The database's format, as it says in its own file (its write-ahead log left out).
+fn format_on_disk(dir: &Path) -> i64 {
+    let bytes = std::fs::read(dir.join(sqlite::DATABASE)).unwrap();
+    // SQLite's `user_version`: four bytes at offset 60 of the header, big-endian.
+    i64::from(i32::from_be_bytes(bytes[60..64].try_into().unwrap()))
+}
+
+/// A store of format 3, from before journal marks, opens without one and replays as it was;
+/// from then on it is kept with a mark, and says so in its own file (not only in its
+/// write-ahead log, which may go with the mark). The mark deleted then, together with the log,
+/// is refused at start, naming the mark's file, where it used to read as a store from before
+/// marks and serve what the database alone held; `--accept-loss` serves what is left and
+/// writes a mark again.
+#[test]
+fn a_missing_mark_is_refused_once_the_store_is_kept_with_one() {
+    let data = DataDir::new("no-mark");
+    std::fs::create_dir_all(&data.0).unwrap();
+    for name in [sqlite::DATABASE, sqlite::SEAT_KEY] {
+        std::fs::copy(fixture(3).join(name), data.0.join(name)).unwrap();
+    }
+    let mark = data.0.join(sqlite::MARK);
+    assert!(!mark.exists());
+    let opened = open_when_free(&data.0, false).unwrap();
+    assert!(mark.exists(), "a store from before marks gets its mark");
+    assert_eq!(format_on_disk(&data.0), STORE_FORMAT, "and says so in the database's own file");
+    assert_eq!(close(opened), 4, "and opens as it was");
+    assert_eq!(close(open_when_free(&data.0, false).unwrap()), 4);
+
+    std::fs::remove_file(&mark).unwrap();
+    let _ = std::fs::remove_file(data.0.join(format!("{}-wal", sqlite::DATABASE)));
+    let error = open_when_free(&data.0, false).unwrap_err();
+    let said = error.to_string();
+    assert!(matches!(error, StoreError::JournalLost(_)), "{said}");
+    assert!(said.contains(&mark.display().to_string()), "names the mark: {said}");
+    assert!(said.contains("--accept-loss"), "{said}");
+    assert!(!mark.exists(), "nothing was repaired behind the operator's back");
+
+    let opened = open_when_free(&data.0, true).unwrap();
+    assert!(mark.exists(), "accepted, a mark is written again");
+    assert_eq!(close(opened), 4, "and what is left is served");
+    assert_eq!(close(open_when_free(&data.0, false).unwrap()), 4);
+}
+
 /// The seat key's file gone while live games are stored: the store refuses to open, naming the
 /// file, rather than make a new key that would lock every player out of their games. With no
 /// game stored, a new key is simply made.
@@ -268,8 +341,9 @@ async fn a_store_of_format_3_is_taken_up() {
 fn a_missing_seat_key_with_stored_games_is_refused() {
     let data = DataDir::new("no-seat-key");
     std::fs::create_dir_all(&data.0).unwrap();
-    std::fs::copy(fixture(STORE_FORMAT).join(sqlite::DATABASE), data.0.join(sqlite::DATABASE))
-        .unwrap();
+    for name in [sqlite::DATABASE, sqlite::MARK] {
+        std::fs::copy(fixture(STORE_FORMAT).join(name), data.0.join(name)).unwrap();
+    }
     let error = Store::open(&data.0).unwrap_err();
     let StoreError::SeatKeyMissing { path, games } = &error else { panic!("{error}") };
     assert_eq!((path.clone(), *games), (data.0.join(sqlite::SEAT_KEY), 4));
@@ -292,7 +366,7 @@ async fn a_damaged_row_sets_its_game_apart_and_every_other_game_is_served() {
     let data = DataDir::new("damaged-row");
     std::fs::create_dir_all(&data.0).unwrap();
     for name in [sqlite::DATABASE, sqlite::SEAT_KEY] {
-        std::fs::copy(fixture(STORE_FORMAT).join(name), data.0.join(name)).unwrap();
+        std::fs::copy(fixture(UNMARKED).join(name), data.0.join(name)).unwrap();
     }
     let opened = Store::open(&data.0).unwrap();
     let mut games: Vec<_> =
@@ -362,6 +436,84 @@ async fn a_damaged_row_sets_its_game_apart_and_every_other_game_is_served() {
     assert_eq!(kept, 2);
 }
 
+/// Damage that reaches a game's id: a byte of the game by link's id in its journal line, the
+/// id of the computer's game's row (no longer UTF-8), the resigned game's record (bytes that
+/// are not text), and a journal row added whose line names no game at all. Each game that can
+/// be told is set apart alone (4010); the line tied to no game is set aside, named in the log
+/// by its row; the store opens and the open table is served, where the store used to refuse
+/// to open at all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_id_sets_its_own_game_apart_and_every_other_game_is_served() {
+    let data = DataDir::new("damaged-id");
+    std::fs::create_dir_all(&data.0).unwrap();
+    for name in [sqlite::DATABASE, sqlite::SEAT_KEY] {
+        std::fs::copy(fixture(UNMARKED).join(name), data.0.join(name)).unwrap();
+    }
+    let opened = open_when_free(&data.0, false).unwrap();
+    let mut games: Vec<_> =
+        opened.games.iter().map(|g| (g.events.len(), g.id.to_string())).collect();
+    opened.store.close().await;
+    games.sort();
+    let ids: Vec<String> = games.into_iter().map(|(_, id)| id).collect();
+    let [open, resigned, computer, by_link] = [&ids[0], &ids[1], &ids[2], &ids[3]];
+    {
+        let conn = rusqlite::Connection::open(data.0.join(sqlite::DATABASE)).unwrap();
+        let first = format!("{by_link} 1 ").into_bytes();
+        let (seq, mut events): (i64, Vec<u8>) = conn
+            .query_row(
+                "SELECT seq, events FROM journal WHERE instr(events, ?1) > 0",
+                [&first],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        let at = events.windows(first.len()).position(|w| w == first).unwrap();
+        events[at + 2] = 0xff;
+        conn.execute(
+            "UPDATE journal SET events = ?1 WHERE seq = ?2",
+            rusqlite::params![events, seq],
+        )
+        .unwrap();
+        let mut id = computer.clone().into_bytes();
+        id[5] = 0xfe;
+        conn.execute("UPDATE games SET id = ?1 WHERE id = ?2", rusqlite::params![id, computer])
+            .unwrap();
+        conn.execute(
+            "UPDATE games SET record = X'ff7b7d' WHERE id = ?1",
+            rusqlite::params![resigned],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO journal (seq, events) SELECT max(seq) + 1, X'fffe2031207b7d0a' FROM journal",
+            [],
+        )
+        .unwrap();
+    }
+    let opened = open_when_free(&data.0, false).unwrap();
+    let mut damaged: Vec<&str> = opened.damaged.iter().map(|d| d.id.as_str()).collect();
+    damaged.sort();
+    let mut expected = [by_link.as_str(), computer.as_str(), resigned.as_str()];
+    expected.sort();
+    assert_eq!(damaged, expected, "{:?}", opened.damaged);
+    let served: Vec<String> = opened.games.iter().map(|g| g.id.to_string()).collect();
+    assert_eq!(served, std::slice::from_ref(open));
+    opened.store.close().await;
+
+    let process = Process::start(&data.0, test_config());
+    let addr = process.addr;
+    for (game, token) in
+        [(by_link, FIXTURE_TOKENS[0]), (computer, FIXTURE_TOKENS[2]), (resigned, FIXTURE_TOKENS[3])]
+    {
+        let mut client = Client::connect(addr, game).await;
+        client.send(json!({ "t": "hello", "d": { "protocol": 1, "seat": token } })).await;
+        assert_eq!(client.closed().await, Some(4010), "game {game} is damaged");
+    }
+    let (mut white, snapshot) = Client::hello(addr, open, Some(FIXTURE_TOKENS[1]), None).await;
+    assert_eq!(snapshot["d"]["you"], "white", "{snapshot}");
+    white.send(json!({ "t": "resign" })).await;
+    assert_eq!(white.next_of("ok").await["t"], "ok");
+    process.crash();
+}
+
 /// A byte changed in a journal row where the line still reads (dark's first placement `d3`
 /// become `d4`, as a flipped bit on disk could make it): the row's checksum finds it, and the
 /// games the row names are set apart instead of served with a move nobody played.
@@ -370,7 +522,7 @@ async fn a_changed_byte_that_still_reads_is_found_by_the_rows_checksum() {
     let data = DataDir::new("changed-byte");
     std::fs::create_dir_all(&data.0).unwrap();
     for name in [sqlite::DATABASE, sqlite::SEAT_KEY] {
-        std::fs::copy(fixture(STORE_FORMAT).join(name), data.0.join(name)).unwrap();
+        std::fs::copy(fixture(UNMARKED).join(name), data.0.join(name)).unwrap();
     }
     let changed = {
         let conn = rusqlite::Connection::open(data.0.join(sqlite::DATABASE)).unwrap();
@@ -412,8 +564,12 @@ async fn a_store_of_this_format_is_taken_up() {
 async fn a_store_is_taken_up(format: i64) {
     let data = DataDir::new(&format!("fixture-{format}"));
     std::fs::create_dir_all(&data.0).unwrap();
-    for name in [sqlite::DATABASE, sqlite::SEAT_KEY] {
-        std::fs::copy(fixture(format).join(name), data.0.join(name)).unwrap();
+    for name in [sqlite::DATABASE, sqlite::SEAT_KEY, sqlite::MARK] {
+        let from = fixture(format).join(name);
+        // The stores of format 5 and later are kept with a mark; those before had none.
+        if from.exists() {
+            std::fs::copy(from, data.0.join(name)).unwrap();
+        }
     }
     let opened = Store::open(&data.0).unwrap();
     let mut games: Vec<_> =

@@ -89,8 +89,8 @@ pub struct Args {
     #[arg(long)]
     pub memory_only: bool,
     /// Serve a data directory whose journal lacks commits that were acknowledged (its
-    /// write-ahead log deleted, cut short or damaged): without this the server refuses to
-    /// start, naming the files. With it, what is left is served and the games that may have
+    /// write-ahead log deleted, cut short or damaged), or whose journal mark is missing:
+    /// without this the server refuses to start, naming the files. With it, what is left is served and the games that may have
     /// lost their last turns are named in the log.
     #[arg(long, conflicts_with = "memory_only")]
     pub accept_loss: bool,

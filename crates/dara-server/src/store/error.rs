@@ -35,7 +35,14 @@ pub enum StoreError {
     /// was kept, and the next may succeed once there is room.
     Full(String),
     /// A commit failed for another reason (an I/O error, a failed sync): nothing of it is
-    /// counted as kept.
+    /// counted as kept. Its outcome is known to this process, whatever reached the disk: SQLite
+    /// moves its log's index on (what every later read and write of this connection goes by)
+    /// only once a commit's frames are written and synced, and takes the commit back
+    /// otherwise; the next commit writes over those frames. So the store reads what the game
+    /// goes back to (`Game::roll_back`: the journal it had kept), and the two never disagree
+    /// (`tests/faults.rs`, `a_failed_commit_leaves_nothing_…`). Only a crash before the next
+    /// commit may let the frames of a failed sync be read back at the next start: a turn that
+    /// was refused, never acknowledged, then stands in a journal that is whole.
     Unwritten(String),
     /// The store has been closed (the server is stopping).
     Closed,
@@ -53,7 +60,8 @@ pub enum StoreError {
 impl StoreError {
     /// Whether the write may have been kept all the same: Redis's answer never came (a round
     /// trip that failed or timed out after the write was sent). A refusal, a full disk or a
-    /// closed store keeps nothing.
+    /// closed store keeps nothing, and a failed commit of the data directory is taken back by
+    /// SQLite before it answers (see [`StoreError::Unwritten`]).
     pub fn outcome_unknown(&self) -> bool {
         matches!(self, StoreError::Redis(_))
     }

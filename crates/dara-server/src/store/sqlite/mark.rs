@@ -10,6 +10,11 @@
 //! can only leave it behind the database (an older row), which the check accepts. Every commit
 //! adds a row (one with no lines when it only changed the games' table), so the newest row is
 //! always the last commit's, and the sweep never rewrites it before a newer one is marked.
+//!
+//! Deleted together with the log, the mark would show nothing: so the database says, in its
+//! format (5 and later), that it is kept with a mark, and one that says so but has none is
+//! refused too. That format is checkpointed into the database's own file when the mark is
+//! first written, so deleting the log cannot take it back.
 
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::FileExt;
@@ -17,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension};
 
-use super::schema::DATABASE;
+use super::schema::{DATABASE, MARKED_FORMAT, STORE_FORMAT};
 use crate::store::StoreError;
 
 /// The mark's file name in the data directory.
@@ -101,6 +106,11 @@ impl Marker {
         let mut marker = Marker { file, path };
         marker.write(mark).map_err(|e| StoreError::Io(marker.path.clone(), e))?;
         marker.file.sync_all().map_err(|e| StoreError::Io(marker.path.clone(), e))?;
+        // The file's name too, before the database is sealed as kept with it (see `seal`): a
+        // power cut must not leave a sealed database and no mark.
+        File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(|e| StoreError::Io(dir.to_owned(), e))?;
         Ok(marker)
     }
 
@@ -120,13 +130,23 @@ impl Marker {
 
 /// What the journal lacks against its mark, found at start.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Loss {
-    /// The row the mark names: the last commit acknowledged.
-    pub acknowledged: i64,
-    /// The newest row the database holds.
-    pub found: i64,
-    /// Whether the row the mark names is there but holds other lines than were written.
-    pub differs: bool,
+pub enum Loss {
+    /// The journal ends before the row the mark names.
+    Short {
+        /// The row the mark names: the last commit acknowledged.
+        acknowledged: i64,
+        /// The newest row the database holds.
+        found: i64,
+    },
+    /// The row the mark names is there, but holds other lines than were written.
+    Differs {
+        /// The row the mark names.
+        acknowledged: i64,
+    },
+    /// The database is kept with a mark (its format says so), and the mark is gone: what it
+    /// would have shown cannot be told. Deleted with the write-ahead log, the turns since the
+    /// last checkpoint would be gone without a word.
+    MarkMissing,
 }
 
 impl Loss {
@@ -134,35 +154,49 @@ impl Loss {
     pub fn describe(&self, dir: &Path) -> String {
         let database = dir.join(DATABASE);
         let wal = dir.join(format!("{DATABASE}-wal"));
-        let what = if self.differs {
-            format!("its journal row {} is not the one that was committed", self.acknowledged)
-        } else {
-            format!(
-                "its journal ends at row {}, but row {} was committed and acknowledged ({} \
-                 commits are missing)",
-                self.found,
-                self.acknowledged,
-                self.acknowledged - self.found
-            )
+        let mark = dir.join(MARK);
+        let what = match self {
+            Loss::Differs { acknowledged } => {
+                format!("its journal row {acknowledged} is not the one that was committed")
+            }
+            Loss::Short { acknowledged, found } => format!(
+                "its journal ends at row {found}, but row {acknowledged} was committed and \
+                 acknowledged ({} commits are missing)",
+                acknowledged - found
+            ),
+            Loss::MarkMissing => {
+                return format!(
+                    "{}: the journal's mark is missing, though {} has been kept with one (its \
+                     format is {MARKED_FORMAT} or later), so whether its journal is whole cannot \
+                     be told: the mark was deleted, perhaps with the write-ahead log {}, which \
+                     would take every commit since the last checkpoint with it",
+                    mark.display(),
+                    database.display(),
+                    wal.display()
+                )
+            }
         };
         format!(
             "{}: {what}, as {} says: the write-ahead log {} was deleted, cut short or damaged, \
              or the database was replaced",
             database.display(),
-            dir.join(MARK).display(),
+            mark.display(),
             wal.display()
         )
     }
 }
 
 /// Checks the journal in `conn` against the mark in `dir`: `None` when it reaches the marked
-/// row and holds there what was written (a mark left behind by a power cut is accepted; no
-/// mark at all is a store from before marks, or a new one).
+/// row and holds there what was written (a mark left behind by a power cut is accepted). No
+/// mark at all is a loss if the database is kept with one ([`MARKED_FORMAT`]), and otherwise a
+/// store from before marks, or a new one, which [`seal`] gives one from now on.
 pub(super) fn check(dir: &Path, conn: &Connection) -> Result<Option<Loss>, StoreError> {
     let path = dir.join(MARK);
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok((format(conn)? >= MARKED_FORMAT).then_some(Loss::MarkMissing));
+        }
         Err(e) => return Err(StoreError::Io(path, e)),
     };
     let mark = Mark::read(&text).ok_or_else(|| {
@@ -173,13 +207,30 @@ pub(super) fn check(dir: &Path, conn: &Connection) -> Result<Option<Loss>, Store
     })?;
     let newest = Mark::newest(conn)?;
     let loss = if newest.seq < mark.seq {
-        Some(Loss { acknowledged: mark.seq, found: newest.seq, differs: false })
+        Some(Loss::Short { acknowledged: mark.seq, found: newest.seq })
     } else if newest.seq == mark.seq && newest.sum != mark.sum {
-        Some(Loss { acknowledged: mark.seq, found: newest.seq, differs: true })
+        Some(Loss::Differs { acknowledged: mark.seq })
     } else {
         None
     };
     Ok(loss)
+}
+
+/// The database's format, as it says.
+fn format(conn: &Connection) -> Result<i64, rusqlite::Error> {
+    conn.pragma_query_value(None, "user_version", |r| r.get(0))
+}
+
+/// Records in the database that it is kept with a mark, once the mark is on disk (a store from
+/// before marks, or a new one): from then on a missing mark is a loss. Checkpointed at once, so
+/// that the format is in the database's own file, not only in its write-ahead log: deleted
+/// with the log, it would be deleted with the very commits whose loss it is there to show.
+pub(super) fn seal(conn: &Connection) -> Result<(), rusqlite::Error> {
+    if format(conn)? >= MARKED_FORMAT {
+        return Ok(());
+    }
+    conn.pragma_update(None, "user_version", STORE_FORMAT)?;
+    conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
 }
 
 #[cfg(test)]

@@ -15,8 +15,8 @@
 //! for that before it tells anyone what happened.
 //!
 //! The journal is kept in the order it was written, a row for each commit (format 3; format 4
-//! adds each row's checksum, see `mark::row_sum`): a commit
-//! of the turns of a hundred games adds one row at the table's end. Keyed by game (format 1), a
+//! adds each row's checksum, see `mark::row_sum`; format 5 says the database is kept with a
+//! journal mark, see `mark`): a commit of the turns of a hundred games adds one row at the table's end. Keyed by game (format 1), a
 //! commit changed a page for each game, and every changed page was written to the log, synced,
 //! and written again into the database (at 5,000 turns a second that was a third of the
 //! server's time); a row for each event (format 2) cost a statement for each. The price is
@@ -125,7 +125,9 @@ impl Sqlite {
         let key = seat_key(&dir.join(SEAT_KEY), games.len() + damaged.len())?;
         let newest = Mark::newest(&conn)?;
         let marker = Marker::open(dir, newest)?;
+        mark::seal(&conn)?;
         let shared = Arc::new(Shared::default());
+        let set_apart = damaged.iter().map(|d| d.id.clone()).collect();
         // 100 µs to about 1.6 s.
         let commit_seconds = Histogram::new(exponential_buckets(1e-4, 2.0, 15));
         let writer = std::thread::Builder::new()
@@ -133,7 +135,17 @@ impl Sqlite {
             .spawn({
                 let shared = Arc::clone(&shared);
                 let commit_seconds = commit_seconds.clone();
-                move || write_loop(conn, marker, newest.seq, &shared, &commit_seconds, spacing)
+                move || {
+                    write_loop(
+                        conn,
+                        marker,
+                        newest.seq,
+                        set_apart,
+                        &shared,
+                        &commit_seconds,
+                        spacing,
+                    )
+                }
             })
             .map_err(|e| StoreError::Io(dir.to_owned(), e))?;
         // Set before anything is sent: the store is not handed out until this returns.
@@ -365,13 +377,52 @@ mod tests {
             )
             .unwrap();
         conn.execute("UPDATE journal SET events = ?1", [&changed]).unwrap();
-        super::sweep::sweep_all(&conn);
+        super::sweep::sweep_all(&conn, &std::collections::HashSet::new());
         let after: Vec<u8> =
             conn.query_row("SELECT events FROM journal", [], |r| r.get(0)).unwrap();
         assert_eq!(after, changed, "the erased game's line is still there, with the damage");
         let (_, damaged) = super::journal::load(&conn).unwrap();
         assert_eq!(damaged.len(), 1, "{damaged:?}");
         assert!(damaged[0].why.0.contains("checksum differs"));
+    }
+
+    /// A game whose row's id was damaged into other hex digits is set apart with the id its
+    /// lines carry (not served as a game with no events, its players told it was forgotten),
+    /// and its lines, which now name an id no row has, as an erased game's do, are not swept.
+    #[test]
+    fn a_game_whose_rows_id_changed_is_set_apart_and_its_lines_are_not_swept() {
+        let dir = Dir::new("changed-id");
+        let mut conn = connect(&dir.0).unwrap();
+        let (game, other) = (crate::seat::new_game_id(), crate::seat::new_game_id());
+        let writes = [begin(&game), begin(&other), offer(&game, 1), offer(&other, 1)];
+        commit(&mut conn, 1, &gathered(writes), None).unwrap();
+        let mut changed = game.as_str().as_bytes().to_vec();
+        changed[3] = if changed[3] == b'0' { b'1' } else { b'0' };
+        let changed = String::from_utf8(changed).unwrap();
+        conn.execute("UPDATE games SET id = ?1 WHERE id = ?2", [&changed, game.as_str()]).unwrap();
+        let (games, damaged) = load(&conn).unwrap();
+        assert_eq!(
+            games.iter().map(|g| g.id.clone()).collect::<Vec<_>>(),
+            std::slice::from_ref(&other)
+        );
+        let mut ids: Vec<&str> = damaged.iter().map(|d| d.id.as_str()).collect();
+        ids.sort_unstable();
+        let mut expected = [game.as_str(), changed.as_str()];
+        expected.sort_unstable();
+        assert_eq!(ids, expected, "{damaged:?}");
+
+        let set_apart: std::collections::HashSet<String> =
+            damaged.iter().map(|d| d.id.clone()).collect();
+        let mut sweep = Sweep::due_sparing(set_apart.clone());
+        let mut seq = 2;
+        while let Some(slice) = sweep.next_slice(&conn) {
+            commit(&mut conn, seq, &Gathered::default(), Some((&slice, &sweep.live))).unwrap();
+            sweep.swept(slice);
+            seq += 1;
+        }
+        super::sweep::sweep_all(&conn, &set_apart);
+        assert_eq!(lines_of(&conn, &game), 1, "the game's line is kept");
+        assert_eq!(lines_of(&conn, &other), 1);
     }
 
     /// The lines of an erased game, spread over several slices and between a live game's,

@@ -13,7 +13,18 @@ use crate::store::StoreError;
 
 /// The version of the store's layout (its tables and their serialised columns), kept in the
 /// database as SQLite's `user_version`. A release reads every format up to its own.
-pub const STORE_FORMAT: i64 = 4;
+pub const STORE_FORMAT: i64 = 5;
+
+/// The first format whose database is kept with a journal mark beside it (format 5: the layout
+/// of format 4, and the promise of a mark). A database of this format whose mark is missing has
+/// lost it (see `mark::check`); one of an earlier format never had one. A database is given
+/// this format only once its mark is on disk (see `mark::seal`): brought up from an earlier
+/// one, it says [`UNMARKED_FORMAT`] until then, so that a crash in between leaves no database
+/// that claims a mark it never had.
+pub(super) const MARKED_FORMAT: i64 = 5;
+
+/// The last format kept without a journal mark.
+pub(super) const UNMARKED_FORMAT: i64 = MARKED_FORMAT - 1;
 
 /// The database's file name in the data directory.
 pub const DATABASE: &str = "live-games.sqlite";
@@ -71,10 +82,10 @@ pub(super) fn connect(dir: &Path) -> Result<Connection, StoreError> {
         // are read as they are.
         layout += ADD_ROW_SUMS;
     }
-    conn.execute_batch(&format!(
-        "BEGIN EXCLUSIVE; {layout} PRAGMA user_version = {STORE_FORMAT}; COMMIT;"
-    ))
-    .map_err(locked)?;
+    // Format 5 changes no table: its database is kept with a mark (see `MARKED_FORMAT`).
+    let to = if format >= MARKED_FORMAT { STORE_FORMAT } else { UNMARKED_FORMAT };
+    conn.execute_batch(&format!("BEGIN EXCLUSIVE; {layout} PRAGMA user_version = {to}; COMMIT;"))
+        .map_err(locked)?;
     Ok(conn)
 }
 

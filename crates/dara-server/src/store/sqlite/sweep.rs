@@ -29,6 +29,10 @@ pub(super) struct Sweep {
     /// then, so a game with a line there and not here was erased; a game erased since is left
     /// to the next sweep.
     pub(super) live: HashSet<String>,
+    /// The games set apart as damaged when the store opened: their rows may no longer name
+    /// them as their lines do (a damaged id), so their lines are never taken for an erased
+    /// game's. Their rows are left for the operator, and so are their lines.
+    pub(super) set_apart: HashSet<String>,
     began: Instant,
     /// Whether a game was erased since the last sweep began.
     erased: bool,
@@ -37,11 +41,28 @@ pub(super) struct Sweep {
 impl Default for Sweep {
     fn default() -> Sweep {
         // A store taken up after a stop may hold the lines of games erased just before it.
-        Sweep { rows: None, live: HashSet::new(), began: Instant::now(), erased: true }
+        Sweep {
+            rows: None,
+            live: HashSet::new(),
+            set_apart: HashSet::new(),
+            began: Instant::now(),
+            erased: true,
+        }
     }
 }
 
 impl Sweep {
+    /// [`Sweep::sparing`], due at once.
+    #[cfg(test)]
+    pub(super) fn due_sparing(set_apart: HashSet<String>) -> Sweep {
+        Sweep { set_apart, ..Sweep::due() }
+    }
+
+    /// A sweep that never takes the lines of the games in `set_apart`.
+    pub(super) fn sparing(set_apart: HashSet<String>) -> Sweep {
+        Sweep { set_apart, ..Sweep::default() }
+    }
+
     /// A sweep due at once (as the first is, [`SWEEP_EVERY`] after the store opens).
     #[cfg(test)]
     pub(super) fn due() -> Sweep {
@@ -75,7 +96,10 @@ impl Sweep {
                 Ok((live, span))
             });
             match begun {
-                Ok((live, span)) => (self.live, self.rows) = (live, span),
+                Ok((mut live, span)) => {
+                    live.extend(self.set_apart.iter().cloned());
+                    (self.live, self.rows) = (live, span);
+                }
                 Err(e) => tracing::warn!("the store's sweep could not begin: {e}"),
             }
             self.began = Instant::now();
@@ -144,10 +168,14 @@ pub(super) fn sweep_slice(
     Ok(())
 }
 
-/// Takes the lines of every erased game out of the journal at once (the server is stopping).
-pub(super) fn sweep_all(conn: &Connection) {
-    if let Err(e) = live_games(conn).and_then(|live| sweep_slice(conn, (i64::MIN, i64::MAX), &live))
-    {
+/// Takes the lines of every erased game out of the journal at once (the server is stopping),
+/// but not those of the games in `set_apart` (see [`Sweep::sparing`]).
+pub(super) fn sweep_all(conn: &Connection, set_apart: &HashSet<String>) {
+    let swept = live_games(conn).and_then(|mut live| {
+        live.extend(set_apart.iter().cloned());
+        sweep_slice(conn, (i64::MIN, i64::MAX), &live)
+    });
+    if let Err(e) = swept {
         tracing::warn!("the store's sweep failed: {e}");
     }
 }

@@ -12,6 +12,7 @@ use super::commit::{Outcome, Shared, Told, COMMIT_BATCH};
 use super::journal::Gathered;
 use super::mark::{Mark, Marker};
 use super::sweep::{sweep_all, sweep_slice, Sweep};
+use super::RETRY_AFTER;
 use crate::store::Write;
 
 /// How often the write-ahead log is emptied, so that erased pages leave it. Every sweep
@@ -47,13 +48,14 @@ pub(super) fn write_loop(
     mut conn: Connection,
     mut marker: Marker,
     mut seq: i64,
+    set_apart: HashSet<String>,
     shared: &Shared,
     commit_seconds: &Histogram,
     spacing: Duration,
 ) {
     let _closes = ClosesOnExit(shared);
     let mut checkpointed = Instant::now();
-    let mut sweep = Sweep::default();
+    let mut sweep = Sweep::sparing(set_apart);
     // None until the first commit.
     let mut last_commit: Option<Instant> = None;
     let mut spare = Gathered::default();
@@ -80,8 +82,10 @@ pub(super) fn write_loop(
                 // While a sweep runs, its next slice is taken as soon as no write waits.
                 break;
             } else {
-                let wait =
-                    sweep.due_in().min(CHECKPOINT_EVERY.saturating_sub(checkpointed.elapsed()));
+                let wait = sweep
+                    .due_in()
+                    .min(CHECKPOINT_EVERY.saturating_sub(checkpointed.elapsed()))
+                    .min(probe_in(shared));
                 if wait.is_zero() {
                     break;
                 }
@@ -107,8 +111,11 @@ pub(super) fn write_loop(
         }
         // The slice goes into the same transaction as the writes: one sync for both.
         let slice = sweep.next_slice(&conn);
+        // While saving is paused, a commit of nothing, in case no game sends one: the pause
+        // ends (and `/readyz` says so) once the disk has room, not at the next turn.
+        let probing = requests == 0 && probe_in(shared).is_zero();
         let began = Instant::now();
-        let result = if gathered.is_empty() && slice.is_none() {
+        let result = if gathered.is_empty() && slice.is_none() && !probing {
             Ok(())
         } else {
             let sweeping = slice.as_ref().map(|s| (s, &sweep.live));
@@ -128,11 +135,8 @@ pub(super) fn write_loop(
                 }
             }
         }
-        let failed = result.as_ref().err().map(|e| Told::Failed {
-            full: e.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull),
-            said: e.to_string(),
-        });
-        if requests > 0 || failed.is_some() {
+        let failed = result.as_ref().err().map(told_of);
+        if requests > 0 || probing || failed.is_some() {
             shared.failure.set(failed.is_some());
         }
         outcome.0.tell(failed.unwrap_or(Told::Committed));
@@ -143,7 +147,7 @@ pub(super) fn write_loop(
             checkpointed = Instant::now();
         }
         if closing.is_some() || gone {
-            sweep_all(&conn);
+            sweep_all(&conn, &sweep.set_apart);
             // The sweep may have rewritten the newest row, or taken it away.
             match Mark::newest(&conn) {
                 Ok(newest) => marker.record(newest),
@@ -159,6 +163,23 @@ pub(super) fn write_loop(
             }
             return;
         }
+    }
+}
+
+/// How long until saving, paused by a commit that failed, is tried again without a game's
+/// write: [`RETRY_AFTER`] after the failure (the pages' own retries are as far apart). Never,
+/// while commits succeed.
+fn probe_in(shared: &Shared) -> Duration {
+    shared.failure.since().map_or(Duration::MAX, |since| RETRY_AFTER.saturating_sub(since))
+}
+
+/// What the requests of a commit that failed with `e` are told: a full disk (`ENOSPC`, which
+/// SQLite's file layer reports as `SQLITE_FULL`) apart from every other failure (an I/O error,
+/// a failed sync), so that the operator reads which it was.
+fn told_of(e: &rusqlite::Error) -> Told {
+    Told::Failed {
+        full: e.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull),
+        said: e.to_string(),
     }
 }
 
@@ -221,4 +242,43 @@ pub(super) fn commit(
 
 fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).expect("stored types serialise")
+}
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::ffi;
+
+    use super::*;
+    use crate::store::StoreError;
+
+    fn failure(code: std::ffi::c_int) -> rusqlite::Error {
+        rusqlite::Error::SqliteFailure(ffi::Error::new(code), None)
+    }
+
+    /// What a commit's requests hear when it failed.
+    fn heard(e: &rusqlite::Error) -> StoreError {
+        let outcome = Outcome::default();
+        outcome.tell(told_of(e));
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        runtime.block_on(outcome.wait()).unwrap_err()
+    }
+
+    /// A full disk is [`StoreError::Full`]; an I/O error, a failed sync or any other failure is
+    /// not (it used to be read from the error's words, and a full disk could be reported as
+    /// damage). Both pause the games.
+    #[test]
+    fn a_full_disk_is_told_apart_from_other_io_errors() {
+        assert!(matches!(heard(&failure(ffi::SQLITE_FULL)), StoreError::Full(_)));
+        for code in [
+            ffi::SQLITE_IOERR,
+            ffi::SQLITE_IOERR_WRITE,
+            ffi::SQLITE_IOERR_FSYNC,
+            ffi::SQLITE_IOERR_SHORT_READ,
+            ffi::SQLITE_READONLY,
+        ] {
+            let e = heard(&failure(code));
+            assert!(matches!(e, StoreError::Unwritten(_)), "{code}: {e:?}");
+            assert!(e.is_a_pause());
+        }
+    }
 }
