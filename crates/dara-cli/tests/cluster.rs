@@ -814,6 +814,50 @@ fn a_turn_is_kept_when_redis_has_forgotten_its_scripts() {
     players::check_record(&["c3", "d3", "a1"].map(String::from), record);
 }
 
+/// The cluster's seat key deleted from Redis while Redis holds a game: a node refuses to
+/// start, naming the key and the games, and makes no new key (one would lock every player out
+/// of every stored game, silently). With no games stored, a missing key is a new cluster's,
+/// made at start.
+#[test]
+fn a_missing_seat_key_with_stored_games_is_refused() {
+    let redis = Redis::start("no-seat-key");
+    let mut first = Node::start(&redis, "first");
+    let created = post(first.addr, "/api/games", &json!({"opponent": "friend", "first": "me"}));
+    assert!(created["game"].is_string(), "{created}");
+    first.kill();
+    assert_eq!(redis.command("DEL dara:seat-key"), ":1\r\n");
+
+    let mut refused = Command::new(env!("CARGO_BIN_EXE_dara"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--redis", &redis.url(), "--node-id", "second"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = refused.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = refused.kill();
+            panic!("a node started without the seat key of the games Redis holds");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut said = String::new();
+    refused.stderr.take().unwrap().read_to_string(&mut said).unwrap();
+    assert!(!status.success(), "{said}");
+    assert!(said.contains("dara:seat-key") && said.contains("1 live games"), "{said}");
+    assert_eq!(redis.command("GET dara:seat-key"), "$-1\r\n", "a new key was made");
+
+    assert!(redis.command("FLUSHALL").starts_with("+OK"));
+    let fresh = Node::start(&redis, "fresh");
+    let created = post(fresh.addr, "/api/games", &json!({"opponent": "friend", "first": "me"}));
+    assert!(created["game"].is_string(), "{created}");
+    assert!(redis.command("GET dara:seat-key").starts_with('$'), "a new cluster has a key");
+}
+
 /// The previous release's `dara`, which `scripts/previous-release` builds (`scripts/test`
 /// names it in `DARA_PREVIOUS_RELEASE`).
 fn previous_release() -> PathBuf {
