@@ -102,14 +102,30 @@ impl Redis {
     }
 }
 
-/// The answer of the Redis on `port` to `command` (inline, as typed at `redis-cli`).
+/// The answer of the Redis on `port` to `command` (inline, as typed at `redis-cli`). A line or
+/// a bulk string is read as soon as it has come; anything else (an array) until Redis has been
+/// silent for 300 ms.
 fn redis_command(port: u16, command: &str) -> String {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let s = TcpStream::connect(("127.0.0.1", port)).unwrap();
     s.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
-    s.write_all(format!("{command}\r\n").as_bytes()).unwrap();
-    let mut answer = Vec::new();
-    let _ = s.read_to_end(&mut answer);
-    String::from_utf8_lossy(&answer).into_owned()
+    (&s).write_all(format!("{command}\r\n").as_bytes()).unwrap();
+    let mut reader = BufReader::new(&s);
+    let mut answer = String::new();
+    let _ = reader.read_line(&mut answer);
+    match answer.strip_prefix('$').and_then(|n| n.trim_end().parse::<usize>().ok()) {
+        Some(len) => {
+            let mut bulk = vec![0u8; len + 2];
+            let _ = reader.read_exact(&mut bulk);
+            answer.push_str(&String::from_utf8_lossy(&bulk));
+        }
+        None if answer.starts_with('*') => {
+            let mut rest = Vec::new();
+            let _ = reader.read_to_end(&mut rest);
+            answer.push_str(&String::from_utf8_lossy(&rest));
+        }
+        None => {}
+    }
+    answer
 }
 
 impl Drop for Redis {
@@ -651,20 +667,81 @@ fn turns_are_refused_while_redis_is_unreachable() {
     players::check_record(&played, record);
 }
 
-/// Redis out of memory (`maxmemory` below what it holds) refuses every write with `OOM`, as it
-/// does with `MISCONF` when it cannot save and `READONLY` as a replica: a pause, not an end. The
-/// turn is refused with `store-unreachable` on the same socket, never `accepted`, and the game
-/// stays where it was; once Redis takes writes again the same turn is accepted and the game
-/// plays to its end, its record holding every acknowledged turn once.
+/// Redis out of memory (`maxmemory` below what it holds) refuses every write with `OOM`: a
+/// pause, not an end (see [`refused_writes_pause_the_game`]).
 #[test]
 fn a_redis_that_refuses_writes_pauses_the_game() {
-    let redis = Redis::start("oom");
+    refused_writes_pause_the_game(
+        "oom",
+        |redis| assert!(redis.command("CONFIG SET maxmemory 1").starts_with("+OK")),
+        |redis| assert!(redis.command("CONFIG SET maxmemory 0").starts_with("+OK")),
+    );
+}
+
+/// Redis made a replica (`REPLICAOF` a primary that is not there, as after a failover that
+/// left the nodes pointed at the old primary) refuses every write with `READONLY`: a pause, not
+/// an end, until it is a primary again (`REPLICAOF NO ONE`).
+#[test]
+fn a_redis_turned_replica_pauses_the_game() {
+    let nowhere = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    refused_writes_pause_the_game(
+        "readonly",
+        |redis| {
+            let made = redis.command(&format!("REPLICAOF 127.0.0.1 {nowhere}"));
+            assert!(made.starts_with("+OK"), "{made}");
+            let refused = redis.command("SET dara:probe 1");
+            assert!(refused.starts_with("-READONLY"), "{refused}");
+        },
+        |redis| assert!(redis.command("REPLICAOF NO ONE").starts_with("+OK")),
+    );
+}
+
+/// Redis that cannot save its snapshot (`stop-writes-on-bgsave-error`, its default) refuses
+/// every write with `MISCONF`: a pause, not an end, until a snapshot is saved again. (The
+/// snapshot fails here because a folder stands where its file goes, which stops root too.)
+#[test]
+fn a_redis_that_cannot_save_pauses_the_game() {
+    let bgsave_until = |redis: &Redis, status: &str| {
+        assert!(redis.command("BGSAVE").starts_with('+'), "BGSAVE");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !redis
+            .command("INFO persistence")
+            .contains(&format!("rdb_last_bgsave_status:{status}"))
+        {
+            assert!(Instant::now() < deadline, "the snapshot's status never became {status}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    refused_writes_pause_the_game(
+        "misconf",
+        |redis| {
+            std::fs::create_dir_all(redis.dir.join("dump.rdb").join("in-the-way")).unwrap();
+            assert!(redis.command("CONFIG SET save \"3600 1\"").starts_with("+OK"));
+            bgsave_until(redis, "err");
+            let refused = redis.command("SET dara:probe 1");
+            assert!(refused.starts_with("-MISCONF"), "{refused}");
+        },
+        |redis| {
+            std::fs::remove_dir_all(redis.dir.join("dump.rdb")).unwrap();
+            bgsave_until(redis, "ok");
+        },
+    );
+}
+
+/// A Redis that refuses writes (`refuse` makes it, `accept` mends it): a pause, not an end. The
+/// turn is refused (its write refused; or, if the node's renewal was refused first, before it
+/// is written, as while Redis is unreachable) with `store-unreachable` on the same socket, never `accepted`, and the game
+/// stays where it was; a new game cannot begin, and its lease, noted as its beginning was sent,
+/// is let go of. Once Redis takes writes again the same turn is accepted and the game plays to
+/// its end, its record holding every acknowledged turn once.
+fn refused_writes_pause_the_game(name: &str, refuse: impl Fn(&Redis), accept: impl Fn(&Redis)) {
+    let redis = Redis::start(name);
     let node = Node::start(&redis, "starved");
     let FriendGame { game, tokens: [pale, _], mut white, mut black } =
         FriendGame::start(node.addr, node.addr);
     open_with_two_turns(&mut white, &mut black);
 
-    assert!(redis.command("CONFIG SET maxmemory 1").starts_with("+OK"));
+    refuse(&redis);
     white.send(&json!({"t": "move", "d": {"id": 3, "m": "a1"}})).unwrap();
     let answer = white.until(|m| m["t"] == "accepted" || m["t"] == "rejected").unwrap();
     assert_eq!(answer["t"], "rejected", "{answer}");
@@ -679,7 +756,7 @@ fn a_redis_that_refuses_writes_pauses_the_game() {
     let (code, refused) = post_status(node.addr, "/api/games", &json!({"opponent": "friend"}));
     assert_eq!(code, 503, "{refused}");
 
-    assert!(redis.command("CONFIG SET maxmemory 0").starts_with("+OK"));
+    accept(&redis);
     let (_, metrics) = get(node.addr, "/metrics");
     assert!(metrics.lines().any(|l| l == "dara_leases 1"), "one game, one lease: {metrics}");
     resend_until_accepted(&mut white, node.addr, &game, &pale);
