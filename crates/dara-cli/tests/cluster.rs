@@ -935,6 +935,94 @@ fn a_missing_seat_key_with_stored_games_is_refused() {
     assert!(redis.command("GET dara:seat-key").starts_with('$'), "a new cluster has a key");
 }
 
+/// A proxy between a node and Redis that counts the takeovers the node asks for (the `TAKE`
+/// script, by its hash), and passes everything through.
+fn count_takeovers(redis: &Redis) -> (u16, Arc<AtomicUsize>) {
+    const TAKE: &[u8] = b"bc14ea6c45aae0aada3d78e05ad439a6221d1341";
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (redis_port, takes) = (redis.port, Arc::new(AtomicUsize::new(0)));
+    let counted = takes.clone();
+    std::thread::spawn(move || {
+        for client in listener.incoming().flatten() {
+            let server = TcpStream::connect(("127.0.0.1", redis_port)).unwrap();
+            let (mut to_client, mut from_server) =
+                (client.try_clone().unwrap(), server.try_clone().unwrap());
+            std::thread::spawn(move || {
+                let mut buf = vec![0u8; 1 << 16];
+                while let Ok(n @ 1..) = from_server.read(&mut buf) {
+                    if to_client.write_all(&buf[..n]).is_err() {
+                        return;
+                    }
+                }
+            });
+            let takes = counted.clone();
+            std::thread::spawn(move || {
+                let (mut client, mut server) = (client, server);
+                // The end of what came before, so that a hash split between two reads counts.
+                let (mut seen, mut buf) = (Vec::new(), vec![0u8; 1 << 16]);
+                while let Ok(n @ 1..) = client.read(&mut buf) {
+                    seen.extend_from_slice(&buf[..n]);
+                    let found = seen.windows(TAKE.len()).filter(|w| *w == TAKE).count();
+                    takes.fetch_add(found, Ordering::SeqCst);
+                    let kept = seen.len().min(TAKE.len() - 1);
+                    seen.drain(..seen.len() - kept);
+                    if server.write_all(&buf[..n]).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    (port, takes)
+}
+
+/// A node dies and the players of all its games reconnect at once to another node, which must
+/// take each game up from Redis: it takes them up side by side, not one game at a time behind
+/// one lock (each waiting out the Redis round trips of every game before it). Redis is paused
+/// while the sockets arrive, so that no takeover can finish: every game's takeover is asked of
+/// Redis all the same.
+#[test]
+fn a_reconnect_storm_is_taken_up_side_by_side() {
+    const GAMES: usize = 8;
+    let redis = Redis::start("storm");
+    let mut doomed = Node::start(&redis, "doomed");
+    let (port, takes) = count_takeovers(&redis);
+    let dara = env!("CARGO_BIN_EXE_dara").as_ref();
+    let args = ["--games-per-address", "1000"];
+    let heir = Node::start_at(dara, &format!("redis://127.0.0.1:{port}"), "heir", &args);
+    let friend = json!({"opponent": "friend", "first": "me"});
+    let games: Vec<String> = (0..GAMES)
+        .map(|_| post(doomed.addr, "/api/games", &friend)["game"].as_str().unwrap().to_owned())
+        .collect();
+    doomed.kill();
+    // Its word that it is alive goes at once, rather than a lease later.
+    let keys = redis.command("KEYS dara:node:doomed.*");
+    let alive = keys.lines().find(|l| l.starts_with("dara:node:")).expect(&keys);
+    assert_eq!(redis.command(&format!("DEL {alive}")), ":1\r\n");
+
+    redis.pause();
+    let at = heir.addr;
+    let storm: Vec<_> = games
+        .iter()
+        .map(|game| {
+            let game = game.clone();
+            std::thread::spawn(move || Seat::hello(at, &game, None).map(|(_, s)| s))
+        })
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while takes.load(Ordering::SeqCst) < GAMES && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let asked = takes.load(Ordering::SeqCst);
+    redis.resume();
+    assert_eq!(asked, GAMES, "takeovers asked of Redis at once, of {GAMES} games' sockets");
+    for socket in storm {
+        let snapshot = socket.join().unwrap().expect("the game is served");
+        assert!(snapshot["d"]["end"].is_null(), "{snapshot}");
+    }
+}
+
 /// The previous release's `dara`, which `scripts/previous-release` builds (`scripts/test`
 /// names it in `DARA_PREVIOUS_RELEASE`).
 fn previous_release() -> PathBuf {
