@@ -383,10 +383,13 @@ fn a_stopped_node_hands_its_games_over_at_once() {
     assert_eq!(snapshot["d"]["moves"], json!(["c3", "d3"]));
 }
 
-/// The node that runs a game is paused (SIGSTOP) long enough for its lease to lapse; another
-/// node takes the game up and it goes on there. When the paused node wakes, the turn it had
-/// been sent meanwhile is never written nor acknowledged: its lease's epoch is gone. And with
-/// Redis gone, a node is not ready and acknowledges nothing.
+/// How long a node's word that it is alive lasts (`store::redis::LEASE`).
+const LEASE: Duration = Duration::from_secs(5);
+
+/// The node that runs a game is paused (SIGSTOP) for three leases; within a lease and 10 s of
+/// the pause another node has taken the game up and it goes on there. When the paused node
+/// wakes, the turn it had been sent meanwhile is never written nor acknowledged: its lease's
+/// epoch is gone. And with Redis gone, a node is not ready and acknowledges nothing.
 #[test]
 fn a_paused_node_cannot_write_once_another_took_its_game() {
     let redis = Redis::start("pause");
@@ -397,18 +400,36 @@ fn a_paused_node_cannot_write_once_another_took_its_game() {
     open_with_two_turns(&mut white, &mut black);
 
     owner.pause();
+    let paused = Instant::now();
     // Sent to the paused node: it sits unread in its socket.
     white.send(&json!({"t": "move", "d": {"id": 3, "m": "a1"}})).unwrap();
-    std::thread::sleep(Duration::from_secs(7));
-    // The lease has lapsed: the other node takes the game up for whoever comes.
-    let (mut black, snapshot) = Seat::hello(other.addr, &game, Some(&dark)).unwrap();
+    // Once the lease has lapsed the other node takes the game up for whoever comes; until
+    // then a socket is carried to the paused node, and closed once it is seen not alive.
+    let served_within = LEASE + Duration::from_secs(10);
+    let (mut black, snapshot) = loop {
+        assert!(paused.elapsed() < served_within, "the game was not served elsewhere in time");
+        match Seat::hello(other.addr, &game, Some(&dark)) {
+            Ok(served) => break served,
+            Err(_) => std::thread::sleep(Duration::from_millis(100)),
+        }
+    };
     assert_eq!(snapshot["d"]["moves"], json!(["c3", "d3"]), "{snapshot}");
     let (mut white_again, _) = Seat::hello(other.addr, &game, Some(&pale)).unwrap();
     white_again.send(&json!({"t": "move", "d": {"id": 4, "m": "f5"}})).unwrap();
     let answer = white_again.until(|m| m["t"] == "accepted" || m["t"] == "rejected").unwrap();
     assert_eq!(answer["t"], "accepted", "{answer}");
+    let served = paused.elapsed();
+    assert!(
+        served < served_within,
+        "a turn was first accepted elsewhere {served:?} after the pause"
+    );
+    eprintln!("the paused node's game was served elsewhere {served:?} after the pause");
     black.until(|m| m["t"] == "move" && m["d"]["ply"] == 3).unwrap();
 
+    // Paused for three leases in all.
+    if let Some(left) = (3 * LEASE).checked_sub(paused.elapsed()) {
+        std::thread::sleep(left);
+    }
     owner.signal("-CONT");
     // The woken node reads the old turn, cannot write it, and acknowledges nothing.
     let mut heard = Vec::new();
