@@ -887,6 +887,10 @@ fn a_new_game_of_unknown_outcome_stays_counted() {
     let keys = redis.keys();
     assert!(keys.contains(":meta"), "the game is not in Redis: {keys}");
     wait_ready(node.addr, 200);
+    // Its lease, noted as the beginning was sent, is not kept as this node's: the game runs
+    // nowhere.
+    let (_, metrics) = get(node.addr, "/metrics");
+    assert!(metrics.lines().any(|l| l == "dara_leases 0"), "a stale lease is held: {metrics}");
     let (code, answer) = post_status(node.addr, "/api/games", &friend);
     assert_eq!(code, 429, "{answer}");
     assert!(answer["error"].as_str().unwrap_or_default().contains("already 1 game"), "{answer}");
