@@ -102,14 +102,30 @@ impl Redis {
     }
 }
 
-/// The answer of the Redis on `port` to `command` (inline, as typed at `redis-cli`).
+/// The answer of the Redis on `port` to `command` (inline, as typed at `redis-cli`). A line or
+/// a bulk string is read as soon as it has come; anything else (an array) until Redis has been
+/// silent for 300 ms.
 fn redis_command(port: u16, command: &str) -> String {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let s = TcpStream::connect(("127.0.0.1", port)).unwrap();
     s.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
-    s.write_all(format!("{command}\r\n").as_bytes()).unwrap();
-    let mut answer = Vec::new();
-    let _ = s.read_to_end(&mut answer);
-    String::from_utf8_lossy(&answer).into_owned()
+    (&s).write_all(format!("{command}\r\n").as_bytes()).unwrap();
+    let mut reader = BufReader::new(&s);
+    let mut answer = String::new();
+    let _ = reader.read_line(&mut answer);
+    match answer.strip_prefix('$').and_then(|n| n.trim_end().parse::<usize>().ok()) {
+        Some(len) => {
+            let mut bulk = vec![0u8; len + 2];
+            let _ = reader.read_exact(&mut bulk);
+            answer.push_str(&String::from_utf8_lossy(&bulk));
+        }
+        None if answer.starts_with('*') => {
+            let mut rest = Vec::new();
+            let _ = reader.read_to_end(&mut rest);
+            answer.push_str(&String::from_utf8_lossy(&rest));
+        }
+        None => {}
+    }
+    answer
 }
 
 impl Drop for Redis {
@@ -367,10 +383,13 @@ fn a_stopped_node_hands_its_games_over_at_once() {
     assert_eq!(snapshot["d"]["moves"], json!(["c3", "d3"]));
 }
 
-/// The node that runs a game is paused (SIGSTOP) long enough for its lease to lapse; another
-/// node takes the game up and it goes on there. When the paused node wakes, the turn it had
-/// been sent meanwhile is never written nor acknowledged: its lease's epoch is gone. And with
-/// Redis gone, a node is not ready and acknowledges nothing.
+/// How long a node's word that it is alive lasts (`store::redis::LEASE`).
+const LEASE: Duration = Duration::from_secs(5);
+
+/// The node that runs a game is paused (SIGSTOP) for three leases; within a lease and 10 s of
+/// the pause another node has taken the game up and it goes on there. When the paused node
+/// wakes, the turn it had been sent meanwhile is never written nor acknowledged: its lease's
+/// epoch is gone. And with Redis gone, a node is not ready and acknowledges nothing.
 #[test]
 fn a_paused_node_cannot_write_once_another_took_its_game() {
     let redis = Redis::start("pause");
@@ -381,18 +400,36 @@ fn a_paused_node_cannot_write_once_another_took_its_game() {
     open_with_two_turns(&mut white, &mut black);
 
     owner.pause();
+    let paused = Instant::now();
     // Sent to the paused node: it sits unread in its socket.
     white.send(&json!({"t": "move", "d": {"id": 3, "m": "a1"}})).unwrap();
-    std::thread::sleep(Duration::from_secs(7));
-    // The lease has lapsed: the other node takes the game up for whoever comes.
-    let (mut black, snapshot) = Seat::hello(other.addr, &game, Some(&dark)).unwrap();
+    // Once the lease has lapsed the other node takes the game up for whoever comes; until
+    // then a socket is carried to the paused node, and closed once it is seen not alive.
+    let served_within = LEASE + Duration::from_secs(10);
+    let (mut black, snapshot) = loop {
+        assert!(paused.elapsed() < served_within, "the game was not served elsewhere in time");
+        match Seat::hello(other.addr, &game, Some(&dark)) {
+            Ok(served) => break served,
+            Err(_) => std::thread::sleep(Duration::from_millis(100)),
+        }
+    };
     assert_eq!(snapshot["d"]["moves"], json!(["c3", "d3"]), "{snapshot}");
     let (mut white_again, _) = Seat::hello(other.addr, &game, Some(&pale)).unwrap();
     white_again.send(&json!({"t": "move", "d": {"id": 4, "m": "f5"}})).unwrap();
     let answer = white_again.until(|m| m["t"] == "accepted" || m["t"] == "rejected").unwrap();
     assert_eq!(answer["t"], "accepted", "{answer}");
+    let served = paused.elapsed();
+    assert!(
+        served < served_within,
+        "a turn was first accepted elsewhere {served:?} after the pause"
+    );
+    eprintln!("the paused node's game was served elsewhere {served:?} after the pause");
     black.until(|m| m["t"] == "move" && m["d"]["ply"] == 3).unwrap();
 
+    // Paused for three leases in all.
+    if let Some(left) = (3 * LEASE).checked_sub(paused.elapsed()) {
+        std::thread::sleep(left);
+    }
     owner.signal("-CONT");
     // The woken node reads the old turn, cannot write it, and acknowledges nothing.
     let mut heard = Vec::new();
@@ -651,20 +688,81 @@ fn turns_are_refused_while_redis_is_unreachable() {
     players::check_record(&played, record);
 }
 
-/// Redis out of memory (`maxmemory` below what it holds) refuses every write with `OOM`, as it
-/// does with `MISCONF` when it cannot save and `READONLY` as a replica: a pause, not an end. The
-/// turn is refused with `store-unreachable` on the same socket, never `accepted`, and the game
-/// stays where it was; once Redis takes writes again the same turn is accepted and the game
-/// plays to its end, its record holding every acknowledged turn once.
+/// Redis out of memory (`maxmemory` below what it holds) refuses every write with `OOM`: a
+/// pause, not an end (see [`refused_writes_pause_the_game`]).
 #[test]
 fn a_redis_that_refuses_writes_pauses_the_game() {
-    let redis = Redis::start("oom");
+    refused_writes_pause_the_game(
+        "oom",
+        |redis| assert!(redis.command("CONFIG SET maxmemory 1").starts_with("+OK")),
+        |redis| assert!(redis.command("CONFIG SET maxmemory 0").starts_with("+OK")),
+    );
+}
+
+/// Redis made a replica (`REPLICAOF` a primary that is not there, as after a failover that
+/// left the nodes pointed at the old primary) refuses every write with `READONLY`: a pause, not
+/// an end, until it is a primary again (`REPLICAOF NO ONE`).
+#[test]
+fn a_redis_turned_replica_pauses_the_game() {
+    let nowhere = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    refused_writes_pause_the_game(
+        "readonly",
+        |redis| {
+            let made = redis.command(&format!("REPLICAOF 127.0.0.1 {nowhere}"));
+            assert!(made.starts_with("+OK"), "{made}");
+            let refused = redis.command("SET dara:probe 1");
+            assert!(refused.starts_with("-READONLY"), "{refused}");
+        },
+        |redis| assert!(redis.command("REPLICAOF NO ONE").starts_with("+OK")),
+    );
+}
+
+/// Redis that cannot save its snapshot (`stop-writes-on-bgsave-error`, its default) refuses
+/// every write with `MISCONF`: a pause, not an end, until a snapshot is saved again. (The
+/// snapshot fails here because a folder stands where its file goes, which stops root too.)
+#[test]
+fn a_redis_that_cannot_save_pauses_the_game() {
+    let bgsave_until = |redis: &Redis, status: &str| {
+        assert!(redis.command("BGSAVE").starts_with('+'), "BGSAVE");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !redis
+            .command("INFO persistence")
+            .contains(&format!("rdb_last_bgsave_status:{status}"))
+        {
+            assert!(Instant::now() < deadline, "the snapshot's status never became {status}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    refused_writes_pause_the_game(
+        "misconf",
+        |redis| {
+            std::fs::create_dir_all(redis.dir.join("dump.rdb").join("in-the-way")).unwrap();
+            assert!(redis.command("CONFIG SET save \"3600 1\"").starts_with("+OK"));
+            bgsave_until(redis, "err");
+            let refused = redis.command("SET dara:probe 1");
+            assert!(refused.starts_with("-MISCONF"), "{refused}");
+        },
+        |redis| {
+            std::fs::remove_dir_all(redis.dir.join("dump.rdb")).unwrap();
+            bgsave_until(redis, "ok");
+        },
+    );
+}
+
+/// A Redis that refuses writes (`refuse` makes it, `accept` mends it): a pause, not an end. The
+/// turn is refused (its write refused; or, if the node's renewal was refused first, before it
+/// is written, as while Redis is unreachable) with `store-unreachable` on the same socket, never `accepted`, and the game
+/// stays where it was; a new game cannot begin, and its lease, noted as its beginning was sent,
+/// is let go of. Once Redis takes writes again the same turn is accepted and the game plays to
+/// its end, its record holding every acknowledged turn once.
+fn refused_writes_pause_the_game(name: &str, refuse: impl Fn(&Redis), accept: impl Fn(&Redis)) {
+    let redis = Redis::start(name);
     let node = Node::start(&redis, "starved");
     let FriendGame { game, tokens: [pale, _], mut white, mut black } =
         FriendGame::start(node.addr, node.addr);
     open_with_two_turns(&mut white, &mut black);
 
-    assert!(redis.command("CONFIG SET maxmemory 1").starts_with("+OK"));
+    refuse(&redis);
     white.send(&json!({"t": "move", "d": {"id": 3, "m": "a1"}})).unwrap();
     let answer = white.until(|m| m["t"] == "accepted" || m["t"] == "rejected").unwrap();
     assert_eq!(answer["t"], "rejected", "{answer}");
@@ -679,7 +777,7 @@ fn a_redis_that_refuses_writes_pauses_the_game() {
     let (code, refused) = post_status(node.addr, "/api/games", &json!({"opponent": "friend"}));
     assert_eq!(code, 503, "{refused}");
 
-    assert!(redis.command("CONFIG SET maxmemory 0").starts_with("+OK"));
+    accept(&redis);
     let (_, metrics) = get(node.addr, "/metrics");
     assert!(metrics.lines().any(|l| l == "dara_leases 1"), "one game, one lease: {metrics}");
     resend_until_accepted(&mut white, node.addr, &game, &pale);
@@ -789,6 +887,10 @@ fn a_new_game_of_unknown_outcome_stays_counted() {
     let keys = redis.keys();
     assert!(keys.contains(":meta"), "the game is not in Redis: {keys}");
     wait_ready(node.addr, 200);
+    // Its lease, noted as the beginning was sent, is not kept as this node's: the game runs
+    // nowhere.
+    let (_, metrics) = get(node.addr, "/metrics");
+    assert!(metrics.lines().any(|l| l == "dara_leases 0"), "a stale lease is held: {metrics}");
     let (code, answer) = post_status(node.addr, "/api/games", &friend);
     assert_eq!(code, 429, "{answer}");
     assert!(answer["error"].as_str().unwrap_or_default().contains("already 1 game"), "{answer}");
@@ -812,6 +914,138 @@ fn a_turn_is_kept_when_redis_has_forgotten_its_scripts() {
     let (_, snapshot) = Seat::hello(node.addr, &game, None).unwrap();
     let record = snapshot["d"]["end"]["record"].as_str().unwrap_or_else(|| panic!("{snapshot}"));
     players::check_record(&["c3", "d3", "a1"].map(String::from), record);
+}
+
+/// The cluster's seat key deleted from Redis while Redis holds a game: a node refuses to
+/// start, naming the key and the games, and makes no new key (one would lock every player out
+/// of every stored game, silently). With no games stored, a missing key is a new cluster's,
+/// made at start.
+#[test]
+fn a_missing_seat_key_with_stored_games_is_refused() {
+    let redis = Redis::start("no-seat-key");
+    let mut first = Node::start(&redis, "first");
+    let created = post(first.addr, "/api/games", &json!({"opponent": "friend", "first": "me"}));
+    assert!(created["game"].is_string(), "{created}");
+    first.kill();
+    assert_eq!(redis.command("DEL dara:seat-key"), ":1\r\n");
+
+    let mut refused = Command::new(env!("CARGO_BIN_EXE_dara"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--redis", &redis.url(), "--node-id", "second"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = refused.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = refused.kill();
+            panic!("a node started without the seat key of the games Redis holds");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut said = String::new();
+    refused.stderr.take().unwrap().read_to_string(&mut said).unwrap();
+    assert!(!status.success(), "{said}");
+    assert!(said.contains("dara:seat-key") && said.contains("1 live games"), "{said}");
+    assert_eq!(redis.command("GET dara:seat-key"), "$-1\r\n", "a new key was made");
+
+    assert!(redis.command("FLUSHALL").starts_with("+OK"));
+    let fresh = Node::start(&redis, "fresh");
+    let created = post(fresh.addr, "/api/games", &json!({"opponent": "friend", "first": "me"}));
+    assert!(created["game"].is_string(), "{created}");
+    assert!(redis.command("GET dara:seat-key").starts_with('$'), "a new cluster has a key");
+}
+
+/// A proxy between a node and Redis that counts the takeovers the node asks for (the `TAKE`
+/// script, by its hash), and passes everything through.
+fn count_takeovers(redis: &Redis) -> (u16, Arc<AtomicUsize>) {
+    const TAKE: &[u8] = b"bc14ea6c45aae0aada3d78e05ad439a6221d1341";
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (redis_port, takes) = (redis.port, Arc::new(AtomicUsize::new(0)));
+    let counted = takes.clone();
+    std::thread::spawn(move || {
+        for client in listener.incoming().flatten() {
+            let server = TcpStream::connect(("127.0.0.1", redis_port)).unwrap();
+            let (mut to_client, mut from_server) =
+                (client.try_clone().unwrap(), server.try_clone().unwrap());
+            std::thread::spawn(move || {
+                let mut buf = vec![0u8; 1 << 16];
+                while let Ok(n @ 1..) = from_server.read(&mut buf) {
+                    if to_client.write_all(&buf[..n]).is_err() {
+                        return;
+                    }
+                }
+            });
+            let takes = counted.clone();
+            std::thread::spawn(move || {
+                let (mut client, mut server) = (client, server);
+                // The end of what came before, so that a hash split between two reads counts.
+                let (mut seen, mut buf) = (Vec::new(), vec![0u8; 1 << 16]);
+                while let Ok(n @ 1..) = client.read(&mut buf) {
+                    seen.extend_from_slice(&buf[..n]);
+                    let found = seen.windows(TAKE.len()).filter(|w| *w == TAKE).count();
+                    takes.fetch_add(found, Ordering::SeqCst);
+                    let kept = seen.len().min(TAKE.len() - 1);
+                    seen.drain(..seen.len() - kept);
+                    if server.write_all(&buf[..n]).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    (port, takes)
+}
+
+/// A node dies and the players of all its games reconnect at once to another node, which must
+/// take each game up from Redis: it takes them up side by side, not one game at a time behind
+/// one lock (each waiting out the Redis round trips of every game before it). Redis is paused
+/// while the sockets arrive, so that no takeover can finish: every game's takeover is asked of
+/// Redis all the same.
+#[test]
+fn a_reconnect_storm_is_taken_up_side_by_side() {
+    const GAMES: usize = 8;
+    let redis = Redis::start("storm");
+    let mut doomed = Node::start(&redis, "doomed");
+    let (port, takes) = count_takeovers(&redis);
+    let dara = env!("CARGO_BIN_EXE_dara").as_ref();
+    let args = ["--games-per-address", "1000"];
+    let heir = Node::start_at(dara, &format!("redis://127.0.0.1:{port}"), "heir", &args);
+    let friend = json!({"opponent": "friend", "first": "me"});
+    let games: Vec<String> = (0..GAMES)
+        .map(|_| post(doomed.addr, "/api/games", &friend)["game"].as_str().unwrap().to_owned())
+        .collect();
+    doomed.kill();
+    // Its word that it is alive goes at once, rather than a lease later.
+    let keys = redis.command("KEYS dara:node:doomed.*");
+    let alive = keys.lines().find(|l| l.starts_with("dara:node:")).expect(&keys);
+    assert_eq!(redis.command(&format!("DEL {alive}")), ":1\r\n");
+
+    redis.pause();
+    let at = heir.addr;
+    let storm: Vec<_> = games
+        .iter()
+        .map(|game| {
+            let game = game.clone();
+            std::thread::spawn(move || Seat::hello(at, &game, None).map(|(_, s)| s))
+        })
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while takes.load(Ordering::SeqCst) < GAMES && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let asked = takes.load(Ordering::SeqCst);
+    redis.resume();
+    assert_eq!(asked, GAMES, "takeovers asked of Redis at once, of {GAMES} games' sockets");
+    for socket in storm {
+        let snapshot = socket.join().unwrap().expect("the game is served");
+        assert!(snapshot["d"]["end"].is_null(), "{snapshot}");
+    }
 }
 
 /// The previous release's `dara`, which `scripts/previous-release` builds (`scripts/test`

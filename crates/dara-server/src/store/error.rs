@@ -27,6 +27,12 @@ pub enum StoreError {
         /// How many live games the store holds.
         games: usize,
     },
+    /// The cluster's seat key (`dara:seat-key`) is gone from Redis while Redis holds live
+    /// games: as [`StoreError::SeatKeyMissing`], a new key would orphan every seat of theirs.
+    ClusterSeatKeyMissing {
+        /// How many live games Redis holds.
+        games: usize,
+    },
     /// SQLite failed.
     Sqlite(rusqlite::Error),
     /// A stored row does not read.
@@ -94,6 +100,13 @@ impl core::fmt::Display for StoreError {
                  were hashed with it (a new key would lock every player out of them): put the \
                  file back from a backup, or move the data directory aside to start empty",
                 path.display()
+            ),
+            StoreError::ClusterSeatKeyMissing { games } => write!(
+                f,
+                "Redis has no seat key ({}), and holds {games} live games whose seats were hashed \
+                 with it (a new key would lock every player out of them): put the key back from \
+                 a backup of Redis, or delete the games' keys (dara:{{*}}) to start empty",
+                super::redis::SEAT_KEY
             ),
             StoreError::Sqlite(e) => write!(f, "the store: {e}"),
             StoreError::Corrupt(what) => write!(f, "the store holds {what}"),

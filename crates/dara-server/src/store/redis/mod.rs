@@ -218,10 +218,17 @@ impl Redis {
     }
 }
 
+/// Where the cluster keeps its seat key.
+pub const SEAT_KEY: &str = "dara:seat-key";
+
 /// The cluster's seat key: made by the first node ever started, read by every other. First,
 /// the format of what the cluster keeps in Redis: a node of an older release refuses to join a
 /// cluster that a later release has written (the keys and their JSON are the same promise to
 /// later releases as the SQLite store's: a field is only ever added with a default).
+///
+/// A key that is missing while Redis holds games is never made anew (as the SQLite store's
+/// file): every seat of those games was hashed with the lost key, so a new one would lock
+/// every player out of them, silently.
 async fn seat_key(conn: &mut ConnectionManager) -> Result<SeatKey, StoreError> {
     let fresh = SeatKey::random();
     let fresh = hex::encode(&fresh.to_bytes());
@@ -238,19 +245,49 @@ async fn seat_key(conn: &mut ConnectionManager) -> Result<SeatKey, StoreError> {
     if format > REDIS_FORMAT {
         return Err(StoreError::TooNew { found: format });
     }
+    let kept: Option<String> =
+        redis::cmd("GET").arg(SEAT_KEY).query_async(conn).await.map_err(redis_error)?;
+    if kept.is_none() {
+        let games = stored_games(conn).await?;
+        if games > 0 {
+            return Err(StoreError::ClusterSeatKeyMissing { games });
+        }
+    }
     let (_, stored): (Value, String) = redis::pipe()
         .cmd("SET")
-        .arg("dara:seat-key")
+        .arg(SEAT_KEY)
         .arg(&fresh)
         .arg("NX")
         .cmd("GET")
-        .arg("dara:seat-key")
+        .arg(SEAT_KEY)
         .query_async(conn)
         .await
         .map_err(redis_error)?;
     match hex::decode(&stored) {
         Some(bytes) => Ok(SeatKey::from_bytes(bytes)),
         None => Err(StoreError::Corrupt("a seat key that is not 64 hex digits".into())),
+    }
+}
+
+/// How many games Redis holds (their `meta` keys), counted with `SCAN`: asked only when the
+/// seat key is missing, at start.
+async fn stored_games(conn: &mut ConnectionManager) -> Result<usize, StoreError> {
+    let (mut cursor, mut games) = (0u64, 0);
+    loop {
+        let (next, keys): (u64, Vec<String>) = redis::cmd("SCAN")
+            .arg(cursor)
+            .arg("MATCH")
+            .arg("dara:{*}:meta")
+            .arg("COUNT")
+            .arg(1000)
+            .query_async(conn)
+            .await
+            .map_err(redis_error)?;
+        games += keys.len();
+        if next == 0 {
+            return Ok(games);
+        }
+        cursor = next;
     }
 }
 

@@ -170,3 +170,78 @@ fn let_go_if_begun_or_ended(inner: &Inner, write: &Write, token: &str) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+    use std::sync::Mutex;
+
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    use super::*;
+    use crate::cluster::NodeName;
+    use crate::game::{GameSettings, Opponent};
+    use crate::seat::Seat;
+    use crate::store::record::{GameRecord, StoredSeats};
+    use crate::store::redis::Redis;
+
+    /// A server that answers a connection's setup as Redis does, and drops the connection when
+    /// a script comes: whether the script ran is never known.
+    async fn deaf_to_scripts() -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("redis://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                tokio::spawn(async move {
+                    let mut buf = vec![0u8; 1 << 16];
+                    while let Ok(n @ 1..) = socket.read(&mut buf).await {
+                        let text = String::from_utf8_lossy(&buf[..n]);
+                        if text.contains("EVALSHA") {
+                            return;
+                        }
+                        let commands = text.split("\r\n").filter(|l| l.starts_with('*')).count();
+                        if socket.write_all("+OK\r\n".repeat(commands).as_bytes()).await.is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        url
+    }
+
+    /// A game's `BEGIN` whose answer never came is not this node's game: the lease noted as it
+    /// was sent is let go of, not kept (renewed, counted, and used to fence the erasure) for a
+    /// game that runs nowhere.
+    #[tokio::test]
+    async fn a_beginning_without_an_answer_keeps_no_lease() {
+        let client = redis::Client::open(deaf_to_scripts().await).unwrap();
+        let conn = client.get_connection_manager().await.unwrap();
+        let (jobs, rx) = mpsc::unbounded_channel();
+        let inner = Arc::new(Inner {
+            node: NodeName::given("n1").unwrap().incarnation(),
+            conn,
+            held: Mutex::default(),
+            jobs,
+            closed: AtomicBool::new(false),
+            round_trips: AtomicU64::new(0),
+            reachable: AtomicBool::new(true),
+        });
+        tokio::spawn(write_loop(inner.clone(), rx));
+        let redis = Redis { inner };
+        let settings = GameSettings {
+            rules: dara::Ruleset::default(),
+            opponent: Opponent::Friend,
+            creator: dara::Colour::White,
+            clock: None,
+        };
+        let begin = Write::Begin {
+            game: GameId::from_bits(7),
+            record: GameRecord::new(&settings, "2026.12.04"),
+            seats: StoredSeats::new(&dara::ByColour { white: Seat::Open, black: Seat::Open }),
+        };
+        let answer = redis.send(vec![begin]).await.unwrap();
+        assert!(answer.as_ref().is_err_and(StoreError::outcome_unknown), "{answer:?}");
+        assert_eq!(redis.held(), 0, "the lease of a game that runs nowhere is kept");
+    }
+}
