@@ -16,9 +16,6 @@ const BUDGET_BYTES = 60 * 1024;
 const ENGINE_BYTES = 100 * 1024;
 const TABLE_BYTES = 120 * 1024;
 const MOST_SHIFT = 0.02;
-// Pages still over the shift budget (their lesson or puzzle text pushes the board down as it
-// comes), held to what they measure now until they are mended: issue 31 is open on them.
-const SHIFT_NOT_YET = { '/learn': 0.25, '/puzzles': 0.06 };
 
 // A page as a phone first opens it: bytes by file (as transferred), and the layout shift.
 async function firstVisit(path, setUp = async () => {}, options = {}) {
@@ -55,7 +52,7 @@ test('every page is usable within its byte budget, without layout shift, and loa
       report.push(`${path}: ${(total / 1024).toFixed(1)} KB in ${needed.length} files, shift ${shift.toFixed(3)}`);
       const catalogues = [...sizes.keys()].filter((name) => /\/lang-\w+\.js$/.test(name));
       assert.deepEqual(catalogues, ['/assets/lang-en.js'], `${path}: only its own catalogue`);
-      assert.ok(shift <= (SHIFT_NOT_YET[path] ?? MOST_SHIFT), `${path}: layout shift ${shift}`);
+      assert.ok(shift <= MOST_SHIFT, `${path}: layout shift ${shift}`);
       totals.push([path, total, needed]);
     }
     console.log(report.join('\n'));

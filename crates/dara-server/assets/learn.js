@@ -90,6 +90,9 @@ async function start(index, { focus = true } = {}) {
     p.textContent = text;
     return p;
   }));
+  // The task's words now, with the step's, not after the position comes back: the board
+  // below them would move down as they came.
+  $('ask').textContent = l.tasks[0].ask;
   renderSteps();
   try {
     current = await ask(l.position);
