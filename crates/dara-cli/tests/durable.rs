@@ -31,6 +31,15 @@ impl Server {
 
     /// [`Server::start`] with more options.
     fn start_with(data: &Path, extra: &[&str]) -> Server {
+        Server::launch(data, extra, Stdio::null())
+    }
+
+    /// [`Server::start_with`], its log written to the file `log`.
+    fn start_logging(data: &Path, extra: &[&str], log: &Path) -> Server {
+        Server::launch(data, extra, std::fs::File::create(log).unwrap().into())
+    }
+
+    fn launch(data: &Path, extra: &[&str], log: Stdio) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_dara"))
             .args(["serve", "--listen", "127.0.0.1:0", "--instant-computer"])
             .args(["--games-per-address", "1000", "--connections-per-address", "1000"])
@@ -38,7 +47,7 @@ impl Server {
             .arg(data)
             .args(extra)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(log)
             .stdin(Stdio::null())
             .spawn()
             .unwrap();
@@ -303,16 +312,35 @@ fn a_damaged_data_directory_is_refused_not_served_short() {
         assert!(refused_start(&damaged.0, &[]).contains("was committed and acknowledged"));
     }
 
-    // Accepted, what is left is served: here the games began after the last checkpoint, so
-    // they went with the log.
-    let accepted = Server::start_with(&deleted.0, &["--accept-loss"]);
-    for game in &games {
-        match Seat::hello(accepted.addr, game, None) {
-            Ok((_, snapshot)) => assert!(snapshot["d"]["moves"].as_array().unwrap().len() < 3),
-            Err(e) => assert!(e.to_string().contains("4004"), "{e}"),
+    // Accepted, what is left is served, and the log names every game served that may have lost
+    // turns. (A game that went whole with the log cannot be named: nothing of it is left.)
+    // Deleted, the games went with the log: they began after the last checkpoint. Halved, the
+    // games whose turns were in the first half are left, short.
+    for (damaged, name) in [(&deleted, "deleted"), (&halved, "halved")] {
+        let log = damaged.0.with_extension("log");
+        let accepted = Server::start_logging(&damaged.0, &["--accept-loss"], &log);
+        let mut served = Vec::new();
+        for game in &games {
+            match Seat::hello(accepted.addr, game, None) {
+                Ok((_, snapshot)) => {
+                    assert!(snapshot["d"]["moves"].as_array().unwrap().len() <= 3);
+                    served.push(game);
+                }
+                Err(e) => assert!(e.to_string().contains("4004"), "{e}"),
+            }
+        }
+        drop(accepted);
+        let said = std::fs::read_to_string(&log).unwrap();
+        let _ = std::fs::remove_file(&log);
+        assert!(
+            said.contains("accepted (--accept-loss)"),
+            "{name}: says what was accepted: {said}"
+        );
+        assert!(said.contains("live-games.sqlite-wal"), "{name}: names the file: {said}");
+        for game in served {
+            assert!(said.contains(game.as_str()), "{name}: names the game {game}: {said}");
         }
     }
-    drop(accepted);
     // The undamaged directory serves every acknowledged turn.
     let server = Server::start(&data.0);
     for game in &games {

@@ -1,9 +1,16 @@
-//! What one player can add to a game, from outside: offers repeated hundreds of times, sockets
-//! opened by the dozen on one seat. Neither grows the game's history nor what everyone is told.
+//! What one player can add to a game, from outside: offers repeated hundreds of times,
+//! takebacks past their limit, requests in a game whose history is full, sockets opened by the
+//! dozen on one seat. None grows the game's history nor what everyone is told.
 
 mod common;
 
-use common::{start, test_config, two_players, Client};
+use common::kept::{DataDir, Process};
+use common::{create, start, test_config, two_players, Client};
+use dara::{ByColour, Colour, Ruleset};
+use dara_server::game::{self, GameEvent, GameSettings, Opponent, Seat};
+use dara_server::seat::SeatToken;
+use dara_server::store::Write;
+use dara_table::{MAX_EVENTS, MAX_TAKEBACKS};
 use serde_json::json;
 
 /// 300 draw offers from one player: the first stands, every other is refused and adds nothing
@@ -74,4 +81,148 @@ async fn ten_sockets_on_one_seat_keep_two() {
     for watcher in &mut watchers {
         assert_eq!(watcher.next_of("move").await["d"]["m"], "d3");
     }
+}
+
+/// Against the computer, a player takes back as often as the game allows; past that, every
+/// takeback is refused with the limit's code and adds nothing to the game's history, and the
+/// game goes on. (The socket's flood limit is raised, as above.)
+#[tokio::test]
+async fn takebacks_past_the_limit_are_refused_and_add_nothing() {
+    let addr = start(dara_server::Config { burst: 10_000, ..test_config() }).await;
+    let (game, seat, _) =
+        create(addr, json!({ "opponent": "computer", "level": 1, "first": "me" })).await;
+    let (mut me, _) = Client::hello(addr, &game, Some(&seat), None).await;
+    for id in 1..=u64::from(MAX_TAKEBACKS) {
+        assert_eq!(me.turn(id, "c3").await["t"], "accepted", "turn {id}");
+        me.send(json!({ "t": "takeback" })).await;
+        let answer = me.next_of_any(&["ok", "error"]).await;
+        assert_eq!(answer["t"], "ok", "takeback {id}: {answer}");
+    }
+    // Back at the start, pale to move: the computer is not thinking, the history stands still.
+    let (_, before) = Client::hello(addr, &game, None, None).await;
+    for _ in 0..50 {
+        me.send(json!({ "t": "takeback" })).await;
+        let refused = me.next_of_any(&["ok", "error"]).await;
+        assert_eq!(refused["d"]["code"], "takeback-limit", "{refused}");
+        assert_eq!(refused["d"]["limit"], MAX_TAKEBACKS, "{refused}");
+    }
+    let (_, after) = Client::hello(addr, &game, None, None).await;
+    assert_eq!(after["v"], before["v"], "refused takebacks add no event");
+    assert_eq!(me.turn(1_000, "c3").await["t"], "accepted", "the game goes on");
+    me.send(json!({ "t": "takeback" })).await;
+    let refused = me.next_of_any(&["ok", "error"]).await;
+    assert_eq!(refused["d"]["code"], "takeback-limit", "{refused}");
+}
+
+/// A game whose history is at its cap refuses draw offers and takebacks with the cap's code,
+/// adds nothing for them, and still takes turns. Reaching the cap through the socket would
+/// take about 700 turns between people (an offer is barred until both sides have moved since
+/// the last was turned down, so at most six events come with every two turns), and the arcade
+/// rules end a game after 80 quiet plies; so the history is written to the store before a
+/// restart, as a server that had played it would have written it, and the server takes it up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_at_its_event_cap_refuses_offers_and_takebacks() {
+    let data = DataDir::new("event-cap");
+    let (pale, dark) = (SeatToken::random(), SeatToken::random());
+    let first = Process::start(&data.0, test_config());
+    let key = first.state.seat_key.clone();
+    let level = dara_engine::level::Level::new(1).unwrap();
+    let spawn = |opponent, seats| {
+        let state = first.state.clone();
+        let settings = GameSettings {
+            rules: Ruleset::default(),
+            opponent,
+            creator: Colour::White,
+            clock: None,
+        };
+        first.runtime.spawn(async move {
+            let (handle, stored) = game::spawn(&state, settings, seats, None).unwrap();
+            stored.wait().await.unwrap();
+            handle.id.clone()
+        })
+    };
+    let friends = spawn(
+        Opponent::Friend,
+        ByColour { white: Seat::Human(key.seal(&pale)), black: Seat::Human(key.seal(&dark)) },
+    )
+    .await
+    .unwrap();
+    let computer = spawn(
+        Opponent::Computer(level),
+        ByColour { white: Seat::Human(key.seal(&pale)), black: Seat::Computer(level) },
+    )
+    .await
+    .unwrap();
+
+    // Each history filled to the cap: offers made and turned down by both sides, then a turn
+    // each, so that nobody is barred from offering by the offers' own rule.
+    let mut writes = Vec::new();
+    for id in [&friends, &computer] {
+        let (_, snapshot) = Client::hello(first.addr, &id.to_string(), None, None).await;
+        let mut v = snapshot["v"].as_u64().unwrap();
+        let room = MAX_EVENTS - usize::try_from(v).unwrap() - 2;
+        let mut append = |event| {
+            v += 1;
+            writes.push(Write::Append { game: id.clone(), v, event });
+        };
+        for n in 0..room {
+            let by = if n % 4 < 2 { Colour::White } else { Colour::Black };
+            append(if n % 2 == 0 {
+                GameEvent::DrawOffered { by }
+            } else {
+                GameEvent::DrawDeclined { by: !by }
+            });
+        }
+        for (cell, turn) in [("c3", Some(1)), ("d3", (id == &friends).then_some(1))] {
+            let m = dara::Move::Put(dara::Cell::from_name(cell).unwrap());
+            append(GameEvent::Moved { m, left: None, turn });
+        }
+    }
+    let store = first.state.store.clone();
+    first
+        .runtime
+        .spawn(async move {
+            store.send(writes).wait().await.unwrap();
+            store.close().await;
+        })
+        .await
+        .unwrap();
+    first.crash();
+
+    let second = Process::start(&data.0, test_config());
+    let addr = second.addr;
+    let full = u64::try_from(MAX_EVENTS).unwrap();
+    let refused_at_cap = |answer: serde_json::Value| {
+        assert_eq!(answer["t"], "error", "{answer}");
+        assert_eq!(answer["d"]["code"], "event-limit", "{answer}");
+        assert_eq!(answer["d"]["limit"], MAX_EVENTS, "{answer}");
+    };
+
+    let (mut white, snapshot) =
+        Client::hello(addr, &friends.to_string(), Some(pale.as_str()), None).await;
+    assert_eq!(snapshot["v"], full, "{snapshot}");
+    let (mut black, _) = Client::hello(addr, &friends.to_string(), Some(dark.as_str()), None).await;
+    for _ in 0..3 {
+        white.send(json!({ "t": "draw-offer" })).await;
+        refused_at_cap(white.next_of_any(&["ok", "error"]).await);
+        black.send(json!({ "t": "draw-offer" })).await;
+        refused_at_cap(black.next_of_any(&["ok", "error"]).await);
+    }
+    let (_, after) = Client::hello(addr, &friends.to_string(), None, None).await;
+    assert_eq!(after["v"], full, "refused offers add no event");
+    // Turns go on, past the cap, so that every game can end.
+    assert_eq!(white.turn(2, "a1").await["t"], "accepted");
+    white.send(json!({ "t": "draw-offer" })).await;
+    refused_at_cap(white.next_of_any(&["ok", "error"]).await);
+
+    let (mut player, snapshot) =
+        Client::hello(addr, &computer.to_string(), Some(pale.as_str()), None).await;
+    assert_eq!(snapshot["v"], full, "{snapshot}");
+    for _ in 0..3 {
+        player.send(json!({ "t": "takeback" })).await;
+        refused_at_cap(player.next_of_any(&["ok", "error"]).await);
+    }
+    let (_, after) = Client::hello(addr, &computer.to_string(), None, None).await;
+    assert_eq!(after["v"], full, "refused takebacks add no event");
+    second.crash();
 }
