@@ -89,6 +89,16 @@ const effects = {
 
 const draw = () => render(state, view);
 
+// The room kept from the first paint (game-early.js) is the snapshot's to keep or give back
+// from now on; its words leave the address, so that a reload later in the game does not keep
+// an invitation's room before the snapshot comes.
+if (document.documentElement.classList.contains('inviting')) {
+  const hints = new URLSearchParams(location.hash.slice(1));
+  hints.delete('invite');
+  hints.delete('you');
+  history.replaceState(null, '', `${location.pathname}#${hints}`);
+}
+
 // A turn is sent once: until its move event (or a rejection) arrives the board offers nothing
 // more, so a double click or a second Enter cannot send another, and the page says it is
 // sending (the connection resends it, same id, if the link drops meanwhile). The server's

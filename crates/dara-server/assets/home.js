@@ -13,15 +13,17 @@ function showError(text) {
 
 
 // A seat taken: remember its token, then go to the game.
-function go(created) {
+// `invite`: a friend's game, whose page then keeps the room of the invitation and of its
+// maker's side of the board from its first paint (game-early.js).
+function go(created, { invite = false } = {}) {
   if (created.seat) localStorage.setItem(`dara.seat.${created.game}`, created.seat);
-  location.href = created.url;
+  location.href = invite ? `${created.url}&invite&you=${created.colour}` : created.url;
 }
 
 async function start(body) {
   showError('');
   try {
-    go(await post('/api/games', body));
+    go(await post('/api/games', body), { invite: body.opponent === 'friend' });
   } catch (e) {
     showError(t('home.could-not-start', { reason: e.message }));
   }
