@@ -150,6 +150,17 @@ export async function createGame(server, body) {
   return response.json();
 }
 
+// Adds up, in `window.shifted`, every layout shift `page` makes from its next load on, as
+// Chromium measures it (the web's CLS), leaving out those that follow the person's own input.
+export async function countShifts(page) {
+  await page.addInitScript(() => {
+    window.shifted = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.shifted += entry.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
 // A TCP proxy in front of the server whose link can be cut without closing anything, as a
 // pulled cable or a sleeping laptop would: while cut, no byte passes either way and every
 // socket stays open; after `restore`, new connections pass again (the cut ones stay dead).
