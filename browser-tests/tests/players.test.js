@@ -5,7 +5,7 @@
 // explained, the review's table on a phone, and moves chosen ahead in the opponent's turn.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useArcade, keepScreenshotsOnFailure, createGame, startServer } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, createGame, startServer, countShifts } from '../harness.js';
 
 const { server, newPage, pages } = useArcade(['--instant-computer']);
 
@@ -31,17 +31,6 @@ async function play(page, m) {
   await page.fill('#typed-input', m);
   await page.press('#typed-input', 'Enter');
   await movesShown(page, before + 1);
-}
-
-// Adds up, in `window.shifted`, every layout shift `page` makes from its next load on, as
-// Chromium measures it (the web's CLS), leaving out those that follow the person's own input.
-async function countShifts(page) {
-  await page.addInitScript(() => {
-    window.shifted = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.shifted += entry.value;
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
 }
 
 async function playAll(movers, moves) {
@@ -151,32 +140,34 @@ test('no draw is offered to the computer', { timeout: 30000 }, async () => {
   });
 });
 
-test('the server stopped mid-game: reconnecting within 5 s, no "Your turn", and nothing on the page moves', { timeout: 60000 }, async () => {
-  await keepScreenshotsOnFailure('server-stopped', pages, async () => {
-    const own = await startServer(['--instant-computer']);
-    try {
-      const created = await createGame(own, { opponent: 'computer', level: 1, first: 'me' });
-      const page = await newPage({ width: 1280, height: 800 });
-      await countShifts(page);
-      await page.goto(own.url + created.url);
-      await play(page, 'c3');
-      await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
-      await page.waitForTimeout(500);
-      const before = await page.evaluate(() => window.shifted);
-      await own.kill('SIGKILL');
-      const stoppedAt = Date.now();
-      await page.waitForSelector('#connection:not([hidden])', { timeout: 5000 });
-      assert.ok(Date.now() - stoppedAt <= 5000);
-      assert.equal(await page.locator('#connection-text').innerText(), 'Connection lost: reconnecting…');
-      assert.equal(await page.locator('#turn').innerText(), 'Connection lost: your moves wait until it is back.');
-      await page.waitForTimeout(1000);
-      const shift = (await page.evaluate(() => window.shifted)) - before;
-      assert.ok(shift <= 0.02, `layout shift ${shift}`);
-    } finally {
-      own.stop();
-    }
+for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+  test(`the server stopped mid-game: reconnecting within 5 s, no "Your turn", and nothing on the page moves (${viewport.width} × ${viewport.height})`, { timeout: 60000 }, async () => {
+    await keepScreenshotsOnFailure(`server-stopped-${viewport.width}`, pages, async () => {
+      const own = await startServer(['--instant-computer']);
+      try {
+        const created = await createGame(own, { opponent: 'computer', level: 1, first: 'me' });
+        const page = await newPage(viewport);
+        await countShifts(page);
+        await page.goto(own.url + created.url);
+        await play(page, 'c3');
+        await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
+        await page.waitForTimeout(500);
+        const before = await page.evaluate(() => window.shifted);
+        await own.kill('SIGKILL');
+        const stoppedAt = Date.now();
+        await page.waitForSelector('#connection:not([hidden])', { timeout: 5000 });
+        assert.ok(Date.now() - stoppedAt <= 5000);
+        assert.equal(await page.locator('#connection-text').innerText(), 'Connection lost: reconnecting…');
+        assert.equal(await page.locator('#turn').innerText(), 'Connection lost: your moves wait until it is back.');
+        await page.waitForTimeout(1000);
+        const shift = (await page.evaluate(() => window.shifted)) - before;
+        assert.ok(shift <= 0.02, `layout shift ${shift}`);
+      } finally {
+        own.stop();
+      }
+    });
   });
-});
+}
 
 test('between people, the first-move countdown and the absence note come and go without moving the board', { timeout: 60000 }, async () => {
   await keepScreenshotsOnFailure('notes-no-shift', pages, async () => {
@@ -235,9 +226,13 @@ test('on a laptop the board\'s tools are on the first screen, on a phone the boa
   await keepScreenshotsOnFailure('tools', pages, async () => {
     const { host, friend } = await friendGame('arcade', { width: 390, height: 844 });
     await playAll([host, friend], ['c3', 'd4']);
+    // The first screen as the page opens on it: typing the turns may have scrolled it.
+    await host.evaluate(() => window.scrollTo(0, 0));
+    assert.equal(await host.evaluate(() => window.scrollY), 0);
     for (const id of ['prev', 'next', 'flip', 'mute']) {
       const box = await host.locator(`#${id}`).boundingBox();
       assert.ok(box.y >= 0 && box.y + box.height <= 800, `#${id} inside 1280 × 800 (bottom at ${box.y + box.height})`);
+      assert.ok(box.x >= 0 && box.x + box.width <= 1280, `#${id} inside 1280 × 800 (right edge at ${box.x + box.width})`);
     }
     await friend.evaluate(() => window.scrollTo(0, 0));
     const board = await friend.locator('svg.board').boundingBox();
