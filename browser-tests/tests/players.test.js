@@ -238,6 +238,11 @@ test('on a laptop the board\'s tools are on the first screen, on a phone the boa
     const board = await friend.locator('svg.board').boundingBox();
     assert.ok(board.x >= 0 && board.x + board.width <= 390, `the board across the phone (${board.x}, ${board.width})`);
     assert.ok(board.y >= 0 && board.y + board.height <= 844, `the board on the phone's first screen (${board.y}, ${board.height})`);
+    // A player's counts wrap as one: "11 in hand ·" never ends a line with "1 on the board" below.
+    for (const side of ['white', 'black']) {
+      const [hand, onBoard] = await Promise.all(['hand', 'on-board'].map((c) => friend.locator(`#player-${side} .${c}`).boundingBox()));
+      assert.ok(Math.abs(hand.y - onBoard.y) < 1, `${side}'s counts on one line at 390 px (${hand.y} and ${onBoard.y})`);
+    }
     assert.equal(await host.locator('#mute').innerText(), 'Mute sounds: off');
     await host.click('#mute');
     assert.equal(await host.locator('#mute').innerText(), 'Mute sounds: on');
