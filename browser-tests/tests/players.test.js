@@ -303,23 +303,32 @@ test('a wrong choice of stone in a puzzle is explained; the engine\'s depth is n
   });
 });
 
-test('the review\'s table stays inside a phone\'s width', { timeout: 90000 }, async () => {
-  await keepScreenshotsOnFailure('review-phone', pages, async () => {
-    const created = await createGame(server, { opponent: 'computer', level: 1, first: 'me' });
-    const page = await newPage({ width: 390, height: 844 });
-    await page.goto(server.url + created.url);
-    await play(page, 'c3');
-    await movesShown(page, 2);
-    await page.click('#resign');
-    await page.click('#resign-confirm');
-    await page.click('#review-start');
-    await page.waitForSelector('#review-body:not([hidden])', { timeout: 30000 });
-    await page.click('#review details summary');
-    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no sideways scroll of the page');
-    const [wide, room] = await page.$eval('#review .table-scroll', (d) => [d.scrollWidth, d.clientWidth]);
-    assert.ok(wide <= room, `the table fits its box, no sideways scroll there either (${wide} > ${room})`);
+// In the phone's column and in the desktop's side column (20rem), in English and in Hausa (the
+// longest column heads): the six columns fit without scrolling.
+for (const [viewport, lang] of [[{ width: 390, height: 844 }, 'en'], [{ width: 390, height: 844 }, 'ha'], [{ width: 1280, height: 800 }, 'en'], [{ width: 1280, height: 800 }, 'ha']]) {
+  test(`the review's table stays inside its column (${viewport.width} × ${viewport.height}, ${lang})`, { timeout: 90000 }, async (t) => {
+    await keepScreenshotsOnFailure(`review-table-${viewport.width}-${lang}`, pages, async () => {
+      const created = await createGame(server, { opponent: 'computer', level: 1, first: 'me' });
+      const page = await newPage(viewport);
+      await page.addInitScript((code) => localStorage.setItem('dara.lang', code), lang);
+      await page.goto(server.url + created.url);
+      await page.waitForSelector('[data-cell].put');
+      await page.fill('#typed-input', 'c3');
+      await page.press('#typed-input', 'Enter');
+      await movesShown(page, 2);
+      await page.click('#resign');
+      await page.click('#resign-confirm');
+      await page.click('#review-start');
+      await page.waitForSelector('#review-body:not([hidden])', { timeout: 30000 });
+      await page.click('#review details summary');
+      assert.ok(await page.evaluate((w) => document.documentElement.scrollWidth <= w, viewport.width), 'no sideways scroll of the page');
+      const [wide, room] = await page.$eval('#review .table-scroll', (d) => [d.scrollWidth, d.clientWidth]);
+      assert.ok(wide <= room, `the table fits its box, no sideways scroll there either (${wide} > ${room})`);
+      const columns = await page.$$eval('#review .review-table thead th', (ths) => ths.map((th) => Math.round(th.getBoundingClientRect().width)));
+      t.diagnostic(`the table's columns ${columns.join(' + ')} px in a box of ${room} px`);
+    });
   });
-});
+}
 
 test('premoves: a step chosen in the opponent\'s turn is played when it comes; a click cancels one; an illegal one is let go', { timeout: 90000 }, async () => {
   await keepScreenshotsOnFailure('premove', pages, async () => {
