@@ -63,11 +63,13 @@ const PAGE_FILES = { '/': 'index.html', '/rules': 'rules.html', '/analysis': 'an
 
 async function servePagesFromDisk(context, dir) {
   const { readFileSync } = await import('node:fs');
-  await context.route((url) => url.pathname.startsWith('/assets/') || url.pathname in PAGE_FILES || url.pathname.startsWith('/g/'), async (route) => {
+  await context.route((url) => url.pathname.startsWith('/assets/') || url.pathname in PAGE_FILES || url.pathname.startsWith('/g/') || url.pathname.startsWith('/computer/'), async (route) => {
     const response = await route.fetch();
     const { pathname } = new URL(route.request().url());
     let name = pathname.startsWith('/assets/') ? pathname.slice('/assets/'.length) : PAGE_FILES[pathname];
     if (pathname.startsWith('/g/')) name = response.status() === 200 ? 'game.html' : 'gone.html';
+    // A game against the computer, played in the page, is the same page.
+    if (pathname.startsWith('/computer/')) name = 'game.html';
     let body;
     try { body = readFileSync(join(dir, name)); } catch { return route.fulfill({ response }); }
     if (!pathname.startsWith('/assets/')) {
@@ -77,7 +79,7 @@ async function servePagesFromDisk(context, dir) {
       return route.fulfill({ status: response.status(), headers, body });
     }
     // A new asset is not in the binary at all: served as the binary would serve it.
-    const type = { js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml' }[name.split('.').pop()];
+    const type = { js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml', wasm: 'application/wasm' }[name.split('.').pop()];
     return route.fulfill({ status: 200, headers: { 'content-type': type, 'cache-control': 'no-cache' }, body });
   });
 }
@@ -148,6 +150,17 @@ export async function createGame(server, body) {
   });
   if (!response.ok) throw new Error(`creating a game: ${response.status} ${await response.text()}`);
   return response.json();
+}
+
+// Adds up, in `window.shifted`, every layout shift `page` makes from its next load on, as
+// Chromium measures it (the web's CLS), leaving out those that follow the person's own input.
+export async function countShifts(page) {
+  await page.addInitScript(() => {
+    window.shifted = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.shifted += entry.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
 }
 
 // A TCP proxy in front of the server whose link can be cut without closing anything, as a

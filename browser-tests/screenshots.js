@@ -41,6 +41,9 @@ async function languagePages(lang, label, viewport) {
   const closed = page.locator('[data-cell]:has(.forbidden)');
   if (await closed.count()) await closed.first().click();
   await shot('game');
+  // And its first screen alone, as the player sees it: the board whole, the tools in reach.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${out}/${label}-${lang}-game-screen.png` });
   await page.click('#resign');
   await page.click('#resign-confirm');
   await page.waitForSelector('#end:not([hidden])');

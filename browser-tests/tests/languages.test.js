@@ -30,6 +30,8 @@ test('a browser set to French gets the pages in French, and plays a game in Fren
     assert.equal(await text(page, '#player-white .hand'), '12 en main');
     assert.equal(await text(page, '#phase'), 'Phase de pose');
     assert.equal(await text(page, '#flip'), 'Retourner le plateau');
+    // French puts a (non-breaking) space before a colon.
+    assert.equal(await text(page, '#mute'), 'Couper le son\u00a0: désactivé');
     assert.equal(await text(page, '#resign'), 'Abandonner');
     assert.equal(await page.getAttribute('#prev', 'aria-label'), 'Position précédente');
     // A few placements by clicks; the computer answers each, and the announcement is French.

@@ -5,7 +5,7 @@
 // explained, the review's table on a phone, and moves chosen ahead in the opponent's turn.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useArcade, keepScreenshotsOnFailure, createGame, startServer } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, createGame, startServer, countShifts } from '../harness.js';
 
 const { server, newPage, pages } = useArcade(['--instant-computer']);
 
@@ -31,17 +31,6 @@ async function play(page, m) {
   await page.fill('#typed-input', m);
   await page.press('#typed-input', 'Enter');
   await movesShown(page, before + 1);
-}
-
-// Adds up, in `window.shifted`, every layout shift `page` makes from its next load on, as
-// Chromium measures it (the web's CLS), leaving out those that follow the person's own input.
-async function countShifts(page) {
-  await page.addInitScript(() => {
-    window.shifted = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.shifted += entry.value;
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
 }
 
 async function playAll(movers, moves) {
@@ -151,32 +140,34 @@ test('no draw is offered to the computer', { timeout: 30000 }, async () => {
   });
 });
 
-test('the server stopped mid-game: reconnecting within 5 s, no "Your turn", and nothing on the page moves', { timeout: 60000 }, async () => {
-  await keepScreenshotsOnFailure('server-stopped', pages, async () => {
-    const own = await startServer(['--instant-computer']);
-    try {
-      const created = await createGame(own, { opponent: 'computer', level: 1, first: 'me' });
-      const page = await newPage({ width: 1280, height: 800 });
-      await countShifts(page);
-      await page.goto(own.url + created.url);
-      await play(page, 'c3');
-      await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
-      await page.waitForTimeout(500);
-      const before = await page.evaluate(() => window.shifted);
-      await own.kill('SIGKILL');
-      const stoppedAt = Date.now();
-      await page.waitForSelector('#connection:not([hidden])', { timeout: 5000 });
-      assert.ok(Date.now() - stoppedAt <= 5000);
-      assert.equal(await page.locator('#connection-text').innerText(), 'Connection lost: reconnecting…');
-      assert.equal(await page.locator('#turn').innerText(), 'Connection lost: your moves wait until it is back.');
-      await page.waitForTimeout(1000);
-      const shift = (await page.evaluate(() => window.shifted)) - before;
-      assert.ok(shift <= 0.02, `layout shift ${shift}`);
-    } finally {
-      own.stop();
-    }
+for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+  test(`the server stopped mid-game: reconnecting within 5 s, no "Your turn", and nothing on the page moves (${viewport.width} × ${viewport.height})`, { timeout: 60000 }, async () => {
+    await keepScreenshotsOnFailure(`server-stopped-${viewport.width}`, pages, async () => {
+      const own = await startServer(['--instant-computer']);
+      try {
+        const created = await createGame(own, { opponent: 'computer', level: 1, first: 'me' });
+        const page = await newPage(viewport);
+        await countShifts(page);
+        await page.goto(own.url + created.url);
+        await play(page, 'c3');
+        await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
+        await page.waitForTimeout(500);
+        const before = await page.evaluate(() => window.shifted);
+        await own.kill('SIGKILL');
+        const stoppedAt = Date.now();
+        await page.waitForSelector('#connection:not([hidden])', { timeout: 5000 });
+        assert.ok(Date.now() - stoppedAt <= 5000);
+        assert.equal(await page.locator('#connection-text').innerText(), 'Connection lost: reconnecting…');
+        assert.equal(await page.locator('#turn').innerText(), 'Connection lost: your moves wait until it is back.');
+        await page.waitForTimeout(1000);
+        const shift = (await page.evaluate(() => window.shifted)) - before;
+        assert.ok(shift <= 0.02, `layout shift ${shift}`);
+      } finally {
+        own.stop();
+      }
+    });
   });
-});
+}
 
 test('between people, the first-move countdown and the absence note come and go without moving the board', { timeout: 60000 }, async () => {
   await keepScreenshotsOnFailure('notes-no-shift', pages, async () => {
@@ -235,14 +226,23 @@ test('on a laptop the board\'s tools are on the first screen, on a phone the boa
   await keepScreenshotsOnFailure('tools', pages, async () => {
     const { host, friend } = await friendGame('arcade', { width: 390, height: 844 });
     await playAll([host, friend], ['c3', 'd4']);
+    // The first screen as the page opens on it: typing the turns may have scrolled it.
+    await host.evaluate(() => window.scrollTo(0, 0));
+    assert.equal(await host.evaluate(() => window.scrollY), 0);
     for (const id of ['prev', 'next', 'flip', 'mute']) {
       const box = await host.locator(`#${id}`).boundingBox();
       assert.ok(box.y >= 0 && box.y + box.height <= 800, `#${id} inside 1280 × 800 (bottom at ${box.y + box.height})`);
+      assert.ok(box.x >= 0 && box.x + box.width <= 1280, `#${id} inside 1280 × 800 (right edge at ${box.x + box.width})`);
     }
     await friend.evaluate(() => window.scrollTo(0, 0));
     const board = await friend.locator('svg.board').boundingBox();
     assert.ok(board.x >= 0 && board.x + board.width <= 390, `the board across the phone (${board.x}, ${board.width})`);
     assert.ok(board.y >= 0 && board.y + board.height <= 844, `the board on the phone's first screen (${board.y}, ${board.height})`);
+    // A player's counts wrap as one: "11 in hand ·" never ends a line with "1 on the board" below.
+    for (const side of ['white', 'black']) {
+      const [hand, onBoard] = await Promise.all(['hand', 'on-board'].map((c) => friend.locator(`#player-${side} .${c}`).boundingBox()));
+      assert.ok(Math.abs(hand.y - onBoard.y) < 1, `${side}'s counts on one line at 390 px (${hand.y} and ${onBoard.y})`);
+    }
     assert.equal(await host.locator('#mute').innerText(), 'Mute sounds: off');
     await host.click('#mute');
     assert.equal(await host.locator('#mute').innerText(), 'Mute sounds: on');
@@ -303,23 +303,32 @@ test('a wrong choice of stone in a puzzle is explained; the engine\'s depth is n
   });
 });
 
-test('the review\'s table stays inside a phone\'s width', { timeout: 90000 }, async () => {
-  await keepScreenshotsOnFailure('review-phone', pages, async () => {
-    const created = await createGame(server, { opponent: 'computer', level: 1, first: 'me' });
-    const page = await newPage({ width: 390, height: 844 });
-    await page.goto(server.url + created.url);
-    await play(page, 'c3');
-    await movesShown(page, 2);
-    await page.click('#resign');
-    await page.click('#resign-confirm');
-    await page.click('#review-start');
-    await page.waitForSelector('#review-body:not([hidden])', { timeout: 30000 });
-    await page.click('#review details summary');
-    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no sideways scroll of the page');
-    const [wide, room] = await page.$eval('#review .table-scroll', (d) => [d.scrollWidth, d.clientWidth]);
-    assert.ok(wide <= room, `the table fits its box, no sideways scroll there either (${wide} > ${room})`);
+// In the phone's column and in the desktop's side column (20rem), in English and in Hausa (the
+// longest column heads): the six columns fit without scrolling.
+for (const [viewport, lang] of [[{ width: 390, height: 844 }, 'en'], [{ width: 390, height: 844 }, 'ha'], [{ width: 1280, height: 800 }, 'en'], [{ width: 1280, height: 800 }, 'ha']]) {
+  test(`the review's table stays inside its column (${viewport.width} × ${viewport.height}, ${lang})`, { timeout: 90000 }, async (t) => {
+    await keepScreenshotsOnFailure(`review-table-${viewport.width}-${lang}`, pages, async () => {
+      const created = await createGame(server, { opponent: 'computer', level: 1, first: 'me' });
+      const page = await newPage(viewport);
+      await page.addInitScript((code) => localStorage.setItem('dara.lang', code), lang);
+      await page.goto(server.url + created.url);
+      await page.waitForSelector('[data-cell].put');
+      await page.fill('#typed-input', 'c3');
+      await page.press('#typed-input', 'Enter');
+      await movesShown(page, 2);
+      await page.click('#resign');
+      await page.click('#resign-confirm');
+      await page.click('#review-start');
+      await page.waitForSelector('#review-body:not([hidden])', { timeout: 30000 });
+      await page.click('#review details summary');
+      assert.ok(await page.evaluate((w) => document.documentElement.scrollWidth <= w, viewport.width), 'no sideways scroll of the page');
+      const [wide, room] = await page.$eval('#review .table-scroll', (d) => [d.scrollWidth, d.clientWidth]);
+      assert.ok(wide <= room, `the table fits its box, no sideways scroll there either (${wide} > ${room})`);
+      const columns = await page.$$eval('#review .review-table thead th', (ths) => ths.map((th) => Math.round(th.getBoundingClientRect().width)));
+      t.diagnostic(`the table's columns ${columns.join(' + ')} px in a box of ${room} px`);
+    });
   });
-});
+}
 
 test('premoves: a step chosen in the opponent\'s turn is played when it comes; a click cancels one; an illegal one is let go', { timeout: 90000 }, async () => {
   await keepScreenshotsOnFailure('premove', pages, async () => {

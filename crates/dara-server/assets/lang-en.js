@@ -78,7 +78,7 @@ export default {
   "common.later_position": "Later position",
   "common.later_position_right_arrow": "Later position (right arrow)",
   "game.flip": "Flip board",
-  "game.mute": "Mute sounds",
+  "game.mute": "Mute sounds:",
   "game.takeback": "Take back",
   "game.draw": "Offer draw",
   "game.decline": "Decline draw",

@@ -78,7 +78,7 @@ export default {
   "common.later_position": "Position suivante",
   "common.later_position_right_arrow": "Position suivante (flèche droite)",
   "game.flip": "Retourner le plateau",
-  "game.mute": "Couper le son",
+  "game.mute": "Couper le son\u00a0:",
   "game.takeback": "Reprendre le coup",
   "game.draw": "Proposer la nulle",
   "game.decline": "Refuser la nulle",

@@ -78,7 +78,7 @@ export default {
   "common.later_position": "Matsayin gaba",
   "common.later_position_right_arrow": "Matsayin gaba (kibiyar dama)",
   "game.flip": "Juya allo",
-  "game.mute": "Kashe sauti",
+  "game.mute": "Kashe sauti:",
   "game.takeback": "Mayar da motsi",
   "game.draw": "Nemi kunnen doki",
   "game.decline": "Ƙi kunnen doki",
