@@ -1,7 +1,8 @@
 // Starts the real `dara` server on a free loopback port and a real headless Chromium.
 import { spawn } from 'node:child_process';
 import { before, after, afterEach } from 'node:test';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -140,6 +141,32 @@ export function useArcade(extra = [], setUp = async () => {}) {
     server,
     newPage: (...args) => arcade.newPage(...args),
     pages: () => (arcade ? arcade.pages() : []),
+  };
+}
+
+// A browser for one test file whose tests start their own servers, each on a data directory of
+// its own: `dataDir(name)` makes one, removed with the browser after the file's last test.
+// Called at the file's top level, as useArcade is.
+export function useBrowser() {
+  let browser = null;
+  let made = null;
+  const dirs = [];
+  before(async () => {
+    browser = await startBrowser();
+    made = pageMaker(browser);
+  });
+  after(async () => {
+    if (browser) await browser.close();
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    newPage: (...args) => made.newPage(...args),
+    pages: () => (made ? made.pages() : []),
+    dataDir: (name) => {
+      const dir = mkdtempSync(join(tmpdir(), `dara-${name}-`));
+      dirs.push(dir);
+      return dir;
+    },
   };
 }
 

@@ -1,27 +1,13 @@
 // What the server caps, as a page sees it: a seat opened in a third tab closes the oldest with
 // 4011, and that page says so in words and stays closed, while the two newer ones play on; a
 // game set apart as damaged closes with 4010, and its page says so.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, startBrowser, pageMaker, keepScreenshotsOnFailure, createGame } from '../harness.js';
+import { startServer, useBrowser, keepScreenshotsOnFailure, createGame } from '../harness.js';
 
-let browser;
-let newPage;
-let pages;
-const dirs = [];
-
-before(async () => {
-  browser = await startBrowser();
-  ({ newPage, pages } = pageMaker(browser));
-});
-after(async () => {
-  await browser.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const { newPage, pages, dataDir } = useBrowser();
 
 // The words the page's catalogue has for `key`, as the server serves it.
 const words = (page, key) => page.evaluate(async (k) => (await import('/assets/lang-en.js')).default[k], key);
@@ -100,8 +86,7 @@ test('a seat opened in a third tab closes the oldest: it says so, stays closed, 
 });
 
 test('a game set apart as damaged closes with 4010, and its page says so', { timeout: 60000 }, async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'dara-damaged-'));
-  dirs.push(dir);
+  const dir = dataDir('damaged');
   try {
     execFileSync('sqlite3', ['-version']);
   } catch {

@@ -1,26 +1,11 @@
 // Restarts that lose nothing, in real Chromium: the server is killed mid-game and started again
 // on the same data; both pages say they are reconnecting, take the game up again and finish it.
 // A page whose game the server no longer has says so instead of retrying.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startServer, startBrowser, pageMaker, keepScreenshotsOnFailure, createGame } from '../harness.js';
+import { startServer, useBrowser, keepScreenshotsOnFailure, createGame } from '../harness.js';
 
-let browser;
-let newPage;
-let pages;
-const dirs = [];
-
-before(async () => {
-  browser = await startBrowser();
-  ({ newPage, pages } = pageMaker(browser));
-});
-after(async () => {
-  await browser.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+const { newPage, pages, dataDir } = useBrowser();
 
 const moveCount = (page) => page.$$eval('#moves button.move', (b) => b.length);
 
@@ -32,8 +17,7 @@ async function play(page, m, plies) {
 }
 
 test('a server killed mid-game comes back: both pages reconnect, resume and finish the game', { timeout: 90000 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'dara-restart-'));
-  dirs.push(dir);
+  const dir = dataDir('restart');
   let server = await startServer(['--data-dir', dir]);
   const listen = new URL(server.url).host;
   try {

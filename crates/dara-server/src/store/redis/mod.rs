@@ -134,6 +134,11 @@ impl Redis {
             client.get_connection_manager_with_config(config).await.map_err(redis_error)?;
         let key = seat_key(&mut conn).await?;
         scripts::load(&mut conn).await.map_err(redis_error)?;
+        Ok((Redis::writing(node, conn), key))
+    }
+
+    /// Node `node`'s store on `conn`, its writer task started.
+    fn writing(node: NodeName, conn: ConnectionManager) -> Redis {
         let (jobs, rx) = mpsc::unbounded_channel();
         let inner = Arc::new(Inner {
             node,
@@ -145,7 +150,7 @@ impl Redis {
             reachable: AtomicBool::new(true),
         });
         tokio::spawn(write_loop(inner.clone(), rx));
-        Ok((Redis { inner }, key))
+        Redis { inner }
     }
 
     /// This node's name.

@@ -173,9 +173,6 @@ fn let_go_if_begun_or_ended(inner: &Inner, write: &Write, token: &str) {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::{AtomicBool, AtomicU64};
-    use std::sync::Mutex;
-
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
     use super::*;
@@ -217,18 +214,7 @@ mod tests {
     async fn a_beginning_without_an_answer_keeps_no_lease() {
         let client = redis::Client::open(deaf_to_scripts().await).unwrap();
         let conn = client.get_connection_manager().await.unwrap();
-        let (jobs, rx) = mpsc::unbounded_channel();
-        let inner = Arc::new(Inner {
-            node: NodeName::given("n1").unwrap().incarnation(),
-            conn,
-            held: Mutex::default(),
-            jobs,
-            closed: AtomicBool::new(false),
-            round_trips: AtomicU64::new(0),
-            reachable: AtomicBool::new(true),
-        });
-        tokio::spawn(write_loop(inner.clone(), rx));
-        let redis = Redis { inner };
+        let redis = Redis::writing(NodeName::given("n1").unwrap().incarnation(), conn);
         let settings = GameSettings {
             rules: dara::Ruleset::default(),
             opponent: Opponent::Friend,
