@@ -30,6 +30,8 @@ pub enum StoreError {
     /// The cluster's seat key (`dara:seat-key`) is gone from Redis while Redis holds live
     /// games: as [`StoreError::SeatKeyMissing`], a new key would orphan every seat of theirs.
     ClusterSeatKeyMissing {
+        /// The key's name, as Redis has it.
+        key: &'static str,
         /// How many live games Redis holds.
         games: usize,
     },
@@ -101,12 +103,11 @@ impl core::fmt::Display for StoreError {
                  file back from a backup, or move the data directory aside to start empty",
                 path.display()
             ),
-            StoreError::ClusterSeatKeyMissing { games } => write!(
+            StoreError::ClusterSeatKeyMissing { key, games } => write!(
                 f,
-                "Redis has no seat key ({}), and holds {games} live games whose seats were hashed \
-                 with it (a new key would lock every player out of them): put the key back from \
-                 a backup of Redis, or delete the games' keys (dara:{{*}}) to start empty",
-                super::redis::SEAT_KEY
+                "Redis has no seat key ({key}), and holds {games} live games whose seats were \
+                 hashed with it (a new key would lock every player out of them): put the key back \
+                 from a backup of Redis, or delete the games' keys (dara:{{*}}) to start empty"
             ),
             StoreError::Sqlite(e) => write!(f, "the store: {e}"),
             StoreError::Corrupt(what) => write!(f, "the store holds {what}"),

@@ -255,7 +255,7 @@ async fn seat_key(conn: &mut ConnectionManager) -> Result<SeatKey, StoreError> {
     if kept.is_none() {
         let games = stored_games(conn).await?;
         if games > 0 {
-            return Err(StoreError::ClusterSeatKeyMissing { games });
+            return Err(StoreError::ClusterSeatKeyMissing { key: SEAT_KEY, games });
         }
     }
     let (_, stored): (Value, String) = redis::pipe()
