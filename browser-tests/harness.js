@@ -240,6 +240,21 @@ export async function clickTurn(page) {
   if (await capture.count()) await capture.first().click();
 }
 
+// Types the whole turn `m` once it is this page's turn; with `plies`, waits until the move list
+// shows that many turns (without, the turn may be refused or held, as on a full disk).
+export async function typeTurn(page, m, plies) {
+  await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
+  await page.fill('#typed-input', m);
+  await page.press('#typed-input', 'Enter');
+  if (plies) await page.waitForFunction((n) => document.querySelectorAll('#moves button.move').length >= n, plies);
+}
+
+// The number of turns in the page's move list.
+export const moveCount = (page) => page.$$eval('#moves button.move', (b) => b.length);
+
+// The words the English catalogue has for `key`, as the server serves it.
+export const catalogueWords = (page, key) => page.evaluate(async (k) => (await import('/assets/lang-en.js')).default[k], key);
+
 // Waits for the person's turn or the game's end; true at the end.
 export async function myTurnOrEnd(page, timeout = 30000) {
   await page.waitForFunction(() => !document.querySelector('#end').hidden

@@ -5,12 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { startServer, useBrowser, keepScreenshotsOnFailure, createGame } from '../harness.js';
+import { startServer, useBrowser, keepScreenshotsOnFailure, createGame, typeTurn, moveCount, catalogueWords } from '../harness.js';
 
 const { newPage, pages, dataDir } = useBrowser();
 
-// The words the page's catalogue has for `key`, as the server serves it.
-const words = (page, key) => page.evaluate(async (k) => (await import('/assets/lang-en.js')).default[k], key);
 
 // Counts the game sockets `page` opens, and the snapshots they hear (one per socket that got in).
 function watchSockets(page) {
@@ -23,14 +21,7 @@ function watchSockets(page) {
   return seen;
 }
 
-const moveCount = (page) => page.$$eval('#moves button.move', (b) => b.length);
 
-async function play(page, m, plies) {
-  await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
-  await page.fill('#typed-input', m);
-  await page.press('#typed-input', 'Enter');
-  await page.waitForFunction((n) => document.querySelectorAll('#moves button.move').length >= n, plies);
-}
 
 test('a seat opened in a third tab closes the oldest: it says so, stays closed, and the newer two play on', { timeout: 90000 }, async () => {
   const server = await startServer();
@@ -48,8 +39,8 @@ test('a seat opened in a third tab closes the oldest: it says so, stays closed, 
       const friend = await newPage();
       await friend.goto(`${server.url}/g/${created.game}`);
       await oldest.waitForSelector('#invite', { state: 'hidden' });
-      await play(oldest, 'c3', 1);
-      await play(friend, 'd4', 2);
+      await typeTurn(oldest, 'c3', 1);
+      await typeTurn(friend, 'd4', 2);
 
       for (const [i, tab] of tabs.entries()) {
         if (i === 0) continue;
@@ -58,7 +49,7 @@ test('a seat opened in a third tab closes the oldest: it says so, stays closed, 
         await tab.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 2);
         assert.equal(seen[i].snapshots, 1);
       }
-      const replaced = await words(oldest, 'connection.replaced');
+      const replaced = await catalogueWords(oldest, 'connection.replaced');
       assert.ok(replaced, 'the catalogue has words for 4011');
       await oldest.waitForFunction((text) => document.querySelector('#connection-text').textContent === text, replaced, { timeout: 10000 });
       assert.ok(await oldest.locator('#connection').isVisible());
@@ -68,10 +59,10 @@ test('a seat opened in a third tab closes the oldest: it says so, stays closed, 
 
       // The two newer tabs play on with the friend; the oldest opens no socket meanwhile.
       const started = Date.now();
-      await play(tabs[2], 'a1', 3);
+      await typeTurn(tabs[2], 'a1', 3);
       await tabs[1].waitForFunction(() => document.querySelectorAll('#moves button.move').length === 3);
-      await play(friend, 'f5', 4);
-      await play(tabs[1], 'e2', 5);
+      await typeTurn(friend, 'f5', 4);
+      await typeTurn(tabs[1], 'e2', 5);
       await tabs[2].waitForFunction(() => document.querySelectorAll('#moves button.move').length === 5);
       await friend.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 5);
       await oldest.waitForTimeout(Math.max(0, 6000 - (Date.now() - started)));
@@ -101,12 +92,12 @@ test('a game set apart as damaged closes with 4010, and its page says so', { tim
       const page = await newPage();
       const seen = watchSockets(page);
       await page.goto(server.url + created.url);
-      await play(page, 'c3', 2);
+      await typeTurn(page, 'c3', 2);
       await server.kill('SIGKILL');
       // The game's row no longer reads: its seats cut short.
       execFileSync('sqlite3', [join(dir, 'live-games.sqlite'), `UPDATE games SET seats = '{"white":' WHERE id = '${created.game}'`]);
       server = await startServer(['--data-dir', dir], { listen });
-      const damaged = await words(page, 'connection.damaged');
+      const damaged = await catalogueWords(page, 'connection.damaged');
       assert.ok(damaged, 'the catalogue has words for 4010');
       await page.waitForFunction((text) => document.querySelector('#connection-text').textContent === text, damaged, { timeout: 20000 });
       assert.equal(await page.locator('#retry-now').isVisible(), false, 'nothing to retry');

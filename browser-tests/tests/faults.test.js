@@ -2,23 +2,15 @@
 // is not played, the page says that saving is paused and sends the turn again by itself, and
 // once there is room the turn goes through without a click. The data directory is a small tmpfs
 // mounted for the test, which needs root (as .ci/run is); elsewhere the test is skipped.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, openSync, writeSync, closeSync, unlinkSync, rmdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, startBrowser, pageMaker, keepScreenshotsOnFailure, createGame } from '../harness.js';
+import { startServer, useBrowser, keepScreenshotsOnFailure, createGame, typeTurn, moveCount, catalogueWords } from '../harness.js';
 
-let browser;
-let newPage;
-let pages;
-
-before(async () => {
-  browser = await startBrowser();
-  ({ newPage, pages } = pageMaker(browser));
-});
-after(() => browser.close());
+const { newPage, pages } = useBrowser();
 
 // Mounts a tmpfs of `size` at a directory of the test's own; null where only root may mount.
 function mountSmallDisk(size) {
@@ -51,15 +43,7 @@ function fill(dir) {
   return path;
 }
 
-const moveCount = (page) => page.$$eval('#moves button.move', (b) => b.length);
-const words = (page, key) => page.evaluate(async (k) => (await import('/assets/lang-en.js')).default[k], key);
 
-async function play(page, m, plies) {
-  await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
-  await page.fill('#typed-input', m);
-  await page.press('#typed-input', 'Enter');
-  if (plies) await page.waitForFunction((n) => document.querySelectorAll('#moves button.move').length >= n, plies);
-}
 
 test('a full disk: the page says saving is paused, and its turn goes through by itself once there is room', { timeout: 90000 }, async (t) => {
   const disk = mountSmallDisk('2m');
@@ -81,13 +65,13 @@ test('a full disk: the page says saving is paused, and its turn goes through by 
       const friend = await newPage();
       await friend.goto(`${server.url}/g/${created.game}`);
       await host.waitForSelector('#invite', { state: 'hidden' });
-      await play(host, 'c3', 1);
-      await play(friend, 'd4', 2);
+      await typeTurn(host, 'c3', 1);
+      await typeTurn(friend, 'd4', 2);
       assert.deepEqual(answers, ['accepted']);
 
       const filler = fill(disk.dir);
-      await play(host, 'a1');
-      const paused = await words(host, 'game.saving-paused');
+      await typeTurn(host, 'a1');
+      const paused = await catalogueWords(host, 'game.saving-paused');
       assert.ok(paused, 'the catalogue has words for it');
       await host.waitForFunction((text) => document.body.innerText.includes(text), paused, { timeout: 10000 });
       // Sent again by the page while the disk stays full: refused again, never played.
@@ -111,7 +95,7 @@ test('a full disk: the page says saving is paused, and its turn goes through by 
         assert.ok(Date.now() < answered, `the resent turn is accepted: ${answers}`);
         await host.waitForTimeout(100);
       }
-      await play(friend, 'f5', 4);
+      await typeTurn(friend, 'f5', 4);
       await host.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 4);
     });
   } finally {

@@ -3,18 +3,11 @@
 // A page whose game the server no longer has says so instead of retrying.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, useBrowser, keepScreenshotsOnFailure, createGame } from '../harness.js';
+import { startServer, useBrowser, keepScreenshotsOnFailure, createGame, typeTurn, moveCount } from '../harness.js';
 
 const { newPage, pages, dataDir } = useBrowser();
 
-const moveCount = (page) => page.$$eval('#moves button.move', (b) => b.length);
 
-async function play(page, m, plies) {
-  await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
-  await page.fill('#typed-input', m);
-  await page.press('#typed-input', 'Enter');
-  await page.waitForFunction((n) => document.querySelectorAll('#moves button.move').length >= n, plies);
-}
 
 test('a server killed mid-game comes back: both pages reconnect, resume and finish the game', { timeout: 90000 }, async () => {
   const dir = dataDir('restart');
@@ -28,8 +21,8 @@ test('a server killed mid-game comes back: both pages reconnect, resume and fini
       const friend = await newPage();
       await friend.goto(`${server.url}/g/${created.game}`);
       await host.waitForSelector('#invite', { state: 'hidden' });
-      await play(host, 'c3', 1);
-      await play(friend, 'd4', 2);
+      await typeTurn(host, 'c3', 1);
+      await typeTurn(friend, 'd4', 2);
 
       // A crash: no goodbye to anyone.
       await server.kill('SIGKILL');
@@ -43,8 +36,8 @@ test('a server killed mid-game comes back: both pages reconnect, resume and fini
         assert.equal(await moveCount(page), 2, 'every acknowledged turn is there, once');
       }
       // The game goes on from where it was, and is finished.
-      await play(host, 'a1', 3);
-      await play(friend, 'f5', 4);
+      await typeTurn(host, 'a1', 3);
+      await typeTurn(friend, 'f5', 4);
       assert.deepEqual(await friend.$$eval('#moves button.move', (b) => b.map((x) => x.textContent)), ['c3', 'd4', 'a1', 'f5']);
       await host.click('#resign');
       await host.click('#resign-confirm');
@@ -65,7 +58,7 @@ test('a page whose game the server no longer has says so, and stops retrying', {
       const created = await createGame(server, { opponent: 'computer', level: 1, first: 'me' });
       const page = await newPage();
       await page.goto(server.url + created.url);
-      await play(page, 'c3', 2);
+      await typeTurn(page, 'c3', 2);
       await server.kill('SIGKILL');
       server = await startServer([], { listen });
       await page.waitForFunction(() => document.querySelector('#connection-text').textContent === 'This game is over and no longer kept.', null, { timeout: 20000 });

@@ -2,16 +2,9 @@
 // table, the evaluation graph, and a turn's note with the better move; by keyboard too.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, createGame, typeTurn } from '../harness.js';
 
 const { server, newPage, pages } = useArcade(['--instant-computer']);
-
-async function typeTurn(page, m, plies) {
-  await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
-  await page.fill('#typed-input', m);
-  await page.press('#typed-input', 'Enter');
-  await page.waitForFunction((n) => document.querySelectorAll('#moves button.move').length >= n, plies);
-}
 
 test('a finished game is reviewed: marks, a graph, a table, and the better turn', { timeout: 90000 }, async () => {
   await keepScreenshotsOnFailure('review', pages, async () => {
