@@ -307,3 +307,89 @@ async fn a_failed_commit_leaves_nothing_the_game_does_not_know_of() {
     drop(data);
     drop(disk);
 }
+
+/// A disk whose sync fails: `fsync` and `fdatasync` of this test binary, defined here so that
+/// SQLite's calls (and every other in the binary) come to them, refuse with `EIO` for the
+/// write-ahead log under one directory while it is set, and otherwise do what the system's do.
+/// A failed sync after the frames were written is what a dying disk (or a full thin volume,
+/// or a lost network disk) gives: the frames are in the page cache, and a crash before the
+/// next commit may find them there, whole.
+mod failing_sync {
+    use std::path::PathBuf;
+    use std::sync::Mutex;
+
+    /// The directory whose log's syncs fail, while set.
+    static FAILING: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+    /// The log's syncs under `dir` fail from now on (`Some`), or not (`None`).
+    pub fn set(dir: Option<PathBuf>) {
+        *FAILING.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = dir;
+    }
+
+    fn fails(fd: libc::c_int) -> bool {
+        let failing = FAILING.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let Some(dir) = failing.as_ref() else { return false };
+        std::fs::read_link(format!("/proc/self/fd/{fd}"))
+            .is_ok_and(|path| path.starts_with(dir) && path.to_string_lossy().ends_with("-wal"))
+    }
+
+    fn sync(fd: libc::c_int, call: libc::c_long) -> libc::c_int {
+        if fails(fd) {
+            // SAFETY: errno is this thread's own.
+            unsafe { *libc::__errno_location() = libc::EIO };
+            return -1;
+        }
+        // SAFETY: the system call the C library's own function makes, with its argument.
+        unsafe { libc::syscall(call, fd) as libc::c_int }
+    }
+
+    #[unsafe(no_mangle)]
+    extern "C" fn fsync(fd: libc::c_int) -> libc::c_int {
+        sync(fd, libc::SYS_fsync)
+    }
+
+    #[unsafe(no_mangle)]
+    extern "C" fn fdatasync(fd: libc::c_int) -> libc::c_int {
+        sync(fd, libc::SYS_fdatasync)
+    }
+}
+
+/// A commit whose sync failed is refused, and stays refused through a crash: its frames, all
+/// written before the sync, may be in the log that the next start reads (SQLite takes a whole
+/// commit it finds there), so the store takes them back at start, and no turn that was refused
+/// stands in the journal after all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_commit_whose_sync_failed_does_not_come_back_after_a_crash() {
+    let data = DataDir::new("failed-sync");
+    let store = open(&data.0).store;
+    let game = new_game_id();
+    store.send(vec![begin(&game)]).wait().await.unwrap();
+    store.send(offers(&game, 1, 2)).wait().await.unwrap();
+    failing_sync::set(Some(data.0.clone()));
+    let refused = store.send(offers(&game, 3, 5)).wait().await;
+    failing_sync::set(None);
+    assert!(matches!(refused, Err(StoreError::Unwritten(_))), "{refused:?}");
+
+    // A crash now: the files as they are, opened by another process.
+    let crashed = DataDir::new("failed-sync-crashed");
+    std::fs::create_dir_all(&crashed.0).unwrap();
+    for entry in std::fs::read_dir(&data.0).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), crashed.0.join(entry.file_name())).unwrap();
+    }
+    let opened = open(&crashed.0);
+    let stored = opened.games.iter().find(|g| g.id == game).unwrap();
+    assert_eq!(stored.events.len(), 2, "after a crash, what was acknowledged, and no more");
+    // And the next start of the same files finds them as they are now.
+    opened.store.close().await;
+    let opened = open(&crashed.0);
+    assert_eq!(opened.games.iter().find(|g| g.id == game).unwrap().events.len(), 2);
+    opened.store.close().await;
+
+    // The server that saw the failure goes on: its next commit is kept, the refused one not.
+    store.send(offers(&game, 3, 1)).wait().await.unwrap();
+    store.close().await;
+    let opened = open(&data.0);
+    assert_eq!(opened.games.iter().find(|g| g.id == game).unwrap().events.len(), 3);
+    opened.store.close().await;
+}

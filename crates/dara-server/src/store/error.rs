@@ -48,9 +48,10 @@ pub enum StoreError {
     /// only once a commit's frames are written and synced, and takes the commit back
     /// otherwise; the next commit writes over those frames. So the store reads what the game
     /// goes back to (`Game::roll_back`: the journal it had kept), and the two never disagree
-    /// (`tests/faults.rs`, `a_failed_commit_leaves_nothing_…`). Only a crash before the next
-    /// commit may let the frames of a failed sync be read back at the next start: a turn that
-    /// was refused, never acknowledged, then stands in a journal that is whole.
+    /// (`tests/faults.rs`, `a_failed_commit_leaves_nothing_…`). A crash before the next commit
+    /// may leave the frames of a failed sync in the log, whole, where the next start would read
+    /// them as kept: so a failed commit puts the journal's mark in doubt, and the start takes
+    /// back any commit after the marked one (`a_commit_whose_sync_failed_…`).
     Unwritten(String),
     /// The store has been closed (the server is stopping).
     Closed,

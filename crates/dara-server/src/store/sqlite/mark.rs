@@ -11,6 +11,13 @@
 //! adds a row (one with no lines when it only changed the games' table), so the newest row is
 //! always the last commit's, and the sweep never rewrites it before a newer one is marked.
 //!
+//! A commit that failed leaves the mark *in doubt* until one succeeds: the failed commit's
+//! frames may be in the log, whole (its sync failed after they were written), and a crash before
+//! the next commit lets the next start read them as kept. In doubt, every row after the marked
+//! one was refused, never acknowledged, and the start takes it back (`take_back_refused`). The
+//! doubt is synced when it is set and when it is lifted, before the commit that lifts it is
+//! acknowledged: a mark left behind by a power cut never makes an acknowledged row look refused.
+//!
 //! Deleted together with the log, the mark would show nothing: so the database says, in its
 //! format (5 and later), that it is kept with a mark, and one that says so but has none is
 //! refused too. That format is checkpointed into the database's own file when the mark is
@@ -68,20 +75,29 @@ impl Mark {
         Ok(newest.map_or(Mark::of(0, b""), |(seq, lines)| Mark::of(seq, &lines)))
     }
 
-    /// The mark as its file holds it: `1 <seq, 20 digits> <sum, 32 hex digits>\n`.
-    fn line(self) -> String {
-        format!("1 {:020} {}\n", self.seq, crate::hex::encode(&self.sum))
+    /// The mark as its file holds it, in doubt or not:
+    /// `2 <seq, 20 digits> <sum, 32 hex digits> <0 or 1>\n`, always 58 bytes.
+    fn line(self, in_doubt: bool) -> String {
+        let doubt = u8::from(in_doubt);
+        format!("2 {:020} {} {doubt}\n", self.seq, crate::hex::encode(&self.sum))
     }
 
-    /// Reads a mark's line; `None` if it is not one.
-    fn read(line: &str) -> Option<Mark> {
+    /// Reads a mark's line, and whether it is in doubt; `None` if it is not one. The first
+    /// version's line (`1 <seq> <sum>`, before doubt) is never in doubt.
+    fn read(line: &str) -> Option<(Mark, bool)> {
         let mut fields = line.strip_suffix('\n')?.split(' ');
         let (version, seq, sum) = (fields.next()?, fields.next()?, fields.next()?);
-        if version != "1" || fields.next().is_some() {
+        let in_doubt = match (version, fields.next()) {
+            ("1", None) => false,
+            ("2", Some("0")) => false,
+            ("2", Some("1")) => true,
+            _ => return None,
+        };
+        if fields.next().is_some() {
             return None;
         }
         let sum: [u8; 16] = crate::hex::decode(sum)?;
-        Some(Mark { seq: seq.parse().ok()?, sum })
+        Some((Mark { seq: seq.parse().ok()?, sum }, in_doubt))
     }
 }
 
@@ -90,6 +106,10 @@ impl Mark {
 pub(super) struct Marker {
     file: File,
     path: PathBuf,
+    /// The last mark written.
+    last: Mark,
+    /// Whether a commit failed since.
+    in_doubt: bool,
 }
 
 impl Marker {
@@ -103,8 +123,8 @@ impl Marker {
             .truncate(false)
             .open(&path)
             .map_err(|e| StoreError::Io(path.clone(), e))?;
-        let mut marker = Marker { file, path };
-        marker.write(mark).map_err(|e| StoreError::Io(marker.path.clone(), e))?;
+        let mut marker = Marker { file, path, last: mark, in_doubt: false };
+        marker.write(mark, false).map_err(|e| StoreError::Io(marker.path.clone(), e))?;
         marker.file.sync_all().map_err(|e| StoreError::Io(marker.path.clone(), e))?;
         // The file's name too, before the database is sealed as kept with it (see `seal`): a
         // power cut must not leave a sealed database and no mark.
@@ -114,17 +134,102 @@ impl Marker {
         Ok(marker)
     }
 
-    /// Writes `mark` over the last (the line's size never changes).
-    pub(super) fn write(&mut self, mark: Mark) -> std::io::Result<()> {
-        self.file.write_all_at(mark.line().as_bytes(), 0)
+    /// Writes `mark` over the last (the line's size never changes; a first version's line,
+    /// two bytes shorter, is written over whole).
+    fn write(&mut self, mark: Mark, in_doubt: bool) -> std::io::Result<()> {
+        self.file.write_all_at(mark.line(in_doubt).as_bytes(), 0)?;
+        self.last = mark;
+        self.in_doubt = in_doubt;
+        Ok(())
     }
 
-    /// [`Marker::write`], a failure logged: the commit itself is kept either way, and a mark
-    /// left behind is accepted at the next start.
+    /// After a commit that succeeded as row `mark`: written, a failure logged (the commit is
+    /// kept either way, and a mark left behind is accepted at the next start). Lifting a doubt
+    /// is synced before the commit is acknowledged: left in doubt by a power cut, the mark
+    /// would have this row taken back as refused.
     pub(super) fn record(&mut self, mark: Mark) {
-        if let Err(e) = self.write(mark) {
+        let lifting = self.in_doubt;
+        let written = self.write(mark, false);
+        let written = if lifting { written.and_then(|()| self.file.sync_data()) } else { written };
+        if let Err(e) = written {
             tracing::warn!("the journal's mark {} could not be written: {e}", self.path.display());
         }
+    }
+
+    /// After the sweep at close, which may rewrite the newest row or take it away: `mark`, in
+    /// doubt as it was (a failed commit's frames stay in the log if the last checkpoint fails).
+    pub(super) fn rewrite(&mut self, mark: Mark) {
+        if let Err(e) = self.write(mark, self.in_doubt) {
+            tracing::warn!("the journal's mark {} could not be written: {e}", self.path.display());
+        }
+    }
+
+    /// After a commit that failed: the last mark, in doubt, synced (as far as the disk lets
+    /// it: it may be what fails), so that a crash before the next commit takes the failed one
+    /// back should its frames be found.
+    pub(super) fn doubt(&mut self) {
+        if self.in_doubt {
+            return;
+        }
+        let written = self.write(self.last, true).and_then(|()| self.file.sync_data());
+        if let Err(e) = written {
+            tracing::warn!(
+                "the journal's mark {} could not be put in doubt after a failed commit: {e}",
+                self.path.display()
+            );
+        }
+    }
+}
+
+/// Takes back, before the database is opened, any commit after the marked one when the mark is
+/// in doubt: it was refused (see the module's words). Gives how many were taken back.
+pub(super) fn take_back_refused(dir: &Path) -> Result<usize, StoreError> {
+    let path = dir.join(MARK);
+    let (mark, in_doubt) = match std::fs::read_to_string(&path) {
+        Ok(text) => match Mark::read(&text) {
+            Some(read) => read,
+            // `check` says so, naming the file.
+            None => return Ok(0),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(StoreError::Io(path, e)),
+    };
+    if !in_doubt {
+        return Ok(0);
+    }
+    let wal = dir.join(format!("{DATABASE}-wal"));
+    let mut taken = 0;
+    loop {
+        let newest = {
+            let conn = Connection::open(dir.join(DATABASE))?;
+            // As the store opens it (no shared memory beside the log), and closed without a
+            // checkpoint: the log stays as it is, to be cut.
+            conn.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
+            conn.set_db_config(rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true)?;
+            Mark::newest(&conn)?
+        };
+        if newest.seq <= mark.seq {
+            return Ok(taken);
+        }
+        if !super::wal::take_back_last_commit(&wal).map_err(|e| StoreError::Io(wal.clone(), e))? {
+            tracing::error!(
+                "{}: journal row {} follows the marked row {} and was refused, but the log {} \
+                 holds no commit to take back: served as it is",
+                dir.join(DATABASE).display(),
+                newest.seq,
+                mark.seq,
+                wal.display()
+            );
+            return Ok(taken);
+        }
+        taken += 1;
+        tracing::warn!(
+            "{}: journal row {} was refused (its commit failed) but its frames were found in the \
+             log {} after a crash: taken back",
+            dir.join(DATABASE).display(),
+            newest.seq,
+            wal.display()
+        );
     }
 }
 
@@ -199,7 +304,7 @@ pub(super) fn check(dir: &Path, conn: &Connection) -> Result<Option<Loss>, Store
         }
         Err(e) => return Err(StoreError::Io(path, e)),
     };
-    let mark = Mark::read(&text).ok_or_else(|| {
+    let (mark, _) = Mark::read(&text).ok_or_else(|| {
         StoreError::Corrupt(format!(
             "a journal mark {} that does not read: {text:?}",
             path.display()
@@ -240,10 +345,21 @@ mod tests {
     #[test]
     fn a_mark_reads_back_and_nothing_else_does() {
         let mark = Mark::of(42, b"g 1 {}\n");
-        assert_eq!(mark.line().len(), 56);
-        assert_eq!(Mark::read(&mark.line()), Some(mark));
+        assert_eq!(mark.line(false).len(), 58);
+        assert_eq!(mark.line(true).len(), 58);
+        assert_eq!(Mark::read(&mark.line(false)), Some((mark, false)));
+        assert_eq!(Mark::read(&mark.line(true)), Some((mark, true)));
+        let first_version = format!("1 {:020} {}\n", 42, crate::hex::encode(&mark.sum));
+        assert_eq!(Mark::read(&first_version), Some((mark, false)));
         assert_ne!(Mark::of(42, b"g 1 {} \n"), mark, "other lines, another sum");
-        for junk in ["", "1 42\n", "2 00000000000000000042 00\n", &mark.line().replace('1', "x")] {
+        for junk in [
+            "",
+            "1 42\n",
+            "2 00000000000000000042 00\n",
+            &mark.line(false).replace('2', "x"),
+            &mark.line(false).replace(" 0\n", " 2\n"),
+            &first_version.replace('\n', " 1\n"),
+        ] {
             assert_eq!(Mark::read(junk), None, "{junk:?}");
         }
     }

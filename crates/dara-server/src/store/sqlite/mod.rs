@@ -30,6 +30,7 @@ mod journal;
 mod mark;
 mod schema;
 mod sweep;
+mod wal;
 mod writer;
 
 use std::path::Path;
@@ -107,6 +108,7 @@ impl Sqlite {
         accept_loss: bool,
     ) -> Result<(Sqlite, SeatKey, Loaded), StoreError> {
         std::fs::create_dir_all(dir).map_err(|e| StoreError::Io(dir.to_owned(), e))?;
+        mark::take_back_refused(dir)?;
         let conn = connect(dir)?;
         let lost = mark::check(dir, &conn)?;
         let (games, damaged) = load(&conn)?;

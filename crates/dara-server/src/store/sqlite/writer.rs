@@ -128,7 +128,10 @@ pub(super) fn write_loop(
             commit_seconds.observe(began.elapsed().as_secs_f64());
         }
         match &result {
-            Err(e) => tracing::error!("the store could not commit {requests} requests: {e}"),
+            Err(e) => {
+                tracing::error!("the store could not commit {requests} requests: {e}");
+                marker.doubt();
+            }
             Ok(()) => {
                 if let Some(slice) = slice {
                     sweep.swept(slice);
@@ -150,7 +153,7 @@ pub(super) fn write_loop(
             sweep_all(&conn, &sweep.set_apart);
             // The sweep may have rewritten the newest row, or taken it away.
             match Mark::newest(&conn) {
-                Ok(newest) => marker.record(newest),
+                Ok(newest) => marker.rewrite(newest),
                 Err(e) => tracing::warn!("the journal's newest row could not be read: {e}"),
             }
             checkpoint(&conn);
