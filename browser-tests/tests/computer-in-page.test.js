@@ -98,6 +98,31 @@ test('where the page asks the server (a game made through the API), the server\'
   });
 });
 
+// The fallback: a server built without the page's modules (scripts/build-wasm never run, here
+// its table.wasm answered 404) and a browser without WebAssembly both get the server's computer
+// from the home page's "Play the computer", and it answers a turn.
+for (const [name, lacking] of [
+  ['a server without the page\'s modules', (page) => page.route(/\/table\.wasm/, (route) => route.fulfill({ status: 404, body: 'no such asset' }))],
+  ['a browser without WebAssembly', (page) => page.addInitScript(() => { delete globalThis.WebAssembly; })],
+]) {
+  test(`${name}: "Play the computer" on the home page is played by the server's computer`, { timeout: 60000 }, async () => {
+    await keepScreenshotsOnFailure('computer-fallback', pages, async () => {
+      const page = await newPage();
+      await lacking(page);
+      const before = await serverWork();
+      await page.goto(server.url + '/');
+      await page.selectOption('#level', '1');
+      await page.selectOption('#computer-colour', 'pale');
+      await page.click('#play-computer button[type=submit]');
+      await page.waitForURL(/\/g\/[0-9a-f]{16}(#|$)/);
+      await page.locator('[data-cell="a1"].put').click();
+      await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 2);
+      const after = await serverWork();
+      assert.ok(after.searches > before.searches && after.turns >= before.turns + 2, `${JSON.stringify(before)} → ${JSON.stringify(after)}`);
+    });
+  });
+}
+
 test('a takeback in the page undoes the turn and the computer\'s answer; the home page counts what stands', { timeout: 60000 }, async () => {
   await keepScreenshotsOnFailure('computer-in-page-takeback', pages, async () => {
     const page = await newPage();

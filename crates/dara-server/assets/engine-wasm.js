@@ -50,9 +50,24 @@ export async function instantiate(source, now = () => performance.now()) {
 // 'engine.wasm' for the engine's worker, 'table.wasm' for the page's own table and the teaching
 // pages, each keeping its own.
 export async function fetchModule(name) {
-  const response = await fetch(new URL(`./${name}`, import.meta.url));
+  const response = await fetch(moduleUrl(name));
   if (!response.ok) throw new Error(`${name}: ${response.status}`);
   return instantiate(response);
+}
+
+function moduleUrl(name) {
+  return new URL(`./${name}`, import.meta.url);
+}
+
+// Whether the site serves the page's modules: a server built without them (scripts/build-wasm
+// never run) answers 404, and its own computer plays. With no answer at all (offline), they
+// are what the service worker kept, and it kept them only where they were served.
+export async function modulesServed() {
+  try {
+    return (await fetch(moduleUrl('table.wasm'), { method: 'HEAD' })).ok;
+  } catch {
+    return true;
+  }
 }
 
 // A request line: `rules R position P [moves M...] level N seed S [go nodes N]`. `position` is

@@ -3,6 +3,7 @@ import { chosenRules, chosenClock, watchRulesForm } from './rules-form.js';
 import { t } from './i18n.js';
 import { postJson as post } from './api.js';
 import { newComputerGame, tableInPage, keptGames, computerGameUrl } from './page-table.js';
+import { modulesServed } from './engine-wasm.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -49,12 +50,12 @@ $('level').addEventListener('change', () => {
 });
 showLevel();
 
-// The computer plays in the page where the browser can run it (no server, offline too), and
-// on the server where it cannot.
-$('play-computer').addEventListener('submit', (e) => {
+// The computer plays in the page where the browser can run it and the site serves its modules
+// (no server, offline too), and on the server where it cannot.
+$('play-computer').addEventListener('submit', async (e) => {
   e.preventDefault();
   const game = { rules: chosenRules(), level: Number($('level').value), first: $('computer-colour').value };
-  if (tableInPage()) location.href = newComputerGame(game);
+  if (tableInPage() && await modulesServed()) location.href = newComputerGame(game);
   else start({ opponent: 'computer', ...game });
 });
 
