@@ -67,7 +67,9 @@ async function servePagesFromDisk(context, dir) {
   await context.route((url) => url.pathname.startsWith('/assets/') || url.pathname in PAGE_FILES || url.pathname.startsWith('/g/') || url.pathname.startsWith('/computer/'), async (route) => {
     const response = await route.fetch();
     const { pathname } = new URL(route.request().url());
-    let name = pathname.startsWith('/assets/') ? pathname.slice('/assets/'.length) : PAGE_FILES[pathname];
+    // An asset by its hashed name is the file of that name in the folder (whose modules, as
+    // written, then load the others by their plain names, served from the folder too).
+    let name = pathname.startsWith('/assets/') ? plainAsset(pathname).slice('/assets/'.length) : PAGE_FILES[pathname];
     if (pathname.startsWith('/g/')) name = response.status() === 200 ? 'game.html' : 'gone.html';
     // A game against the computer, played in the page, is the same page.
     if (pathname.startsWith('/computer/')) name = 'game.html';
@@ -252,8 +254,23 @@ export async function typeTurn(page, m, plies) {
 // The number of turns in the page's move list.
 export const moveCount = (page) => page.$$eval('#moves button.move', (b) => b.length);
 
-// The words the English catalogue has for `key`, as the server serves it.
+// The words the English catalogue has for `key`, as the server serves it (by its plain name:
+// the current bytes, asked about again each time, which is all a test needs).
 export const catalogueWords = (page, key) => page.evaluate(async (k) => (await import('/assets/lang-en.js')).default[k], key);
+
+// The file a hashed asset name is a version of: `/assets/game.0123456789ab.js` →
+// `/assets/game.js` (crates/dara-server/src/hashed.rs); any other path as it is.
+export const plainAsset = (path) => path.replace(/^(\/assets\/.*)\.[0-9a-f]{12}(\.[^./]+)$/, '$1$2');
+
+// The address a server serves the asset `name` under (`engine.js` → `/assets/engine.<hash>.js`),
+// as its service worker lists them: the same module the pages import, not a second copy.
+export async function assetUrl(serverUrl, name) {
+  const script = await (await fetch(`${serverUrl}/sw.js`)).text();
+  const list = JSON.parse(script.match(/^const ASSETS = (\[.*\]);$/m)[1]);
+  const hashed = list.find((asset) => plainAsset(`/assets/${asset}`) === `/assets/${name}`);
+  if (!hashed) throw new Error(`no asset ${name} in ${list.join(' ')}`);
+  return `/assets/${hashed}`;
+}
 
 // Waits for the person's turn or the game's end; true at the end.
 export async function myTurnOrEnd(page, timeout = 30000) {

@@ -31,6 +31,13 @@ test('offline: the service worker keeps the Arcade, and a level-8 game against t
     await page.context().setOffline(true);
     await page.reload();
     assert.ok(await page.locator('#play-computer').isVisible(), 'the home page, from the kept copy');
+    // A page of an older release, asking late for a file by the name its release gave it, gets
+    // this release's copy of the same file from the worker (assets are kept by hashed names).
+    const late = await page.evaluate(async () => {
+      const answer = await fetch('/assets/engine-worker.000000000000.js');
+      return [answer.status, (await answer.text()).includes('fetchModule')];
+    });
+    assert.deepEqual(late, [200, true], 'an older name, offline');
     // The pages that teach judge moves with the page's own module: they work offline too.
     for (const [path, ready] of [['/rules', 'h1'], ['/privacy', 'h1'], ['/learn', '#board [data-cell].put'], ['/puzzles', '#board [data-cell].put, #board [data-cell].select'], ['/analysis', 'h1']]) {
       await page.goto(server.url + path);

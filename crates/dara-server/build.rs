@@ -2,13 +2,19 @@
 //! their own) and everything else under `/assets/`, each with its content type, so that a new
 //! stylesheet, module or image is served by adding it to the folder. Each is compressed here,
 //! once, with brotli and gzip, and given an ETag (its hash), so that a request costs neither:
-//! `served.rs` picks what the browser accepts, and `pages.rs` includes the lists.
+//! `served.rs` picks what the browser accepts, and `pages.rs` includes the lists. Every file but
+//! the pages is served under a content-hashed name, with the names the pages and modules refer
+//! to rewritten (`build/hashed_urls.rs`, `src/hashed.rs`).
 
 use std::path::{Path, PathBuf};
 use std::{env, fs};
 
 #[path = "src/compress.rs"]
 mod compress;
+#[path = "src/hashed.rs"]
+mod hashed;
+#[path = "build/hashed_urls.rs"]
+mod hashed_urls;
 
 fn main() {
     let dir = Path::new(&env::var("CARGO_MANIFEST_DIR").expect("cargo sets it")).join("assets");
@@ -21,6 +27,9 @@ fn main() {
         .filter(|path| path.is_file())
         .collect();
     files.sort();
+    let rewritten = hashed_urls::rewrite(&out, &files);
+    // Each asset's name in the folder and its hashed name (`served.rs` keeps the former).
+    let mut urls = Vec::new();
     let (mut assets, mut pages) = (String::from("&[\n"), String::from("&[\n"));
     // What the service worker keeps, and the hash of it all, which names its release.
     let (mut kept, mut release) = (Vec::new(), blake3::Hasher::new());
@@ -41,18 +50,20 @@ fn main() {
             Some("webmanifest") => "application/manifest+json",
             _ => panic!("assets/{name}: no content type for it; add one in build.rs"),
         };
-        let bytes = fs::read(&path).expect("assets/ is read");
-        release.update(&bytes);
-        let entry = served(&out, name, content_type, &path, &bytes);
+        let (url, path, bytes) = rewritten.get(name);
+        release.update(bytes);
+        let entry = served(&out, name, content_type, path, bytes);
         if name.ends_with(".html") {
             pages += &entry;
         } else {
             assets += &entry;
-            kept.push(name.to_owned());
+            kept.push(url.to_owned());
+            urls.push((name.to_owned(), url.to_owned()));
         }
     }
     assets += "]\n";
     pages += "]\n";
+    hashed_urls::write_table(&out, &urls);
     fs::write(out.join("assets.rs"), assets).expect("OUT_DIR is writable");
     fs::write(out.join("pages.rs"), pages).expect("OUT_DIR is writable");
 

@@ -47,7 +47,7 @@ export async function instantiate(source, now = () => performance.now()) {
 }
 
 // A module as the site serves it (or the service worker keeps it), instantiated:
-// 'engine.wasm' for the engine's worker, 'table.wasm' for the page's own table and the teaching
+// `engine.wasm` for the engine's worker, `table.wasm` for the page's own table and the teaching
 // pages, each keeping its own.
 export async function fetchModule(name) {
   const response = await fetch(moduleUrl(name));

@@ -7,10 +7,14 @@
 //
 // Only the page's own catalogue is loaded (about 45 KB each): every catalogue has every key
 // (browser-tests/tests/i18n.test.js checks), so none falls back on another.
+//
+// Each catalogue's import is written whole, not made from the code at run time: the server's
+// build serves every file under a name with its hash and rewrites the names the modules write
+// (lang-en.js becomes lang-en.<hash>.js), which it can do only for a name it can read here.
 export const LANGUAGES = {
-  en: { name: 'English' },
-  fr: { name: 'Français' },
-  ha: { name: 'Hausa' },
+  en: { name: 'English', load: () => import('./lang-en.js') },
+  fr: { name: 'Français', load: () => import('./lang-fr.js') },
+  ha: { name: 'Hausa', load: () => import('./lang-ha.js') },
 };
 
 const STORE = 'dara.lang';
@@ -31,7 +35,7 @@ function stored() {
 }
 
 export const lang = chooseLanguage(stored(), navigator.languages || [navigator.language]);
-const words = (await import(`./lang-${lang}.js`)).default;
+const words = (await LANGUAGES[lang].load()).default;
 const plurals = new Intl.PluralRules(lang);
 
 // The words for `key`, with `{name}` replaced by `params.name`. A key with a `count` parameter

@@ -2,8 +2,10 @@
 // catalogues and the engine, so that without a connection the home page, the rules, /learn,
 // /puzzles, /analysis and games against the computer (played in the page) all open and work.
 // The server writes VERSION (a hash of every file below and of this script) and ASSETS (the
-// names under /assets/) above this text when it is built: a new release is a new script, which
-// the browser installs beside the old one.
+// names under /assets/, each with its content's hash: `game.0123456789ab.js`) above this text
+// when it is built: a new release is a new script, which the browser installs beside the old
+// one. A file the release did not change keeps its name, and installing fetches it from the
+// browser's HTTP cache, where the pages left it (kept a year, immutable).
 //
 // A new worker waits while pages of the old one are open and takes over when a page that is
 // not a game loads (offline.js asks it to): never in the middle of a game, whose modules, its
@@ -66,7 +68,27 @@ self.addEventListener('fetch', (event) => {
     return;
   }
   if (url.pathname.startsWith('/assets/')) {
-    // An asset of this release: the kept copy, which is the one its pages were made with.
-    event.respondWith((async () => (await caches.match(url.pathname, { cacheName: CACHE })) ?? fetch(request))());
+    // An asset of this release: the kept copy, which is the one its pages were made with. A
+    // name this release does not have is a page of another one's (open since before this worker
+    // took over), asking late for a file that has changed since: the network's answer, else,
+    // offline, this release's copy of the same file, as the server itself answers such a name.
+    event.respondWith((async () => {
+      const kept = await caches.match(url.pathname, { cacheName: CACHE });
+      if (kept) return kept;
+      try {
+        return await fetch(request);
+      } catch (error) {
+        const name = plainName(url.pathname.slice('/assets/'.length));
+        const ours = ASSETS.find((asset) => plainName(asset) === name);
+        const copy = ours && await caches.match(`/assets/${ours}`, { cacheName: CACHE });
+        if (copy) return copy;
+        throw error;
+      }
+    })());
   }
 });
+
+// The file a hashed name is a version of: `game.0123456789ab.js` → `game.js` (src/hashed.rs).
+function plainName(name) {
+  return name.replace(/\.[0-9a-f]{12}(\.[^.]+)$/, '$1');
+}

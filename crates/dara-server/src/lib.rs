@@ -34,6 +34,7 @@ pub mod error;
 pub mod flood;
 pub mod game;
 pub mod guard;
+mod hashed;
 mod hex;
 pub mod listener;
 pub mod lobby;

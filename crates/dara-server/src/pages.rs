@@ -20,9 +20,20 @@ const PAGES: &[Served] = include!(concat!(env!("OUT_DIR"), "/pages.rs"));
 /// by `build.rs`).
 const SERVICE_WORKER: Served = include!(concat!(env!("OUT_DIR"), "/service_worker.rs"));
 
-/// Every copy a browser keeps is asked about again before it is used (an ETag answered with
-/// `304` costs a round trip and no bytes): the files have no version in their names yet.
+/// Each asset's name in `assets/` and the content-hashed name it is served under, written by
+/// `build.rs` (`src/hashed.rs` says how); the pages and modules name only the latter.
+const HASHED: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/hashed.rs"));
+
+/// The pages, `/sw.js`, and an asset asked for by a name that is not its hashed one: every copy
+/// a browser keeps is asked about again before it is used (an ETag answered with `304` costs a
+/// round trip and no bytes). A page's address never changes, and it is the page that names
+/// this release's assets.
 const REVALIDATE: &str = "no-cache";
+
+/// An asset under its hashed name: those bytes, and no others, are ever served under it, so a
+/// copy is good for a year (the most HTTP allows for) and is never asked about again, not even
+/// on a reload (`immutable`). Shared caches may keep it too: the assets are the same for all.
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
 /// The page's WebAssembly: the engine (`assets/engine.wasm`) and the page's own table
 /// (`assets/table.wasm`), committed builds of `crates/dara-pocket` made by `scripts/build-wasm`.
@@ -140,11 +151,34 @@ pub async fn not_found(request: HeaderMap) -> Response {
 const ENGINE_WORKER_POLICY: &str =
     "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'";
 
+/// The asset `file` names, and how long a browser may keep it: a year under its hashed name;
+/// under its plain name (`style.css`) or another hash (`style.<old hash>.css`), the current
+/// bytes, asked about again each time, not a 404. Those are the names of a page of another
+/// release (the releases before hashing named every asset plainly): one open across a deploy
+/// still fetches some files late (the engine's worker and modules when a game against the
+/// computer starts), and works with this release's where the service worker does not have its
+/// own, as every page did before names were hashed. A redirect to the hashed name would load a
+/// module twice under two names (two copies of its state); no-cache keeps those bytes from being
+/// kept under a name that promises others.
+fn asset_named(file: &str) -> Option<(&'static Served, &'static str)> {
+    let (name, cache_control) = match HASHED.iter().find(|(_, hashed)| *hashed == file) {
+        Some((name, _)) => ((*name).to_owned(), IMMUTABLE),
+        None => (crate::hashed::plain_name(file).unwrap_or_else(|| file.to_owned()), REVALIDATE),
+    };
+    let served = ASSETS.iter().find(|served| served.name == name)?;
+    Some((served, cache_control))
+}
+
+/// The name `name` (a file of `assets/`, not a page) is served under: `/assets/` then this.
+pub fn asset_url(name: &str) -> Option<&'static str> {
+    HASHED.iter().find(|(plain, _)| *plain == name).map(|(_, hashed)| *hashed)
+}
+
 /// `/assets/{name}`.
 pub async fn asset(Path(name): Path<String>, request: HeaderMap) -> Response {
-    match ASSETS.iter().find(|served| served.name == name) {
-        Some(served) => {
-            let mut response = served.respond(StatusCode::OK, &request, REVALIDATE);
+    match asset_named(&name) {
+        Some((served, cache_control)) => {
+            let mut response = served.respond(StatusCode::OK, &request, cache_control);
             if served.name == "engine-worker.js" {
                 response.headers_mut().insert(
                     header::CONTENT_SECURITY_POLICY,
@@ -159,7 +193,7 @@ pub async fn asset(Path(name): Path<String>, request: HeaderMap) -> Response {
 
 #[cfg(test)]
 mod tests {
-    use super::{ASSETS, PAGES};
+    use super::{ASSETS, HASHED, PAGES};
 
     /// The file names written right after `prefix` in `text`.
     fn names_after<'a>(text: &'a str, prefix: &'a str) -> impl Iterator<Item = &'a str> {
@@ -177,17 +211,106 @@ mod tests {
         assert_eq!(PAGES.len(), 8, "every page is read here");
         let modules = ASSETS.iter().filter(|served| served.name.ends_with(".js"));
         let modules = modules.map(|served| core::str::from_utf8(served.identity).unwrap());
+        let modules: Vec<&str> = modules.collect();
         let loaded: Vec<&str> = pages
             .iter()
             .flat_map(|page| names_after(page, "/assets/"))
-            .chain(modules.flat_map(|module| names_after(module, "'./")))
+            .chain(modules.iter().flat_map(|module| names_after(module, "'./")))
+            .chain(modules.iter().flat_map(|module| names_after(module, "fetchModule('")))
             .collect();
         // Enough names found to trust the search: every module and the stylesheet at least.
         assert!(loaded.len() > ASSETS.len(), "{loaded:?}");
+        // Each by the name this release serves it under for a year: none by its plain name,
+        // which would be asked about again on every load.
         for name in loaded {
-            assert!(ASSETS.iter().any(|s| s.name == name), "{name} is loaded but not served");
+            assert!(HASHED.iter().any(|(_, h)| *h == name), "{name} is loaded but not hashed");
+        }
+        // The modules loaded late, by a name written in a call rather than an import.
+        let i18n = modules.iter().find(|m| m.contains("export const LANGUAGES")).unwrap();
+        let engine = modules.iter().find(|m| m.contains("new Worker(")).unwrap();
+        for (module, name) in [
+            (i18n, "lang-en.js"),
+            (i18n, "lang-fr.js"),
+            (i18n, "lang-ha.js"),
+            (engine, "engine-worker.js"),
+        ] {
+            let url = super::asset_url(name).unwrap();
+            assert!(
+                module.contains(&format!("import('./{url}')"))
+                    || module.contains(&format!("new URL('./{url}'")),
+                "{name}"
+            );
         }
         assert!(ASSETS.iter().all(|served| !served.name.ends_with(".html")));
+        assert_eq!(HASHED.len(), ASSETS.len());
+        for (name, url) in HASHED {
+            assert_eq!(crate::hashed::plain_name(url).as_deref(), Some(*name));
+        }
+    }
+
+    /// An asset under its hashed name is kept a year; under its plain name or an old hash it is
+    /// still served (a page of another release may ask), but asked about again each time, as
+    /// are the pages and the service worker. What is not an asset is not found.
+    #[tokio::test]
+    async fn hashed_assets_are_kept_a_year_and_everything_else_is_asked_about_again() {
+        use axum::extract::Path;
+        use axum::http::{header, HeaderMap, StatusCode};
+
+        let cache = |response: &axum::response::Response| {
+            response.headers()[header::CACHE_CONTROL].to_str().unwrap().to_owned()
+        };
+        for (name, url) in HASHED {
+            let hashed = super::asset(Path(url.to_string()), HeaderMap::new()).await;
+            assert_eq!(hashed.status(), StatusCode::OK, "{url}");
+            assert_eq!(cache(&hashed), "public, max-age=31536000, immutable", "{url}");
+            let etag = hashed.headers()[header::ETAG].clone();
+            let (stem, extension) = name.rsplit_once('.').unwrap();
+            for other in [name.to_string(), format!("{stem}.0123456789ab.{extension}")] {
+                let plain = super::asset(Path(other.clone()), HeaderMap::new()).await;
+                assert_eq!(plain.status(), StatusCode::OK, "{other}");
+                assert_eq!(cache(&plain), "no-cache", "{other}");
+                assert_eq!(plain.headers()[header::ETAG], etag, "{other}: the same bytes");
+            }
+            // A copy held is still answered `304`.
+            let mut held = HeaderMap::new();
+            held.insert(header::IF_NONE_MATCH, etag);
+            let again = super::asset(Path(url.to_string()), held).await;
+            assert_eq!(again.status(), StatusCode::NOT_MODIFIED, "{url}");
+        }
+        let worker = super::asset(Path("engine-worker.js".into()), HeaderMap::new()).await;
+        assert!(worker.headers()[header::CONTENT_SECURITY_POLICY]
+            .to_str()
+            .unwrap()
+            .contains("wasm-unsafe-eval"));
+        let url = super::asset_url("engine-worker.js").unwrap().to_owned();
+        let worker = super::asset(Path(url), HeaderMap::new()).await;
+        assert!(worker.headers()[header::CONTENT_SECURITY_POLICY]
+            .to_str()
+            .unwrap()
+            .contains("wasm-unsafe-eval"));
+        for missing in ["nothing.js", "nothing.0123456789ab.js", "index.html", "style.0123.css"] {
+            let answer = super::asset(Path(missing.into()), HeaderMap::new()).await;
+            assert_eq!(answer.status(), StatusCode::NOT_FOUND, "{missing}");
+        }
+        let page = super::home(HeaderMap::new()).await;
+        assert_eq!(cache(&page), "no-cache");
+        let etag = page.headers()[header::ETAG].clone();
+        let mut held = HeaderMap::new();
+        held.insert(header::IF_NONE_MATCH, etag);
+        assert_eq!(super::home(held).await.status(), StatusCode::NOT_MODIFIED);
+        let worker = super::service_worker(HeaderMap::new()).await;
+        assert_eq!(cache(&worker), "no-cache");
+        assert_eq!(super::asset_url("index.html"), None);
+    }
+
+    /// The service worker keeps every asset under its hashed name, and no name twice.
+    #[test]
+    fn the_service_worker_keeps_the_hashed_names() {
+        let script = core::str::from_utf8(super::SERVICE_WORKER.identity).unwrap();
+        let list = script.lines().find(|line| line.starts_with("const ASSETS = [")).unwrap();
+        let kept: Vec<&str> = names_after(list, "\"").filter(|n| !n.is_empty()).collect();
+        let hashed: Vec<&str> = HASHED.iter().map(|(_, url)| *url).collect();
+        assert_eq!(kept, hashed);
     }
 
     /// Each page's handler names a page that is built in (a name the list lacks would fail

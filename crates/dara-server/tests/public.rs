@@ -305,13 +305,16 @@ async fn pages_and_assets_are_sent_compressed_and_a_copy_held_is_not_sent_again(
 
     let addr = start(test_config()).await;
     let client = reqwest::Client::new();
+    // The assets by the hashed names the pages give them, and one by its plain name.
+    let hashed = |name| format!("/assets/{}", dara_server::pages::asset_url(name).unwrap());
     for path in [
-        "/",
-        "/rules",
-        "/assets/style.css",
-        "/assets/game.js",
-        "/assets/engine.wasm",
-        "/assets/table.wasm",
+        "/".to_owned(),
+        "/rules".to_owned(),
+        hashed("style.css"),
+        hashed("game.js"),
+        hashed("engine.wasm"),
+        hashed("table.wasm"),
+        "/assets/game.js".to_owned(),
     ] {
         let get = |encoding: &'static str| {
             let request = client.get(format!("http://{addr}{path}"));
