@@ -528,6 +528,8 @@ export default {
   "analysis.in-stones": "{evaluation} (in stones, for Pale)",
   "analysis.searched": "Depth {depth}, {nodes} positions.",
   "analysis.searched-waited": "Depth {depth}, {nodes} positions, after waiting {seconds} s.",
+  "analysis.searched-here": "Depth {depth}, {nodes} positions, searched in this page: the server's endgame tables are not at hand.",
+  "analysis.looking-here": "The server does not answer: the engine is looking in this page, without the endgame tables…",
   "analysis.evaluation": "Evaluation: {words}.",
   "analysis.best": "Best for {side}: {move}.",
   "analysis.line": "The line it expects: {line}.",

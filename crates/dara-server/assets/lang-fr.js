@@ -528,6 +528,8 @@ export default {
   "analysis.in-stones": "{evaluation} (en pions, pour Clair)",
   "analysis.searched": "Profondeur {depth}, {nodes} positions.",
   "analysis.searched-waited": "Profondeur {depth}, {nodes} positions, après {seconds} s d'attente.",
+  "analysis.searched-here": "Profondeur {depth}, {nodes} positions, cherchées dans cette page : les tables de finales du serveur ne sont pas à portée.",
+  "analysis.looking-here": "Le serveur ne répond pas : le moteur cherche dans cette page, sans les tables de finales…",
   "analysis.evaluation": "Évaluation : {words}.",
   "analysis.best": "Meilleur coup pour {side} : {move}.",
   "analysis.line": "La suite attendue : {line}.",

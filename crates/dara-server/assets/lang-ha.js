@@ -528,6 +528,8 @@ export default {
   "analysis.in-stones": "{evaluation} (a duwatsu, don Fari)",
   "analysis.searched": "Zurfi {depth}, matsayi {nodes}.",
   "analysis.searched-waited": "Zurfi {depth}, matsayi {nodes}, bayan jira na daƙiƙa {seconds}.",
+  "analysis.searched-here": "Zurfi {depth}, matsayi {nodes}, an bincika a wannan shafi: teburan ƙarshen wasa na sabar ba sa nan.",
+  "analysis.looking-here": "Sabar ba ta amsa ba: injin yana bincike a wannan shafi, ba tare da teburan ƙarshen wasa ba…",
   "analysis.evaluation": "Kimantawa: {words}.",
   "analysis.best": "Mafi kyau ga {side}: {move}.",
   "analysis.line": "Hanyar da yake tsammani: {line}.",

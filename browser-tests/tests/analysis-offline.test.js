@@ -1,0 +1,55 @@
+// The analysis board with and without the server's search, in real Chromium: online, the page
+// asks the server (whose endgame tables only it has) to read a record and to search; when the
+// search gets no answer, the page's own engine searches the position shown, and the page says
+// that the endgame tables are not at hand.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useArcade, keepScreenshotsOnFailure } from '../harness.js';
+
+const { server, newPage, pages } = useArcade(['--instant-computer']);
+
+const RECORD = '[Rules "arcade"]\n\n1. c3 d4 2. a1 f5 *';
+// The words the page shows for a search made in the page, whatever its depth and node count.
+const SEARCHED_HERE = /^Depth \d+, [\d,]+ positions, searched in this page: the server's endgame tables are not at hand\.$/;
+
+// Pastes RECORD on /analysis and waits for its four turns and the best turn for the last position.
+async function readAndSearch(page) {
+  await page.fill('#import-text', RECORD);
+  await page.click('#import button[type="submit"]');
+  await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 4, null, { timeout: 20000 });
+  assert.deepEqual(await page.$$eval('#moves button.move', (b) => b.map((x) => x.textContent)), ['c3', 'd4', 'a1', 'f5']);
+  assert.equal(await page.locator('#shown').innerText(), 'After move 4 of 4: f5.');
+  await page.waitForFunction(() => document.querySelector('#best').textContent.startsWith('Best for Pale: '), null, { timeout: 30000 });
+  const best = (await page.locator('#best').innerText()).replace('Best for Pale: ', '').replace(/\.$/, '');
+  assert.ok(!['c3', 'd4', 'a1', 'f5'].includes(best), `a free cell: ${best}`);
+  assert.match(await page.locator('#evaluation').innerText(), /^Evaluation: /);
+}
+
+test('online, the record is read and searched by the server', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('analysis-online', pages, async () => {
+    const page = await newPage();
+    const asked = [];
+    page.on('request', (request) => { if (request.url().includes('/api/')) asked.push(new URL(request.url()).pathname); });
+    await page.goto(`${server.url}/analysis`);
+    await readAndSearch(page);
+    assert.ok(asked.includes('/api/record'), asked.join(' '));
+    assert.ok(asked.includes('/api/analysis'), asked.join(' '));
+    assert.doesNotMatch(await page.locator('#engine-status').innerText(), /in this page/);
+  });
+});
+
+test('a search the server does not answer is made by the page, which says the tables are not at hand', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('analysis-no-answer', pages, async () => {
+    const page = await newPage();
+    // The search's request gets no answer at all, as with the network cut mid-way.
+    await page.route('**/api/analysis', (route) => route.abort('connectionrefused'));
+    await page.goto(`${server.url}/analysis`);
+    await readAndSearch(page);
+    assert.match(await page.locator('#engine-status').innerText(), SEARCHED_HERE);
+    // Stepping back searches the position shown, in the page again.
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Home');
+    await page.waitForFunction(() => document.querySelector('#best').textContent.startsWith('Best for Pale: '), null, { timeout: 30000 });
+    assert.match(await page.locator('#engine-status').innerText(), SEARCHED_HERE);
+  });
+});

@@ -1,0 +1,73 @@
+// A position studied by the engine, for the analysis board and the puzzles: the server's engine
+// while the server answers (POST /api/analysis), as it alone has the endgame tables (megabytes
+// of files, never sent to a page); the page's own engine (engine.js, in its worker) when no
+// answer comes at all (offline, the server away, or a server error), with the same budget, so
+// that the pages still study offline. An answer found in the page says so (`inPage: true`): the
+// page then tells the reader that the tables were not at hand. A refusal the server words (a bad
+// turn, too many turns, busy) is the answer, as the server meant it.
+import { postJson } from './api.js';
+import { search, stopEngine } from './engine.js';
+import { requestLine } from './engine-wasm.js';
+
+// The server's budget for an analysis (crates/dara-server/src/game/study.rs): the page's
+// engine keeps to it, so that its answers read like the server's (without the tables) and a
+// slow phone does not think for ever.
+const ANALYSIS = { movetime: 700, nodes: 1_500_000 };
+
+// Whether a failed request had no answer from the server itself: the network, the server
+// stopped, or a proxy's error in front of it (5xx). Then the page studies on its own.
+function noAnswer(error) {
+  return error.name !== 'AbortError' && (error.status === undefined || error.status >= 500);
+}
+
+// The side to move after `moves` from `start` (Pale moves first from a ruleset's start): every
+// turn, a pass too, gives the move to the other side.
+function sideAfter(start, moves) {
+  const first = start && start.split(/\s+/)[1] === 'b' ? 'black' : 'white';
+  const other = first === 'white' ? 'black' : 'white';
+  return moves.length % 2 === 0 ? first : other;
+}
+
+// The page's engine on the position after `moves` from `start`, under `rules`, at level 8
+// (no dice) within `budget`. Resolves to the engine's reply (engine-wasm.js, readReply).
+function searchHere({ rules, start, moves }, budget) {
+  const request = requestLine({ rules, position: start || 'start', moves, level: 8, seed: 0 });
+  return search(`${request} go movetime ${budget.movetime} nodes ${budget.nodes}`);
+}
+
+// The page's engine's reply as the server's analysis answers.
+function asFound(reply, side) {
+  return {
+    side,
+    best: reply.move,
+    line: reply.pv,
+    score: { [reply.score.kind]: reply.score.value },
+    depth: reply.depth,
+    nodes: reply.nodes,
+    thoughtMs: reply.time,
+    waitedMs: 0,
+    inPage: true,
+  };
+}
+
+// What the engine thinks of the position after `moves` (turns in notation) from `start` (a
+// position's text, or null for the ruleset's start) under `rules`: the answer of POST
+// /api/analysis, found by the page when the server does not answer. `signal` calls it off (the
+// page's search too: its worker is stopped, and the next search starts another); `onHere` is
+// told when the page's engine starts, so that the page can say so meanwhile.
+export async function analyse({ rules, start = null, moves = [] }, signal, onHere = () => {}) {
+  try {
+    return await postJson('/api/analysis', { rules, start, moves }, signal);
+  } catch (error) {
+    if (!noAnswer(error)) throw error;
+  }
+  if (signal?.aborted) throw new DOMException('called off', 'AbortError');
+  onHere();
+  const calledOff = () => stopEngine(new DOMException('called off', 'AbortError'));
+  signal?.addEventListener('abort', calledOff, { once: true });
+  try {
+    return asFound(await searchHere({ rules, start, moves }, ANALYSIS), sideAfter(start, moves));
+  } finally {
+    signal?.removeEventListener('abort', calledOff);
+  }
+}
