@@ -1,6 +1,8 @@
-// The analysis board with and without the server's search, in real Chromium: online, the page
-// asks the server (whose endgame tables only it has) to read a record and to search; when the
-// search gets no answer, the page's own engine searches the position shown, and the page says
+// The analysis board with and without the server, in real Chromium: online, the page asks the
+// server (whose endgame tables only it has) to read a record and to search; when the search
+// gets no answer, the page's own engine searches the position shown; and with the server
+// stopped and the network cut (as offline.test.js does), the page reads a pasted record with its
+// own module, shows its moves and the best turn found by its own engine. Each time the page says
 // that the endgame tables are not at hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -51,5 +53,25 @@ test('a search the server does not answer is made by the page, which says the ta
     await page.keyboard.press('Home');
     await page.waitForFunction(() => document.querySelector('#best').textContent.startsWith('Best for Pale: '), null, { timeout: 30000 });
     assert.match(await page.locator('#engine-status').innerText(), SEARCHED_HERE);
+  });
+});
+
+test('offline, the page reads a record and finds the best turn, saying the tables are not at hand', { timeout: 120000 }, async () => {
+  await keepScreenshotsOnFailure('analysis-offline', pages, async () => {
+    const page = await newPage({ width: 390, height: 844 });
+    await page.goto(server.url + '/');
+    // The first visit installs the service worker, which keeps the pages and both modules.
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 60000 });
+    await server.kill('SIGKILL');
+    await page.context().setOffline(true);
+
+    await page.goto(`${server.url}/analysis`);
+    await readAndSearch(page);
+    assert.match(await page.locator('#engine-status').innerText(), SEARCHED_HERE);
+    // A bad record is named by the page's module as the server would.
+    await page.fill('#import-text', '[Rules "arcade"]\n\n1. c3 c3 *');
+    await page.click('#import button[type="submit"]');
+    await page.waitForFunction(() => document.querySelector('#import-error').textContent !== '');
+    assert.match(await page.locator('#import-error').innerText(), /^That could not be read: .*c3.*illegal/);
   });
 });

@@ -4,13 +4,12 @@
 // the moves after it give way to it, and "Back to the game" brings them back. The server reads
 // the record (POST /api/record), lists and judges the turns (POST /api/position) and searches
 // (POST /api/analysis, with its endgame tables); this page draws. Without the server the page's
-// own modules judge the turns (judge.js) and search (study.js), and the page says that the
-// endgame tables are not at hand. (It reads a record on the server yet.)
-import { judgePosition } from './judge.js';
+// own modules read the record and judge the turns (judge.js) and search (study.js), and the page
+// says that the endgame tables are not at hand.
+import { judgePosition, readRecord } from './judge.js';
 import { Board } from './board.js';
 import { parseMove } from './notation.js';
 import { evaluationText } from './review.js';
-import { postJson } from './api.js';
 import { analyse } from './study.js';
 import { renderMoveList } from './movelist.js';
 import { t, lang, verdictText } from './i18n.js';
@@ -36,7 +35,8 @@ let here = null;
 const say = (text) => { $('announce').textContent = text; };
 const board = new Board($('board'), { onTurn: (m) => play(m), say });
 
-// Reads what was pasted: a record through the server; a position as it is, under the rules given.
+// Reads what was pasted: a record through the server (or the page's module, offline); a position
+// as it is, under the rules given.
 async function load(text, rules) {
   const trimmed = text.trim();
   if (!trimmed) throw new Error(t('analysis.paste-first'));
@@ -44,7 +44,7 @@ async function load(text, rules) {
   const record = isPosition
     ? `[Rules "${rules.trim() || 'arcade'}"]\n[Position "${trimmed}"]\n\n*\n`
     : trimmed;
-  const read = await postJson('/api/record', { record });
+  const read = await readRecord(record);
   return { rules: read.rules, start: read.start, moves: read.moves, positions: read.positions };
 }
 
