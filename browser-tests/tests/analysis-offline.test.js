@@ -1,12 +1,13 @@
-// The analysis board with and without the server, in real Chromium: online, the page asks the
-// server (whose endgame tables only it has) to read a record and to search; when the search
-// gets no answer, the page's own engine searches the position shown; and with the server
-// stopped and the network cut (as offline.test.js does), the page reads a pasted record with its
-// own module, shows its moves and the best turn found by its own engine. Each time the page says
-// that the endgame tables are not at hand.
+// The analysis board and a game's review with and without the server, in real Chromium: online,
+// the page asks the server (whose endgame tables only it has) to read a record and to search;
+// when the search gets no answer, the page's own engine searches the position shown; and with
+// the server stopped and the network cut (as offline.test.js does), the page reads a pasted
+// record with its own module, shows its moves and the best turn found by its own engine, and a
+// game against the computer finished offline is reviewed by the page's engine. Each time the
+// page says that the endgame tables are not at hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useArcade, keepScreenshotsOnFailure } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, typeTurn, playComputerFromHome } from '../harness.js';
 
 const { server, newPage, pages } = useArcade(['--instant-computer']);
 
@@ -56,7 +57,7 @@ test('a search the server does not answer is made by the page, which says the ta
   });
 });
 
-test('offline, the page reads a record and finds the best turn, saying the tables are not at hand', { timeout: 120000 }, async () => {
+test('offline, the page reads a record, finds the best turn and reviews a finished game, saying the tables are not at hand', { timeout: 240000 }, async () => {
   await keepScreenshotsOnFailure('analysis-offline', pages, async () => {
     const page = await newPage({ width: 390, height: 844 });
     await page.goto(server.url + '/');
@@ -73,5 +74,22 @@ test('offline, the page reads a record and finds the best turn, saying the table
     await page.click('#import button[type="submit"]');
     await page.waitForFunction(() => document.querySelector('#import-error').textContent !== '');
     assert.match(await page.locator('#import-error').innerText(), /^That could not be read: .*c3.*illegal/);
+
+    // A game against the computer, played in the page, resigned after two turns and reviewed.
+    await playComputerFromHome(page, server.url, { level: 1 });
+    await typeTurn(page, 'c3', 2);
+    const answered = await page.$$eval('#moves button.move', (b) => b[1].textContent.trim());
+    await typeTurn(page, answered === 'a1' ? 'f5' : 'a1', 4);
+    await page.click('#resign');
+    await page.click('#resign-confirm');
+    await page.waitForSelector('#end:not([hidden])');
+    await page.click('#review-start');
+    await page.waitForSelector('#review-body:not([hidden])', { timeout: 60000 });
+    assert.equal(await page.locator('#review-status').innerText(), 'Reviewed in this page, as the server did not answer: its endgame tables were not at hand.');
+    assert.equal(await page.locator('#review-graph svg circle.eval-point').count(), 4);
+    assert.match(await page.locator('#review-summary').innerText(), /^You: .*\. The computer: .*\.$/);
+    const rows = await page.$$eval('#review-table tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    assert.equal(rows.length, 4);
+    for (const row of rows) assert.ok(['best', 'good', 'inaccuracy', 'mistake', 'blunder'].includes(row[3]), row.join(' | '));
   });
 });

@@ -438,6 +438,7 @@ export default {
   "mark.blunder": "blunder",
   "review.working": "The engine is going through the game: a few seconds…",
   "review.failed": "No review this time: {reason}.",
+  "review.in-page": "Reviewed in this page, as the server did not answer: its endgame tables were not at hand.",
   "review.count.inaccuracy.one": "{count} inaccuracy",
   "review.count.inaccuracy.other": "{count} inaccuracies",
   "review.count.mistake.one": "{count} mistake",

@@ -438,6 +438,7 @@ export default {
   "mark.blunder": "gaffe",
   "review.working": "Le moteur parcourt la partie : quelques secondes…",
   "review.failed": "Pas de revue cette fois : {reason}.",
+  "review.in-page": "Revue faite dans cette page, le serveur n'ayant pas répondu : ses tables de finales n'étaient pas à portée.",
   "review.count.inaccuracy.one": "{count} imprécision",
   "review.count.inaccuracy.other": "{count} imprécisions",
   "review.count.mistake.one": "{count} erreur",

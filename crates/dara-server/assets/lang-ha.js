@@ -438,6 +438,7 @@ export default {
   "mark.blunder": "babban kuskure",
   "review.working": "Injin yana duba wasan: 'yan daƙiƙoƙi…",
   "review.failed": "Babu bita a wannan karon: {reason}.",
+  "review.in-page": "An yi bitar a wannan shafi, domin sabar ba ta amsa ba: teburan ƙarshen wasa nata ba sa nan.",
   "review.count.inaccuracy.one": "ƙaramin kuskure {count}",
   "review.count.inaccuracy.other": "ƙananan kurakurai {count}",
   "review.count.mistake.one": "kuskure {count}",

@@ -1,18 +1,26 @@
-// A position studied by the engine, for the analysis board and the puzzles: the server's engine
-// while the server answers (POST /api/analysis), as it alone has the endgame tables (megabytes
-// of files, never sent to a page); the page's own engine (engine.js, in its worker) when no
-// answer comes at all (offline, the server away, or a server error), with the same budget, so
-// that the pages still study offline. An answer found in the page says so (`inPage: true`): the
-// page then tells the reader that the tables were not at hand. A refusal the server words (a bad
-// turn, too many turns, busy) is the answer, as the server meant it.
+// A position or a game studied by the engine, for the analysis board, the puzzles and a
+// finished game's review: the server's engine while the server answers (POST /api/analysis,
+// POST /api/review), as it alone has the endgame tables (megabytes of files, never sent to a
+// page); the page's own engine (engine.js, in its worker) when no answer comes at all (offline,
+// the server away, or a server error), with the same budgets, so that the pages still study
+// offline. An answer found in the page says so (`inPage: true`): the page then tells the reader
+// that the tables were not at hand. A refusal the server words (a bad turn, too many turns, busy)
+// is the answer, as the server meant it.
 import { postJson } from './api.js';
 import { search, stopEngine } from './engine.js';
 import { requestLine } from './engine-wasm.js';
 
-// The server's budget for an analysis (crates/dara-server/src/game/study.rs): the page's
-// engine keeps to it, so that its answers read like the server's (without the tables) and a
-// slow phone does not think for ever.
+// The server's budgets (crates/dara-server/src/game/study.rs): an analysis's, and each
+// position's of a review. The page's engine keeps to them, so that its answers read like the
+// server's (without the tables) and a slow phone does not think for ever.
 const ANALYSIS = { movetime: 700, nodes: 1_500_000 };
+const REVIEW = { movetime: 80, nodes: 60_000 };
+// The marks of a review (crates/dara-server/src/review.rs): where each begins, in hundredths
+// of a stone lost, and what a won or lost game counts as.
+const INACCURACY = 50;
+const MISTAKE = 150;
+const BLUNDER = 300;
+const DECISIVE = 1000;
 
 // Whether a failed request had no answer from the server itself: the network, the server
 // stopped, or a proxy's error in front of it (5xx). Then the page studies on its own.
@@ -70,4 +78,55 @@ export async function analyse({ rules, start = null, moves = [] }, signal, onHer
   } finally {
     signal?.removeEventListener('abort', calledOff);
   }
+}
+
+// The review of a finished game (`rules`, `positions` from the start, `moves`): the answer of
+// POST /api/review, found by the page when the server does not answer.
+export async function reviewGame({ rules, positions, moves }) {
+  try {
+    return await postJson('/api/review', { rules, start: positions[0], moves });
+  } catch (error) {
+    if (!noAnswer(error)) throw error;
+  }
+  return reviewHere({ rules, start: positions[0], moves });
+}
+
+// Every position from the start searched in turn by the page's engine, each turn marked by
+// what it lost for its player, as crates/dara-server/src/review.rs does.
+async function reviewHere({ rules, start, moves }) {
+  const positions = [];
+  for (let ply = 0; ply <= moves.length; ply += 1) {
+    const side = sideAfter(start, moves.slice(0, ply));
+    const reply = await searchHere({ rules, start, moves: moves.slice(0, ply) }, REVIEW);
+    positions.push(judged(side, reply));
+  }
+  const turns = moves.map((played, i) => {
+    const [before, after] = [positions[i], positions[i + 1]];
+    const by = before.side;
+    const forPlayer = (pale) => (by === 'white' ? pale : -pale);
+    const loss = Math.max(0, forPlayer(before.pale) - forPlayer(after.pale));
+    const mark = before.best === played ? 'best' : markOf(loss);
+    return { move: played, by, best: before.best, loss, mark };
+  });
+  return { positions, turns, inPage: true };
+}
+
+// A position as the review judges it: Pale's evaluation between -DECISIVE and DECISIVE, and
+// the engine's score and best turn, none where the game is over (the side to move there has
+// lost, unless the game was drawn).
+function judged(side, reply) {
+  const { kind, value } = reply.score;
+  if (reply.move === null) {
+    const forMover = kind === 'loss' ? -DECISIVE : kind === 'win' ? DECISIVE : 0;
+    return { side, pale: side === 'white' ? forMover : -forMover, score: null, best: null };
+  }
+  const forMover = kind === 'cp' ? Math.max(-DECISIVE, Math.min(DECISIVE, value)) : kind === 'win' ? DECISIVE : -DECISIVE;
+  return { side, pale: side === 'white' ? forMover : -forMover, score: { [kind]: value }, best: reply.move };
+}
+
+function markOf(loss) {
+  if (loss >= BLUNDER) return 'blunder';
+  if (loss >= MISTAKE) return 'mistake';
+  if (loss >= INACCURACY) return 'inaccuracy';
+  return 'good';
 }
