@@ -2,10 +2,10 @@
 // finished game's review: the server's engine while the server answers (POST /api/analysis,
 // POST /api/review), as it alone has the endgame tables (megabytes of files, never sent to a
 // page); the page's own engine (engine.js, in its worker) when no answer comes at all (offline,
-// the server away, or a server error), with the same budgets, so that the pages still study
-// offline. An answer found in the page says so (`inPage: true`): the page then tells the reader
-// that the tables were not at hand. A refusal the server words (a bad turn, too many turns, busy)
-// is the answer, as the server meant it.
+// the server away, or an error in front of it), with the same budgets, so that the pages still
+// study offline. An answer found in the page says so (`inPage: true`): the page then tells the
+// reader that the tables were not at hand. A refusal the server words (a bad turn, too many
+// turns, busy) is the answer, as the server meant it.
 import { postJson } from './api.js';
 import { search, stopEngine } from './engine.js';
 import { requestLine } from './engine-wasm.js';
@@ -22,10 +22,13 @@ const MISTAKE = 150;
 const BLUNDER = 300;
 const DECISIVE = 1000;
 
-// Whether a failed request had no answer from the server itself: the network, the server
-// stopped, or a proxy's error in front of it (5xx). Then the page studies on its own.
+// Whether a failed request had no answer from the Arcade's server itself: the network, the
+// server stopped, or an error in front of it (a 5xx without the server's code). Then the page
+// studies on its own. The server's own refusals (busy, one at a time) stay its answer: the page
+// would say the server did not answer when it did.
 function noAnswer(error) {
-  return error.name !== 'AbortError' && (error.status === undefined || error.status >= 500);
+  if (error.name === 'AbortError') return false;
+  return error.status === undefined || (error.status >= 500 && error.code === undefined);
 }
 
 // The side to move after `moves` from `start` (Pale moves first from a ruleset's start): every
