@@ -2,13 +2,15 @@
 //! is a JSON object with the page's time (`now`, milliseconds of `Date.now()`), a seed for the
 //! computer's dice, and either the game to open (`"open": kept`) or a call (`"call": {"message":
 //! text}`, see [`Call`]); the answer is `{"ok": answered}` ([`crate::Answered`]) or
-//! `{"error": why}`.
+//! `{"error": why}`. Beside it, the rules' answer about a position ([`judge`]) and a game
+//! record read ([`read_record`]), each asked and answered as the server's own requests.
 //!
 //! Plain shapes only (no flattened or internally tagged parts): serde reads those through a
 //! buffer of its own, which in WebAssembly weighed more than the rest of the reading.
 
 use serde::{Deserialize, Serialize};
 
+use dara::record::Record;
 use dara_table::view::{Answer, Question};
 
 use crate::{Answered, Call, Kept, PageTable};
@@ -69,6 +71,61 @@ pub fn judge(text: &str) -> String {
         Err(why) => serde_json::to_string(&Judged::Error(&why)),
     };
     judged.expect("an answer always serialises")
+}
+
+/// The longest record read: as the server's `POST /api/record`, longer than any record of a
+/// game the Arcade plays (a few hundred turns and their tags).
+const LONGEST_RECORD: usize = 32 * 1024;
+
+/// A record to read, as `POST /api/record` takes it.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RecordAsked {
+    record: String,
+}
+
+/// The game a record holds, as `POST /api/record` answers it: the analysis board steps
+/// through it.
+#[derive(Serialize)]
+struct ReadRecord {
+    rules: String,
+    start: String,
+    moves: Vec<String>,
+    positions: Vec<String>,
+    result: String,
+}
+
+/// Reads a game record (`{"record": text}`, as `POST /api/record` takes it: tags and turns,
+/// NOTATION.md) with `{"ok": game}` or `{"error": why}`, as the server would: every turn is
+/// played by the rules, an illegal one named by its number and text. The analysis board reads
+/// a pasted record with it when the server does not answer.
+pub fn read_record(text: &str) -> String {
+    #[derive(Serialize)]
+    #[serde(rename_all = "kebab-case")]
+    enum Read<'a> {
+        Ok(Box<ReadRecord>),
+        Error(&'a str),
+    }
+    let read = serde_json::from_str::<RecordAsked>(text)
+        .map_err(|e| format!("the request does not read: {e}"))
+        .and_then(|asked| {
+            if asked.record.len() > LONGEST_RECORD {
+                return Err(format!("a record of at most {LONGEST_RECORD} bytes"));
+            }
+            asked.record.parse::<Record>().map_err(|e| e.to_string())
+        })
+        .map(|record| ReadRecord {
+            rules: record.rules().to_string(),
+            start: record.start().to_string(),
+            moves: record.moves().iter().map(ToString::to_string).collect(),
+            positions: record.positions().iter().map(ToString::to_string).collect(),
+            result: record.result.to_string(),
+        });
+    let written = match read {
+        Ok(game) => serde_json::to_string(&Read::Ok(Box::new(game))),
+        Err(why) => serde_json::to_string(&Read::Error(&why)),
+    };
+    written.expect("an answer always serialises")
 }
 
 fn failed(why: &str) -> String {

@@ -32,7 +32,7 @@ mod request;
 mod table;
 mod think;
 
-pub use asked::{answer, judge};
+pub use asked::{answer, judge, read_record};
 pub use kept::Kept;
 pub use reply::Reply;
 pub use request::{Request, RequestError};

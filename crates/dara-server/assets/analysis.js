@@ -3,12 +3,14 @@
 // the position shown. A turn played on the board from the position shown plays out a variation:
 // the moves after it give way to it, and "Back to the game" brings them back. The server reads
 // the record (POST /api/record), lists and judges the turns (POST /api/position) and searches
-// (POST /api/analysis); this page draws.
-import { judgePosition } from './judge.js';
+// (POST /api/analysis, with its endgame tables); this page draws. Without the server the page's
+// own modules read the record and judge the turns (judge.js) and search (study.js), and the page
+// says that the endgame tables are not at hand.
+import { judgePosition, readRecord } from './judge.js';
 import { Board } from './board.js';
 import { parseMove } from './notation.js';
 import { evaluationText } from './review.js';
-import { postJson } from './api.js';
+import { analyse } from './study.js';
 import { renderMoveList } from './movelist.js';
 import { t, lang, verdictText } from './i18n.js';
 
@@ -33,7 +35,8 @@ let here = null;
 const say = (text) => { $('announce').textContent = text; };
 const board = new Board($('board'), { onTurn: (m) => play(m), say });
 
-// Reads what was pasted: a record through the server; a position as it is, under the rules given.
+// Reads what was pasted: a record through the server (or the page's module, offline); a position
+// as it is, under the rules given.
 async function load(text, rules) {
   const trimmed = text.trim();
   if (!trimmed) throw new Error(t('analysis.paste-first'));
@@ -41,7 +44,7 @@ async function load(text, rules) {
   const record = isPosition
     ? `[Rules "${rules.trim() || 'arcade'}"]\n[Position "${trimmed}"]\n\n*\n`
     : trimmed;
-  const read = await postJson('/api/record', { record });
+  const read = await readRecord(record);
   return { rules: read.rules, start: read.start, moves: read.moves, positions: read.positions };
 }
 
@@ -146,7 +149,11 @@ function ask() {
     asking.patience = patience;
     try {
       const body = { rules: study.rules, start: study.start, moves: study.moves.slice(0, ply) };
-      const found = await postJson('/api/analysis', body, controller.signal);
+      // The server's queue is not the page's: once the page searches, the wait is not for games.
+      const found = await analyse(body, controller.signal, () => {
+        clearTimeout(patience);
+        if (ply === shown) $('engine-status').textContent = t('analysis.looking-here');
+      });
       clearTimeout(patience);
       if (ply !== shown) return;
       showFound(found);
@@ -179,7 +186,9 @@ function showFound(found) {
   else if (tb && 'win' in tb) words = t('analysis.tb-win', { side, count: tb.win });
   else if (tb && 'loss' in tb) words = t('analysis.tb-loss', { side, count: tb.loss });
   const params = { depth: found.depth, nodes: found.nodes.toLocaleString(lang), seconds: (found.waitedMs / 1000).toFixed(1) };
-  $('engine-status').textContent = t(found.waitedMs > 50 ? 'analysis.searched-waited' : 'analysis.searched', params);
+  // Searched in the page (no answer from the server): no tables, and the reader is told so.
+  const searched = found.inPage ? 'analysis.searched-here' : found.waitedMs > 50 ? 'analysis.searched-waited' : 'analysis.searched';
+  $('engine-status').textContent = t(searched, params);
   $('evaluation').textContent = t('analysis.evaluation', { words });
   $('best').textContent = t('analysis.best', { side, move: found.best });
   $('line').textContent = t('analysis.line', { line: found.line.join(' ') });

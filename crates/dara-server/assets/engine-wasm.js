@@ -1,8 +1,8 @@
 // The page's engine and its own table: the two WebAssembly modules built from crates/dara-pocket
 // (scripts/build-wasm), behind one function each export: engine.wasm's `think`, table.wasm's
-// `table` and `judge`. For `think`, a request and its reply are lines of text in the engine
-// protocol's words (crates/dara-pocket/src/request.rs and reply.rs say which); for `table` and
-// `judge`, JSON (crates/dara-pocket/src/asked.rs). They cross into a module's memory through its
+// `table`, `judge` and `record`. For `think`, a request and its reply are lines of text in the
+// engine protocol's words (crates/dara-pocket/src/request.rs and reply.rs say which); for
+// `table`, `judge` and `record`, JSON (crates/dara-pocket/src/asked.rs). They cross into a module's memory through its
 // exports `alloc_bytes` and `free_bytes`. The engine reads time through its import `env.now`: the
 // host's monotonic clock, in milliseconds.
 // Loaded by engine-worker.js in the page, and by the tests under Node as it is; engine.js, the
@@ -14,7 +14,8 @@ const decoder = new TextDecoder();
 
 // Instantiates a module from its bytes or from a fetch of it; `now` is the clock (the page's
 // performance.now()). Resolves to { think(request) → reply line, table(request) → answer,
-// judge(question) → answer }, of which the module has either the first or the other two.
+// judge(question) → answer, record(request) → answer }, of which the module has either the
+// first or the other three.
 export async function instantiate(source, now = () => performance.now()) {
   const imports = { env: { now } };
   const { instance } = source instanceof Response
@@ -43,6 +44,7 @@ export async function instantiate(source, now = () => performance.now()) {
     think: (request) => call('think', request),
     table: (request) => call('table', request),
     judge: (question) => call('judge', question),
+    record: (request) => call('record', request),
   };
 }
 

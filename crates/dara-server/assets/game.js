@@ -160,7 +160,8 @@ async function startReview() {
   draw();
   try {
     state.review.reviewed = await fetchReview(state.game);
-    $('review-status').textContent = '';
+    // Made in the page, the server away: said, as its endgame tables were not used.
+    $('review-status').textContent = state.review.reviewed.inPage ? t('review.in-page') : '';
     const names = sideNames(state.game.you, state.game.opponent);
     $('review-summary').textContent = summary(state.review.reviewed, names);
     fillTable($('review-table'), state.review.reviewed, showPly, names);

@@ -6,7 +6,7 @@ import { judgePosition } from './judge.js';
 import { Board } from './board.js';
 import { parseMove } from './notation.js';
 import { t, inWords, verdictText } from './i18n.js';
-import { postJson } from './api.js';
+import { analyse } from './study.js';
 
 const $ = (id) => document.getElementById(id);
 const store = {
@@ -152,7 +152,8 @@ async function tryMove(text) {
 
 // Why a capture was not the one: which stone (or which turn) the solution takes instead, by how
 // much it comes out ahead (the puzzle's margin), and the opponent's best answer to the capture
-// played, as the engine finds it (left out if the engine is busy).
+// played, as the engine finds it (the server's, or the page's own offline; left out if the
+// engine is busy).
 async function captureWhy(move, fen) {
   const played = parseMove(move);
   const solution = parseMove(puzzle.line[0]);
@@ -166,7 +167,7 @@ async function captureWhy(move, fen) {
   else if (solution.captures && solution.captures.length) why = t('puzzle.wrong.capture-step', params);
   else why = t('puzzle.wrong.capture-later', params);
   try {
-    const found = await postJson('/api/analysis', { rules: puzzle.rules, start: fen });
+    const found = await analyse({ rules: puzzle.rules, start: fen });
     if (found.best) why += ` ${t('puzzle.wrong.reply', { reply: found.best })}`;
   } catch {
     // The reason stands without the answer.

@@ -1,10 +1,10 @@
-// A finished game's review: the server's engine goes through the game (POST /api/review) and
-// marks each turn by what it lost; this draws the marks in the move list's words, an
+// A finished game's review: the server's engine goes through the game (POST /api/review), or the
+// page's own when the server does not answer (study.js), and marks each turn by what it lost; this draws the marks in the move list's words, an
 // evaluation graph over the game (the same figures as a table, for a screen reader), and for a
 // turn that lost something, the engine's better turn. The thresholds are the server's
 // (PROTOCOL.md, "Analysis").
 
-import { postJson } from './api.js';
+import { reviewGame } from './study.js';
 import { t } from './i18n.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -18,10 +18,11 @@ export const MARKS = {
   blunder: { word: t('mark.blunder'), sign: '??' },
 };
 
-// Asks the server to review `game` (a finished game's snapshot): the review, or an Error whose
+// Asks the server to review `game` (a finished game's snapshot), or the page's engine when the
+// server does not answer: the review (`inPage: true` if the page made it), or an Error whose
 // message is the server's reason (busy, one at a time, ...).
 export async function fetchReview(game) {
-  return postJson('/api/review', { rules: game.rules, start: game.positions[0], moves: game.moves });
+  return reviewGame({ rules: game.rules, positions: game.positions, moves: game.moves });
 }
 
 // "+1.4" for Pale, in stones, as the graph and the table say it.

@@ -4,10 +4,10 @@
 //!
 //! The crate makes two modules (scripts/build-wasm builds each, with one of the crate's
 //! features): the engine's, `engine.wasm`, with [`engine::think`], which the page runs in a Web
-//! Worker and which is built for speed; and the table's, `table.wasm`, with [`table::table`] and
-//! [`table::judge`], which run on the page's own thread, answer in microseconds, and are built
-//! for size (most of their code is serde's). A page that only judges positions, or only plays,
-//! fetches only what it uses.
+//! Worker and which is built for speed; and the table's, `table.wasm`, with [`table::table`],
+//! [`table::judge`] and [`table::record`], which run on the page's own thread, answer in
+//! microseconds, and are built for size (most of their code is serde's). A page that only judges
+//! positions, or only plays, fetches only what it uses.
 //!
 //! No bindings generator: its command-line tool is not at hand on the machines that build this,
 //! and a handful of functions do not need one. The page's side is `assets/engine-wasm.js`.

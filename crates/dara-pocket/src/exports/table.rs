@@ -1,5 +1,5 @@
-//! The table's exports: the page's own game against the computer, and the rules' answer about
-//! a position.
+//! The table's exports: the page's own game against the computer, the rules' answer about a
+//! position, and a game record read.
 
 #![allow(unsafe_code)]
 
@@ -41,6 +41,22 @@ pub unsafe extern "C" fn judge(ptr: *const u8, len: usize) -> *mut u8 {
     let text = match std::str::from_utf8(bytes) {
         Ok(text) => crate::judge(text),
         Err(_) => r#"{"error":"the question is not UTF-8"}"#.to_owned(),
+    };
+    block(&text)
+}
+
+/// Reads the game record asked in `len` bytes of UTF-8 at `ptr` (see [`crate::read_record`])
+/// with a block the page frees (its length as 4 bytes little-endian, then the text).
+///
+/// # Safety
+/// `ptr` and `len` are those of a block from [`super::alloc_bytes`] that was not freed.
+#[no_mangle]
+pub unsafe extern "C" fn record(ptr: *const u8, len: usize) -> *mut u8 {
+    // Safety: the caller hands a live block of this module's, `len` bytes long.
+    let bytes = unsafe { std::slice::from_raw_parts(ptr, len) };
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => crate::read_record(text),
+        Err(_) => r#"{"error":"the request is not UTF-8"}"#.to_owned(),
     };
     block(&text)
 }
