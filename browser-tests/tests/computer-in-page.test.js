@@ -102,7 +102,7 @@ test('where the page asks the server (a game made through the API), the server\'
 // its table.wasm answered 404) and a browser without WebAssembly both get the server's computer
 // from the home page's "Play the computer", and it answers a turn.
 for (const [name, lacking] of [
-  ['a server without the page\'s modules', (page) => page.route(/\/table\.wasm/, (route) => route.fulfill({ status: 404, body: 'no such asset' }))],
+  ['a server without the page\'s modules', (page) => page.route(/\/table(\.[0-9a-f]+)?\.wasm/, (route) => route.fulfill({ status: 404, body: 'no such asset' }))],
   ['a browser without WebAssembly', (page) => page.addInitScript(() => { delete globalThis.WebAssembly; })],
 ]) {
   test(`${name}: "Play the computer" on the home page is played by the server's computer`, { timeout: 60000 }, async () => {
