@@ -6,8 +6,10 @@
 //   colour its maker plays): the invitation to send the link, the line under each player that a
 //   game between people keeps, and the players' order for that colour, at once. The game's
 //   snapshot then draws the page and takes the classes away (game-render.js).
+//   inviting-clock: that game has a clock, whose room in each panel is kept as well.
 const hints = new URLSearchParams(location.hash.slice(1));
 if (hints.has('invite')) {
   document.documentElement.classList.add('inviting');
   if (hints.get('you') === 'black') document.documentElement.classList.add('inviting-black');
+  if (hints.has('clock')) document.documentElement.classList.add('inviting-clock');
 }

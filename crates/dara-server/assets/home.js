@@ -16,15 +16,17 @@ function showError(text) {
 // A seat taken: remember its token, then go to the game.
 // `invite`: a friend's game, whose page then keeps the room of the invitation and of its
 // maker's side of the board from its first paint (game-early.js).
-function go(created, { invite = false } = {}) {
+// `clock`: the game has one, whose room in each player's panel is kept too.
+function go(created, { invite = false, clock = false } = {}) {
   if (created.seat) localStorage.setItem(`dara.seat.${created.game}`, created.seat);
-  location.href = invite ? `${created.url}&invite&you=${created.colour}` : created.url;
+  const hints = `&invite&you=${created.colour}${clock ? '&clock' : ''}`;
+  location.href = invite ? created.url + hints : created.url;
 }
 
 async function start(body) {
   showError('');
   try {
-    go(await post('/api/games', body), { invite: body.opponent === 'friend' });
+    go(await post('/api/games', body), { invite: body.opponent === 'friend', clock: Boolean(body.clock) });
   } catch (e) {
     showError(t('home.could-not-start', { reason: e.message }));
   }
