@@ -35,6 +35,7 @@ pub mod flood;
 pub mod game;
 pub mod guard;
 mod hex;
+pub mod lang;
 pub mod listener;
 pub mod lobby;
 pub mod metrics;
@@ -49,6 +50,11 @@ pub mod served;
 pub mod state;
 pub mod store;
 pub mod ws;
+
+// The build's wording of the pages (build.rs includes it), here only for its tests to run.
+#[cfg(test)]
+#[path = "../build/words.rs"]
+mod build_words;
 
 use std::future::Future;
 
