@@ -49,3 +49,36 @@ test('the switch sets the lang cookie, and the next page comes in that language 
     assert.equal(await page.inputValue('#lang'), 'fr');
   });
 });
+
+test('the service worker keeps each page in each language, whatever the cookie says, and serves the cookie\'s offline', { timeout: 90000 }, async () => {
+  await keepScreenshotsOnFailure('first-byte-lang-kept', pages, async () => {
+    const page = await newPage({ width: 390, height: 844 });
+    // A Hausa cookie first: the worker's copies must not all come in Hausa.
+    await page.context().addCookies([{ name: 'lang', value: 'ha', url: server.url }]);
+    await page.goto(`${server.url}/`);
+    assert.equal(await page.getAttribute('html', 'lang'), 'ha');
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 60000 });
+    const kept = await page.evaluate(async () => {
+      const found = {};
+      for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) {
+          const url = new URL(request.url);
+          if (!url.searchParams.has('lang')) continue;
+          const html = await (await cache.match(request)).text();
+          found[url.pathname + url.search] = html.match(/<html lang="([^"]*)"/)[1];
+        }
+      }
+      return found;
+    });
+    for (const path of ['/', '/rules', '/learn', '/puzzles', '/analysis', '/privacy', '/computer/0000000000000000']) {
+      for (const code of ['en', 'fr', 'ha']) assert.equal(kept[`${path}?lang=${code}`], code, `${path} in ${code}`);
+    }
+    // Without a connection the kept copy in the cookie's language is the one served. (The
+    // last test of the file: the server is not needed after it.)
+    await server.kill('SIGKILL');
+    await page.context().setOffline(true);
+    const answer = await page.goto(`${server.url}/rules`);
+    assert.equal(htmlLang(await answer.text()), 'ha');
+  });
+});
