@@ -9,6 +9,8 @@ use std::{env, fs};
 
 #[path = "src/compress.rs"]
 mod compress;
+// The server's own list of languages, so that the build words a copy for each and no other;
+// the build uses only the list and the codes of what the server does with it.
 #[path = "src/lang.rs"]
 #[allow(dead_code)]
 mod lang;
