@@ -15,6 +15,13 @@ mod compress;
 mod hashed;
 #[path = "build/hashed_urls.rs"]
 mod hashed_urls;
+// The server's own list of languages, so that the build words a copy for each and no other;
+// the build uses only the list and the codes of what the server does with it.
+#[path = "src/lang.rs"]
+#[allow(dead_code)]
+mod lang;
+#[path = "build/words.rs"]
+mod words;
 
 fn main() {
     let dir = Path::new(&env::var("CARGO_MANIFEST_DIR").expect("cargo sets it")).join("assets");
@@ -30,6 +37,7 @@ fn main() {
     let rewritten = hashed_urls::rewrite(&out, &files);
     // Each asset's name in the folder and its hashed name (`served.rs` keeps the former).
     let mut urls = Vec::new();
+    let catalogues = catalogues(&dir);
     let (mut assets, mut pages) = (String::from("&[\n"), String::from("&[\n"));
     // What the service worker keeps, and the hash of it all, which names its release.
     let (mut kept, mut release) = (Vec::new(), blake3::Hasher::new());
@@ -52,11 +60,10 @@ fn main() {
         };
         let (url, path, bytes) = rewritten.get(name);
         release.update(bytes);
-        let entry = served(&out, name, content_type, path, bytes);
         if name.ends_with(".html") {
-            pages += &entry;
+            pages += &page_in_each_language(&out, name, content_type, bytes, &catalogues);
         } else {
-            assets += &entry;
+            assets += &served(&out, name, content_type, path, bytes);
             kept.push(url.to_owned());
             urls.push((name.to_owned(), url.to_owned()));
         }
@@ -75,15 +82,54 @@ fn main() {
     release.update(script.as_bytes());
     let version = &release.finalize().to_hex()[..16];
     let names: Vec<String> = kept.iter().map(|name| format!("{name:?}")).collect();
+    let codes: Vec<String> =
+        lang::Language::ALL.iter().map(|language| format!("{:?}", language.code())).collect();
     let worker = format!(
-        "// Written by the server's build (build.rs) from offline/sw.js.\nconst VERSION = {version:?};\nconst ASSETS = [{}];\n\n{script}",
-        names.join(", ")
+        "// Written by the server's build (build.rs) from offline/sw.js.\nconst VERSION = {version:?};\nconst ASSETS = [{}];\nconst LANGUAGE_CODES = [{}];\n\n{script}",
+        names.join(", "),
+        codes.join(", ")
     );
     let path = out.join("sw.js");
     fs::write(&path, &worker).expect("OUT_DIR is writable");
     let entry = served(&out, "sw.js", "text/javascript; charset=utf-8", &path, worker.as_bytes());
     fs::write(out.join("service_worker.rs"), entry.trim().trim_end_matches(','))
         .expect("OUT_DIR is writable");
+}
+
+/// Every language's catalogue, in the order of `Language::ALL`; a build that cannot read one
+/// stops here and says why.
+fn catalogues(dir: &Path) -> Vec<words::Catalogue> {
+    lang::Language::ALL
+        .iter()
+        .map(|language| {
+            let name = format!("lang-{}.js", language.code());
+            let text = fs::read_to_string(dir.join(&name)).expect("the catalogues are read");
+            words::catalogue(&name, &text).unwrap_or_else(|error| panic!("{error}"))
+        })
+        .collect()
+}
+
+/// A page as the server serves it: its name and its copy in each language (`Language::ALL`'s
+/// order), each worded here and compressed once, as Rust source for `pages.rs`.
+fn page_in_each_language(
+    out: &Path,
+    name: &str,
+    content_type: &str,
+    bytes: &[u8],
+    catalogues: &[words::Catalogue],
+) -> String {
+    let page = std::str::from_utf8(bytes).expect("pages are UTF-8");
+    let mut entry = format!("    ({name:?}, [\n");
+    for (language, words) in lang::Language::ALL.iter().zip(catalogues) {
+        let code = language.code();
+        let worded =
+            words::render(name, page, code, words).unwrap_or_else(|error| panic!("{error}"));
+        let file = format!("{code}.{name}");
+        let path = out.join(&file);
+        fs::write(&path, &worded).expect("OUT_DIR is writable");
+        entry += &served(out, &file, content_type, &path, worded.as_bytes());
+    }
+    entry + "    ]),\n"
 }
 
 /// One file as `served.rs` serves it, compressed into `out`: a `Served` value, as Rust source.

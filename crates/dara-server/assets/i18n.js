@@ -1,6 +1,9 @@
 // The page's language: English, French or Hausa, the languages Dara's players speak. Chosen by
-// the switch in the header (remembered in this browser), else from the browser's languages,
-// else English. Marked elements are worded from the catalogue (`lang-*.js`) as the page loads:
+// the switch in the header (remembered in this browser, and in the `lang` cookie so that the
+// server sends the next page in it from the first byte), else from the browser's languages,
+// else English. The server words each page the same way (crates/dara-server/build/words.rs)
+// and names its language in `<html lang>`: a page already in the chosen language is left as it
+// came; one that is not (a copy kept by the service worker, say) is worded here. Marked elements are worded from the catalogue (`lang-*.js`) as the page loads:
 // `data-i18n` sets the text, `data-i18n-html` the markup (the catalogue's own, kept with the same
 // tags), `data-i18n-attr="aria-label:key;title:key"` attributes. Words built in scripts come
 // from `t(key, params)`. The server sends codes; the pages word them here.
@@ -34,7 +37,23 @@ function stored() {
   try { return localStorage.getItem(STORE); } catch { return null; }
 }
 
-export const lang = chooseLanguage(stored(), navigator.languages || [navigator.language]);
+// The `lang` cookie, which the switch sets beside localStorage (it may be all there is where
+// storage is refused).
+function cookie() {
+  const found = document.cookie.split(';').map((pair) => pair.trim().split('=')).find(([name]) => name === 'lang');
+  return found ? found[1] : null;
+}
+
+// The site's one cookie: the language chosen, for the server to send pages in (kept a year;
+// the privacy page names it).
+function remember(code) {
+  document.cookie = `lang=${code}; Path=/; Max-Age=31536000; SameSite=Lax`;
+}
+
+// What the server sent: the language it chose by the same rules, with the browser's own
+// `Accept-Language` (which navigator.languages mirrors).
+const served = document.documentElement.lang;
+export const lang = chooseLanguage(stored() ?? cookie(), LANGUAGES[served] ? [served] : navigator.languages || [navigator.language]);
 const words = (await LANGUAGES[lang].load()).default;
 const plurals = new Intl.PluralRules(lang);
 
@@ -140,7 +159,8 @@ function addSwitch() {
     select.appendChild(option);
   }
   select.addEventListener('change', () => {
-    try { localStorage.setItem(STORE, select.value); } catch { /* private mode: this page only */ }
+    try { localStorage.setItem(STORE, select.value); } catch { /* private mode: the cookie only */ }
+    remember(select.value);
     // The page is worded once, as it loads: a reload words it all, scripts' words too (a game
     // page resumes its game where it was).
     location.reload();
@@ -149,6 +169,11 @@ function addSwitch() {
   header.appendChild(label);
 }
 
-document.documentElement.lang = lang;
-translate();
+// A choice remembered before the cookie was (or whose cookie has lapsed) is told the server.
+if (stored() && LANGUAGES[stored()] && cookie() !== stored()) remember(stored());
+// The server worded the page in `served`: worded again only where the choice differs.
+if (served !== lang) {
+  document.documentElement.lang = lang;
+  translate();
+}
 addSwitch();

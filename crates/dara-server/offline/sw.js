@@ -1,7 +1,7 @@
 // The Arcade's service worker, served at /sw.js: it keeps the pages, their assets, the language
 // catalogues and the engine, so that without a connection the home page, the rules, /learn,
 // /puzzles, /analysis and games against the computer (played in the page) all open and work.
-// The server writes VERSION (a hash of every file below and of this script) and ASSETS (the
+// The server writes VERSION (a hash of every file below and of this script), LANGUAGE_CODES and ASSETS (the
 // names under /assets/, each with its content's hash: `game.0123456789ab.js`) above this text
 // when it is built: a new release is a new script, which the browser installs beside the old
 // one. A file the release did not change keeps its name, and installing fetches it from the
@@ -17,13 +17,24 @@ const PAGES = ['/', '/rules', '/learn', '/puzzles', '/analysis', '/privacy'];
 const GAME_PAGE = '/computer/0000000000000000';
 // The server's answers kept too: the puzzles (the same for every visitor of a release).
 const DATA = ['/api/puzzles'];
+// LANGUAGE_CODES, written above by the build from crates/dara-server/src/lang.rs, are the
+// languages the server words its pages in: a copy of each page is kept in each, under
+// `<address>?lang=<code>`, so that the page a player opens without a connection comes in the
+// language they chose.
 // Asked of the server only: a game between people, the lobby, the engine's analysis.
 const NEVER_KEPT = ['/api/', '/ws/', '/metrics', '/healthz', '/readyz', '/sw.js'];
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    await cache.addAll([...PAGES, GAME_PAGE, ...DATA, ...ASSETS.map((name) => `/assets/${name}`)]);
+    await cache.addAll([...DATA, ...ASSETS.map((name) => `/assets/${name}`)]);
+    // Each page in each language: asked without the `lang` cookie, which would name one
+    // language for all, and with the language wanted as the browser's only one.
+    await Promise.all([...PAGES, GAME_PAGE].flatMap((page) => LANGUAGE_CODES.map(async (code) => {
+      const answer = await fetch(page, { credentials: 'omit', headers: { 'Accept-Language': code } });
+      if (!answer.ok) throw new Error(`${page} in ${code}: ${answer.status}`);
+      await cache.put(`${page}?lang=${code}`, answer);
+    })));
     // The first worker of this browser has no pages to wait for.
     if (!self.registration.active) await self.skipWaiting();
   })());
@@ -43,10 +54,26 @@ self.addEventListener('message', (event) => {
   if (event.data === 'take-over') self.skipWaiting();
 });
 
+// The player's language as the server would choose it: the `lang` cookie the page's switch
+// sets (read where the browser lets a worker read cookies), else the browser's languages, else
+// English. A page that comes in another language than localStorage's choice words itself
+// again (i18n.js).
+async function language() {
+  try {
+    const chosen = await self.cookieStore?.get('lang');
+    if (chosen && LANGUAGE_CODES.includes(chosen.value)) return chosen.value;
+  } catch { /* no cookies for workers here */ }
+  for (const tag of self.navigator.languages || []) {
+    const main = String(tag).toLowerCase().split('-')[0];
+    if (LANGUAGE_CODES.includes(main)) return main;
+  }
+  return 'en';
+}
+
 // The kept copy of a page's address: every game page is the same page.
-function keptAs(url) {
-  if (url.pathname.startsWith('/computer/') || url.pathname.startsWith('/g/')) return GAME_PAGE;
-  return url.pathname;
+async function keptAs(url) {
+  const page = url.pathname.startsWith('/computer/') || url.pathname.startsWith('/g/') ? GAME_PAGE : url.pathname;
+  return `${page}?lang=${await language()}`;
 }
 
 self.addEventListener('fetch', (event) => {
@@ -62,7 +89,7 @@ self.addEventListener('fetch', (event) => {
     // A page: the server's own when it answers (it knows whether a game is still there),
     // the kept copy when it does not.
     event.respondWith(fetch(request).catch(async () => {
-      const kept = await caches.match(keptAs(url), { cacheName: CACHE });
+      const kept = await caches.match(await keptAs(url), { cacheName: CACHE });
       return kept ?? Response.error();
     }));
     return;

@@ -36,6 +36,7 @@ pub mod game;
 pub mod guard;
 mod hashed;
 mod hex;
+pub mod lang;
 pub mod listener;
 pub mod lobby;
 pub mod metrics;
@@ -50,6 +51,11 @@ pub mod served;
 pub mod state;
 pub mod store;
 pub mod ws;
+
+// The build's wording of the pages (build.rs includes it), here only for its tests to run.
+#[cfg(test)]
+#[path = "../build/words.rs"]
+mod build_words;
 
 use std::future::Future;
 

@@ -5,6 +5,7 @@ use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
+use crate::lang::Language;
 use crate::seat::GameId;
 use crate::served::Served;
 use crate::state::AppState;
@@ -13,8 +14,9 @@ use crate::state::AppState;
 /// by `build.rs`.
 const ASSETS: &[Served] = include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
-/// The pages, `assets/*.html`, each served on a route of its own.
-const PAGES: &[Served] = include!(concat!(env!("OUT_DIR"), "/pages.rs"));
+/// The pages, `assets/*.html`, each served on a route of its own: by name, a copy in each
+/// language (in the order of `Language::ALL`), worded by `build.rs` as `assets/i18n.js` would.
+const PAGES: &[(&str, [Served; 3])] = include!(concat!(env!("OUT_DIR"), "/pages.rs"));
 
 /// The service worker (`offline/sw.js` with the release's hash and the assets it keeps, written
 /// by `build.rs`).
@@ -53,12 +55,30 @@ pub fn page_modules() -> Option<PageModules> {
     Some(PageModules { engine: asset("engine.wasm")?, table: asset("table.wasm")? })
 }
 
+/// The language a request's page is sent in: the player's choice (the `lang` cookie), else the
+/// browser's (`Accept-Language`), else English.
+fn language(request: &HeaderMap) -> Language {
+    let header = |name| request.get(name).and_then(|v: &HeaderValue| v.to_str().ok());
+    // A browser may send several `Cookie` headers over HTTP/2: the first naming `lang` counts.
+    let cookie = request
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.contains("lang="));
+    Language::chosen(cookie, header(header::ACCEPT_LANGUAGE))
+}
+
 /// Pages only load what the site itself serves, and send no `Referer` (a seat link's fragment
-/// never leaves the browser anyway, but the game id need not either).
+/// never leaves the browser anyway, but the game id need not either). Each is sent in its
+/// reader's language, so a cache keeps one copy per cookie and `Accept-Language`.
 fn page(status: StatusCode, name: &str, request: &HeaderMap) -> Response {
-    let served = PAGES.iter().find(|page| page.name == name).expect("every page is built in");
-    let mut response = served.respond(status, request, REVALIDATE);
+    let (_, copies) = PAGES.iter().find(|(page, _)| *page == name).expect("every page is built in");
+    let language = language(request);
+    let mut response = copies[language.index()].respond(status, request, REVALIDATE);
     let headers = response.headers_mut();
+    headers
+        .insert(header::VARY, HeaderValue::from_static("Accept-Encoding, Cookie, Accept-Language"));
+    headers.insert(header::CONTENT_LANGUAGE, HeaderValue::from_static(language.code()));
     headers.insert(
         header::CONTENT_SECURITY_POLICY,
         // 'wasm-unsafe-eval': a game against the computer runs its table as WebAssembly in the
@@ -206,8 +226,11 @@ mod tests {
 
     #[test]
     fn every_asset_a_page_or_module_loads_is_served_and_no_page_is_an_asset() {
-        let pages: Vec<&str> =
-            PAGES.iter().map(|page| core::str::from_utf8(page.identity).unwrap()).collect();
+        let pages: Vec<&str> = PAGES
+            .iter()
+            .flat_map(|(_, copies)| copies.iter())
+            .map(|page| core::str::from_utf8(page.identity).unwrap())
+            .collect();
         assert_eq!(PAGES.len(), 8, "every page is read here");
         let modules = ASSETS.iter().filter(|served| served.name.ends_with(".js"));
         let modules = modules.map(|served| core::str::from_utf8(served.identity).unwrap());
@@ -313,6 +336,83 @@ mod tests {
         assert_eq!(kept, hashed);
     }
 
+    /// Each page's copy in a language has `<html lang>` right and every marked element
+    /// reworded: French and Hausa copies keep none of the English words a mark replaced.
+    #[test]
+    fn every_page_is_worded_in_each_language() {
+        use crate::lang::Language;
+        for (name, copies) in PAGES {
+            let english = core::str::from_utf8(copies[0].identity).unwrap();
+            for language in Language::ALL {
+                let copy = core::str::from_utf8(copies[language.index()].identity).unwrap();
+                let code = language.code();
+                assert!(copy.contains(&format!("<html lang=\"{code}\"")), "{name} in {code}");
+                assert!(copy.contains("data-i18n"), "{name}: the marks stay for the script");
+            }
+            // English, as built, is the page as written (its marks' words are the catalogue's).
+            assert_eq!(english.matches("data-i18n").count(), {
+                let fr = core::str::from_utf8(copies[1].identity).unwrap();
+                fr.matches("data-i18n").count()
+            });
+            for language in [Language::French, Language::Hausa] {
+                let copy = core::str::from_utf8(copies[language.index()].identity).unwrap();
+                assert_ne!(copy, english, "{name} in {}", language.code());
+                let (file, text) = match language {
+                    Language::French => ("lang-fr.js", include_str!("../assets/lang-fr.js")),
+                    _ => ("lang-ha.js", include_str!("../assets/lang-ha.js")),
+                };
+                let words = crate::build_words::catalogue(file, text).unwrap();
+                // Every key the page marks: its words are in the copy (escaped as sent).
+                for mark in ["data-i18n=\"", "data-i18n-html=\"", "data-i18n-attr=\""] {
+                    for (at, _) in english.match_indices(mark) {
+                        let value = &english[at + mark.len()..];
+                        let value = &value[..value.find('"').unwrap()];
+                        for key in value.split(';').map(|pair| pair.rsplit(':').next().unwrap()) {
+                            let said = &words[key];
+                            let escaped = said.replace('&', "&amp;");
+                            let sent = if mark == "data-i18n-html=\"" {
+                                said.clone()
+                            } else if mark == "data-i18n=\"" {
+                                escaped.replace('<', "&lt;").replace('>', "&gt;")
+                            } else {
+                                escaped.replace('"', "&quot;")
+                            };
+                            assert!(copy.contains(&sent), "{name} in {file}: {key}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn a_page_comes_in_the_language_asked_and_says_it_varies() {
+        use axum::http::{header, HeaderMap, HeaderValue};
+        let ask = |cookie: Option<&'static str>, accept: Option<&'static str>| {
+            let mut request = HeaderMap::new();
+            if let Some(cookie) = cookie {
+                request.insert(header::COOKIE, HeaderValue::from_static(cookie));
+            }
+            if let Some(accept) = accept {
+                request.insert(header::ACCEPT_LANGUAGE, HeaderValue::from_static(accept));
+            }
+            request
+        };
+        let mut tags = Vec::new();
+        for (request, code) in [
+            (ask(None, None), "en"),
+            (ask(None, Some("fr-NE,fr;q=0.9,en;q=0.8")), "fr"),
+            (ask(Some("lang=ha"), Some("fr")), "ha"),
+        ] {
+            let answer = super::home(request).await;
+            let headers = answer.headers();
+            assert_eq!(headers[header::CONTENT_LANGUAGE], code);
+            assert_eq!(headers[header::VARY], "Accept-Encoding, Cookie, Accept-Language");
+            tags.push(headers[header::ETAG].clone());
+        }
+        assert!(tags[0] != tags[1] && tags[1] != tags[2] && tags[0] != tags[2], "{tags:?}");
+    }
+
     /// Each page's handler names a page that is built in (a name the list lacks would fail
     /// only when asked for, where `include_str!` failed the build).
     #[tokio::test]
@@ -334,7 +434,7 @@ mod tests {
         let junk = super::computer_game(axum::extract::Path("../etc".into()), asked()).await;
         assert_eq!(junk.status(), StatusCode::NOT_FOUND);
         for name in ["game.html", "gone.html"] {
-            assert!(PAGES.iter().any(|page| page.name == name), "{name}");
+            assert!(PAGES.iter().any(|(page, _)| *page == name), "{name}");
         }
     }
 
