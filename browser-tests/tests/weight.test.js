@@ -5,7 +5,7 @@
 // costs: no asset at all (each kept a year under its hashed name), the page asked about again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useArcade, keepScreenshotsOnFailure, playComputerFromHome, clickTurn, plainAsset } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, playComputerFromHome, clickTurn, plainAsset, countShifts } from '../harness.js';
 
 const { server, newPage, pages } = useArcade();
 
@@ -21,12 +21,7 @@ const MOST_SHIFT = 0.02;
 // A page as a phone first opens it: bytes by file (as transferred), and the layout shift.
 async function firstVisit(path, setUp = async () => {}, options = {}) {
   const page = await newPage({ width: 390, height: 844 }, options);
-  await page.addInitScript(() => {
-    window.shifted = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.shifted += entry.value;
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
+  await countShifts(page);
   const sizes = new Map();
   page.on('response', async (response) => {
     const url = new URL(response.url());
@@ -171,5 +166,42 @@ test('assets are kept a year under hashed names, a page is revalidated, and a se
     const revalidated = again.find(({ path }) => path === '/');
     assert.equal(revalidated.ifNoneMatch, document.etag, `the page is asked about again with its ETag\n${describe(again)}`);
     assert.equal(revalidated.wire, 304, `and is unchanged\n${describe(again)}`);
+  });
+});
+
+// The layout shift of a game's page over a game, not only its load: the computer's answers,
+// the panels' counts and clocks, the turn line and the move list all fill in place.
+test('a game\'s page does not shift during a game: against the computer, and a friend\'s from its link to its first turns', { timeout: 120000 }, async () => {
+  await keepScreenshotsOnFailure('weight-game-shift', pages, async () => {
+    const computer = await newPage({ width: 390, height: 844 });
+    await countShifts(computer);
+    await playComputerFromHome(computer, server.url, { level: 1 });
+    for (let plies = 2; plies <= 8; plies += 2) {
+      await clickTurn(computer);
+      await computer.waitForFunction((n) => document.querySelectorAll('#moves button.move').length >= n, plies, { timeout: 20000 });
+      // Past the half second after a click in which a shift is the click's own.
+      await computer.waitForTimeout(600);
+    }
+    const computerShift = await computer.evaluate(() => window.shifted);
+
+    const maker = await newPage({ width: 390, height: 844 });
+    await countShifts(maker);
+    await maker.goto(server.url + '/');
+    await maker.click('#play-friend button[type=submit]');
+    await maker.waitForURL(/\/g\/[0-9a-f]{16}/);
+    const link = await maker.locator('#invite-link').inputValue();
+    await maker.waitForTimeout(600);
+    const friend = await newPage({ width: 390, height: 844 });
+    await friend.goto(link);
+    for (let plies = 1; plies <= 6; plies += 1) {
+      const mover = plies % 2 === 1 ? maker : friend;
+      await clickTurn(mover);
+      await maker.waitForFunction((n) => document.querySelectorAll('#moves button.move').length >= n, plies, { timeout: 20000 });
+      await maker.waitForTimeout(600);
+    }
+    const friendShift = await maker.evaluate(() => window.shifted);
+    console.log(`layout shift over a game: against the computer ${computerShift.toFixed(3)}, a friend's game (its maker's page) ${friendShift.toFixed(3)}`);
+    assert.ok(computerShift <= MOST_SHIFT, `against the computer: ${computerShift}`);
+    assert.ok(friendShift <= MOST_SHIFT, `a friend's game: ${friendShift}`);
   });
 });

@@ -7,6 +7,9 @@
 //   game between people keeps, and the players' order for that colour, at once. The game's
 //   snapshot then draws the page and takes the classes away (game-render.js).
 //   inviting-clock: that game has a clock, whose room in each panel is kept as well.
+//   before-snapshot: every game page until its snapshot is drawn: what sits below the side's
+//   words the snapshot writes (the move list's title) is not shown until it has its place.
+document.documentElement.classList.add('before-snapshot');
 const hints = new URLSearchParams(location.hash.slice(1));
 if (hints.has('invite')) {
   document.documentElement.classList.add('inviting');

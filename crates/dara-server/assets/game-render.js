@@ -148,7 +148,7 @@ function renderControls(state, mine) {
   // A friend's seat waits for the link to be sent; an open table, for anyone from the lobby.
   const waiting = !!game.you && !seated && !game.end;
   $('invite').hidden = !(waiting && game.opponent === 'friend');
-  document.documentElement.classList.remove('inviting', 'inviting-black', 'inviting-clock');
+  document.documentElement.classList.remove('before-snapshot', 'inviting', 'inviting-black', 'inviting-clock');
   $('seeking').hidden = !(waiting && game.opponent === 'open');
   $('invite-link').value = `${location.origin}/g/${state.gameId}`;
   // Not while the invite link's seat is being asked for: the note would come and go at once.
