@@ -234,6 +234,18 @@ fn offers(game: &dara_server::seat::GameId, from: u64, n: u64) -> Vec<Write> {
         .collect()
 }
 
+/// A crash of the store open on `data`, now: its files as they are, copied into a directory
+/// named `name` for another process to open.
+fn crashed_copy(data: &DataDir, name: &str) -> DataDir {
+    let crashed = DataDir::new(name);
+    std::fs::create_dir_all(&crashed.0).unwrap();
+    for entry in std::fs::read_dir(&data.0).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), crashed.0.join(entry.file_name())).unwrap();
+    }
+    crashed
+}
+
 /// Opens `dir` once a store opened before has let go of it.
 fn open(dir: &std::path::Path) -> dara_server::store::Opened {
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
@@ -286,12 +298,7 @@ async fn a_failed_commit_leaves_nothing_the_game_does_not_know_of() {
     assert!(failed.is_err(), "the commit finds the disk full");
     std::fs::remove_file(&filler).unwrap();
     // A crash now: the files as they are, opened by another process.
-    let crashed = DataDir::new("failed-commit-crashed");
-    std::fs::create_dir_all(&crashed.0).unwrap();
-    for entry in std::fs::read_dir(&data.0).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), crashed.0.join(entry.file_name())).unwrap();
-    }
+    let crashed = crashed_copy(&data, "failed-commit-crashed");
     let opened = open(&crashed.0);
     let stored = opened.games.iter().find(|g| g.id == game).unwrap();
     assert_eq!(stored.events.len(), 2, "after a crash, what was kept before the failed commit");
@@ -371,12 +378,7 @@ async fn a_commit_whose_sync_failed_does_not_come_back_after_a_crash() {
     assert!(matches!(refused, Err(StoreError::Unwritten(_))), "{refused:?}");
 
     // A crash now: the files as they are, opened by another process.
-    let crashed = DataDir::new("failed-sync-crashed");
-    std::fs::create_dir_all(&crashed.0).unwrap();
-    for entry in std::fs::read_dir(&data.0).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), crashed.0.join(entry.file_name())).unwrap();
-    }
+    let crashed = crashed_copy(&data, "failed-sync-crashed");
     let opened = open(&crashed.0);
     let stored = opened.games.iter().find(|g| g.id == game).unwrap();
     assert_eq!(stored.events.len(), 2, "after a crash, what was acknowledged, and no more");
