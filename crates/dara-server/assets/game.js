@@ -94,8 +94,7 @@ const draw = () => render(state, view);
 // an invitation's room before the snapshot comes.
 if (document.documentElement.classList.contains('inviting')) {
   const hints = new URLSearchParams(location.hash.slice(1));
-  hints.delete('invite');
-  hints.delete('you');
+  for (const hint of ['invite', 'you', 'clock']) hints.delete(hint);
   history.replaceState(null, '', `${location.pathname}#${hints}`);
 }
 
