@@ -41,6 +41,25 @@ test('online, the record is read and searched by the server', { timeout: 60000 }
   });
 });
 
+test('a record pasted before the empty board\'s own read answers is the one shown', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('analysis-late-read', pages, async () => {
+    const page = await newPage();
+    // The page's first read (the empty board) answers late, after the pasted record's.
+    let first = true;
+    await page.route('**/api/record', async (route) => {
+      if (first) {
+        first = false;
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+      }
+      await route.continue();
+    });
+    await page.goto(`${server.url}/analysis`);
+    await readAndSearch(page);
+    await page.waitForTimeout(1500);
+    assert.equal(await page.locator('#moves button.move').count(), 4, 'the late read does not put the start back');
+  });
+});
+
 test('a search the server does not answer is made by the page, which says the tables are not at hand', { timeout: 60000 }, async () => {
   await keepScreenshotsOnFailure('analysis-no-answer', pages, async () => {
     const page = await newPage();

@@ -227,15 +227,23 @@ function drawBest(text) {
   svg.appendChild(g);
 }
 
+// Each read is numbered: only the latest one's answer is shown. The empty board read as the page
+// opens may answer after a record pasted at once (slower, or from the page's module offline),
+// and must not put the start back in its place.
+let reads = 0;
+
 async function importFrom(text, rules) {
+  const read = ++reads;
   try {
-    study = await load(text, rules);
+    const loaded = await load(text, rules);
+    if (read !== reads) return;
+    study = loaded;
     game = null;
     branch = null;
     $('import-error').textContent = '';
     show(study.moves.length);
   } catch (e) {
-    $('import-error').textContent = t('analysis.unreadable', { reason: e.message });
+    if (read === reads) $('import-error').textContent = t('analysis.unreadable', { reason: e.message });
   }
 }
 
