@@ -189,6 +189,8 @@ test('a game\'s page does not shift during a game: against the computer, and a f
     await maker.goto(server.url + '/');
     await maker.click('#play-friend button[type=submit]');
     await maker.waitForURL(/\/g\/[0-9a-f]{16}/);
+    // The link is written with the game's snapshot.
+    await maker.waitForFunction(() => document.querySelector('#invite-link').value !== '');
     const link = await maker.locator('#invite-link').inputValue();
     await maker.waitForTimeout(600);
     const friend = await newPage({ width: 390, height: 844 });
