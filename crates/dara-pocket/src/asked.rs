@@ -10,8 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use dara::record::Record;
-use dara_table::view::{Answer, Question};
+use dara_table::view::{Answer, Question, ReadRecord, RecordRequest};
 
 use crate::{Answered, Call, Kept, PageTable};
 
@@ -73,28 +72,6 @@ pub fn judge(text: &str) -> String {
     judged.expect("an answer always serialises")
 }
 
-/// The longest record read: as the server's `POST /api/record`, longer than any record of a
-/// game the Arcade plays (a few hundred turns and their tags).
-const LONGEST_RECORD: usize = 32 * 1024;
-
-/// A record to read, as `POST /api/record` takes it.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RecordAsked {
-    record: String,
-}
-
-/// The game a record holds, as `POST /api/record` answers it: the analysis board steps
-/// through it.
-#[derive(Serialize)]
-struct ReadRecord {
-    rules: String,
-    start: String,
-    moves: Vec<String>,
-    positions: Vec<String>,
-    result: String,
-}
-
 /// Reads a game record (`{"record": text}`, as `POST /api/record` takes it: tags and turns,
 /// NOTATION.md) with `{"ok": game}` or `{"error": why}`, as the server would: every turn is
 /// played by the rules, an illegal one named by its number and text. The analysis board reads
@@ -106,21 +83,9 @@ pub fn read_record(text: &str) -> String {
         Ok(Box<ReadRecord>),
         Error(&'a str),
     }
-    let read = serde_json::from_str::<RecordAsked>(text)
+    let read = serde_json::from_str::<RecordRequest>(text)
         .map_err(|e| format!("the request does not read: {e}"))
-        .and_then(|asked| {
-            if asked.record.len() > LONGEST_RECORD {
-                return Err(format!("a record of at most {LONGEST_RECORD} bytes"));
-            }
-            asked.record.parse::<Record>().map_err(|e| e.to_string())
-        })
-        .map(|record| ReadRecord {
-            rules: record.rules().to_string(),
-            start: record.start().to_string(),
-            moves: record.moves().iter().map(ToString::to_string).collect(),
-            positions: record.positions().iter().map(ToString::to_string).collect(),
-            result: record.result.to_string(),
-        });
+        .and_then(|asked| asked.read());
     let written = match read {
         Ok(game) => serde_json::to_string(&Read::Ok(Box::new(game))),
         Err(why) => serde_json::to_string(&Read::Error(&why)),

@@ -4,51 +4,15 @@
 
 use axum::extract::rejection::JsonRejection;
 use axum::Json;
-use dara::record::Record;
-use serde::{Deserialize, Serialize};
+use dara_table::view::{ReadRecord, RecordRequest};
 
 use crate::error::AppError;
 
-/// Longer than any record of a game the Arcade plays: a few hundred turns and their tags.
-const LONGEST_RECORD: usize = 32 * 1024;
-
-/// A record to read.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RecordRequest {
-    /// The record's text, tags and turns.
-    record: String,
-}
-
-/// The game the record holds, as the analysis board steps through it.
-#[derive(Debug, Serialize)]
-pub struct ReadRecord {
-    /// The ruleset in notation.
-    rules: String,
-    /// The position the turns start from.
-    start: String,
-    /// The turns, in canonical notation.
-    moves: Vec<String>,
-    /// The position after each turn, the start first.
-    positions: Vec<String>,
-    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
-    result: String,
-}
-
-/// `POST /api/record`.
+/// `POST /api/record` (the reading itself is the table crate's, which the page's module runs
+/// offline too).
 pub async fn read(
     body: Result<Json<RecordRequest>, JsonRejection>,
 ) -> Result<Json<ReadRecord>, AppError> {
     let request = body.map(|Json(r)| r).map_err(|e| AppError::bad(e.body_text()))?;
-    if request.record.len() > LONGEST_RECORD {
-        return Err(AppError::bad(format!("a record of at most {LONGEST_RECORD} bytes")));
-    }
-    let record: Record = request.record.parse().map_err(|e| AppError::bad(format!("{e}")))?;
-    Ok(Json(ReadRecord {
-        rules: record.rules().to_string(),
-        start: record.start().to_string(),
-        moves: record.moves().iter().map(ToString::to_string).collect(),
-        positions: record.positions().iter().map(ToString::to_string).collect(),
-        result: record.result.to_string(),
-    }))
+    request.read().map(Json).map_err(AppError::bad)
 }

@@ -9,6 +9,7 @@ mod display;
 mod event;
 mod judge;
 mod position;
+mod record;
 mod render;
 
 pub use clock::ClockView;
@@ -16,4 +17,5 @@ pub use display::display;
 pub use event::{EndView, Event, SeatView, Seats, Snapshot};
 pub use judge::{Answer, Question, Verdict};
 pub use position::{Hands, PositionView};
+pub use record::{ReadRecord, RecordRequest};
 pub use render::{replay, View};
