@@ -171,7 +171,7 @@ test('assets are kept a year under hashed names, a page is revalidated, and a se
 
 // The layout shift of a game's page over a game, not only its load: the computer's answers,
 // the panels' counts and clocks, the turn line and the move list all fill in place.
-test('a game\'s page does not shift during a game: against the computer, and a friend\'s from its link to its first turns', { timeout: 120000 }, async () => {
+test('a game\'s page does not shift during a game: against the computer, and a friend\'s for its maker, the friend and a watcher, from its link to its first turns', { timeout: 120000 }, async () => {
   await keepScreenshotsOnFailure('weight-game-shift', pages, async () => {
     const computer = await newPage({ width: 390, height: 844 });
     await countShifts(computer);
@@ -193,8 +193,17 @@ test('a game\'s page does not shift during a game: against the computer, and a f
     await maker.waitForFunction(() => document.querySelector('#invite-link').value !== '');
     const link = await maker.locator('#invite-link').inputValue();
     await maker.waitForTimeout(600);
+    // The friend who opens the link, and someone who opens it after: their pages from the
+    // first byte (who sits where is known only from the snapshot, and the friend's seat from
+    // the join after it).
     const friend = await newPage({ width: 390, height: 844 });
+    await countShifts(friend);
     await friend.goto(link);
+    await friend.waitForFunction(() => !document.documentElement.classList.contains('seat-unknown'));
+    const watcher = await newPage({ width: 390, height: 844 });
+    await countShifts(watcher);
+    await watcher.goto(link);
+    await watcher.waitForSelector('#watch-note:not([hidden])');
     for (let plies = 1; plies <= 6; plies += 1) {
       const mover = plies % 2 === 1 ? maker : friend;
       await clickTurn(mover);
@@ -202,8 +211,12 @@ test('a game\'s page does not shift during a game: against the computer, and a f
       await maker.waitForTimeout(600);
     }
     const friendShift = await maker.evaluate(() => window.shifted);
-    console.log(`layout shift over a game: against the computer ${computerShift.toFixed(3)}, a friend's game (its maker's page) ${friendShift.toFixed(3)}`);
+    const joinerShift = await friend.evaluate(() => window.shifted);
+    const watcherShift = await watcher.evaluate(() => window.shifted);
+    console.log(`layout shift over a game: against the computer ${computerShift.toFixed(3)}, a friend's game: its maker's page ${friendShift.toFixed(3)}, the friend's from the link ${joinerShift.toFixed(3)}, a watcher's ${watcherShift.toFixed(3)}`);
     assert.ok(computerShift <= MOST_SHIFT, `against the computer: ${computerShift}`);
     assert.ok(friendShift <= MOST_SHIFT, `a friend's game: ${friendShift}`);
+    assert.ok(joinerShift <= MOST_SHIFT, `the friend who opened the link: ${joinerShift}`);
+    assert.ok(watcherShift <= MOST_SHIFT, `a watcher: ${watcherShift}`);
   });
 });

@@ -9,10 +9,17 @@
 //   inviting-clock: that game has a clock, whose room in each panel is kept as well.
 //   before-snapshot: every game page until its snapshot is drawn: what sits below the side's
 //   words the snapshot writes (the move list's title) is not shown until it has its place.
+//   seat-unknown: a game on the server opened from its link or reloaded (not just made here):
+//   whether the visitor takes a seat, which colour (the board turns for dark) or watches (a note
+//   above the board), are known only from the snapshot, so the table is kept out of sight, its
+//   room held, until the snapshot draws it once as it will stay. Shown and then turned, it
+//   moved by a fifth of the screen (CLS 0.21 for the friend who opens the link).
 document.documentElement.classList.add('before-snapshot');
 const hints = new URLSearchParams(location.hash.slice(1));
 if (hints.has('invite')) {
   document.documentElement.classList.add('inviting');
   if (hints.get('you') === 'black') document.documentElement.classList.add('inviting-black');
   if (hints.has('clock')) document.documentElement.classList.add('inviting-clock');
+} else if (location.pathname.startsWith('/g/')) {
+  document.documentElement.classList.add('seat-unknown');
 }

@@ -129,6 +129,9 @@ const HANDLERS = {
   },
 
   error(state, d, page) {
+    // A page without a seat asks for nothing but the link's free seat: refused (taken first,
+    // or not kept now), it watches, and asks again at its next snapshot if the seat is free.
+    if (state.joinAsked && !state.token) state.joinAsked = false;
     page.say(cap(refusalText(d)));
   },
 };

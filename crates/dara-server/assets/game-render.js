@@ -139,6 +139,11 @@ function renderMoves(state, page) {
   if (state.viewing === null) $('moves').scrollTop = $('moves').scrollHeight;
 }
 
+// Whether this page has asked for the invite link's free seat and not yet heard.
+function joining(state) {
+  return state.joinAsked && !state.token && !state.game.you;
+}
+
 function renderControls(state, mine) {
   const { game } = state;
   const playing = !!game.you && !game.end;
@@ -149,10 +154,12 @@ function renderControls(state, mine) {
   const waiting = !!game.you && !seated && !game.end;
   $('invite').hidden = !(waiting && game.opponent === 'friend');
   document.documentElement.classList.remove('before-snapshot', 'inviting', 'inviting-black', 'inviting-clock');
+  // The link's free seat asked for: the table is shown once it is this visitor's (or refused).
+  if (!joining(state)) document.documentElement.classList.remove('seat-unknown');
   $('seeking').hidden = !(waiting && game.opponent === 'open');
   $('invite-link').value = `${location.origin}/g/${state.gameId}`;
   // Not while the invite link's seat is being asked for: the note would come and go at once.
-  $('watch-note').hidden = !!game.you || (state.joinAsked && !state.token);
+  $('watch-note').hidden = !!game.you || joining(state);
   $('resign').hidden = !playing || !seated;
   // The computer plays every game out: no draw is offered to it.
   const mayOffer = playing && seated && !vsComputer;
