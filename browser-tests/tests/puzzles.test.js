@@ -1,9 +1,10 @@
 // The puzzles page (`/puzzles`) in real Chromium: a puzzle solved by clicks and the streak kept
-// in the browser, a wrong answer explained and the solution shown, and a puzzle solved by
-// keyboard alone.
+// in the browser, a wrong answer explained and the solution shown, a puzzle solved by keyboard
+// alone, and a wrong capture's explanation searched in the page when the server's engine does
+// not answer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useArcade, keepScreenshotsOnFailure } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, plainAsset } from '../harness.js';
 
 let puzzles;
 const { server, newPage, pages } = useArcade([], async (started) => { puzzles = await (await fetch(`${started.url}/api/puzzles`)).json(); });
@@ -109,5 +110,48 @@ test('a puzzle solved by keyboard alone', { timeout: 60000 }, async () => {
     await feedbackSays(page, 'Right!');
     assert.equal(await page.evaluate(() => document.activeElement.id), 'next');
     assert.equal(await page.locator('#feedback').getAttribute('aria-live'), 'polite');
+  });
+});
+
+const judge = async (body) => (await fetch(`${server.url}/api/position`, {
+  method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+})).json();
+
+// A puzzle of difficulty 1 and a capture that is not its solution, after which the game goes on
+// and the opponent has no capture to answer with: the page explains that wrong answer with the
+// engine's best reply (puzzles.js, `captureWhy`).
+async function wrongCapture() {
+  const stream = puzzles.filter((p) => p.difficulty === 1);
+  for (const [index, p] of stream.entries()) {
+    if (['defence', 'save-row', 'only-step'].includes(p.theme)) continue;
+    const { pos } = await judge({ position: p.position, rules: p.rules });
+    for (const m of pos.legal.filter((m) => m !== p.line[0] && parse(m).captures.length)) {
+      const { move } = await judge({ position: p.position, rules: p.rules, move: m });
+      const quiet = !move.pos.legal.some((answer) => parse(answer).captures.length);
+      if (move.status.result === '*' && quiet) return { index, p, m, after: move.pos };
+    }
+  }
+  throw new Error('no puzzle of difficulty 1 has a wrong capture to explain');
+}
+
+test('a wrong capture is explained with the best reply, searched in the page when the server\'s engine does not answer', { timeout: 90000 }, async () => {
+  await keepScreenshotsOnFailure('puzzles-in-page', pages, async () => {
+    const { index, p, m, after } = await wrongCapture();
+    const page = await newPage();
+    // The server's engine does not answer (as offline): the page searches with its own.
+    let refused = 0;
+    await page.route('**/api/analysis', (route) => { refused += 1; return route.abort(); });
+    const modules = [];
+    page.on('response', (response) => modules.push(plainAsset(new URL(response.url()).pathname)));
+    await page.addInitScript((at) => localStorage.setItem('dara.puzzles.at.1', String(at)), index);
+    await page.goto(server.url + '/puzzles');
+    assert.equal((await shown(page)).id, p.id);
+    await clickMove(page, m);
+    await page.waitForFunction(() => document.querySelector('#feedback').textContent.includes('best answer is'), null, { timeout: 60000 });
+    const feedback = await page.locator('#feedback').innerText();
+    const reply = /best answer is (\S+?)\.?$/.exec(feedback)[1];
+    assert.ok(after.legal.includes(reply), `${reply} is a legal answer to ${m}: ${feedback}`);
+    assert.ok(refused >= 1, 'the server was asked first');
+    assert.ok(modules.includes('/assets/engine.wasm'), 'the page fetched its engine');
   });
 });
