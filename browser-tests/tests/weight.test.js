@@ -5,7 +5,7 @@
 // costs: no asset at all (each kept a year under its hashed name), the page asked about again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useArcade, keepScreenshotsOnFailure, playComputerFromHome, clickTurn, plainAsset, countShifts } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, playComputerFromHome, clickTurn, plainAsset, countShifts, createGame } from '../harness.js';
 
 const { server, newPage, pages } = useArcade();
 
@@ -56,6 +56,35 @@ test('every page is usable within its byte budget, without layout shift, and loa
     for (const [path, total, needed] of totals) {
       assert.ok(total <= BUDGET_BYTES, `${path}: ${total} bytes before usable\n${needed.map(([n, b]) => `${n} ${b}`).join('\n')}`);
     }
+  });
+});
+
+// A game's page within the same budget: a friend's game as the friend opens its link (nothing of
+// the page's own table or engine), and a game against the computer in the page (its table and
+// engine's scripts, its WebAssembly apart: held to its own budget below).
+test('a game\'s page is usable within its byte budget, a friend\'s and one against the computer', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('weight-game', pages, async () => {
+    const { game } = await createGame(server, { opponent: 'friend', first: 'me' });
+    const friend = await firstVisit(`/g/${game}`);
+    await friend.page.waitForFunction(() => !document.documentElement.classList.contains('seat-unknown'));
+    const id = '0123456789abcdef';
+    const computer = await firstVisit(`/computer/${id}`, (page) => page.addInitScript((kept) => {
+      localStorage.setItem(`dara.computer.${kept.game}`, JSON.stringify(kept));
+    }, { game: id, date: '2026.12.04', rules: 'arcade', level: 1, you: 'white', journal: [] }));
+    await computer.page.waitForSelector('#board [data-cell].put');
+    const report = [];
+    for (const [what, { sizes }] of [['a friend\'s game', friend], ['against the computer', computer]]) {
+      const needed = [...sizes].filter(([name]) => !name.endsWith('.wasm'));
+      const total = needed.reduce((sum, [, bytes]) => sum + bytes, 0);
+      report.push(`${what}: ${(total / 1024).toFixed(1)} KB in ${needed.length} files`);
+      assert.ok(total <= BUDGET_BYTES, `${what}: ${total} bytes before usable\n${needed.map(([n, b]) => `${n} ${b}`).join('\n')}`);
+    }
+    console.log(report.join('\n'));
+    const names = [...friend.sizes.keys()];
+    for (const module of ['/assets/page-table.js', '/assets/engine.js', '/assets/study.js']) {
+      assert.ok(!names.includes(module), `a friend's game fetched ${module}`);
+    }
+    assert.ok(computer.sizes.has('/assets/page-table.js'), 'the computer\'s game fetched its table');
   });
 });
 
@@ -145,7 +174,7 @@ test('assets are kept a year under hashed names, a page is revalidated, and a se
     assert.match(document.etag ?? '', /^"[0-9a-f]+(-br|-gzip)?"$/, describe(first));
     const loaded = assets(first);
     const names = loaded.map(({ path }) => plainAsset(path));
-    for (const needed of ['/assets/style.css', '/assets/i18n.js', '/assets/home.js', '/assets/lang-en.js', '/assets/engine.js']) {
+    for (const needed of ['/assets/style.css', '/assets/i18n.js', '/assets/home.js', '/assets/lang-en.js', '/assets/engine-wasm.js']) {
       assert.ok(names.includes(needed), `${needed} loaded by the home page\n${describe(first)}`);
     }
     for (const asset of loaded) {

@@ -12,6 +12,12 @@
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+// Whether this browser can run the engine in the page at all (engine.js's worker, and the page's
+// own table: page-table.js asks before it fetches the engine).
+export function engineInPage() {
+  return typeof Worker === 'function' && typeof WebAssembly === 'object';
+}
+
 // Instantiates a module from its bytes or from a fetch of it; `now` is the clock (the page's
 // performance.now()). Resolves to { think(request) → reply line, table(request) → answer,
 // judge(question) → answer, record(request) → answer }, of which the module has either the

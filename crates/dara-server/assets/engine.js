@@ -8,16 +8,11 @@
 // The server's level 8 answers from its endgame tablebases where few stones are left; the page
 // has no tables (megabytes on the server) and searches those positions like any other (see
 // crates/dara-pocket/src/lib.rs).
-import { requestLine, readReply } from './engine-wasm.js';
+import { requestLine, readReply, engineInPage } from './engine-wasm.js';
 
 let worker = null;
 let asked = 0;
 const waiting = new Map();
-
-// Whether this browser can run the engine in the page at all.
-export function engineInPage() {
-  return typeof Worker === 'function' && typeof WebAssembly === 'object';
-}
 
 function fail(error) {
   for (const { reject } of waiting.values()) reject(error);

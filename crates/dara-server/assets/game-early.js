@@ -23,3 +23,9 @@ if (hints.has('invite')) {
 } else if (location.pathname.startsWith('/g/')) {
   document.documentElement.classList.add('seat-unknown');
 }
+// The game's link, the page's own table or the server's socket (game.js imports the one the
+// address names): fetched now, beside the page's other modules, rather than once game.js has run.
+const preload = document.createElement('link');
+preload.rel = 'modulepreload';
+preload.href = location.pathname.startsWith('/computer/') ? '/assets/page-table.js' : '/assets/connection.js';
+document.head.append(preload);

@@ -3,8 +3,6 @@
 // drawn from that state (game-render.js). This file ties them to the board, the socket and the
 // buttons: what the person does.
 import { Board } from './board.js';
-import { Connection } from './connection.js';
-import { PageConnection, computerGameUrl } from './page-table.js';
 import * as sound from './sound.js';
 import { fetchReview, fillTable, summary, sideNames } from './review.js';
 import { t } from './i18n.js';
@@ -18,6 +16,11 @@ const gameId = location.pathname.split('/')[2];
 // A game against the computer played in this page (page-table.js) lives at /computer/<id>; a
 // game on the server at /g/<id>.
 const inPage = location.pathname.startsWith('/computer/');
+// Each kind of game fetches only its own link to the game, the page's table or the server's
+// socket (game-early.js starts that fetch with the page's first bytes): a game on the server
+// never needs the page's table and engine, nor one in the page the socket.
+const pageTable = inPage ? await import('./page-table.js') : null;
+const Link = inPage ? pageTable.PageConnection : (await import('./connection.js')).Connection;
 
 // The seat token: from the seat's link (then remembered), or remembered from before. It is
 // never written into the address bar: a player copying the address to invite someone must not
@@ -44,7 +47,7 @@ const board = new Board($('board'), {
   onPremove: (step) => setPremove(step),
 });
 
-const conn = new (inPage ? PageConnection : Connection)(gameId, {
+const conn = new Link(gameId, {
   seat: state.token,
   onMessage: (msg) => {
     if (!receive(state, msg, effects)) return;
@@ -82,7 +85,7 @@ const effects = {
     if (id === gameId) conn.setSeat(token);
   },
   go: (url) => { location.href = url; },
-  openGame: (id) => { location.href = inPage ? computerGameUrl(id) : `/g/${id}`; },
+  openGame: (id) => { location.href = inPage ? pageTable.computerGameUrl(id) : `/g/${id}`; },
   endDialogs: () => { if ($('resign-dialog').open) $('resign-dialog').close(); },
   choosing: () => board.choosingCapture(),
 };

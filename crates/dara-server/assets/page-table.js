@@ -7,8 +7,7 @@
 // PageConnection has the interface of the socket's Connection (connection.js): the game page
 // sends it the same messages and is told the same ones back, so it draws a game here and a game
 // on the server with the same code.
-import { fetchModule } from './engine-wasm.js';
-import { search, stopEngine, engineInPage } from './engine.js';
+import { fetchModule, engineInPage } from './engine-wasm.js';
 
 const keptKey = (id) => `dara.computer.${id}`;
 // The ids of the finished games still kept, oldest first.
@@ -22,6 +21,10 @@ export const computerGameUrl = (id) => `/computer/${id}`;
 // Whether a game against the computer can be played in this page (otherwise the server's
 // computer plays it, as before).
 export const tableInPage = () => engineInPage() && typeof localStorage === 'object';
+
+// The engine's side of the page (its worker and module), fetched when the computer first thinks:
+// the game's page is usable before it, the person placing the first stone meanwhile.
+const engine = () => import('./engine.js');
 
 // 53 random bits (as many as a number holds exactly): the computer's dice for a move, and the
 // id of a rematch.
@@ -147,7 +150,7 @@ export class PageConnection {
     if (messages.some((m) => m.t === 'end')) finished(kept.game);
     if (callOff.includes(this.searching)) {
       this.searching = null;
-      stopEngine();
+      engine().then(({ stopEngine }) => stopEngine());
     }
     if (asked) this.think(asked);
     clearTimeout(this.wake);
@@ -161,7 +164,7 @@ export class PageConnection {
   // table stopped waiting for it meanwhile.
   think({ ticket, request }) {
     this.searching = ticket;
-    search(request).then(
+    engine().then(({ search }) => search(request)).then(
       (reply) => {
         if (this.searching !== ticket) return;
         this.searching = null;

@@ -4,7 +4,6 @@
 // turn that lost something, the engine's better turn. The thresholds are the server's
 // (PROTOCOL.md, "Analysis").
 
-import { reviewGame } from './study.js';
 import { t } from './i18n.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -22,6 +21,8 @@ export const MARKS = {
 // server does not answer: the review (`inPage: true` if the page made it), or an Error whose
 // message is the server's reason (busy, one at a time, ...).
 export async function fetchReview(game) {
+  // Fetched when a review is asked for: the game page is usable without it.
+  const { reviewGame } = await import('./study.js');
   return reviewGame({ rules: game.rules, positions: game.positions, moves: game.moves });
 }
 
