@@ -197,6 +197,8 @@ pub fn play_game_told(
 
     let (mut white, mut black, snapshot) = reconnect(&current, &game, &tokens);
     let mut known = Known::from_snapshot(&snapshot);
+    // What told the players the game had ended, for a failure to show.
+    let mut ended_by = known.ended.then(|| format!("the first snapshot: {snapshot}"));
     let mut in_flight: Option<String> = None;
     let mut id = 0u64;
     loop {
@@ -213,8 +215,9 @@ pub fn play_game_told(
                 in_flight = Some("resign".into());
                 mover.send(&json!({"t": "resign"}))?;
                 mover.until(|m| m["t"] == "ok")?;
-                other.until(|m| m["t"] == "end")?;
+                let end = other.until(|m| m["t"] == "end")?;
                 known.ended = true;
+                ended_by = Some(format!("resigned after {length} turns: {end}"));
                 return Ok(true);
             }
             let m = known.legal[rng.gen_range(0..known.legal.len())].clone();
@@ -231,6 +234,7 @@ pub fn play_game_told(
                     // The rules ended the game with the turn before (an `end` came after it).
                     Some("rejected") if msg["d"]["code"] == "game-over" => {
                         known.ended = true;
+                        ended_by = Some(format!("turn {m} refused: {msg}"));
                         return Ok(true);
                     }
                     // Not kept, so not played: the store cannot be reached (a cluster's Redis
@@ -260,6 +264,9 @@ pub fn play_game_told(
                 .collect();
             // No turn left: the rules ended the game (its `end` is in the final look).
             known.ended = known.legal.is_empty();
+            if known.ended {
+                ended_by = Some(format!("no turn left after {event}"));
+            }
             Ok(false)
         })();
         match step {
@@ -281,6 +288,9 @@ pub fn play_game_told(
                     extra.is_empty() || (extra.len() == 1 && in_flight.as_deref() == Some(&extra[0])),
                     "game {game}: kept {extra:?} beyond what was acknowledged ({in_flight:?} in flight)"
                 );
+                if kept.ended {
+                    ended_by = Some(format!("the snapshot after a reconnect: {snapshot}"));
+                }
                 known = kept;
             }
         }
@@ -288,7 +298,11 @@ pub fn play_game_told(
     // The record, from a fresh look at the game (retried across one more restart, if any).
     let (mut white, _black, snapshot) = reconnect(&current, &game, &tokens);
     let end = &snapshot["d"]["end"];
-    assert!(!end.is_null(), "game {game} has ended: {snapshot}");
+    assert!(
+        !end.is_null(),
+        "game {game} has ended ({}), yet now: {snapshot}",
+        ended_by.as_deref().unwrap_or("?")
+    );
     let kept = Known::from_snapshot(&snapshot);
     assert!(kept.moves.starts_with(&known.moves) && kept.moves.len() == known.moves.len());
     let _ = white.ws.close(None);

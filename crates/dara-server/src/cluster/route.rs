@@ -28,18 +28,27 @@ pub async fn route(state: &AppState, id: &GameId) -> Route {
     if state.is_damaged(id) {
         return Route::Damaged;
     }
-    if let Some(handle) = state.game(id) {
+    if let Some(handle) = running_here(state, id) {
         return Route::Here(handle);
     }
     let Some(cluster) = &state.cluster else { return Route::Gone };
     let _one_at_a_time = cluster.taking.one(id).await;
-    if let Some(handle) = state.game(id) {
+    if let Some(handle) = running_here(state, id) {
         return Route::Here(handle);
     }
     match cluster.redis.find(id).await {
         Ok(Whereabouts::Gone) => Route::Gone,
         Ok(Whereabouts::Held(node)) => Route::There(node),
         Ok(Whereabouts::Taken(stored)) => match crate::game::restore(state, stored) {
+            // This node lapsed while it read the game: its renewal forgot every lease, this new
+            // one with it, and gave up the games it ran, before this one ran here to be given
+            // up. Run on, it would be a copy nobody fences: with no turn to write, it served its
+            // snapshot, older than the game going on elsewhere, to whoever came here next.
+            Ok(handle) if !cluster.redis.holds(id) => {
+                tracing::warn!(game = %id, "taken up as this node lapsed: given up again");
+                handle.hand_over();
+                Route::NotNow
+            }
             Ok(handle) => {
                 state.metrics.takeovers.inc();
                 tracing::info!(game = %id, "game taken up from Redis");
@@ -55,6 +64,25 @@ pub async fn route(state: &AppState, id: &GameId) -> Route {
             tracing::warn!(game = %id, "cannot find the game's node: {e}");
             Route::NotNow
         }
+    }
+}
+
+/// The game `id` if it runs on this node and, in a cluster, this node holds its lease. A copy
+/// whose lease this node does not hold is given up instead: nothing would ever fence a copy
+/// that writes nothing, and it would serve whoever came here a snapshot older than the game
+/// going on elsewhere. (The renewal gives up the games whose leases a lapse forgot; this is for
+/// any copy that missed it, as one taken up while the node lapsed.)
+fn running_here(state: &AppState, id: &GameId) -> Option<GameHandle> {
+    let handle = state.game(id)?;
+    match &state.cluster {
+        Some(cluster) if !cluster.redis.holds(id) => {
+            if !handle.moved() {
+                tracing::warn!(game = %id, "running here without its lease: given up");
+                handle.hand_over();
+            }
+            None
+        }
+        _ => Some(handle),
     }
 }
 

@@ -180,6 +180,12 @@ impl Redis {
         self.inner.held.lock().expect("leases lock").len()
     }
 
+    /// Whether this node holds game `game`'s lease, as far as it knows (it may have lapsed
+    /// since, which the next renewal finds).
+    pub fn holds(&self, game: &GameId) -> bool {
+        self.inner.held.lock().expect("leases lock").contains_key(game)
+    }
+
     /// Whether Redis answers.
     pub async fn ping(&self) -> bool {
         let mut conn = self.connection();
