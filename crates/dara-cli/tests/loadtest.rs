@@ -16,6 +16,11 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// A server with `options` besides the test's own.
+    fn start_with(options: &[&str]) -> Server {
         let mut child = Command::new(DARA)
             .args([
                 "serve",
@@ -25,6 +30,7 @@ impl Server {
                 "--games-per-address",
                 "1000",
             ])
+            .args(options)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -122,4 +128,109 @@ fn a_server_off_this_machine_is_refused_before_any_traffic() {
         stderr.contains("not a loopback address") && stderr.contains("--allow-remote"),
         "{stderr}"
     );
+}
+
+/// The figures of a report as numbers, failing with the report when one is missing.
+fn figure(report: &Value, key: &str) -> f64 {
+    report[key].as_f64().unwrap_or_else(|| panic!("no {key} in {report}"))
+}
+
+fn assert_no_fault(report: &Value) {
+    for fault in ["rejected", "desynced", "disconnected", "timed_out", "refused", "connect_failed"]
+    {
+        assert_eq!(figure(report, fault), 0.0, "{fault}: {report}");
+    }
+}
+
+#[test]
+fn games_against_the_computer_count_its_replies() {
+    let server = Server::start_with(&["--instant-computer"]);
+    // 5 turns a second a game: the driver's one socket sends them all, inside the flood limit.
+    let report = server.load(&[
+        "--opponent",
+        "computer",
+        "--level",
+        "2",
+        "--games",
+        "3",
+        "--rate",
+        "5",
+        "--warmup",
+        "1",
+        "--seconds",
+        "3",
+    ]);
+    assert_eq!(report["opponent"], "computer", "{report}");
+    assert_eq!(report["level"], 2, "{report}");
+    assert_no_fault(&report);
+    // About 3 games × 5 turns × 3 s, each answered at once; a game's last turn is not.
+    let (turns, replies) = (figure(&report, "turns"), figure(&report, "computer_replies"));
+    assert!((20.0..=60.0).contains(&replies), "{report}");
+    assert!((replies - turns).abs() <= 3.0 + figure(&report, "games_finished"), "{report}");
+    assert_eq!(report["reply_ms"]["samples"], report["computer_replies"], "{report}");
+    assert!(report["reply_ms"]["p50"].as_f64().unwrap() > 0.0, "{report}");
+    assert!(figure(&report, "computer_replies_per_second") > 5.0, "{report}");
+    assert!(figure(&report, "server_cpu_ms_per_reply") > 0.0, "{report}");
+    // Nobody else's socket: the computer's moves reach no opponent of the driver's.
+    assert_eq!(report["delivered_ms"]["samples"], 0, "{report}");
+}
+
+#[test]
+fn a_real_low_level_pauses_like_a_person_before_each_reply() {
+    let server = Server::start();
+    let report = server.load(&[
+        "--opponent",
+        "computer",
+        "--level",
+        "1",
+        "--games",
+        "2",
+        "--rate",
+        "0",
+        "--warmup",
+        "1",
+        "--seconds",
+        "4",
+    ]);
+    assert_no_fault(&report);
+    // Levels 1 to 3 wait 0.7 to 1.6 s before each move: 2 games, about 4 s.
+    let replies = figure(&report, "computer_replies");
+    assert!((2.0..=12.0).contains(&replies), "{report}");
+    let reply = &report["reply_ms"];
+    assert!(reply["p50"].as_f64().unwrap() >= 700.0, "{report}");
+    assert!(reply["max"].as_f64().unwrap() < 5_000.0, "{report}");
+}
+
+#[test]
+fn searches_that_wait_for_the_engine_are_told_their_place() {
+    // One engine thread and level 8 (the default: a second a move): three games' searches wait
+    // behind one another, and the games hear `queue`.
+    let server = Server::start_with(&["--engine-threads", "1", "--instant-computer"]);
+    let report = server.load(&[
+        "--opponent",
+        "computer",
+        "--games",
+        "3",
+        "--rate",
+        "0",
+        "--warmup",
+        "0",
+        "--seconds",
+        "4",
+    ]);
+    assert_eq!(report["level"], 8, "{report}");
+    assert_no_fault(&report);
+    assert!(figure(&report, "queue_told") > 0.0, "{report}");
+    assert!(figure(&report, "queue_ahead_max") >= 1.0, "{report}");
+    // One search at a time, about a second each.
+    assert!((2.0..=8.0).contains(&figure(&report, "computer_replies")), "{report}");
+    assert!(figure(&report, "server_cpu_ms_per_reply") > 100.0, "{report}");
+}
+
+#[test]
+fn a_level_is_the_computers() {
+    let out = Command::new(DARA).args(["loadtest", "--level", "3"]).output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--opponent computer"), "{stderr}");
 }

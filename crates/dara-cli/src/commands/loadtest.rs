@@ -1,8 +1,10 @@
 //! `dara loadtest`: games kept in play against a running Arcade, over real WebSockets.
 
 use anyhow::{ensure, Context, Result};
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use dara::Ruleset;
+use dara_engine::level::Level;
+use dara_table::Opponent;
 
 use crate::loadtest::{self, Plan};
 
@@ -15,6 +17,14 @@ use crate::loadtest::{self, Plan};
 /// `--seconds`: games in play, turns accepted per second, the round trip of a turn to its
 /// `accepted` and to the opponent's `move` event (p50/p95/p99/max), and what went wrong. With
 /// `--server-pid` also the server's CPU time per turn and its memory per game.
+///
+/// With `--opponent computer` each game is against the server's computer at `--level`: the
+/// driver holds the pale stones (which move first) on one socket and plays its random turns,
+/// and the computer answers each one. It then also measures the computer's replies per second,
+/// the time from a turn to the computer's reply (p50/p95/p99/max), and with `--server-pid` the
+/// server's CPU time per reply: the capacity of a node's engine, e.g.
+///
+///     dara loadtest --opponent computer --level 8 --games 20 --rate 0 --server-pid $!
 ///
 /// The server limits games per client address (20): start it with a large
 /// `--games-per-address` for a load test, e.g.
@@ -34,15 +44,24 @@ pub struct Args {
     /// Load a server that is not on this machine's loopback: only one you run and may load.
     #[arg(long)]
     allow_remote: bool,
-    /// Games kept in play at once (two sockets each).
+    /// Games kept in play at once (two sockets each; one against the computer).
     #[arg(long, default_value_t = 100)]
     games: usize,
+    /// Who the games are against: a friend (the driver plays both seats) or the server's
+    /// computer (the driver plays pale, the computer answers each turn).
+    #[arg(long, value_enum, default_value_t = OpponentKind::Friend)]
+    opponent: OpponentKind,
+    /// The computer's level, 1 to 8, with `--opponent computer` [default: 8].
+    #[arg(long)]
+    level: Option<Level>,
     /// The ruleset of every game.
     #[arg(long, default_value = "arcade")]
     rules: String,
     /// Turns per second in each game; 0: each turn as soon as the server has answered the last.
     /// The server closes a socket that sends more than 10 messages a second (after a burst of
-    /// 40), so a game played faster than about 19 turns a second is soon disconnected.
+    /// 40), so a game played faster than about 19 turns a second is soon disconnected; against
+    /// the computer, whose moves the driver does not send, about 9 (rate 0 is safe against it
+    /// only where its replies take a tenth of a second or more: not with `--instant-computer`).
     #[arg(long, default_value_t = 1.0)]
     rate: f64,
     /// Seconds measured, after the games have connected and warmed up.
@@ -87,8 +106,24 @@ pub struct Args {
     json: bool,
 }
 
+/// Who the games of a load test are against, as the command line names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum OpponentKind {
+    /// A game between people: the driver holds both seats.
+    Friend,
+    /// A game against the server's computer at `--level`.
+    Computer,
+}
+
 pub fn run(args: Args) -> Result<()> {
     let _: Ruleset = args.rules.parse().context("--rules")?;
+    let opponent = match (args.opponent, args.level) {
+        (OpponentKind::Friend, None) => Opponent::Friend,
+        (OpponentKind::Friend, Some(_)) => {
+            anyhow::bail!("--level is the computer's: give it with --opponent computer")
+        }
+        (OpponentKind::Computer, level) => Opponent::Computer(level.unwrap_or(Level::MAX)),
+    };
     ensure!(args.games > 0, "--games must be at least 1");
     let seconds_ok = |s: f64| s.is_finite() && (0.0..=86_400.0).contains(&s);
     ensure!(
@@ -107,6 +142,7 @@ pub fn run(args: Args) -> Result<()> {
         allow_remote: args.allow_remote,
         games: args.games,
         rules: args.rules,
+        opponent,
         rate: args.rate,
         seconds: args.seconds,
         warmup: args.warmup,

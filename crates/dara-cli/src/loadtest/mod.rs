@@ -2,9 +2,12 @@
 //! WebSockets, written from the server's protocol document (`crates/dara-server/PROTOCOL.md`),
 //! and what they measure.
 //!
+//! Games between people (the driver holds both seats) or against the server's computer (the
+//! driver holds the pale seat, the computer answers each of its turns).
+//!
 //! Light by design, so that on a shared machine the server is what runs out first: one task
-//! per game holding both seats' sockets, messages read in place from each frame, counters in
-//! atomics and the round trips in two HDR histograms.
+//! per game holding its seats' sockets, messages read in place from each frame, counters in
+//! atomics and the round trips in HDR histograms.
 
 mod game;
 mod http;
@@ -22,6 +25,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
+use dara_table::Opponent;
 use serde::Serialize;
 use tokio::time::Instant;
 
@@ -43,6 +47,9 @@ pub struct Plan {
     pub games: usize,
     /// The ruleset text sent with each new game.
     pub rules: String,
+    /// Who the games are against: a friend (the driver's second seat) or the computer at a
+    /// level. Open tables are not loaded (they are seated through the lobby).
+    pub opponent: Opponent,
     /// Turns per second per game; 0: as fast as the server answers.
     pub rate: f64,
     /// The measured window, after the connection ramp and the warm-up.
@@ -76,6 +83,10 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 /// read. Whatever goes wrong in the games is counted in the report, not an error.
 pub async fn run(plan: Plan) -> Result<Report> {
     anyhow::ensure!(!plan.servers.is_empty(), "no server to load");
+    anyhow::ensure!(
+        plan.opponent != Opponent::Open,
+        "games at open tables are not loaded: a friend's or the computer's"
+    );
     let mut targets = Vec::new();
     for server in &plan.servers {
         targets.push(target::resolve(server, plan.allow_remote).await?);
@@ -86,7 +97,8 @@ pub async fn run(plan: Plan) -> Result<Report> {
     };
     let open_files =
         crate::open_files::raise_open_files().context("raising the open-files limit")?;
-    let sockets = plan.games as u64 * 2 + 64;
+    let seats_per_game = if matches!(plan.opponent, Opponent::Computer(_)) { 1 } else { 2 };
+    let sockets = plan.games as u64 * seats_per_game + 64;
     if open_files.soft < sockets {
         eprintln!(
             "loadtest: {} games need about {sockets} open files; this process may open {} (its \
@@ -99,7 +111,8 @@ pub async fn run(plan: Plan) -> Result<Report> {
     let redis_process = plan.redis_pid.map(Process::Pid);
     let shared = Arc::new(Shared {
         targets,
-        new_game: wire::new_game(&plan.rules),
+        opponent: plan.opponent,
+        new_game: wire::new_game(&plan.rules, plan.opponent),
         turn_every: (plan.rate > 0.0).then(|| Duration::from_secs_f64(1.0 / plan.rate)),
         idle: plan.idle,
         protocol: plan.protocol,
@@ -109,7 +122,7 @@ pub async fn run(plan: Plan) -> Result<Report> {
         stats: Stats::new(),
     });
     let stats = &shared.stats;
-    let mut progress = Progress::new(plan.games);
+    let mut progress = Progress::new(plan.games, shared.against_computer());
     let tasks: Vec<_> = (0..plan.games)
         .map(|slot| tokio::spawn(game::keep_in_play(slot, shared.clone())))
         .collect();
@@ -161,11 +174,18 @@ pub async fn run(plan: Plan) -> Result<Report> {
     let close_codes = stats.closes.lock().unwrap_or_else(|e| e.into_inner()).clone();
     let refused_statuses = stats.statuses.lock().unwrap_or_else(|e| e.into_inner()).clone();
     let per_turn = |x: f64| (turns > 0).then(|| x / turns as f64);
+    let replies = stats.replies.load(Relaxed);
+    let against_computer = shared.against_computer();
     Ok(Report {
         server: plan.servers.join(" "),
         nodes: plan.servers.len(),
         games: plan.games,
         rules: plan.rules,
+        opponent: plan.opponent,
+        level: match plan.opponent {
+            Opponent::Computer(level) => Some(level.get()),
+            Opponent::Friend | Opponent::Open => None,
+        },
         rate: plan.rate,
         idle: plan.idle,
         connect_seconds,
@@ -202,6 +222,14 @@ pub async fn run(plan: Plan) -> Result<Report> {
         driver_cpu_percent: 100.0 * driver_cpu / window,
         driver_cpu_wait_seconds: driver_wait,
         open_files,
+        computer_replies: against_computer.then_some(replies),
+        computer_replies_per_second: against_computer.then(|| replies as f64 / window),
+        reply_ms: against_computer.then(|| stats.reply_percentiles()),
+        server_cpu_ms_per_reply: server_cpu
+            .filter(|_| against_computer && replies > 0)
+            .map(|c| c * 1e3 / replies as f64),
+        queue_told: against_computer.then(|| stats.queue_told.load(Relaxed)),
+        queue_ahead_max: against_computer.then(|| stats.queue_ahead_max.load(Relaxed)),
     })
 }
 
@@ -236,15 +264,18 @@ impl Servers {
 /// One line on stderr every few seconds.
 struct Progress {
     games: usize,
+    /// Whether the computer's replies are counted too.
+    against_computer: bool,
     start: Instant,
     last: Instant,
     last_turns: u64,
+    last_replies: u64,
 }
 
 impl Progress {
-    fn new(games: usize) -> Progress {
+    fn new(games: usize, against_computer: bool) -> Progress {
         let now = Instant::now();
-        Progress { games, start: now, last: now, last_turns: 0 }
+        Progress { games, against_computer, start: now, last: now, last_turns: 0, last_replies: 0 }
     }
 
     /// Sleeps until `end`, printing progress lines on the way.
@@ -264,17 +295,32 @@ impl Progress {
         }
         let turns = stats.turns_ever.load(Relaxed);
         let rate = (turns - self.last_turns) as f64 / since.as_secs_f64();
+        let replies = stats.replies_ever.load(Relaxed);
         let (accepted, delivered) = stats.percentiles();
-        let latency = if accepted.samples > 0 {
-            format!(
+        let latency = match (accepted.samples > 0, self.against_computer) {
+            (false, _) => String::new(),
+            (true, false) => format!(
                 ", accepted p50 {:.2} p99 {:.2} ms, opponent's move p99 {:.2} ms",
                 accepted.p50, accepted.p99, delivered.p99
+            ),
+            (true, true) => format!(
+                ", accepted p50 {:.2} p99 {:.2} ms, the computer's reply p50 {:.0} p99 {:.0} ms",
+                accepted.p50,
+                accepted.p99,
+                stats.reply_percentiles().p50,
+                stats.reply_percentiles().p99
+            ),
+        };
+        let replies_rate = if self.against_computer {
+            format!(
+                ", {:.1} computer replies/s",
+                (replies - self.last_replies) as f64 / since.as_secs_f64()
             )
         } else {
             String::new()
         };
         eprintln!(
-            "[{:5.0} s {phase}] {} of {} games in play, {rate:.0} turns/s{latency}; {} rejected, \
+            "[{:5.0} s {phase}] {} of {} games in play, {rate:.0} turns/s{replies_rate}{latency}; {} rejected, \
              {} desynced, {} disconnected, {} refused, {} connect failures",
             (now - self.start).as_secs_f64(),
             stats.in_play.load(Relaxed),
@@ -287,6 +333,7 @@ impl Progress {
         );
         self.last = now;
         self.last_turns = turns;
+        self.last_replies = replies;
     }
 }
 
@@ -300,6 +347,10 @@ pub struct Report {
     pub nodes: usize,
     pub games: usize,
     pub rules: String,
+    /// `friend` (the driver holds both seats) or `computer` (the driver holds the pale seat).
+    pub opponent: Opponent,
+    /// The computer's level, against the computer.
+    pub level: Option<u8>,
     /// Turns per second per game asked for; 0: unlimited.
     pub rate: f64,
     pub idle: bool,
@@ -370,6 +421,20 @@ pub struct Report {
     /// This process's threads waiting for a CPU in the window.
     pub driver_cpu_wait_seconds: f64,
     pub open_files: OpenFiles,
+    /// Against the computer: its moves received in the window.
+    pub computer_replies: Option<u64>,
+    pub computer_replies_per_second: Option<f64>,
+    /// Against the computer: from sending a turn to the computer's `move` event answering it
+    /// (the wait for an engine thread, the search, and at levels 1 to 7 the human-looking pause
+    /// unless the server has `--instant-computer`).
+    pub reply_ms: Option<Percentiles>,
+    /// Against the computer: server CPU time in the window per reply (with --server-pid), in
+    /// milliseconds; the driver's turns are in it too, a few tens of µs each.
+    pub server_cpu_ms_per_reply: Option<f64>,
+    /// Against the computer: `queue` messages heard (a search waited for an engine thread).
+    pub queue_told: Option<u64>,
+    /// And the most searches one said were ahead.
+    pub queue_ahead_max: Option<u64>,
 }
 
 impl fmt::Display for Report {
@@ -380,9 +445,13 @@ impl fmt::Display for Report {
             "turns as fast as the server answers".to_owned()
         };
         let what = if self.idle { "idle (keep-alives only)".to_owned() } else { rate };
+        let against = match self.level {
+            Some(level) => format!(" against the computer at level {level},"),
+            None => String::new(),
+        };
         writeln!(
             f,
-            "dara loadtest: {} games ({}), {what}, against {}",
+            "dara loadtest: {} games ({}),{against} {what}, against {}",
             self.games, self.rules, self.server
         )?;
         writeln!(
@@ -397,7 +466,19 @@ impl fmt::Display for Report {
         )?;
         writeln!(f, "turns accepted     {} ({:.1} a second)", self.turns, self.turns_per_second)?;
         writeln!(f, "move to accepted   {}", self.accepted_ms)?;
-        writeln!(f, "move to opponent   {}", self.delivered_ms)?;
+        match (self.computer_replies, self.computer_replies_per_second, &self.reply_ms) {
+            (Some(replies), Some(per_second), Some(reply_ms)) => {
+                writeln!(f, "computer replies   {replies} ({per_second:.2} a second)")?;
+                writeln!(f, "move to reply      {reply_ms}")?;
+                if let (Some(told), Some(ahead)) = (self.queue_told, self.queue_ahead_max) {
+                    writeln!(
+                        f,
+                        "engine queue       {told} queue messages, at most {ahead} searches ahead"
+                    )?;
+                }
+            }
+            _ => writeln!(f, "move to opponent   {}", self.delivered_ms)?,
+        }
         let codes: Vec<String> =
             self.close_codes.iter().map(|(c, n)| format!("{c}: {n}")).collect();
         let statuses: Vec<String> =
@@ -436,6 +517,9 @@ impl fmt::Display for Report {
                 )?;
                 if let Some(us) = self.server_cpu_us_per_turn {
                     write!(f, ", {us:.1} µs per accepted turn")?;
+                }
+                if let Some(ms) = self.server_cpu_ms_per_reply {
+                    write!(f, ", {ms:.1} ms per computer reply")?;
                 }
                 writeln!(f)?;
                 if let Some(wait) = self.server_cpu_wait_seconds {

@@ -1,5 +1,5 @@
-//! What the games tell the driver: counters every game task adds to, and the two round trips as
-//! HDR histograms.
+//! What the games tell the driver: counters every game task adds to, and the round trips (a
+//! turn's two, and against the computer the wait for its reply) as HDR histograms.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering::Relaxed};
@@ -39,6 +39,14 @@ pub struct Stats {
     pub connect_failed: AtomicU64,
     /// Slots that have made their first attempt at a game (the ramp is over when all have).
     pub first_attempts: AtomicU64,
+    /// The computer's moves inside the window (games against it only).
+    pub replies: AtomicU64,
+    /// The computer's moves since the start (for progress lines).
+    pub replies_ever: AtomicU64,
+    /// `queue` messages heard: a game's search waited for an engine thread.
+    pub queue_told: AtomicU64,
+    /// The most searches a `queue` message said were ahead of a game's.
+    pub queue_ahead_max: AtomicU64,
     /// Whether the server refused `hello` with a `protocol` field, so it is no longer sent.
     pub protocol_refused: AtomicBool,
     /// Close codes of `disconnected` sockets (0: closed with no code or no close frame) and
@@ -53,13 +61,16 @@ pub struct Stats {
     pub told: AtomicU64,
 }
 
-/// The two round trips of a turn.
+/// The two round trips of a turn, and the computer's replies.
 #[derive(Debug)]
 pub struct Latency {
     /// From sending `move` to its `accepted`.
     pub accepted: Histogram<u64>,
     /// From sending `move` to the opponent's socket receiving its `move` event.
     pub delivered: Histogram<u64>,
+    /// From sending `move` to the computer's `move` event that answers it: its search, the
+    /// wait for an engine thread, and at the low levels its human-looking pause.
+    pub replied: Histogram<u64>,
 }
 
 /// Problems worth a line on stderr; after these, only counts.
@@ -82,10 +93,18 @@ impl Stats {
             refused: AtomicU64::new(0),
             connect_failed: AtomicU64::new(0),
             first_attempts: AtomicU64::new(0),
+            replies: AtomicU64::new(0),
+            replies_ever: AtomicU64::new(0),
+            queue_told: AtomicU64::new(0),
+            queue_ahead_max: AtomicU64::new(0),
             protocol_refused: AtomicBool::new(false),
             closes: Mutex::new(BTreeMap::new()),
             statuses: Mutex::new(BTreeMap::new()),
-            latency: Mutex::new(Latency { accepted: histogram(), delivered: histogram() }),
+            latency: Mutex::new(Latency {
+                accepted: histogram(),
+                delivered: histogram(),
+                replied: histogram(),
+            }),
             told: AtomicU64::new(0),
         }
     }
@@ -112,6 +131,22 @@ impl Stats {
         }
     }
 
+    /// The computer's `move` event, `elapsed` after the turn it answers was sent.
+    pub fn replied(&self, elapsed: Duration) {
+        self.replies_ever.fetch_add(1, Relaxed);
+        if self.measuring() {
+            self.replies.fetch_add(1, Relaxed);
+            let mut latency = self.latency.lock().unwrap_or_else(|e| e.into_inner());
+            latency.replied.saturating_record(micros(elapsed));
+        }
+    }
+
+    /// A `queue` message: `ahead` searches run before this game's.
+    pub fn queued(&self, ahead: u32) {
+        self.queue_told.fetch_add(1, Relaxed);
+        self.queue_ahead_max.fetch_max(u64::from(ahead), Relaxed);
+    }
+
     pub fn closed(&self, code: u16) {
         self.disconnected.fetch_add(1, Relaxed);
         *self.closes.lock().unwrap_or_else(|e| e.into_inner()).entry(code).or_default() += 1;
@@ -136,6 +171,12 @@ impl Stats {
     pub fn percentiles(&self) -> (Percentiles, Percentiles) {
         let latency = self.latency.lock().unwrap_or_else(|e| e.into_inner());
         (Percentiles::of(&latency.accepted), Percentiles::of(&latency.delivered))
+    }
+
+    /// Percentiles of the computer's replies recorded so far.
+    pub fn reply_percentiles(&self) -> Percentiles {
+        let latency = self.latency.lock().unwrap_or_else(|e| e.into_inner());
+        Percentiles::of(&latency.replied)
     }
 }
 

@@ -14,8 +14,9 @@ use std::sync::LazyLock;
 
 use dara::Colour;
 use dara_server::protocol::ClientMessage;
+use dara_table::Opponent;
 use serde::de::{Deserializer, IgnoredAny, SeqAccess, Visitor};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// The protocol version `hello` names (`"protocol": 1` in its data): the server's own. A server
 /// built before `hello` named the protocol (the previous release, loaded side by side) refuses a
@@ -54,10 +55,30 @@ pub fn turn(id: u64, m: &str, lag_ms: u64) -> String {
     written(&ClientMessage::Move { id, text: m.to_owned(), lag: Some(lag_ms) })
 }
 
-/// The body of `POST /api/games` for a game against a friend by link.
-pub fn new_game(rules: &str) -> String {
-    let rules = serde_json::to_string(rules).expect("a string always serialises");
-    format!(r#"{{"opponent":"friend","rules":{rules}}}"#)
+/// The colour the driver takes against the computer: pale, which places first, so that every
+/// move of the computer answers a turn the driver sent and its reply time is measured from it.
+pub const COLOUR_AGAINST_COMPUTER: Colour = Colour::White;
+
+/// The body of `POST /api/games`: a game against a friend by link, or against the computer at
+/// its level with the driver holding [`COLOUR_AGAINST_COMPUTER`].
+pub fn new_game(rules: &str, opponent: Opponent) -> String {
+    // The server's `NewGame` only reads: this is its shape, held to it by the tests below.
+    #[derive(Serialize)]
+    struct NewGame<'a> {
+        opponent: Opponent,
+        rules: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        first: Option<Colour>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        level: Option<u8>,
+    }
+    let level = match opponent {
+        Opponent::Computer(level) => Some(level.get()),
+        Opponent::Friend | Opponent::Open => None,
+    };
+    let first = level.map(|_| COLOUR_AGAINST_COMPUTER);
+    let body = NewGame { opponent, rules, first, level };
+    serde_json::to_string(&body).expect("a new game always serialises")
 }
 
 /// The answer to `POST /api/games`: the creator's seat.
@@ -114,6 +135,8 @@ pub struct Data<'a> {
     /// `rejected`, `error`, `end`: what happened, as a code.
     #[serde(borrow)]
     pub code: Option<&'a str>,
+    /// `queue`: searches of other games the computer runs before this game's.
+    pub ahead: Option<u32>,
 }
 
 /// A position, as far as choosing a turn needs it.
@@ -147,9 +170,9 @@ pub struct SeatKind<'a> {
 }
 
 impl Seats<'_> {
-    /// Whether both seats are taken by people, so the game has begun.
+    /// Whether both seats are taken (by people, or one by the computer), so the game has begun.
     pub fn both_seated(&self) -> bool {
-        self.white.kind == "human" && self.black.kind == "human"
+        self.white.kind != "open" && self.black.kind != "open"
     }
 }
 
@@ -195,10 +218,13 @@ impl<'a> Incoming<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dara_engine::level::Level;
+    use dara_server::game::settings::NewGame;
     use dara_server::protocol::{
         versioned, Answer, ClientMessage, Event, ParseError, Refusal, WireAnswer,
     };
     use dara_table::view::PositionView;
+    use dara_table::GameSettings;
 
     #[test]
     fn a_move_event_is_read_in_place() {
@@ -225,6 +251,29 @@ mod tests {
         assert!(!d.seats.unwrap().both_seated());
         assert_eq!(d.moves.unwrap().0, 2);
         assert!(d.end.is_none());
+    }
+
+    #[test]
+    fn a_game_against_the_computer_is_seated_at_once() {
+        let text = r#"{"t":"snapshot","v":1,"d":{"rules":"arcade","opponent":"computer",
+            "you":"white","seats":{"white":{"kind":"human"},"black":{"kind":"computer","level":8}},
+            "moves":[],"pos":{"side":"white","legal":["a1"]},"clock":null,"end":null}}"#;
+        let d = Incoming::parse(text).unwrap().d.unwrap();
+        assert!(d.seats.unwrap().both_seated());
+        assert_eq!(d.you.and_then(colour), Some(COLOUR_AGAINST_COMPUTER));
+    }
+
+    #[test]
+    fn the_server_reads_the_games_the_driver_asks_for() {
+        let settings = |opponent| -> GameSettings {
+            let body = new_game("arcade", opponent);
+            serde_json::from_str::<NewGame>(&body).unwrap().check().unwrap()
+        };
+        let level = Level::new(3).unwrap();
+        let against_computer = settings(Opponent::Computer(level));
+        assert_eq!(against_computer.opponent, Opponent::Computer(level));
+        assert_eq!(against_computer.creator, COLOUR_AGAINST_COMPUTER);
+        assert_eq!(settings(Opponent::Friend).opponent, Opponent::Friend);
     }
 
     #[test]
@@ -273,6 +322,9 @@ mod tests {
         assert_eq!(Incoming::parse(&error).unwrap().d.unwrap().code, Some("hello-first"));
         let pong = Answer::Pong.wire();
         assert_eq!(Incoming::parse(&pong).unwrap().t, "pong");
+        let queue = Answer::Queue { ahead: 3 }.wire();
+        let msg = Incoming::parse(&queue).unwrap();
+        assert_eq!((msg.t, msg.v, msg.d.unwrap().ahead), ("queue", None, Some(3)));
 
         let seated = versioned(&Event::Seated { colour: Colour::White, clock: None }, 2);
         let msg = Incoming::parse(&seated).unwrap();
@@ -305,8 +357,12 @@ mod tests {
         );
         assert_eq!(turn(4, "c3-c4xe5", 12), r#"{"t":"move","d":{"id":4,"m":"c3-c4xe5","lag":12}}"#);
         assert_eq!(
-            new_game("jaques,diagonal=yes"),
+            new_game("jaques,diagonal=yes", Opponent::Friend),
             r#"{"opponent":"friend","rules":"jaques,diagonal=yes"}"#
+        );
+        assert_eq!(
+            new_game("arcade", Opponent::Computer(Level::new(4).unwrap())),
+            r#"{"opponent":"computer","rules":"arcade","first":"white","level":4}"#
         );
         assert_eq!(*PING, r#"{"t":"ping","d":{"lag":0}}"#);
         assert_eq!(*JOIN, r#"{"t":"join"}"#);

@@ -1,11 +1,12 @@
-//! One game kept in play: asked for over HTTP, each seat on its own WebSocket, each playing a
-//! random legal turn from the last position it was sent when it is its side to move; replaced
-//! by a new game when it ends or fails.
+//! One game kept in play: asked for over HTTP, each of the driver's seats on its own WebSocket
+//! (both seats of a game between people; the one seat of a game against the computer), each
+//! playing a random legal turn from the last position it was sent when it is its side to move;
+//! replaced by a new game when it ends or fails.
 //!
-//! One task holds both seats, so a turn's round trips (to its `accepted`, and to the opponent's
-//! `move` event) are timed from one clock with no shared state but the counters. This file keeps
-//! a slot in play, game after game; `seat` opens a seat's socket and says hello, `play` runs one
-//! game's two sockets until it ends.
+//! One task holds the game's seats, so a turn's round trips (to its `accepted`, and to the
+//! opponent's `move` event or the computer's reply) are timed from one clock with no shared state
+//! but the counters. This file keeps a slot in play, game after game; `seat` opens a seat's
+//! socket and says hello, `play` runs one game's sockets until it ends.
 
 mod play;
 mod seat;
@@ -15,6 +16,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 use std::time::Duration;
 
+use dara_table::Opponent;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
@@ -35,6 +37,8 @@ pub struct Shared {
     /// The servers (several nodes of one cluster, or one server): a game is created on one and
     /// its second seat sits on the next, so that in a cluster every game spans two nodes.
     pub targets: Vec<Target>,
+    /// Who the games are against: a friend (the driver's second seat) or the computer.
+    pub opponent: Opponent,
     /// The body of `POST /api/games`.
     pub new_game: String,
     /// Between two turns of one game; `None`: as fast as the server answers.
@@ -48,6 +52,14 @@ pub struct Shared {
     pub seed: u64,
     pub pacer: Pacer,
     pub stats: Stats,
+}
+
+impl Shared {
+    /// Whether the games are against the server's computer, whose moves no seat of the
+    /// driver's sends.
+    pub fn against_computer(&self) -> bool {
+        matches!(self.opponent, Opponent::Computer(_))
+    }
 }
 
 /// Why a game stopped.
@@ -125,8 +137,12 @@ async fn play_one(
     else {
         return Stop::Failed;
     };
-    let Some(joiner) = sit(shared, away, source, &created.game, None, protocol).await else {
-        return Stop::Failed;
-    };
-    play::play(shared, rng, [creator, joiner], first).await
+    let mut seats = vec![creator];
+    if !shared.against_computer() {
+        let Some(joiner) = sit(shared, away, source, &created.game, None, protocol).await else {
+            return Stop::Failed;
+        };
+        seats.push(joiner);
+    }
+    play::play(shared, rng, seats, first).await
 }

@@ -1,5 +1,6 @@
-//! One game's two sockets in play: turns sent when due (at `--rate`), pings when a socket has
-//! been quiet, and every frame read and checked against what the driver sent and was told.
+//! One game's sockets in play (two seats between people, one against the computer): turns sent
+//! when due (at `--rate`), pings when a socket has been quiet, and every frame read and checked
+//! against what the driver sent and was told.
 
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Duration;
@@ -8,7 +9,7 @@ use futures_util::{SinkExt, StreamExt};
 use rand::rngs::SmallRng;
 use rand::Rng;
 use tokio::time::{Instant, MissedTickBehavior};
-use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
+use tokio_tungstenite::tungstenite::{Error as WsError, Message, Utf8Bytes};
 
 use super::seat::Seat;
 use super::{Shared, Stop, SILENCE};
@@ -21,16 +22,17 @@ const PING_LOOK: Duration = Duration::from_secs(1);
 
 /// Why the select loop woke.
 enum Wake {
-    Frame(usize, Option<Result<Message, tokio_tungstenite::tungstenite::Error>>),
+    Frame(usize, Option<Result<Message, WsError>>),
     Turn,
     Ping,
 }
 
-/// Plays the game of `seats` (the creator's, then the joiner's) until it ends or fails.
+/// Plays the game of `seats` (the creator's, then the joiner's if the opponent is a friend)
+/// until it ends or fails.
 pub(super) async fn play(
     shared: &Shared,
     rng: &mut SmallRng,
-    seats: [Seat; 2],
+    seats: Vec<Seat>,
     first: &mut bool,
 ) -> Stop {
     let mut game =
@@ -45,7 +47,8 @@ pub(super) async fn play(
 struct Game<'a> {
     shared: &'a Shared,
     rng: &'a mut SmallRng,
-    seats: [Seat; 2],
+    /// The creator's seat, then the joiner's in a game between people.
+    seats: Vec<Seat>,
     next_id: u64,
     /// When the next turn may be sent, at `--rate`.
     next_turn: Instant,
@@ -77,10 +80,10 @@ impl Game<'_> {
             if wait_for_turn && turn_timer.deadline() != self.next_turn {
                 turn_timer.as_mut().reset(self.next_turn);
             }
-            let [a, b] = &mut self.seats;
+            let (a, rest) = self.seats.split_first_mut().expect("a game has its creator's seat");
             let wake = tokio::select! {
                 frame = a.ws.next() => Wake::Frame(0, frame),
-                frame = b.ws.next() => Wake::Frame(1, frame),
+                frame = next_frame(rest.first_mut()) => Wake::Frame(1, frame),
                 () = &mut turn_timer, if wait_for_turn => Wake::Turn,
                 _ = ping.tick() => Wake::Ping,
             };
@@ -109,7 +112,8 @@ impl Game<'_> {
     /// Sends the turn of the seat whose side it is, if one is ready and it is time; tells
     /// whether a turn waits for its time.
     async fn send_due_turn(&mut self) -> Result<bool, Stop> {
-        let Some(i) = (0..2).find(|&i| self.seats[i].seated && self.seats[i].choice.is_some())
+        let Some(i) =
+            (0..self.seats.len()).find(|&i| self.seats[i].seated && self.seats[i].choice.is_some())
         else {
             return Ok(false);
         };
@@ -137,7 +141,7 @@ impl Game<'_> {
 
     /// Pings each socket that has sent nothing for a while, as the page does.
     async fn ping(&mut self) -> Result<(), Stop> {
-        for i in 0..2 {
+        for i in 0..self.seats.len() {
             // Before its snapshot a socket's hello may still be answered (and said again without
             // `protocol`): a ping then would be refused with `hello-first`.
             let seat = &self.seats[i];
@@ -165,7 +169,7 @@ impl Game<'_> {
     async fn on_frame(
         &mut self,
         i: usize,
-        frame: Option<Result<Message, tokio_tungstenite::tungstenite::Error>>,
+        frame: Option<Result<Message, WsError>>,
         received: Instant,
     ) -> Result<(), Stop> {
         let stats = &self.shared.stats;
@@ -298,6 +302,11 @@ impl Game<'_> {
             }
             "end" => return Err(Stop::Ended),
             "presence" | "pong" => {}
+            // The computer's search for this game waits for an engine thread.
+            "queue" if self.shared.against_computer() => match d.ahead {
+                Some(ahead) => self.shared.stats.queued(ahead),
+                None => return self.desync(i, format!("a queue without its place: {text}")),
+            },
             _ => return self.desync(i, format!("unexpected: {text}")),
         }
         if !self.started && self.seats.iter().all(|s| s.seated && s.colour.is_some()) {
@@ -326,7 +335,10 @@ impl Game<'_> {
             return self.desync(i, format!("a move event for ply {ply} after ply {seen}"));
         }
         self.seats[i].ply = ply;
-        let Some(mover) = (0..2).find(|&j| self.seats[j].sent_ply == ply) else {
+        let Some(mover) = (0..self.seats.len()).find(|&j| self.seats[j].sent_ply == ply) else {
+            if self.shared.against_computer() {
+                return self.on_reply(i, m, ply, pos, received);
+            }
             return self.desync(i, format!("{m} at ply {ply}, a turn nobody sent"));
         };
         if m != self.seats[mover].sent {
@@ -337,6 +349,27 @@ impl Game<'_> {
             let at = self.seats[mover].sent_at;
             self.shared.stats.delivered(received.saturating_duration_since(at));
         }
+        self.position(i, pos)
+    }
+
+    /// The computer's move, seen by seat `i` (the driver's only seat in a game against it): it
+    /// must answer the seat's last turn, as the driver holds the side that moves first; its
+    /// reply time runs from when that turn was sent.
+    fn on_reply(
+        &mut self,
+        i: usize,
+        m: &str,
+        ply: u64,
+        pos: Option<Position<'_>>,
+        received: Instant,
+    ) -> Result<(), Stop> {
+        let seat = &self.seats[i];
+        if ply != seat.sent_ply + 1 {
+            let sent = seat.sent_ply;
+            return self
+                .desync(i, format!("the computer's {m} at ply {ply}, after our ply {sent}"));
+        }
+        self.shared.stats.replied(received.saturating_duration_since(seat.sent_at));
         self.position(i, pos)
     }
 
@@ -365,5 +398,14 @@ impl Game<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// The next frame of the joiner's socket; a game against the computer has none, and waits here
+/// for ever (the creator's socket and the timers wake the game).
+async fn next_frame(seat: Option<&mut Seat>) -> Option<Result<Message, WsError>> {
+    match seat {
+        Some(seat) => seat.ws.next().await,
+        None => std::future::pending().await,
     }
 }
