@@ -28,12 +28,12 @@ pub async fn route(state: &AppState, id: &GameId) -> Route {
     if state.is_damaged(id) {
         return Route::Damaged;
     }
-    if let Some(handle) = running_here(state, id) {
+    if let Some(handle) = state.game(id) {
         return Route::Here(handle);
     }
     let Some(cluster) = &state.cluster else { return Route::Gone };
     let _one_at_a_time = cluster.taking.one(id).await;
-    if let Some(handle) = running_here(state, id) {
+    if let Some(handle) = state.game(id) {
         return Route::Here(handle);
     }
     match cluster.redis.find(id).await {
@@ -64,25 +64,6 @@ pub async fn route(state: &AppState, id: &GameId) -> Route {
             tracing::warn!(game = %id, "cannot find the game's node: {e}");
             Route::NotNow
         }
-    }
-}
-
-/// The game `id` if it runs on this node and, in a cluster, this node holds its lease. A copy
-/// whose lease this node does not hold is given up instead: nothing would ever fence a copy
-/// that writes nothing, and it would serve whoever came here a snapshot older than the game
-/// going on elsewhere. (The renewal gives up the games whose leases a lapse forgot; this is for
-/// any copy that missed it, as one taken up while the node lapsed.)
-fn running_here(state: &AppState, id: &GameId) -> Option<GameHandle> {
-    let handle = state.game(id)?;
-    match &state.cluster {
-        Some(cluster) if !cluster.redis.holds(id) => {
-            if !handle.moved() {
-                tracing::warn!(game = %id, "running here without its lease: given up");
-                handle.hand_over();
-            }
-            None
-        }
-        _ => Some(handle),
     }
 }
 
