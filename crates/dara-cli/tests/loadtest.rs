@@ -86,13 +86,10 @@ fn games_are_played_without_a_fault() {
         "--spread-sources",
         "2",
     ]);
-    let n = |key: &str| report[key].as_f64().unwrap_or_else(|| panic!("no {key} in {report}"));
+    let n = |key: &str| figure(&report, key);
     assert!(n("turns") > 0.0, "{report}");
     assert_eq!(n("games_in_play"), 4.0, "{report}");
-    for fault in ["rejected", "desynced", "disconnected", "timed_out", "refused", "connect_failed"]
-    {
-        assert_eq!(n(fault), 0.0, "{fault}: {report}");
-    }
+    assert_no_fault(&report);
     // About 4 games × 10 turns × 3 s, each timed both ways.
     assert!((60.0..=200.0).contains(&n("turns")), "{report}");
     assert_eq!(report["accepted_ms"]["samples"], report["turns"], "{report}");
