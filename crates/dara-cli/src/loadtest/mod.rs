@@ -303,13 +303,13 @@ impl Progress {
                 ", accepted p50 {:.2} p99 {:.2} ms, opponent's move p99 {:.2} ms",
                 accepted.p50, accepted.p99, delivered.p99
             ),
-            (true, true) => format!(
-                ", accepted p50 {:.2} p99 {:.2} ms, the computer's reply p50 {:.0} p99 {:.0} ms",
-                accepted.p50,
-                accepted.p99,
-                stats.reply_percentiles().p50,
-                stats.reply_percentiles().p99
-            ),
+            (true, true) => {
+                let replied = stats.reply_percentiles();
+                format!(
+                    ", accepted p50 {:.2} p99 {:.2} ms, the computer's reply p50 {:.0} p99 {:.0} ms",
+                    accepted.p50, accepted.p99, replied.p50, replied.p99
+                )
+            }
         };
         let replies_rate = if self.against_computer {
             format!(
