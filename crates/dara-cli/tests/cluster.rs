@@ -166,13 +166,22 @@ impl Node {
             .env("RUST_LOG", std::env::var("DARA_NODE_LOG").unwrap_or_else(|_| "warn".into()))
             .stdout(Stdio::piped())
             .stderr(if std::env::var_os("DARA_NODE_LOG").is_some() {
-                Stdio::inherit()
+                Stdio::piped()
             } else {
                 Stdio::null()
             })
             .stdin(Stdio::null())
             .spawn()
             .unwrap();
+        // Each line of a node's log named with its node, as the nodes of a test write at once.
+        if let Some(log) = child.stderr.take() {
+            let name = name.to_owned();
+            std::thread::spawn(move || {
+                for line in BufReader::new(log).lines().map_while(Result::ok) {
+                    eprintln!("[{name}] {line}");
+                }
+            });
+        }
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
         let line = lines.next().expect("the node starts").unwrap();
         let addr = line.split("served at http://").nth(1).unwrap().split('/').next().unwrap();

@@ -167,7 +167,7 @@ pub fn take_up(state: &AppState, games: Vec<store::StoredGame>) -> usize {
     let mut taken_up = 0;
     for stored in games {
         let id = stored.id.clone();
-        match game::restore(state, stored) {
+        match game::restore(state, stored, state.store.clone()) {
             Ok(_) => taken_up += 1,
             Err(e) => {
                 tracing::error!(game = %id, "a stored game cannot be taken up, set apart: {e}");

@@ -11,7 +11,7 @@ use crate::config::Config;
 use crate::connections::Connections;
 use crate::error::AppError;
 use crate::game::computer::Computer;
-use crate::game::{GameHandle, Host};
+use crate::game::{GameHandle, Host, Life};
 use crate::lobby::Lobby;
 use crate::metrics::Metrics;
 use crate::seat::{GameId, SeatKey};
@@ -147,6 +147,11 @@ impl Shared {
             *registry.per_address.entry(address).or_default() += 1;
         }
         let id = handle.id.clone();
+        // A game taken up again while a life of it is still entered: that life is not the game
+        // any more (the node took the game anew, so the lease that life wrote with is gone),
+        // and left running it would serve its older snapshot, or write, with nothing to say
+        // which life is the game. Only one life of a game runs on a node.
+        let replaced = registry.remove(&id);
         let held = Held {
             handle,
             asked_from,
@@ -155,7 +160,21 @@ impl Shared {
             counted_until_erased: false,
         };
         registry.games.insert(id, held);
+        drop(registry);
+        if let Some(replaced) = replaced {
+            tracing::warn!(game = %replaced.handle.id, life = %replaced.handle.life(), "a life of the game replaced by a later one: handed over");
+            replaced.handle.hand_over();
+            self.uncount_in_cluster(replaced.asked_from);
+        }
         Ok(())
+    }
+
+    /// Stops game `handle` here for good, for another node (or a later life here) to take it
+    /// up from what Redis keeps: it is forgotten at once, so that the next socket for it is
+    /// not served by it while its actor winds down.
+    pub fn give_up(&self, handle: &GameHandle) {
+        handle.hand_over();
+        self.forget(&handle.id, handle.life());
     }
 
     /// Why a client address may start no more games now.
@@ -202,17 +221,28 @@ impl Shared {
         }
     }
 
-    /// Notes that game `id` ended at `at` (or, after a takeback, that it goes on: `None`).
-    pub fn set_finished(&self, id: &GameId, at: Option<tokio::time::Instant>) {
-        if let Some(held) = self.registry.lock().expect("games lock").games.get_mut(id) {
+    /// Notes that `life` of game `id` ended at `at` (or, after a takeback, that it goes on:
+    /// `None`).
+    pub fn set_finished(&self, id: &GameId, life: Life, at: Option<tokio::time::Instant>) {
+        let mut registry = self.registry.lock().expect("games lock");
+        if let Some(held) = registry.games.get_mut(id).filter(|held| held.handle.life() == life) {
             held.finished = at;
         }
     }
 
-    /// Forgets a game whose actor has stopped. Gives the address whose count in the cluster
-    /// waits for the game's erasure (see [`Shared::count_until_erased`]), if any.
-    pub fn forget(&self, id: &GameId) -> Option<IpAddr> {
-        let forgotten = self.registry.lock().expect("games lock").remove(id);
+    /// Forgets `life` of game `id`, whose actor has stopped, unless a later life replaced it.
+    /// Gives the address whose count in the cluster waits for the game's erasure (see
+    /// [`Shared::count_until_erased`]), if any.
+    pub fn forget(&self, id: &GameId, life: Life) -> Option<IpAddr> {
+        let forgotten = {
+            let mut registry = self.registry.lock().expect("games lock");
+            match registry.games.get(id) {
+                // A later life's entry, and its table in the lobby, stay.
+                Some(held) if held.handle.life() != life => return None,
+                Some(_) => registry.remove(id),
+                None => None,
+            }
+        };
         self.lobby.forget(id);
         let held = forgotten?;
         if held.counted_until_erased {
@@ -328,12 +358,12 @@ impl Host for Shared {
         Shared::register(self, handle, asked_from)
     }
 
-    fn set_finished(&self, id: &GameId, at: Option<tokio::time::Instant>) {
-        Shared::set_finished(self, id, at);
+    fn set_finished(&self, id: &GameId, life: Life, at: Option<tokio::time::Instant>) {
+        Shared::set_finished(self, id, life, at);
     }
 
-    fn forget(&self, id: &GameId) -> Option<IpAddr> {
-        Shared::forget(self, id)
+    fn forget(&self, id: &GameId, life: Life) -> Option<IpAddr> {
+        Shared::forget(self, id, life)
     }
 
     fn erased(&self, counted: IpAddr) {

@@ -6,6 +6,7 @@ use crate::game::GameHandle;
 use crate::seat::GameId;
 use crate::state::AppState;
 use crate::store::redis::Whereabouts;
+use crate::store::Store;
 
 /// Where a socket for a game is to be served.
 #[derive(Debug)]
@@ -39,27 +40,29 @@ pub async fn route(state: &AppState, id: &GameId) -> Route {
     match cluster.redis.find(id).await {
         Ok(Whereabouts::Gone) => Route::Gone,
         Ok(Whereabouts::Held(node)) => Route::There(node),
-        Ok(Whereabouts::Taken(stored)) => match crate::game::restore(state, stored) {
-            // This node lapsed while it read the game: its renewal forgot every lease, this new
-            // one with it, and gave up the games it ran, before this one ran here to be given
-            // up. Run on, it would be a copy nobody fences: with no turn to write, it served its
-            // snapshot, older than the game going on elsewhere, to whoever came here next.
-            Ok(handle) if !cluster.redis.holds(id) => {
-                tracing::warn!(game = %id, "taken up as this node lapsed: given up again");
-                handle.hand_over();
-                Route::NotNow
+        Ok(Whereabouts::Taken(stored, store)) => {
+            match crate::game::restore(state, stored, Store::Redis(store.clone())) {
+                // This node lapsed while it read the game: its renewal forgot every lease, this
+                // new one with it, and gave up the games it ran, before this one ran here to be
+                // given up. Run on, it would be a life nobody fences: with no turn to write, it
+                // served its snapshot, older than the game going on elsewhere, to whoever came.
+                Ok(handle) if !store.holds(id) => {
+                    tracing::warn!(game = %id, "taken up as this node lapsed: given up again");
+                    state.give_up(&handle);
+                    Route::NotNow
+                }
+                Ok(handle) => {
+                    state.metrics.takeovers.inc();
+                    tracing::info!(game = %id, life = %handle.life(), "game taken up from Redis");
+                    Route::Here(handle)
+                }
+                Err(e) => {
+                    tracing::error!(game = %id, "a game in Redis cannot be taken up: {e}");
+                    store.release(id).await;
+                    Route::NotNow
+                }
             }
-            Ok(handle) => {
-                state.metrics.takeovers.inc();
-                tracing::info!(game = %id, "game taken up from Redis");
-                Route::Here(handle)
-            }
-            Err(e) => {
-                tracing::error!(game = %id, "a game in Redis cannot be taken up: {e}");
-                cluster.redis.release(id).await;
-                Route::NotNow
-            }
-        },
+        }
         Err(e) => {
             tracing::warn!(game = %id, "cannot find the game's node: {e}");
             Route::NotNow

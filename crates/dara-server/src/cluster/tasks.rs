@@ -146,7 +146,7 @@ async fn renew(state: Weak<Shared>) {
                     tracing::warn!(games = games.len(), "this node lapsed: it gives its games up");
                     for game in games {
                         if let Some(handle) = state.game(&game) {
-                            handle.hand_over();
+                            state.give_up(&handle);
                         }
                     }
                 }

@@ -100,7 +100,7 @@ pub(super) fn spawn_in(
     host.register(handle.clone(), asked_from)?;
     let table = Table::new(settings, seats, patience(host.config()));
     let game = Game::new(id, weak, &handle, table, asked_from)
-        .kept(host.store().clone(), host.seat_key().clone());
+        .kept(host.store().for_new_game(), host.seat_key().clone());
     let begin = game.store.is_durable().then(|| Write::Begin {
         game: game.id.clone(),
         record: GameRecord::new(game.table.settings(), &game.date),
@@ -181,7 +181,8 @@ impl Game {
     async fn end_life(mut self) {
         self.thinking = None;
         let stopping = self.host.upgrade().map_or(true, |host| host.stopping());
-        let counted = self.host.upgrade().and_then(|host| host.forget(&self.id));
+        let counted =
+            self.host.upgrade().and_then(|host| host.forget(&self.id, self.handle.life()));
         if !stopping && !self.handle.moved() {
             match self.store.send(vec![Write::Erase { game: self.id.clone() }]).wait().await {
                 Ok(()) => {
@@ -213,7 +214,7 @@ impl Game {
             self.handle.set_moved();
         }
         if let Some(host) = self.host.upgrade() {
-            host.forget(&self.id);
+            host.forget(&self.id, self.handle.life());
         }
     }
 

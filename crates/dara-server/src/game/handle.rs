@@ -1,7 +1,7 @@
 //! How connections and the server reach a live game: a cheap [`GameHandle`], and the game's
 //! own weak handle to itself.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 
 use dara::{ByColour, Colour, Move};
@@ -63,6 +63,26 @@ pub struct Reply {
     pub seat: Option<Colour>,
 }
 
+/// One life of a game on this node, from its start or taking up to its end here. A node of a
+/// cluster may take a game up again while the life it gave up still winds down, so the book of
+/// live games knows each entry by its life as well as its id: what one life does there (to be
+/// forgotten, to note its end) never touches another's entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Life(u64);
+
+impl Life {
+    fn next() -> Life {
+        static LIVES: AtomicU64 = AtomicU64::new(0);
+        Life(LIVES.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+impl std::fmt::Display for Life {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
 /// A cheap way to reach a live game. A connection's request is carried out by the
 /// connection's own task, holding the game's lock: a turn is played, stored and told without
 /// waking another task for it (that hop, with its channel and reply, cost about 6% of the
@@ -78,6 +98,8 @@ pub struct GameHandle {
 
 /// A game while it lives on this node, shared by its handles.
 pub(super) struct Live {
+    /// Which life of the game this is.
+    life: Life,
     /// The game; `None` once it has ended its life here. The lock is held across the store's
     /// commit: one request at a time is carried out, stored and told, in the order they took
     /// the lock, as the actor's channel used to order them.
@@ -134,13 +156,18 @@ pub(super) async fn settle_in(cell: &mut Option<Game>) -> Settled {
 
 impl std::fmt::Debug for Live {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Live").field("moved", &self.moved).finish_non_exhaustive()
+        let moved = &self.moved;
+        f.debug_struct("Live")
+            .field("life", &self.life)
+            .field("moved", moved)
+            .finish_non_exhaustive()
     }
 }
 
 impl GameHandle {
     pub(super) fn new(id: GameId, tx: mpsc::Sender<Cmd>) -> GameHandle {
         let live = Live {
+            life: Life::next(),
             game: Mutex::new(None),
             tx,
             sooner: Notify::new(),
@@ -160,7 +187,14 @@ impl GameHandle {
         tokio::spawn(actor::run(self.clone(), rx));
     }
 
-    /// Stops the game here, keeping it where it is stored, for the node that has taken it.
+    /// Which life of the game this handle reaches.
+    pub fn life(&self) -> Life {
+        self.live.life
+    }
+
+    /// Stops the game here, keeping it where it is stored, for the node that has taken it:
+    /// from now on it answers nobody (see [`GameHandle::request`]), and its actor ends its life
+    /// here. (The server forgets it at once too, see `Shared::give_up`.)
     pub fn hand_over(&self) {
         self.set_moved();
         self.forget();
@@ -252,6 +286,12 @@ impl GameHandle {
         unkept: impl FnOnce(&mut Game) -> T,
     ) -> Option<T> {
         let mut cell = self.live.game.lock().await;
+        // A life handed over is not the game any more: what it would answer may be older than
+        // the game going on elsewhere (or in a later life here), so it answers nothing, and
+        // the socket is told to reconnect.
+        if self.live.moved() {
+            return None;
+        }
         let game = cell.as_mut()?;
         let mut answer = request(game);
         match settle_in(&mut cell).await {
@@ -271,7 +311,7 @@ impl GameHandle {
 
     /// The handle the game itself holds.
     pub(super) fn downgrade(&self) -> OwnHandle {
-        OwnHandle(Arc::downgrade(&self.live))
+        OwnHandle { live: Arc::downgrade(&self.live), life: self.live.life }
     }
 }
 
@@ -279,24 +319,32 @@ impl GameHandle {
 /// its own cell, and a runtime that stops without ending the game's life (a crash, in the
 /// tests) would never let go of it, nor of its store.
 #[derive(Debug, Clone)]
-pub(super) struct OwnHandle(Weak<Live>);
+pub(super) struct OwnHandle {
+    live: Weak<Live>,
+    life: Life,
+}
 
 impl OwnHandle {
+    /// Which life of the game this is.
+    pub(super) fn life(&self) -> Life {
+        self.life
+    }
+
     /// Whether the game stopped here to go on elsewhere.
     pub(super) fn moved(&self) -> bool {
-        self.0.upgrade().is_some_and(|live| live.moved())
+        self.live.upgrade().is_some_and(|live| live.moved())
     }
 
     /// Notes that the game stops here to go on elsewhere.
     pub(super) fn set_moved(&self) {
-        if let Some(live) = self.0.upgrade() {
+        if let Some(live) = self.live.upgrade() {
             live.set_moved();
         }
     }
 
     /// Closes `colour`'s connections numbered below `number`: newer ones replaced them.
     pub(super) fn replace_below(&self, colour: Colour, number: u32) {
-        if let Some(live) = self.0.upgrade() {
+        if let Some(live) = self.live.upgrade() {
             live.replaced_below[colour].fetch_max(number, Ordering::AcqRel);
             live.replacing.notify_waiters();
         }
@@ -304,7 +352,7 @@ impl OwnHandle {
 
     /// Tells the actor what it is to carry out, if the game still lives.
     pub(super) async fn tell(&self, cmd: Cmd) {
-        let Some(tx) = self.0.upgrade().map(|live| live.tx.clone()) else { return };
+        let Some(tx) = self.live.upgrade().map(|live| live.tx.clone()) else { return };
         let _ = tx.send(cmd).await;
     }
 

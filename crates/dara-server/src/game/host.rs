@@ -9,7 +9,7 @@ use std::net::IpAddr;
 use tokio::time::Instant;
 
 use super::computer::Computer;
-use super::handle::GameHandle;
+use super::handle::{GameHandle, Life};
 use crate::config::Config;
 use crate::error::AppError;
 use crate::lobby::Lobby;
@@ -42,19 +42,21 @@ pub trait Host: Send + Sync + 'static {
     fn metrics(&self) -> &Metrics;
 
     /// Enters a new game asked for from `asked_from` (`None` when the server itself starts
-    /// it), unless the server, or that address's share of it, is full.
+    /// it), unless the server, or that address's share of it, is full. A game taken up again
+    /// replaces the life of it entered before, which is handed over.
     ///
     /// # Errors
     /// [`AppError::Full`] or [`AppError::TooManyGames`].
     fn register(&self, handle: GameHandle, asked_from: Option<IpAddr>) -> Result<(), AppError>;
 
-    /// Notes that game `id` ended at `at` (or, after a takeback, that it goes on: `None`): a
-    /// full server makes room by forgetting the game that ended first.
-    fn set_finished(&self, id: &GameId, at: Option<Instant>);
+    /// Notes that `life` of game `id` ended at `at` (or, after a takeback, that it goes on:
+    /// `None`): a full server makes room by forgetting the game that ended first.
+    fn set_finished(&self, id: &GameId, life: Life, at: Option<Instant>);
 
-    /// Forgets a game that ended its life here. Gives the address whose count in the cluster
-    /// waits for the game's erasure, if any (its creation's outcome is unknown).
-    fn forget(&self, id: &GameId) -> Option<IpAddr>;
+    /// Forgets `life` of game `id`, which ended here (nothing, if another life of the game
+    /// replaced it). Gives the address whose count in the cluster waits for the game's
+    /// erasure, if any (its creation's outcome is unknown).
+    fn forget(&self, id: &GameId, life: Life) -> Option<IpAddr>;
 
     /// Gives back the cluster's count of a game asked for from `counted`, now that its erasure
     /// is acknowledged.
@@ -92,10 +94,10 @@ pub(super) fn nobody() -> std::sync::Weak<dyn Host> {
         fn register(&self, _: GameHandle, _: Option<IpAddr>) -> Result<(), AppError> {
             match *self {}
         }
-        fn set_finished(&self, _: &GameId, _: Option<Instant>) {
+        fn set_finished(&self, _: &GameId, _: Life, _: Option<Instant>) {
             match *self {}
         }
-        fn forget(&self, _: &GameId) -> Option<IpAddr> {
+        fn forget(&self, _: &GameId, _: Life) -> Option<IpAddr> {
             match *self {}
         }
         fn erased(&self, _: IpAddr) {

@@ -24,7 +24,7 @@ pub mod study;
 pub use crate::seat::Seat;
 pub use actor::spawn;
 pub use dara_table::{EndReason, GameEvent, Played, JOURNAL_FORMAT};
-pub use handle::{Cmd, GameHandle, Reply, SitRefused, Welcome};
+pub use handle::{Cmd, GameHandle, Life, Reply, SitRefused, Welcome};
 pub use host::Host;
 pub use restore::restore;
 pub use settings::{GameSettings, NewGame, Opponent};

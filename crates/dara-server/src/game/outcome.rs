@@ -45,12 +45,12 @@ impl Game {
                 Effect::Ended(at) => {
                     if let Some(host) = self.host.upgrade() {
                         host.lobby().close(&self.id);
-                        host.set_finished(&self.id, Some(self.instant(at)));
+                        host.set_finished(&self.id, self.handle.life(), Some(self.instant(at)));
                     }
                 }
                 Effect::Reopened => {
                     if let Some(host) = self.host.upgrade() {
-                        host.set_finished(&self.id, None);
+                        host.set_finished(&self.id, self.handle.life(), None);
                     }
                 }
                 Effect::StartRematch => {

@@ -13,14 +13,19 @@ use tokio::time::Instant;
 use super::actor::{patience, Game};
 use super::handle::GameHandle;
 use super::host::Host;
-use crate::store::{StoredGame, Unreadable};
+use crate::store::{Store, StoredGame, Unreadable};
 
 /// Takes up a stored game: rebuilds it, registers it and starts it with its actor (the computer
-/// is asked again if it is the computer's turn).
+/// is asked again if it is the computer's turn). It writes to `store` (in a cluster, through the
+/// lease its taking up took).
 ///
 /// # Errors
 /// The stored game does not replay: a setting, a seat or a turn this release cannot read.
-pub fn restore<H: Host>(host: &Arc<H>, stored: StoredGame) -> Result<GameHandle, Unreadable> {
+pub fn restore<H: Host>(
+    host: &Arc<H>,
+    stored: StoredGame,
+    store: Store,
+) -> Result<GameHandle, Unreadable> {
     let weak: Weak<H> = Arc::downgrade(host);
     let weak: Weak<dyn Host> = weak;
     let host: &dyn Host = &**host;
@@ -35,14 +40,14 @@ pub fn restore<H: Host>(host: &Arc<H>, stored: StoredGame) -> Result<GameHandle,
         Table::new(settings.clone(), seats.clone(), patience(host.config())),
         None,
     )
-    .kept(host.store().clone(), host.seat_key().clone());
+    .kept(store, host.seat_key().clone());
     game.date = stored.record.date.clone();
     let table = Table::restore(settings, seats, patience(host.config()), stored.events, game.now())
         .map_err(|e| Unreadable(format!("game {}: {e}", game.id)))?;
     game.taken_up(table);
     host.register(handle.clone(), None).map_err(|e| Unreadable(e.reason()))?;
     if let Some(ending) = game.table.ending() {
-        host.set_finished(&game.id, Some(game.instant(ending.at)));
+        host.set_finished(&game.id, handle.life(), Some(game.instant(ending.at)));
     }
     handle.start(game, rx);
     Ok(handle)
@@ -79,7 +84,6 @@ mod tests {
     use crate::protocol::{Answer, ClientMessage};
     use crate::seat::Seat;
     use crate::seat::{new_game_id, SeatKey};
-    use crate::store::Store;
 
     fn table(key: &SeatKey) -> Table<crate::seat::SeatHash> {
         let settings = GameSettings {
@@ -150,5 +154,59 @@ mod tests {
             let last = after.table.played().moves()[2];
             assert_eq!(after.table.last_turns().white, Some((2, last)));
         }
+    }
+}
+
+#[cfg(test)]
+mod lives {
+    use std::time::Duration;
+
+    use dara::ByColour;
+
+    use super::*;
+    use crate::config::Config;
+    use crate::game::settings::{GameSettings, Opponent};
+    use crate::seat::{new_game_id, Seat};
+    use crate::state::Shared;
+    use crate::store::{GameRecord, StoredSeats};
+
+    fn stored(id: &crate::seat::GameId) -> StoredGame {
+        let settings = GameSettings {
+            rules: "arcade".parse().unwrap(),
+            opponent: Opponent::Friend,
+            creator: Colour::White,
+            clock: None,
+        };
+        StoredGame {
+            id: id.clone(),
+            record: GameRecord::new(&settings, "2026.12.04"),
+            seats: StoredSeats::new(&ByColour { white: Seat::Open, black: Seat::Open }),
+            events: Vec::new(),
+        }
+    }
+
+    /// A game taken up again on a node while a life of it is still entered there (given up,
+    /// winding down) runs as one life: the earlier is handed over and answers nobody, and its
+    /// end, when its actor comes to it, leaves the later life entered. (The earlier life used
+    /// to stay live, unentered, and its end forgot the later life by the game's id alone.)
+    #[tokio::test]
+    async fn a_game_taken_up_again_runs_as_one_life() {
+        let state = Shared::new(Config::default());
+        let id = new_game_id();
+        let first = restore(&state, stored(&id), Store::Memory).unwrap();
+        let second = restore(&state, stored(&id), Store::Memory).unwrap();
+        assert!(first.moved(), "the earlier life was not handed over");
+        assert!(first.hello(None, None).await.is_none(), "the earlier life still answers");
+
+        // The earlier life's actor ends its life.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        while first.live.game.lock().await.is_some() {
+            assert!(tokio::time::Instant::now() < deadline, "the earlier life never ended");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        let entered = state.game(&id).expect("the later life is forgotten with the earlier");
+        assert_eq!(entered.life(), second.life());
+        assert!(second.hello(None, None).await.is_some());
+        assert_eq!(state.live_games(), 1);
     }
 }

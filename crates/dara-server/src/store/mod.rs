@@ -93,6 +93,15 @@ impl Store {
         Ok(Opened { store: Store::Sqlite(sqlite), key, games, damaged })
     }
 
+    /// The store as a game begun here writes to it (in a cluster, through the lease its
+    /// beginning takes, see [`redis::Lease`]).
+    pub fn for_new_game(&self) -> Store {
+        match self {
+            Store::Redis(redis) => Store::Redis(redis.for_new_game()),
+            store => store.clone(),
+        }
+    }
+
     /// Whether games outlive the process.
     pub fn is_durable(&self) -> bool {
         matches!(self, Store::Sqlite(_) | Store::Redis(_))

@@ -44,10 +44,11 @@
 
 pub mod keys;
 mod leases;
+#[cfg(test)]
+mod scratch;
 pub(crate) mod scripts;
 mod writer;
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -59,9 +60,10 @@ use tokio::sync::{mpsc, oneshot};
 use super::{StoreError, Write};
 use crate::cluster::NodeName;
 use crate::hex;
-use crate::seat::{GameId, SeatKey};
+use crate::seat::SeatKey;
 pub use keys::seated_key;
-pub use leases::Whereabouts;
+use leases::Leases;
+pub use leases::{Lease, Whereabouts};
 use writer::{write_loop, Job};
 
 /// The version of what a cluster keeps in Redis (its keys, and their JSON); a release reads
@@ -90,17 +92,21 @@ pub const TOUCH_EVERY: Duration = Duration::from_secs(10 * 60);
 /// as not kept: the game stops here, and goes on from what Redis has).
 const RESPONSE_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// A handle on a node's Redis store, cheap to clone.
+/// A handle on a node's Redis store, cheap to clone: the node's own, or one life of a game's,
+/// which writes through the lease that life took (see [`Lease`]).
 #[derive(Clone)]
 pub struct Redis {
     inner: Arc<Inner>,
+    /// The lease every write through this handle is fenced by: `None` on the node's own
+    /// handle, whose writes are only a game's beginning (which takes epoch 1).
+    lease: Option<Lease>,
 }
 
 struct Inner {
     node: NodeName,
     conn: ConnectionManager,
-    /// The fencing token (`node:epoch`) of every game this node runs.
-    held: Mutex<HashMap<GameId, String>>,
+    /// The lease of every game this node runs.
+    leases: Mutex<Leases>,
     jobs: mpsc::UnboundedSender<Job>,
     closed: AtomicBool,
     /// Round trips so far, for the metrics.
@@ -143,14 +149,24 @@ impl Redis {
         let inner = Arc::new(Inner {
             node,
             conn,
-            held: Mutex::default(),
+            leases: Mutex::default(),
             jobs,
             closed: AtomicBool::new(false),
             round_trips: AtomicU64::new(0),
             reachable: AtomicBool::new(true),
         });
         tokio::spawn(write_loop(inner.clone(), rx));
-        Redis { inner }
+        Redis { inner, lease: None }
+    }
+
+    /// The store as the life of a game that holds `lease` writes to it.
+    fn leased(&self, lease: Lease) -> Redis {
+        Redis { inner: self.inner.clone(), lease: Some(lease) }
+    }
+
+    /// The store as a game begun here writes to it: through the lease its beginning takes.
+    pub fn for_new_game(&self) -> Redis {
+        self.leased(Lease::first(&self.inner.node))
     }
 
     /// This node's name.
@@ -190,19 +206,26 @@ impl Redis {
         }
         let mut fenced = Vec::with_capacity(writes.len());
         {
-            let mut held = self.inner.held.lock().expect("leases lock");
+            let mut leases = self.inner.leases.lock().expect("leases lock");
             for write in writes {
                 let game = write.game();
-                if matches!(write, Write::Begin { .. }) {
-                    held.insert(game.clone(), format!("{}:1", self.inner.node));
-                }
-                let Some(token) = held.get(game).cloned() else {
-                    let _ = tx.send(Err(StoreError::Fenced(format!(
-                        "game {game} is not run by this node any more"
-                    ))));
-                    return rx;
+                let lease = match (&write, &self.lease) {
+                    (Write::Begin { .. }, lease) => {
+                        let lease = lease.clone().unwrap_or_else(|| Lease::first(&self.inner.node));
+                        leases.held.insert(game.clone(), lease.clone());
+                        lease
+                    }
+                    // Only while this life's lease is the one the node holds: not once the node
+                    // lapsed (another may have the game), nor once a later life took it up.
+                    (_, Some(lease)) if leases.held.get(game) == Some(lease) => lease.clone(),
+                    _ => {
+                        let _ = tx.send(Err(StoreError::Fenced(format!(
+                            "game {game} is not run by this life of it on this node any more"
+                        ))));
+                        return rx;
+                    }
                 };
-                fenced.push((write, token));
+                fenced.push((write, lease));
             }
         }
         if let Err(mpsc::error::SendError(Job::Write(_, tx))) =

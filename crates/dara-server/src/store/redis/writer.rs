@@ -9,7 +9,7 @@ use redis::{Pipeline, RedisResult, Value};
 use tokio::sync::{mpsc, oneshot};
 
 use super::keys::{alive_key, seated_key, Keys};
-use super::{json, scripts, Inner, ORPHANS_KEPT};
+use super::{json, scripts, Inner, Lease, ORPHANS_KEPT};
 use crate::seat::GameId;
 use crate::store::{StoreError, Write};
 
@@ -18,8 +18,8 @@ const BATCH: usize = 1024;
 
 /// What the writer is asked.
 pub(super) enum Job {
-    /// Writes of one game, each with its lease's token, to be answered together.
-    Write(Vec<(Write, String)>, oneshot::Sender<Result<(), StoreError>>),
+    /// Writes of one game, each with its lease, to be answered together.
+    Write(Vec<(Write, Lease)>, oneshot::Sender<Result<(), StoreError>>),
     /// Stop, once what came before is answered.
     Close(oneshot::Sender<()>),
 }
@@ -60,7 +60,7 @@ pub(super) async fn write_loop(inner: Arc<Inner>, mut jobs: mpsc::UnboundedRecei
                 Job::Write(writes, _) => writes.as_slice(),
                 Job::Close(_) => &[],
             })
-            .map(|(write, token)| (write, token.as_str()))
+            .map(|(write, lease)| (write, lease.token()))
             .collect();
         let answers: RedisResult<Vec<Value>> = if fenced.is_empty() {
             Ok(Vec::new())
@@ -111,8 +111,8 @@ pub(super) async fn write_loop(inner: Arc<Inner>, mut jobs: mpsc::UnboundedRecei
                         if let Some(e) = refused {
                             let_go_if_begun_or_ended(&inner, write, token);
                             outcome = outcome.and(Err(e));
-                        } else if let Write::Erase { game } = write {
-                            inner.held.lock().expect("leases lock").remove(game);
+                        } else if let Write::Erase { .. } = write {
+                            let_go_if_begun_or_ended(&inner, write, token);
                         }
                     }
                     let _ = tx.send(outcome);
@@ -162,12 +162,9 @@ fn refusal(write: &Write, e: &redis::ServerError) -> StoreError {
 /// beginning's. So too a game whose erasure Redis did not keep: it ended its life here, the
 /// erasure is the last write it sends, and its lease (another node's by then, if the erasure
 /// was fenced) is not to be renewed and counted on.
-fn let_go_if_begun_or_ended(inner: &Inner, write: &Write, token: &str) {
+fn let_go_if_begun_or_ended(inner: &Inner, write: &Write, lease: &Lease) {
     if let Write::Begin { game, .. } | Write::Erase { game } = write {
-        let mut held = inner.held.lock().expect("leases lock");
-        if held.get(game).is_some_and(|t| t == token) {
-            held.remove(game);
-        }
+        inner.leases.lock().expect("leases lock").let_go(game, lease);
     }
 }
 
