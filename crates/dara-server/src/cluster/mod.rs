@@ -6,8 +6,9 @@
 //! - A socket that reaches a node which does not run its game is relayed to the node that
 //!   does ([`relay`]).
 //! - A node says it is alive every second, which keeps the leases of all its games; one that
-//!   dies loses them within [`LEASE`](crate::store::redis::LEASE), and the next socket for one of its games, on any node,
-//!   takes the game up from Redis.
+//!   dies loses them within [`LEASE`], and the next socket for one of its games, on any node,
+//!   takes the game up from Redis. One that has not heard back from Redis for a lease serves
+//!   none of its games until it has ([`Cluster::sure_alive`]).
 //! - A node that stops (SIGTERM) gives its leases up as it closes its sockets with 1012, so its
 //!   games move on at once.
 
@@ -22,12 +23,12 @@ mod taking;
 pub mod tasks;
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 pub use node::{BadNodeName, NodeName};
 
 use crate::seat::SeatKey;
-use crate::store::redis::Redis;
+use crate::store::redis::{Redis, LEASE};
 use crate::store::StoreError;
 
 /// This node's part in a cluster.
@@ -43,8 +44,8 @@ pub struct Cluster {
     taking: taking::Taking,
     /// Whether this node's inbox is listened to.
     inbox: AtomicBool,
-    /// Whether Redis has answered a renewal within the last lease.
-    renewing: AtomicBool,
+    /// When this node sent the last renewal that Redis answered (see [`Cluster::sure_alive`]).
+    renewed: Mutex<tokio::time::Instant>,
     /// Rung when the cluster's tables changed.
     lobby_stale: Arc<tokio::sync::Notify>,
     /// Games per client address, across the nodes.
@@ -73,7 +74,8 @@ impl Cluster {
             client,
             taking: taking::Taking::default(),
             inbox: AtomicBool::new(false),
-            renewing: AtomicBool::new(true),
+            // It has just said so.
+            renewed: Mutex::new(tokio::time::Instant::now()),
             lobby_stale: Arc::default(),
             games: limits::GameCounts::new(conn.clone(), key.clone()),
             seats: limits::SeatCounts::new(conn, key.clone()),
@@ -89,8 +91,21 @@ impl Cluster {
     /// Whether this node can serve: Redis answers (its last round trip, and a renewal within
     /// the last lease) and its inbox is listened to.
     pub fn is_ready(&self) -> bool {
-        self.inbox.load(Ordering::Acquire)
-            && self.renewing.load(Ordering::Acquire)
-            && self.redis.reachable()
+        self.inbox.load(Ordering::Acquire) && self.sure_alive() && self.redis.reachable()
+    }
+
+    /// Whether this node is surely alive in Redis now, and its games surely its own: a lease
+    /// has not gone by since it sent its last renewal that Redis answered (Redis ran it then
+    /// or later, so the word it set lasts at least that long). Past that, other nodes may have
+    /// taken its games while it cannot know, until its next renewal comes back and says so
+    /// (then it gives them up): meanwhile it serves none of them, nor takes any up, as a life
+    /// it runs may be older than the game going on elsewhere.
+    pub fn sure_alive(&self) -> bool {
+        self.renewed.lock().expect("renewed lock").elapsed() < LEASE
+    }
+
+    /// Notes that Redis answered a renewal sent at `sent`.
+    fn renewed(&self, sent: tokio::time::Instant) {
+        *self.renewed.lock().expect("renewed lock") = sent;
     }
 }

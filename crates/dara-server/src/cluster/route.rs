@@ -29,6 +29,11 @@ pub async fn route(state: &AppState, id: &GameId) -> Route {
     if state.is_damaged(id) {
         return Route::Damaged;
     }
+    // A node that may have lapsed without knowing it yet serves nothing (see
+    // `Cluster::sure_alive`): a life it runs may be older than the game going on elsewhere.
+    if state.cluster.as_ref().is_some_and(|cluster| !cluster.sure_alive()) {
+        return Route::NotNow;
+    }
     if let Some(handle) = state.game(id) {
         return Route::Here(handle);
     }

@@ -19,6 +19,7 @@ pub fn start(state: &AppState) {
         state.lobby.share(lobby::SharedTables::new(cluster.redis.connection()));
         tokio::spawn(listen(Arc::downgrade(state)));
         tokio::spawn(renew(Arc::downgrade(state)));
+        tokio::spawn(watch_owners(Arc::downgrade(state)));
         tokio::spawn(mirror_lobby(Arc::downgrade(state)));
     }
 }
@@ -150,16 +151,29 @@ async fn renew(state: Weak<Shared>) {
                         }
                     }
                 }
+                // Only now, its games given up if it had lapsed, does it serve again.
+                cluster.renewed(sent);
             }
             Err(e) => tracing::warn!("cannot say this node is alive: {e}"),
         }
-        cluster.renewing.store(last_renewed.elapsed() < LEASE, Ordering::Release);
         if last_touched.elapsed() >= TOUCH_EVERY {
             last_touched = tokio::time::Instant::now();
             if let Err(e) = cluster.redis.touch().await {
                 tracing::warn!("the games' keys could not be touched: {e}");
             }
         }
+    }
+}
+
+/// Looks every [`RENEW_EVERY`] at the nodes this one carries sockets to. Apart from the
+/// renewals: a look that waits on a paused Redis held the next renewal back with it, and a node
+/// whose renewals are few may miss the moment Redis answers between two pauses, so that it
+/// serves its games, taken from it meanwhile, for a lease longer than it need.
+async fn watch_owners(state: Weak<Shared>) {
+    loop {
+        tokio::time::sleep(RENEW_EVERY).await;
+        let Some(state) = state.upgrade() else { return };
+        let Some(cluster) = &state.cluster else { return };
         look_at_owners(cluster).await;
     }
 }

@@ -13,8 +13,10 @@
 //! is a new node and the old one's games are free at once (`leases`).
 //!
 //! Fencing: every write is a Lua script (`scripts`, sent by hash) that first checks that the
-//! game's lease still holds this node's token and that this node is still alive and, for an
-//! event, that the journal has exactly the events before it. A node that was paused (SIGSTOP, a
+//! game's lease still holds the token of the life of the game that writes (each taking up makes
+//! a new epoch, see [`Lease`]) and that this node is still alive and, for an event, that the
+//! journal has exactly the events before it. A node sends a life's write only while it holds
+//! that life's lease itself: not once it lapsed, nor once it took the game up again. A node that was paused (SIGSTOP, a
 //! stall, a cut network) past its liveness cannot write a single event when it wakes if another
 //! node took the game meanwhile; and on waking it learns that it lapsed and gives every game up
 //! (see `cluster`).
