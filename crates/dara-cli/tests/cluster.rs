@@ -339,6 +339,39 @@ fn games_keep_one_history_through_redis_paused_twice() {
     assert!(left >= 55_000, "pale's clock ran while Redis was stopped: {left} ms left");
 }
 
+/// A node that has not heard back from Redis for a lease may have lapsed without knowing it,
+/// and another node taken its games: it serves none of them, not even the snapshot of a game it
+/// runs, until its renewal comes back. Then the game is served as Redis keeps it. (It used to
+/// serve the life it ran: in the paused-twice test, a reconnecting player got an older snapshot
+/// than the game going on elsewhere.)
+#[test]
+fn a_node_unsure_it_is_alive_serves_no_game() {
+    let redis = Redis::start("unsure");
+    let node = Node::start(&redis, "unsure");
+    let FriendGame { game, tokens: [pale, _], mut white, mut black } =
+        FriendGame::start(node.addr, node.addr);
+    open_with_two_turns(&mut white, &mut black);
+
+    redis.pause();
+    std::thread::sleep(LEASE + Duration::from_secs(1));
+    let refused = Seat::hello(node.addr, &game, Some(&pale)).map(|(_, snapshot)| snapshot);
+    redis.resume();
+    let why = refused.expect_err("a node unsure it is alive served a game");
+    assert!(why.to_string().contains("cannot be reached just now"), "{why}");
+
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let snapshot = loop {
+        match Seat::hello(node.addr, &game, Some(&pale)) {
+            Ok((_, snapshot)) => break snapshot,
+            Err(e) => {
+                assert!(Instant::now() < deadline, "the game was never served again: {e}");
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        }
+    };
+    assert_eq!(snapshot["d"]["moves"], json!(["c3", "d3"]), "{snapshot}");
+}
+
 /// A watcher on a third node sees every turn of a game whose players are on the other two.
 #[test]
 fn a_watcher_on_a_third_node_sees_every_turn() {
