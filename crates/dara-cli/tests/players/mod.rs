@@ -135,6 +135,8 @@ pub fn current(addrs: &[SocketAddr]) -> Current {
 }
 
 /// Both seats of one game, connected to servers that are up now: retried until they are.
+/// Checks that both are shown the same game (a server serving an older life of it to one of
+/// them would show fewer turns, and refuse that player's next turn as not theirs).
 fn reconnect(current: &Current, game: &str, tokens: &[String; 2]) -> (Seat, Seat, Value) {
     let deadline = Instant::now() + Duration::from_secs(30);
     let mut attempt = 0;
@@ -146,10 +148,19 @@ fn reconnect(current: &Current, game: &str, tokens: &[String; 2]) -> (Seat, Seat
         };
         attempt += 1;
         let both = Seat::hello(white_at, game, Some(&tokens[0])).and_then(|(white, snapshot)| {
-            Ok((white, Seat::hello(black_at, game, Some(&tokens[1]))?.0, snapshot))
+            let (black, seen) = Seat::hello(black_at, game, Some(&tokens[1]))?;
+            Ok((white, black, snapshot, seen))
         });
         match both {
-            Ok(seats) => return seats,
+            Ok((white, black, snapshot, seen)) => {
+                let turns = |snapshot: &Value| snapshot["d"]["moves"].clone();
+                assert_eq!(
+                    turns(&snapshot),
+                    turns(&seen),
+                    "game {game}: pale was shown {white_at}'s snapshot, dark {black_at}'s"
+                );
+                return (white, black, snapshot);
+            }
             Err(e) => {
                 assert!(Instant::now() < deadline, "no server to reconnect to: {e}");
                 std::thread::sleep(Duration::from_millis(20));
