@@ -162,9 +162,12 @@ impl Shared {
         registry.games.insert(id, held);
         drop(registry);
         if let Some(replaced) = replaced {
-            tracing::warn!(game = %replaced.handle.id, life = %replaced.handle.life(), "a life of the game replaced by a later one: handed over");
+            let (game, life) = (&replaced.handle.id, replaced.handle.life());
+            tracing::warn!(%game, %life, "a life of the game replaced by a later one: handed over");
             replaced.handle.hand_over();
-            self.uncount_in_cluster(replaced.asked_from);
+            if !replaced.counted_until_erased {
+                self.uncount_in_cluster(replaced.asked_from);
+            }
         }
         Ok(())
     }

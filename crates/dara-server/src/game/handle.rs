@@ -156,11 +156,8 @@ pub(super) async fn settle_in(cell: &mut Option<Game>) -> Settled {
 
 impl std::fmt::Debug for Live {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let moved = &self.moved;
-        f.debug_struct("Live")
-            .field("life", &self.life)
-            .field("moved", moved)
-            .finish_non_exhaustive()
+        let Live { life, moved, .. } = self;
+        f.debug_struct("Live").field("life", life).field("moved", moved).finish_non_exhaustive()
     }
 }
 
