@@ -165,9 +165,9 @@ impl Shared {
             let (game, life) = (&replaced.handle.id, replaced.handle.life());
             tracing::warn!(%game, %life, "a life of the game replaced by a later one: handed over");
             replaced.handle.hand_over();
-            if !replaced.counted_until_erased {
-                self.uncount_in_cluster(replaced.asked_from);
-            }
+            // A life handed over erases nothing, so a count waiting for its erasure lapses
+            // with the game's keys.
+            let _ = self.give_back_count(&replaced);
         }
         Ok(())
     }
@@ -247,7 +247,13 @@ impl Shared {
             }
         };
         self.lobby.forget(id);
-        let held = forgotten?;
+        self.give_back_count(&forgotten?)
+    }
+
+    /// Gives back the cluster's count of a game taken off the books, unless it waits for the
+    /// game's erasure (see [`Shared::count_until_erased`]): then gives the address it is
+    /// counted against.
+    fn give_back_count(&self, held: &Held) -> Option<IpAddr> {
         if held.counted_until_erased {
             return held.asked_from;
         }

@@ -79,11 +79,14 @@ mod tests {
     use dara_table::Patience;
 
     use super::*;
+    use crate::config::Config;
     use crate::game::clock::TimeControl;
     use crate::game::settings::{GameSettings, Opponent};
     use crate::protocol::{Answer, ClientMessage};
     use crate::seat::Seat;
     use crate::seat::{new_game_id, SeatKey};
+    use crate::state::Shared;
+    use crate::store::{GameRecord, StoredSeats};
 
     fn table(key: &SeatKey) -> Table<crate::seat::SeatHash> {
         let settings = GameSettings {
@@ -155,20 +158,6 @@ mod tests {
             assert_eq!(after.table.last_turns().white, Some((2, last)));
         }
     }
-}
-
-#[cfg(test)]
-mod lives {
-    use std::time::Duration;
-
-    use dara::ByColour;
-
-    use super::*;
-    use crate::config::Config;
-    use crate::game::settings::{GameSettings, Opponent};
-    use crate::seat::{new_game_id, Seat};
-    use crate::state::Shared;
-    use crate::store::{GameRecord, StoredSeats};
 
     fn stored(id: &crate::seat::GameId) -> StoredGame {
         let settings = GameSettings {

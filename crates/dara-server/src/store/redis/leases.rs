@@ -60,10 +60,16 @@ pub(super) struct Leases {
 }
 
 impl Leases {
+    /// Whether the node holds `lease` on game `game`: not once it lapsed since that lease was
+    /// taken, nor once a later life of the game took another.
+    pub(super) fn holds(&self, game: &GameId, lease: &Lease) -> bool {
+        self.held.get(game) == Some(lease)
+    }
+
     /// Lets go of game `game`'s lease if it is still `lease` (a later one is another life's);
     /// says whether it was.
     pub(super) fn let_go(&mut self, game: &GameId, lease: &Lease) -> bool {
-        let held = self.held.get(game) == Some(lease);
+        let held = self.holds(game, lease);
         if held {
             self.held.remove(game);
         }
@@ -250,7 +256,7 @@ impl Redis {
     /// took it, nor if a later life took the game anew.
     pub fn holds(&self, game: &GameId) -> bool {
         let leases = self.inner.leases.lock().expect("leases lock");
-        self.lease.as_ref().is_some_and(|lease| leases.held.get(game) == Some(lease))
+        self.lease.as_ref().is_some_and(|lease| leases.holds(game, lease))
     }
 
     /// Whether Redis answers.

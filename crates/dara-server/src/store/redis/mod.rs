@@ -219,7 +219,7 @@ impl Redis {
                     }
                     // Only while this life's lease is the one the node holds: not once the node
                     // lapsed (another may have the game), nor once a later life took it up.
-                    (_, Some(lease)) if leases.held.get(game) == Some(lease) => lease.clone(),
+                    (_, Some(lease)) if leases.holds(game, lease) => lease.clone(),
                     _ => {
                         let _ = tx.send(Err(StoreError::Fenced(format!(
                             "game {game} is not run by this life of it on this node any more"
