@@ -5,6 +5,9 @@ use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
+use dara::ByColour;
+use dara_table::GameSettings;
+
 use crate::address::TrustedProxies;
 use crate::cluster::Cluster;
 use crate::config::Config;
@@ -14,7 +17,7 @@ use crate::game::computer::Computer;
 use crate::game::{GameHandle, Host, Life};
 use crate::lobby::Lobby;
 use crate::metrics::Metrics;
-use crate::seat::{GameId, SeatKey};
+use crate::seat::{GameId, Seat, SeatKey};
 use crate::store::Store;
 
 /// The server's shared state, cheap to clone.
@@ -365,6 +368,15 @@ impl Host for Shared {
 
     fn register(&self, handle: GameHandle, asked_from: Option<IpAddr>) -> Result<(), AppError> {
         Shared::register(self, handle, asked_from)
+    }
+
+    fn start_game(
+        self: Arc<Self>,
+        settings: GameSettings,
+        seats: ByColour<Seat>,
+        asked_from: Option<IpAddr>,
+    ) -> Result<GameId, AppError> {
+        crate::game::spawn(&self, settings, seats, asked_from).map(|(handle, _)| handle.id)
     }
 
     fn set_finished(&self, id: &GameId, life: Life, at: Option<tokio::time::Instant>) {

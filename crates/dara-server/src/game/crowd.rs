@@ -1,10 +1,14 @@
-//! The connections open to one game: players' and watchers', who has gone and since when, and
-//! when everyone is next to be told.
+//! The connections open to one game: players' and watchers', who has gone and since when, when
+//! everyone is next to be told, and what they are told of it.
 
 use std::time::Duration;
 
 use dara::{ByColour, Colour};
 use tokio::time::Instant;
+
+use crate::duration::millis;
+use crate::protocol::{Answer, PresenceView, SeatPresence, Wire, WireAnswer};
+use crate::seat::Seat;
 
 /// Everyone hears the number of watchers at most this often: a crowd arriving at a popular
 /// game (each arrival telling every connection) should not cost the square of its size in
@@ -158,15 +162,40 @@ impl Crowd {
         self.online[colour] > 0
     }
 
-    /// How many connections watch.
-    pub(super) fn watchers(&self) -> u32 {
-        self.watchers
-    }
-
     /// How long `colour`'s player has been gone, if they have no connection.
     pub(super) fn away(&self, colour: Colour, now: Instant) -> Option<std::time::Duration> {
         self.away_since[colour]
             .filter(|_| self.online[colour] == 0)
             .map(|since| now.saturating_duration_since(since))
+    }
+
+    /// Who is connected, as everyone is told it; for a player who is gone, how long since, and
+    /// how long until the opponent may claim (`claim_after` from when they left).
+    pub(super) fn presence(
+        &self,
+        seats: &ByColour<Seat>,
+        claim_after: std::time::Duration,
+        now: Instant,
+    ) -> Wire {
+        let one = |c: Colour| match &seats[c] {
+            Seat::Computer(_) => SeatPresence { online: true, away_ms: None, claim_in_ms: None },
+            Seat::Open => SeatPresence { online: false, away_ms: None, claim_in_ms: None },
+            Seat::Human(_) => match self.away(c, now) {
+                Some(away) => SeatPresence {
+                    online: false,
+                    away_ms: Some(millis(away)),
+                    claim_in_ms: Some(millis(claim_after.saturating_sub(away))),
+                },
+                None => {
+                    SeatPresence { online: self.is_online(c), away_ms: None, claim_in_ms: None }
+                }
+            },
+        };
+        let view = PresenceView {
+            white: one(Colour::White),
+            black: one(Colour::Black),
+            watchers: self.watchers,
+        };
+        Answer::Presence(view).wire()
     }
 }

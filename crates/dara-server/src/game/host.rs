@@ -1,11 +1,14 @@
 //! What a live game needs of the server that holds it: its settings, its store and seat key,
-//! the engine pool, the lobby, the measures, and the book of live games (to enter a rematch,
-//! to note an ending, to be forgotten). The server's state implements it; a game holds it
+//! the engine pool, the lobby, the measures, and the book of live games (to start and enter a
+//! rematch, to note an ending, to be forgotten). The server's state implements it; a game holds it
 //! weakly, so that a server dropped mid-game (the tests' crash) still lets go of its games, and
 //! the games know nothing of the server's other parts (its sockets, its cluster, its pages).
 
 use std::net::IpAddr;
+use std::sync::Arc;
 
+use dara::ByColour;
+use dara_table::GameSettings;
 use tokio::time::Instant;
 
 use super::computer::Computer;
@@ -14,7 +17,7 @@ use crate::config::Config;
 use crate::error::AppError;
 use crate::lobby::Lobby;
 use crate::metrics::Metrics;
-use crate::seat::{GameId, SeatKey};
+use crate::seat::{GameId, Seat, SeatKey};
 use crate::store::Store;
 
 /// The server as its games see it.
@@ -48,6 +51,18 @@ pub trait Host: Send + Sync + 'static {
     /// # Errors
     /// [`AppError::Full`] or [`AppError::TooManyGames`].
     fn register(&self, handle: GameHandle, asked_from: Option<IpAddr>) -> Result<(), AppError>;
+
+    /// Starts a new game (a rematch) with these seats, counted against `asked_from`; gives its
+    /// id. The store commits it before anything the asking game stores after.
+    ///
+    /// # Errors
+    /// As [`super::spawn`].
+    fn start_game(
+        self: Arc<Self>,
+        settings: GameSettings,
+        seats: ByColour<Seat>,
+        asked_from: Option<IpAddr>,
+    ) -> Result<GameId, AppError>;
 
     /// Notes that `life` of game `id` ended at `at` (or, after a takeback, that it goes on:
     /// `None`): a full server makes room by forgetting the game that ended first.
@@ -92,6 +107,14 @@ pub(super) fn nobody() -> std::sync::Weak<dyn Host> {
             match *self {}
         }
         fn register(&self, _: GameHandle, _: Option<IpAddr>) -> Result<(), AppError> {
+            match *self {}
+        }
+        fn start_game(
+            self: Arc<Self>,
+            _: GameSettings,
+            _: ByColour<Seat>,
+            _: Option<IpAddr>,
+        ) -> Result<GameId, AppError> {
             match *self {}
         }
         fn set_finished(&self, _: &GameId, _: Life, _: Option<Instant>) {

@@ -1,126 +1,114 @@
-//! Nothing is told before it is kept: a request's events and its answer wait, the game's lock
-//! held, until the store has committed them, so a crash at any instant loses nothing anyone was
-//! told. With the memory-only store nothing waits. A commit the store cannot make now (a full
-//! disk) is a pause, not an end: the game goes back to what was kept, and what was asked is
-//! refused, to be asked again.
+//! Nothing is told before it is kept: what a letter changed waits in the outbox until the store
+//! has committed it, and only then goes to every connection, so a crash at any instant loses
+//! nothing anyone was told. With the memory-only store nothing waits. A commit the store cannot
+//! make now (a full disk) is a pause, not an end: the game goes back to what was kept (see
+//! `Game::settle`), and what was asked is refused, to be asked again.
 
 use dara::ByColour;
-use dara_table::{GameEvent, Patience, Table};
+use dara_table::{GameEvent, Table};
+use tokio::sync::broadcast;
 
-use super::actor::{patience, Game};
-use super::handle::Settled;
-use crate::protocol::{Answer, ClientMessage, Refusal, Wire};
-use crate::seat::Seat;
-use crate::store::{StoredSeats, Write};
+use crate::protocol::Wire;
+use crate::seat::{GameId, Seat, SeatHash};
+use crate::store::{Store, StoreError, StoredSeats, Write};
 
-impl Game {
+/// Where a game is kept, how much of it is there, and what waits to be told once the rest is.
+#[derive(Debug)]
+pub(super) struct Keeping {
+    /// Where the game is kept.
+    pub(super) store: Store,
+    /// How many events of the journal the store has.
+    pub(super) stored: usize,
+    /// Whether the seats changed since they were stored.
+    pub(super) seats_changed: bool,
+    /// What everyone is to be told once the events behind it are stored.
+    outbox: Vec<Wire>,
+    /// Every connection's feed: events and presence, each serialised once for all.
+    watchers: broadcast::Sender<Wire>,
+}
+
+impl Keeping {
+    /// Nothing kept yet, in `store`.
+    pub(super) fn new(store: Store) -> Keeping {
+        Keeping {
+            store,
+            stored: 0,
+            seats_changed: false,
+            outbox: Vec::new(),
+            // Small: a connection that falls this far behind is closed and catches up from the
+            // journal (4000), and every slot is allocated up front, game by game.
+            watchers: broadcast::channel(16).0,
+        }
+    }
+
     /// Tells every connection `wire`, once what came before it is stored.
     pub(super) fn tell(&mut self, wire: Wire) {
         self.outbox.push(wire);
     }
 
-    /// While the store cannot be reached, the refusal of a request that would change the game
-    /// (a turn is checked in `turn`, after its own checks). Refused, it can be sent again once
-    /// the store answers; played, it would stop the game when its write failed.
-    pub(super) fn cannot_keep(&self, msg: &ClientMessage) -> Option<Answer> {
-        let changes = !matches!(
-            msg,
-            ClientMessage::Move { .. } | ClientMessage::Ping { .. } | ClientMessage::Hello { .. }
-        );
-        (changes && !self.store.reachable()).then(|| {
-            self.count_unkept();
-            Answer::Error(Refusal::StoreUnreachable.into())
-        })
+    /// A new connection's feed: it hears everything told from now on.
+    pub(super) fn subscribe(&self) -> broadcast::Receiver<Wire> {
+        self.watchers.subscribe()
     }
 
-    /// Counts a request refused because the store could not be reached, for `/metrics`.
-    pub(super) fn count_unkept(&self) {
-        if let Some(host) = self.host.upgrade() {
-            host.metrics().refused_unkept.inc();
-        }
+    /// The feed itself, for the computer's search to tell its place in the queue.
+    pub(super) fn feed(&self) -> broadcast::Sender<Wire> {
+        self.watchers.clone()
     }
 
-    /// The answer to a request that could not be kept (a turn's `id`, if it was a turn).
-    pub(super) fn unkept(&self, turn: Option<u64>) -> Answer {
-        self.count_unkept();
-        let why = Refusal::StoreUnreachable.into();
-        match turn {
-            Some(id) => Answer::Rejected { id, why },
-            None => Answer::Error(why),
-        }
-    }
-
-    /// Stores what changed, then tells everyone (the request's answer follows). If the store
-    /// fails, nobody is told anything: a pause (see [`Game::roll_back`]), or the game's end
-    /// here.
-    pub(super) async fn settle(&mut self) -> Settled {
-        let (writes, stored) = self.unsaved();
+    /// Stores what `table` changed since the last commit, then tells everyone. If the store
+    /// fails, nobody is told anything and the error is given.
+    pub(super) async fn commit(
+        &mut self,
+        id: &GameId,
+        table: &Table<SeatHash>,
+    ) -> Result<(), StoreError> {
+        let (writes, stored) = self.unsaved(id, table);
         if !writes.is_empty() {
-            if let Err(e) = self.store.send(writes).wait().await {
-                if e.is_a_pause() && self.roll_back() {
-                    tracing::warn!(game = %self.id, "saving is paused, the game goes back: {e}");
-                    return Settled::Paused;
-                }
-                tracing::error!(game = %self.id, "the game could not be stored, so it stops: {e}");
-                return Settled::Lost;
-            }
+            self.store.send(writes).wait().await?;
         }
         self.stored = stored;
         self.seats_changed = false;
         for wire in self.outbox.drain(..) {
             let _ = self.watchers.send(wire);
         }
-        Settled::Kept
+        Ok(())
     }
 
     /// What the store lacks (the seats if they changed, and the events it has not had), and
     /// how long the journal kept there will be once they are in.
-    fn unsaved(&self) -> (Vec<Write>, usize) {
-        let journal = self.table.journal();
+    fn unsaved(&self, id: &GameId, table: &Table<SeatHash>) -> (Vec<Write>, usize) {
+        let journal = table.journal();
         if !self.store.is_durable() {
             return (Vec::new(), journal.len());
         }
         let mut writes = Vec::new();
         if self.seats_changed {
-            let seats = StoredSeats::new(self.table.seats());
-            writes.push(Write::Seats { game: self.id.clone(), seats });
+            let seats = StoredSeats::new(table.seats());
+            writes.push(Write::Seats { game: id.clone(), seats });
         }
         for (v, event) in (1..).zip(journal).skip(self.stored) {
-            writes.push(Write::Append { game: self.id.clone(), v, event: event.clone() });
+            writes.push(Write::Append { game: id.clone(), v, event: event.clone() });
         }
         (writes, journal.len())
     }
 
-    /// Takes the game back to what the store kept, after a commit that failed: its journal to
-    /// the last event kept, a seat taken since then open again, nothing told of what was not
-    /// kept, the computer asked again if it is to move. The table is rebuilt from the kept
-    /// journal as after a restart, so its clocks are held until the side to move is back or a
-    /// minute has passed: nobody's time runs down while saving is paused. False if the kept
-    /// journal does not replay (it was played here, through the same rules: only a bug would
-    /// do it), and the game is as it was.
-    pub(super) fn roll_back(&mut self) -> bool {
-        let now = self.now();
-        let journal = self.table.journal();
-        let mut seats: ByColour<Seat> = self.table.seats().clone();
+    /// What the store kept of `table`: its journal to the last event kept, and its seats with
+    /// any taken since then open again.
+    pub(super) fn kept(&self, table: &Table<SeatHash>) -> (ByColour<Seat>, Vec<GameEvent>) {
+        let journal = table.journal();
+        let mut seats: ByColour<Seat> = table.seats().clone();
         for event in &journal[self.stored..] {
             if let GameEvent::Seated { colour, .. } = event {
                 seats[*colour] = Seat::Open;
             }
         }
-        let kept = journal[..self.stored].to_vec();
-        let patience = self.server().map_or_else(Patience::default, |s| patience(s.config()));
-        let settings = self.table.settings().clone();
-        match Table::restore(settings, seats, patience, kept, now) {
-            Ok(table) => self.table = table,
-            Err(e) => {
-                tracing::error!(game = %self.id, "its own kept journal does not replay: {e}");
-                return false;
-            }
-        }
-        self.thinking = None;
+        (seats, journal[..self.stored].to_vec())
+    }
+
+    /// Forgets what was not kept: nobody is to be told of it.
+    pub(super) fn went_back(&mut self) {
         self.outbox.clear();
         self.seats_changed = false;
-        self.begin();
-        true
     }
 }

@@ -1,7 +1,9 @@
-//! Live games: each behind a cheap [`GameHandle`], through which connections' requests are
-//! carried out, and each with an actor for what happens to it by itself.
+//! Live games: each owned by one task that reads its mailbox (`owner`), and reached through a
+//! cheap [`GameHandle`] that posts to it. A turn's path: the socket (`crate::ws::game`) posts
+//! it (`handle`), the owner hands it to the game (`live`), which asks the table (`dara_table`)
+//! and carries out its outcome; the owner then keeps what changed (`keeping`, the store) and
+//! tells every socket, and answers.
 
-mod actor;
 /// The clocks: the table's, as the server names them.
 pub mod clock {
     pub use dara_table::clock::{TimeControl, TimeLeft};
@@ -13,18 +15,22 @@ mod handle;
 mod history;
 mod host;
 mod keeping;
-mod outcome;
-mod presence;
+mod live;
+mod mailbox;
+mod owner;
 mod queue;
 mod restore;
 mod rotation;
 pub mod settings;
+mod start;
 pub mod study;
+mod thinking;
 
 pub use crate::seat::Seat;
-pub use actor::spawn;
 pub use dara_table::{EndReason, GameEvent, Played, JOURNAL_FORMAT};
-pub use handle::{Cmd, GameHandle, Life, Reply, SitRefused, Welcome};
+pub use handle::{GameHandle, Life};
 pub use host::Host;
+pub use mailbox::{Reply, SitRefused, Welcome};
 pub use restore::restore;
 pub use settings::{GameSettings, NewGame, Opponent};
+pub use start::spawn;

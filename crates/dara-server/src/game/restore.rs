@@ -5,17 +5,15 @@
 
 use std::sync::{Arc, Weak};
 
-use dara::Colour;
 use dara_table::Table;
-use tokio::sync::mpsc;
-use tokio::time::Instant;
 
-use super::actor::{patience, Game};
 use super::handle::GameHandle;
 use super::host::Host;
+use super::live::{patience, Game};
+use super::start::{new_life, start};
 use crate::store::{Store, StoredGame, Unreadable};
 
-/// Takes up a stored game: rebuilds it, registers it and starts it with its actor (the computer
+/// Takes up a stored game: rebuilds it, registers it and hands it to its owner (the computer
 /// is asked again if it is the computer's turn). It writes to `store` (in a cluster, through the
 /// lease its taking up took).
 ///
@@ -31,16 +29,9 @@ pub fn restore<H: Host>(
     let host: &dyn Host = &**host;
     let settings = stored.record.settings()?;
     let seats = stored.seats.seats()?;
-    let (tx, rx) = mpsc::channel(64);
-    let handle = GameHandle::new(stored.id.clone(), tx);
-    let mut game = Game::new(
-        stored.id.clone(),
-        weak,
-        &handle,
-        Table::new(settings.clone(), seats.clone(), patience(host.config())),
-        None,
-    )
-    .kept(store, host.seat_key().clone());
+    let (handle, letters) = new_life(stored.id.clone());
+    let table = Table::new(settings.clone(), seats.clone(), patience(host.config()));
+    let mut game = Game::new(weak, &handle, table, None, (store, host.seat_key().clone()));
     game.date = stored.record.date.clone();
     let table = Table::restore(settings, seats, patience(host.config()), stored.events, game.now())
         .map_err(|e| Unreadable(format!("game {}: {e}", game.id)))?;
@@ -49,34 +40,17 @@ pub fn restore<H: Host>(
     if let Some(ending) = game.table.ending() {
         host.set_finished(&game.id, handle.life(), Some(game.instant(ending.at)));
     }
-    handle.start(game, rx);
+    start(game, letters);
     Ok(handle)
-}
-
-impl Game {
-    /// The game goes on from `table`, replayed from what was kept: all of it is stored, and
-    /// nobody is connected yet, so whoever is not back within the claim time may be claimed
-    /// against, counted from now.
-    fn taken_up(&mut self, table: Table<crate::seat::SeatHash>) {
-        let now = Instant::now();
-        self.stored = table.journal().len();
-        self.table = table;
-        self.created = now;
-        self.crowd = super::crowd::Crowd::new(now);
-        for colour in Colour::ALL {
-            if self.table.seats()[colour].is_human() {
-                self.crowd.away_from(colour, now);
-            }
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
 
-    use dara::ByColour;
+    use dara::{ByColour, Colour};
     use dara_table::Patience;
+    use tokio::time::Instant;
 
     use super::*;
     use crate::config::Config;
@@ -101,10 +75,9 @@ mod tests {
     }
 
     fn game(key: &SeatKey) -> Game {
-        let id = new_game_id();
-        let handle = GameHandle::new(id.clone(), mpsc::channel(1).0);
-        Game::new(id, crate::game::host::nobody(), &handle, table(key), None)
-            .kept(Store::Memory, key.clone())
+        let (handle, _letters) = new_life(new_game_id());
+        let kept = (Store::Memory, key.clone());
+        Game::new(crate::game::host::nobody(), &handle, table(key), None, kept)
     }
 
     fn running(game: &Game) -> Option<Colour> {
@@ -189,7 +162,7 @@ mod tests {
 
         // The earlier life's actor ends its life.
         let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
-        while first.live.game.lock().await.is_some() {
+        while !first.ended() {
             assert!(tokio::time::Instant::now() < deadline, "the earlier life never ended");
             tokio::time::sleep(Duration::from_millis(10)).await;
         }

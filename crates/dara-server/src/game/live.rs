@@ -1,0 +1,609 @@
+//! One live game in the server: the table (`dara_table`, where every rule of the game is
+//! decided) and the shell around it: who is at it (`crowd`), where it is kept and what waits to
+//! be told (`keeping`), the engine's search, and when it ends its life here. Its owner
+//! (`owner::run`) hands it each letter of its mailbox; it hands the table what was asked, carries
+//! out the table's outcome (events told once kept, effects), and says what to answer.
+
+use std::net::IpAddr;
+use std::sync::{Arc, Weak};
+use std::time::SystemTime;
+
+use dara::{ByColour, Colour, Move};
+use dara_table::view::View;
+use dara_table::{Ask, Effect, GameEvent, Input, Moment, Outcome, Patience, Table, Ticket};
+use tokio::time::Instant;
+
+use super::crowd::Crowd;
+use super::handle::{GameHandle, OwnHandle};
+use super::history;
+use super::host::Host;
+use super::keeping::Keeping;
+use super::mailbox::{SitRefused, Welcome};
+use super::settings::Opponent;
+use super::thinking::Thinking;
+use crate::config::Config;
+use crate::date::record_date;
+use crate::error::AppError;
+use crate::protocol::{self, Answer, ClientMessage, OpenTable, Refusal, Wire, WireAnswer};
+use crate::seat::{GameId, Seat, SeatHash, SeatKey, SeatToken};
+use crate::store::Store;
+
+/// One live game, as its owner holds it.
+pub(super) struct Game {
+    pub(super) id: GameId,
+    /// The server that holds the game, while it runs.
+    host: Weak<dyn Host>,
+    pub(super) handle: OwnHandle,
+    /// The game itself: seats, turns, clocks, offers, result.
+    pub(super) table: Table<SeatHash>,
+    /// The table's time is counted from here (see [`Game::now`]).
+    origin: Instant,
+    /// The client address this game counts against, which its rematch counts against too.
+    asked_from: Option<IpAddr>,
+    /// The day the game began, for its record.
+    pub(super) date: String,
+    /// When it was created (or taken up again): a game whose second seat nobody takes is
+    /// closed after a while.
+    created: Instant,
+    crowd: Crowd,
+    /// The computer's search the table waits for, if any.
+    thinking: Thinking,
+    /// Where the game is kept, and what waits to be told.
+    pub(super) keeping: Keeping,
+    /// Hashes the tokens people offer.
+    key: SeatKey,
+}
+
+/// How patient the server's tables are with people.
+pub(super) fn patience(config: &Config) -> Patience {
+    Patience {
+        claim_after: config.claim_after,
+        first_move_within: config.first_move_within,
+        ..Patience::default()
+    }
+}
+
+/// How a change to a live game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Settled {
+    /// Stored, and everyone told.
+    Kept,
+    /// The store could not keep it now (a full disk): the game went back to what was kept,
+    /// nobody was told of it, and it goes on; what was asked is refused.
+    Paused,
+    /// The store will not keep it (Redis gone, or another node took the game): the game stops
+    /// here, and nobody is told of it.
+    Lost,
+}
+
+impl Game {
+    /// A game at `table`, kept in `store` with its seats hashed by `key`, reached through
+    /// `handle`.
+    pub(super) fn new(
+        host: Weak<dyn Host>,
+        handle: &GameHandle,
+        table: Table<SeatHash>,
+        asked_from: Option<IpAddr>,
+        (store, key): (Store, SeatKey),
+    ) -> Game {
+        let now = Instant::now();
+        Game {
+            id: handle.id.clone(),
+            host,
+            handle: handle.downgrade(),
+            table,
+            origin: now,
+            asked_from,
+            date: record_date(SystemTime::now()),
+            created: now,
+            crowd: Crowd::new(now),
+            thinking: Thinking::default(),
+            keeping: Keeping::new(store),
+            key,
+        }
+    }
+
+    /// `at` on the table's time: counted from the game's own first moment here, so that no
+    /// two games (nor two tests on a paused clock) share an origin.
+    pub(super) fn moment(&self, at: Instant) -> Moment {
+        Moment::from_origin(at.saturating_duration_since(self.origin))
+    }
+
+    /// The table's moment `m` on the server's clock.
+    pub(super) fn instant(&self, m: Moment) -> Instant {
+        self.origin + m.since_origin()
+    }
+
+    /// Now, on the table's time.
+    pub(super) fn now(&self) -> Moment {
+        self.moment(Instant::now())
+    }
+
+    /// The server's state, while it runs: its settings are read there, not copied (this is
+    /// asked after every letter).
+    fn server(&self) -> Option<Arc<dyn Host>> {
+        self.host.upgrade()
+    }
+
+    // --- The letters ---------------------------------------------------------------------
+
+    /// The game's first moment on this node: its clock starts if both seats are taken, and
+    /// the computer is asked if it is to move.
+    pub(super) fn begin(&mut self) {
+        let outcome = self.table.begin(self.now());
+        let _ = self.carry_out(outcome);
+    }
+
+    /// What falls due at `now` by itself: the clocks held after a restart run, a flag falls,
+    /// the number of watchers is told.
+    pub(super) fn timed(&mut self, now: Instant) {
+        if self.table.next_deadline().is_some_and(|at| self.instant(at) <= now) {
+            let outcome = self.table.handle(self.moment(now), Input::Time);
+            let _ = self.carry_out(outcome);
+        }
+        if self.crowd.presence_due().is_some_and(|due| now >= due) {
+            self.announce_presence();
+        }
+    }
+
+    /// The computer's search for `ticket` chose `m`.
+    pub(super) fn computer_moved(&mut self, ticket: Ticket, m: Move) {
+        self.thinking.done(ticket);
+        let outcome = self.table.handle(self.now(), Input::ComputerMoved { ticket, m });
+        let _ = self.carry_out(outcome);
+    }
+
+    /// A connection says hello with `token` (a seat's, if any), having seen up to `since`.
+    pub(super) fn hello(&mut self, token: Option<&str>, since: Option<u64>) -> Welcome {
+        let seat = token.and_then(|t| self.seat_of(t));
+        // After a restart the clocks wait for the side to move.
+        if seat.is_some() {
+            let _ = self.ask(seat, Ask::Back);
+        }
+        let mut messages = Vec::new();
+        if token.is_some() && seat.is_none() {
+            messages.push(Answer::Error(Refusal::NotYourSeatLink.into()).wire());
+        }
+        messages.extend(history::catch_up(&self.view(), seat, since, self.now()));
+        // Subscribed here, as the letter is carried out, so that the first event the
+        // connection hears is the one after what it was just sent.
+        let events = self.keeping.subscribe();
+        let number = self.crowd.number();
+        if let Some(colour) = seat {
+            self.seat_connection(colour, number);
+        }
+        if self.crowd.arrive(seat) {
+            self.announce_presence();
+        } else if seat.is_none() {
+            self.watchers_changed();
+        }
+        self.relist();
+        messages.push(self.presence());
+        // Read after subscribing: a place told meanwhile is heard again, never missed.
+        if let Some(ahead) = self.thinking.ahead() {
+            messages.push(Answer::Queue { ahead }.wire());
+        }
+        Welcome { seat, number, messages, events }
+    }
+
+    /// What a connection asks of the game: the answer, and the seat it holds from now on.
+    pub(super) fn act(
+        &mut self,
+        seat: Option<Colour>,
+        number: u32,
+        msg: ClientMessage,
+    ) -> (Answer, Option<Colour>) {
+        if let Some(refused) = self.cannot_keep(&msg) {
+            return (refused, seat);
+        }
+        let ask = match msg {
+            ClientMessage::Move { id, text, lag } => return (self.turn(seat, id, text, lag), seat),
+            ClientMessage::Join => return self.join(seat, number),
+            ClientMessage::Ping { lag } => {
+                let _ = self.ask(seat, Ask::Lag(protocol::lag(lag)));
+                return (Answer::Pong, seat);
+            }
+            ClientMessage::Hello { .. } => {
+                return (Answer::Error(Refusal::HelloAgain.into()), seat);
+            }
+            ClientMessage::Claim => {
+                let opponent = seat.map(|c| !c);
+                let opponent_away = opponent.and_then(|c| self.crowd.away(c, Instant::now()));
+                Ask::Claim { opponent_away }
+            }
+            // Resign, the offers, takeback, rematch: the message says it all.
+            plain => plain.plain_ask().expect("every other message is a plain ask"),
+        };
+        let answer = match self.ask(seat, ask) {
+            Ok(_) => Answer::Ok,
+            Err(refusal) => Answer::Error(refusal.into()),
+        };
+        (answer, seat)
+    }
+
+    /// A player's turn: checked by the table, refused while the store cannot keep it.
+    fn turn(&mut self, seat: Option<Colour>, id: u64, text: String, lag: Option<u64>) -> Answer {
+        let rejected = |refusal: Refusal| Answer::Rejected { id, why: refusal.into() };
+        // A turn that could not be kept is refused, not played: the page may send it again.
+        if !self.keeping.store.reachable() {
+            return match self.table.check_turn(seat, id, &text) {
+                Ok(dara_table::Checked::Resent) => Answer::Accepted { id },
+                Ok(dara_table::Checked::New(_)) => {
+                    self.count_unkept();
+                    rejected(Refusal::StoreUnreachable)
+                }
+                Err(refusal) => rejected(refusal.into()),
+            };
+        }
+        let lag = lag.map(protocol::lag);
+        match self.ask(seat, Ask::Turn { id, text, lag }) {
+            Ok(_) => Answer::Accepted { id },
+            Err(refusal) => rejected(refusal),
+        }
+    }
+
+    /// A connection takes the free seat: the invite link, or a watcher of a table.
+    fn join(&mut self, seat: Option<Colour>, number: u32) -> (Answer, Option<Colour>) {
+        // The connection stops counting as a watcher and starts counting as the player before
+        // everyone is told who is here (a watcher with no seat always gets the free one).
+        if let (None, Some(free)) = (seat, self.table.free_seat()) {
+            self.crowd.watcher_sat_down(free);
+        }
+        let token = SeatToken::random();
+        match self.ask(seat, Ask::Sit { key: self.key.seal(&token) }) {
+            Ok(dara_table::Reply::Seated(colour)) => {
+                self.seat_connection(colour, number);
+                (Answer::Joined { seat: token.as_str().to_owned(), colour }, Some(colour))
+            }
+            Ok(_) => unreachable!("a seat taken is answered with its colour"),
+            Err(refusal) => (Answer::Error(refusal.into()), seat),
+        }
+    }
+
+    /// Someone sits down at this open table before their page has connected ("play anyone"
+    /// handed it to them, or they pressed "Sit down"). The seat is theirs from this moment:
+    /// had they been sent to the page to ask for it, someone following an older listing of the
+    /// lobby could take it in between, and they would arrive to watch instead of play.
+    pub(super) fn sit(&mut self, token: SeatHash) -> Result<Colour, SitRefused> {
+        if self.table.settings().opponent != Opponent::Open || self.table.ending().is_some() {
+            return Err(SitRefused::Closed);
+        }
+        let free = self.table.free_seat().ok_or(SitRefused::Taken)?;
+        // Nobody should sit down opposite an empty chair (the lobby lists no such table).
+        if !self.crowd.is_online(!free) {
+            return Err(SitRefused::Closed);
+        }
+        // Away until their page connects, so that if it never does the opponent may claim.
+        self.crowd.away_from(free, Instant::now());
+        match self.ask(None, Ask::Sit { key: token }) {
+            Ok(dara_table::Reply::Seated(colour)) => Ok(colour),
+            _ => Err(SitRefused::Taken),
+        }
+    }
+
+    /// Connection `number`, holding `seat`, closed.
+    pub(super) fn leave(&mut self, seat: Option<Colour>, number: u32) {
+        if let Some(colour) = seat {
+            self.crowd.unseat(colour, number);
+        }
+        if self.crowd.leave(seat, Instant::now()) {
+            self.announce_presence();
+        } else if seat.is_none() {
+            self.watchers_changed();
+        }
+        self.relist();
+    }
+
+    // --- The table and its outcome -------------------------------------------------------
+
+    /// Hands the table what `seat` asks, now, and carries out what follows.
+    fn ask(
+        &mut self,
+        by: Option<Colour>,
+        ask: Ask<SeatHash>,
+    ) -> Result<dara_table::Reply, Refusal> {
+        let outcome = self.table.handle(self.now(), Input::Ask { by, ask });
+        self.carry_out(outcome)
+    }
+
+    /// Tells what the outcome recorded (once kept) and carries out its effects: the engine
+    /// asked or called off, the lobby and the book of games told, a rematch started. Gives the
+    /// table's reply, or why what was asked could not be done after all (a rematch the server
+    /// could not start).
+    fn carry_out(&mut self, outcome: Outcome) -> Result<dara_table::Reply, Refusal> {
+        let Outcome { reply, events, effects } = outcome;
+        for v in events {
+            let event = &self.table.journal()[(v - 1) as usize];
+            if matches!(event, GameEvent::Moved { .. }) {
+                if let Some(host) = self.server() {
+                    host.metrics().turns.inc();
+                }
+            }
+            let told = history::told(&self.view(), v);
+            self.keeping.tell(told);
+        }
+        let mut reply = reply.map_err(Refusal::from);
+        for effect in effects {
+            match effect {
+                Effect::Think(think) => {
+                    if let Some(host) = self.server() {
+                        let feed = self.keeping.feed();
+                        let (client, handle) = (self.asked_from, self.handle.clone());
+                        self.thinking.start(host.computer(), think, client, feed, handle);
+                    }
+                }
+                Effect::CallOff(ticket) => self.thinking.done(ticket),
+                Effect::SeatTaken => {
+                    self.keeping.seats_changed = true;
+                    if let Some(host) = self.server() {
+                        host.lobby().close(&self.id);
+                    }
+                    self.announce_presence();
+                }
+                Effect::Ended(at) => {
+                    if let Some(host) = self.server() {
+                        host.lobby().close(&self.id);
+                        host.set_finished(&self.id, self.handle.life(), Some(self.instant(at)));
+                    }
+                }
+                Effect::Reopened => {
+                    if let Some(host) = self.server() {
+                        host.set_finished(&self.id, self.handle.life(), None);
+                    }
+                }
+                Effect::StartRematch => {
+                    if let Err(refusal) = self.start_rematch() {
+                        reply = Err(refusal);
+                    }
+                }
+            }
+        }
+        reply
+    }
+
+    /// A new game with the same people, colours swapped: each keeps their own token, so their
+    /// browser needs nothing new to take its seat.
+    fn start_rematch(&mut self) -> Result<(), Refusal> {
+        // A server that is stopping cannot keep a new game: said as such a refusal is.
+        let host = self.server().ok_or_else(|| Refusal::rematch_unavailable(AppError::Unkept))?;
+        let seats = self.table.seats();
+        let seats = ByColour { white: seats.black.clone(), black: seats.white.clone() };
+        let mut settings = self.table.settings().clone();
+        // A rematch is between these two people: it is not listed in the lobby.
+        if settings.opponent == Opponent::Open {
+            settings.opponent = Opponent::Friend;
+        }
+        settings.creator = !settings.creator;
+        // Not waited for: the store commits the new game before anything this one stores
+        // after it, so the rematch this game names is always there.
+        let game = host
+            .start_game(settings, seats, self.asked_from)
+            .map_err(Refusal::rematch_unavailable)?;
+        let outcome = self.table.handle(self.now(), Input::RematchStarted { game });
+        self.carry_out(outcome).map(|_| ())
+    }
+
+    // --- Who is here ---------------------------------------------------------------------
+
+    /// Connection `number` holds `colour`'s seat; the oldest of that seat's connections is
+    /// closed if there are now too many.
+    fn seat_connection(&mut self, colour: Colour, number: u32) {
+        if let Some(replaced) = self.crowd.seat(colour, number) {
+            tracing::debug!(game = %self.id, ?colour, "a seat's oldest connection is replaced");
+            self.handle.replace_below(colour, replaced + 1);
+        }
+    }
+
+    fn seat_of(&self, token: &str) -> Option<Colour> {
+        let offered = self.key.hash(token);
+        Colour::ALL
+            .into_iter()
+            .find(|c| matches!(&self.table.seats()[*c], Seat::Human(t) if t.matches(&offered)))
+    }
+
+    /// Tells everyone the new number of watchers, now or when it is due.
+    fn watchers_changed(&mut self) {
+        if self.crowd.watchers_changed(Instant::now()) {
+            self.announce_presence();
+        }
+    }
+
+    fn announce_presence(&mut self) {
+        let presence = self.presence();
+        self.keeping.tell(presence);
+        self.crowd.told(Instant::now());
+    }
+
+    /// Who is connected, and for a player who is gone, how long until the opponent may claim.
+    fn presence(&self) -> Wire {
+        let claim_after = self.server().map(|s| s.config().claim_after).unwrap_or_default();
+        self.crowd.presence(self.table.seats(), claim_after, Instant::now())
+    }
+
+    /// An open table is listed while it has a free seat and the person waiting at it is
+    /// connected: nobody should sit down opposite an empty chair.
+    fn relist(&self) {
+        let Some(host) = self.server() else { return };
+        let settings = self.table.settings();
+        if settings.opponent != Opponent::Open {
+            return;
+        }
+        match self.table.free_seat() {
+            Some(free) if self.table.ending().is_none() && self.crowd.is_online(!free) => {
+                let table = OpenTable {
+                    game: self.id.clone(),
+                    rules: settings.rules,
+                    clock: settings.clock,
+                    seat: free,
+                };
+                host.lobby().open(self.id.clone(), table);
+            }
+            _ => host.lobby().close(&self.id),
+        }
+    }
+
+    /// The table as the pages see it.
+    fn view(&self) -> View<'_, SeatHash> {
+        View { table: &self.table, date: &self.date }
+    }
+
+    /// The game goes on from `table`, replayed from what was kept: all of it is stored, and
+    /// nobody is connected yet, so whoever is not back within the claim time may be claimed
+    /// against, counted from now.
+    pub(super) fn taken_up(&mut self, table: Table<SeatHash>) {
+        let now = Instant::now();
+        self.keeping.stored = table.journal().len();
+        self.table = table;
+        self.created = now;
+        self.crowd = Crowd::new(now);
+        for colour in Colour::ALL {
+            if self.table.seats()[colour].is_human() {
+                self.crowd.away_from(colour, now);
+            }
+        }
+    }
+
+    // --- Keeping -------------------------------------------------------------------------
+
+    /// While the store cannot be reached, the refusal of a request that would change the game
+    /// (a turn is checked in `turn`, after its own checks). Refused, it can be sent again once
+    /// the store answers; played, it would stop the game when its write failed.
+    fn cannot_keep(&self, msg: &ClientMessage) -> Option<Answer> {
+        let changes = !matches!(
+            msg,
+            ClientMessage::Move { .. } | ClientMessage::Ping { .. } | ClientMessage::Hello { .. }
+        );
+        (changes && !self.keeping.store.reachable()).then(|| {
+            self.count_unkept();
+            Answer::Error(Refusal::StoreUnreachable.into())
+        })
+    }
+
+    /// Counts a request refused because the store could not be reached, for `/metrics`.
+    fn count_unkept(&self) {
+        if let Some(host) = self.server() {
+            host.metrics().refused_unkept.inc();
+        }
+    }
+
+    /// The answer to a request that could not be kept (a turn's `id`, if it was a turn).
+    pub(super) fn unkept(&self, turn: Option<u64>) -> Answer {
+        self.count_unkept();
+        let why = Refusal::StoreUnreachable.into();
+        match turn {
+            Some(id) => Answer::Rejected { id, why },
+            None => Answer::Error(why),
+        }
+    }
+
+    /// What every letter ends with: whatever fell due meanwhile, then the store's commit and
+    /// the telling of everyone. If the store fails, nobody is told anything: a pause (the game
+    /// goes back to what was kept), or the game's end here.
+    pub(super) async fn settle(&mut self) -> Settled {
+        self.timed(Instant::now());
+        let Err(e) = self.keeping.commit(&self.id, &self.table).await else {
+            return Settled::Kept;
+        };
+        if e.is_a_pause() && self.roll_back() {
+            tracing::warn!(game = %self.id, "saving is paused, the game goes back: {e}");
+            return Settled::Paused;
+        }
+        tracing::error!(game = %self.id, "the game could not be stored, so it stops: {e}");
+        self.stop_unkept();
+        Settled::Lost
+    }
+
+    /// Takes the game back to what the store kept, after a commit that failed: a seat taken
+    /// since then open again, nothing told of what was not kept, the computer asked again if it
+    /// is to move. The table is rebuilt from the kept journal as after a restart, so its clocks
+    /// are held until the side to move is back or a minute has passed: nobody's time runs down
+    /// while saving is paused. False if the kept journal does not replay (it was played here,
+    /// through the same rules: only a bug would do it), and the game is as it was.
+    fn roll_back(&mut self) -> bool {
+        let now = self.now();
+        let (seats, kept) = self.keeping.kept(&self.table);
+        let patience = self.server().map_or_else(Patience::default, |s| patience(s.config()));
+        let settings = self.table.settings().clone();
+        match Table::restore(settings, seats, patience, kept, now) {
+            Ok(table) => self.table = table,
+            Err(e) => {
+                tracing::error!(game = %self.id, "its own kept journal does not replay: {e}");
+                return false;
+            }
+        }
+        self.thinking.stop();
+        self.keeping.went_back();
+        self.begin();
+        true
+    }
+
+    /// What could not be kept is told to nobody: the game stops here, and a restarted server
+    /// (or, in a cluster, the node that now holds the game's lease) takes it up from what was
+    /// kept.
+    fn stop_unkept(&mut self) {
+        self.thinking.stop();
+        if matches!(self.keeping.store, Store::Redis(_)) {
+            self.handle.set_moved();
+        }
+        if let Some(host) = self.server() {
+            host.forget(&self.id, self.handle.life());
+        }
+    }
+
+    // --- The end of its life here --------------------------------------------------------
+
+    /// The next moment something happens by itself: the table's (a flag falls, held clocks
+    /// run), or the shell's (the game is forgotten, the watchers are told).
+    pub(super) fn next_wake(&self) -> Option<Instant> {
+        let server = self.server()?;
+        let config = server.config();
+        let table = self.table.next_deadline().map(|at| self.instant(at));
+        let finished = self.table.ending().map(|e| self.instant(e.at) + config.finished_grace);
+        let idle = self.crowd.empty_since().map(|t| t + config.idle_timeout);
+        let unjoined = self.unjoined_until(config);
+        let presence = self.crowd.presence_due();
+        [table, finished, idle, unjoined, presence].into_iter().flatten().min()
+    }
+
+    /// Whether the game's time here is up at `now`: ended long enough ago, left by everyone,
+    /// or never joined.
+    pub(super) fn expired(&self, now: Instant) -> bool {
+        let Some(server) = self.server() else { return true };
+        let config = server.config();
+        let finished =
+            self.table.ending().is_some_and(|e| now >= self.instant(e.at) + config.finished_grace);
+        let idle = self.crowd.empty_since().is_some_and(|t| now >= t + config.idle_timeout);
+        let unjoined = self.unjoined_until(config).is_some_and(|t| now >= t);
+        finished || idle || unjoined
+    }
+
+    /// While a seat is still free, when the game gives up waiting for its second player: so
+    /// filling the server with games nobody joins takes an attacker continuous work.
+    fn unjoined_until(&self, config: &Config) -> Option<Instant> {
+        (self.table.free_seat().is_some() && self.table.ending().is_none())
+            .then(|| self.created + config.unjoined_timeout)
+    }
+
+    /// Called off before the game is let go, forgotten by the server, and erased from the store
+    /// unless the server is stopping (it keeps its games for the next) or another node took the
+    /// game: nothing is kept after a game that ended its life.
+    pub(super) async fn end_life(mut self) {
+        self.thinking.stop();
+        let stopping = self.server().map_or(true, |host| host.stopping());
+        let counted = self.server().and_then(|host| host.forget(&self.id, self.handle.life()));
+        if !stopping && !self.handle.moved() {
+            let erase = vec![crate::store::Write::Erase { game: self.id.clone() }];
+            match self.keeping.store.send(erase).wait().await {
+                Ok(()) => {
+                    if let Some((host, counted)) = self.server().zip(counted) {
+                        host.erased(counted);
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(game = %self.id, "the forgotten game could not be erased: {e}");
+                }
+            }
+        }
+        tracing::debug!(game = %self.id, "game forgotten");
+    }
+}

@@ -1,0 +1,125 @@
+//! The one owner of a live game: it reads the game's mailbox, one letter at a time, and wakes
+//! when something falls due by itself. For each it has the game carry the letter out, keeps
+//! what changed, tells everyone, and answers; so a turn goes socket, mailbox, game, table,
+//! store, sockets, in that order, and nothing else touches the game meanwhile.
+
+use tokio::time::{sleep_until, Instant};
+
+use super::live::{Game, Settled};
+use super::mailbox::{Asking, Hello, Letter, Receiver, Sitting};
+use super::mailbox::{Reply, SitRefused};
+use crate::protocol::{ClientMessage, WireAnswer};
+
+/// Runs the game, just begun, until it ends its life here: each letter carried out and kept,
+/// and each moment that falls due, until it expires, is forgotten, or cannot be kept.
+pub(super) async fn run(mut game: Game, mut mailbox: Receiver) {
+    // One timer for the game's life, set again only when the next wake changes: a new one
+    // for each wake would touch the timer wheel twice (set, then cancelled).
+    let mut alarm = Box::pin(sleep_until(Instant::now()));
+    let mut alarm_at = None;
+    // The first round keeps what beginning changed.
+    let mut letter = None;
+    loop {
+        let settled = match letter.take() {
+            Some(letter) => match carry_out(&mut game, letter).await {
+                Some(settled) => settled,
+                None => break,
+            },
+            None => game.settle().await,
+        };
+        if settled == Settled::Lost {
+            return;
+        }
+        if game.expired(Instant::now()) {
+            break;
+        }
+        let wake = game.next_wake();
+        if let Some(at) = wake.filter(|at| alarm_at != Some(*at)) {
+            alarm.as_mut().reset(at);
+            alarm_at = Some(at);
+        }
+        tokio::select! {
+            // Closed once no handle is left: nobody can reach the game any more.
+            next = mailbox.recv() => letter = Some(next.unwrap_or(Letter::Forget)),
+            () = alarm.as_mut(), if wake.is_some() => alarm_at = None,
+        }
+    }
+    // Letters still waiting are answered by nobody: their senders hear that the game is gone.
+    drop(mailbox);
+    // Boxed: the end of a game's life is awaited once, and inline it would be the largest
+    // state of the task every live game keeps.
+    Box::pin(game.end_life()).await;
+}
+
+/// Has the game carry out one letter, keeps what changed, and answers it. A letter that cannot
+/// be kept now (saving is paused) is answered with a refusal, and the game goes back to what was
+/// kept; one that will not be kept (the game stops here) is answered by nobody. `None` for
+/// `Forget`: the game is to end its life.
+async fn carry_out(game: &mut Game, letter: Letter) -> Option<Settled> {
+    // A life handed over is not the game any more: what it would answer may be older than the
+    // game going on elsewhere (or in a later life here), so it answers nothing, and the socket
+    // is told to reconnect.
+    let moved = game.handle.moved();
+    match letter {
+        Letter::Hello(hello) if !moved => {
+            let Hello { seat, since, answer } = *hello;
+            let welcome = game.hello(seat.as_deref(), since);
+            let settled = game.settle().await;
+            let welcome = match settled {
+                Settled::Kept => Some(welcome),
+                // What was kept, as it is now that the game went back to it.
+                Settled::Paused => Some(game.hello(seat.as_deref(), since)),
+                Settled::Lost => None,
+            };
+            if let Some(welcome) = welcome {
+                let _ = answer.send(welcome);
+            }
+            Some(settled)
+        }
+        Letter::Ask(asking) if !moved => {
+            let Asking { seat, number, msg, answer } = *asking;
+            let turn = match msg {
+                ClientMessage::Move { id, .. } => Some(id),
+                _ => None,
+            };
+            let (text, now_seat) = game.act(seat, number, msg);
+            let settled = game.settle().await;
+            let reply = match settled {
+                Settled::Kept => Some(Reply { text: text.wire(), seat: now_seat }),
+                Settled::Paused => Some(Reply { text: game.unkept(turn).wire(), seat }),
+                Settled::Lost => None,
+            };
+            if let Some(reply) = reply {
+                let _ = answer.send(reply);
+            }
+            Some(settled)
+        }
+        Letter::Sit(sitting) if !moved => {
+            let Sitting { token, answer } = *sitting;
+            let sat = game.sit(token);
+            let settled = game.settle().await;
+            let sat = match settled {
+                Settled::Kept => Some(sat),
+                Settled::Paused => Some(Err(SitRefused::Unkept)),
+                Settled::Lost => None,
+            };
+            if let Some(sat) = sat {
+                let _ = answer.send(sat);
+            }
+            Some(settled)
+        }
+        // Answered by nobody: the sender hears that the game has gone from here.
+        Letter::Hello(_) | Letter::Ask(_) | Letter::Sit(_) => Some(Settled::Kept),
+        Letter::Leave { seat, number } => {
+            if !moved {
+                game.leave(seat, number);
+            }
+            Some(game.settle().await)
+        }
+        Letter::ComputerMoved { ticket, m } => {
+            game.computer_moved(ticket, m);
+            Some(game.settle().await)
+        }
+        Letter::Forget => None,
+    }
+}

@@ -1,0 +1,68 @@
+//! A game's start on this node: a new one (`spawn`), or one taken up from the store
+//! (`super::restore`), each made, entered in the server's book, and handed to its owner.
+
+use std::net::IpAddr;
+use std::sync::{Arc, Weak};
+
+use dara::{ByColour, Colour};
+use dara_table::Table;
+
+use super::handle::GameHandle;
+use super::host::Host;
+use super::live::{patience, Game};
+use super::mailbox::{mailbox, Receiver};
+use super::owner;
+use super::settings::GameSettings;
+use crate::error::AppError;
+use crate::seat::{new_game_id, Seat};
+use crate::store::{Committed, GameRecord, StoredSeats, Write};
+
+/// Starts a new game with these seats and registers it (an open table is listed in the lobby
+/// once the person waiting at it is connected). `asked_from` is the client address the game
+/// counts against (see `address::requester`), if any. The game is sent to the store at once;
+/// awaiting the [`Committed`] waits until it is there (anything the game itself stores later
+/// is committed after it).
+///
+/// # Errors
+/// When the server, or that address's share of it, is full, or the game is against the
+/// computer and as many searches wait for it as may.
+pub fn spawn<H: Host>(
+    host: &Arc<H>,
+    settings: GameSettings,
+    seats: ByColour<Seat>,
+    asked_from: Option<IpAddr>,
+) -> Result<(GameHandle, Committed), AppError> {
+    let weak: Weak<H> = Arc::downgrade(host);
+    let weak: Weak<dyn Host> = weak;
+    let host: &dyn Host = &**host;
+    let plays_computer = Colour::ALL.into_iter().any(|c| seats[c].computer().is_some());
+    if let Some((waiting, retry_after)) = plays_computer.then(|| host.computer().busy()).flatten() {
+        return Err(AppError::EngineBusy { waiting, retry_after });
+    }
+    let (handle, letters) = new_life(new_game_id());
+    host.register(handle.clone(), asked_from)?;
+    let table = Table::new(settings, seats, patience(host.config()));
+    let kept = (host.store().for_new_game(), host.seat_key().clone());
+    let game = Game::new(weak, &handle, table, asked_from, kept);
+    let begin = game.keeping.store.is_durable().then(|| Write::Begin {
+        game: game.id.clone(),
+        record: GameRecord::new(game.table.settings(), &game.date),
+        seats: StoredSeats::new(game.table.seats()),
+    });
+    let committed = game.keeping.store.send(begin.into_iter().collect());
+    start(game, letters);
+    Ok((handle, committed))
+}
+
+/// A new life of game `id` on this node: its handle, and its mailbox for its owner.
+pub(super) fn new_life(id: crate::seat::GameId) -> (GameHandle, Receiver) {
+    let (sender, receiver) = mailbox();
+    (GameHandle::new(id, sender), receiver)
+}
+
+/// Begins `game` (its clock starts, the computer is asked) and hands it to its owner, before
+/// any letter can reach it.
+pub(super) fn start(mut game: Game, letters: Receiver) {
+    game.begin();
+    tokio::spawn(owner::run(game, letters));
+}
