@@ -425,7 +425,7 @@ fn a_stopped_node_hands_its_games_over_at_once() {
     assert_eq!(snapshot["d"]["moves"], json!(["c3", "d3"]));
 }
 
-/// How long a node's word that it is alive lasts (`store::redis::LEASE`).
+/// How long a node's word that it is alive lasts (`dara_server::redis::LEASE`).
 const LEASE: Duration = Duration::from_secs(5);
 
 /// The node that runs a game is paused (SIGSTOP) for three leases; within a lease and 10 s of

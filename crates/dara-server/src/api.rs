@@ -15,11 +15,11 @@ use crate::address::Client;
 use crate::browser::BrowserId;
 use crate::cluster::limits::Counted;
 use crate::cluster::route::{self, Route};
-use crate::cluster::NodeName;
 use crate::error::AppError;
 use crate::game::clock::TimeControl;
 use crate::game::{self, GameSettings, NewGame, Opponent, Seat, SitRefused};
 use crate::protocol::OpenTable;
+use crate::redis::node::NodeName;
 use crate::seat::{GameId, SeatToken};
 use crate::state::AppState;
 

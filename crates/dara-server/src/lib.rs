@@ -8,8 +8,10 @@
 //!
 //! The modules stand in layers, each importing only those below it (`scripts/import-cycles`
 //! fails on a circle of more than a parent and two children):
-//! - the shell's parts: [`protocol`] (the wire), [`store`], [`lobby`], [`metrics`], [`config`],
-//!   [`seat`], the cluster's Redis, relay and limits ([`cluster`]);
+//! - the shell's parts: [`protocol`] (the wire), [`lobby`], [`metrics`], [`config`], [`seat`];
+//!   [`redis`], the one module that speaks to Redis (a game's journal, leases, the shared lobby,
+//!   the per-address counts, the nodes' inboxes); [`store`], which keeps games in SQLite or
+//!   through [`redis`]; the cluster's relay and limits ([`cluster`]);
 //! - [`game`]: the live games, each a `dara_table::Table` (where every rule is decided) and the
 //!   shell around it, which sees the server only through [`game::Host`];
 //! - [`state`]: the server's shared state, which holds all of the above and is the games' host;
@@ -45,6 +47,7 @@ pub mod position;
 pub mod protocol;
 pub mod puzzles;
 pub mod record;
+pub mod redis;
 pub mod review;
 pub mod seat;
 pub mod served;

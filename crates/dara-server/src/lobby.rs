@@ -11,14 +11,15 @@
 //! game taken up after a restart or by another node is listed without it.
 
 use std::collections::{BTreeMap, HashMap};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Mutex, OnceLock};
 
 use dara::Ruleset;
+use dara_table::clock::TimeControl;
 use tokio::sync::watch;
 
 use crate::browser::BrowserId;
-use crate::cluster::lobby::SharedTables;
-use crate::game::clock::TimeControl;
 use crate::protocol::{Answer, OpenTable, Wire, WireAnswer};
 use crate::seat::GameId;
 
@@ -31,6 +32,21 @@ pub struct Listed {
     pub opener: Option<BrowserId>,
 }
 
+/// The list of tables every node of a cluster shares, as the lobby tells it of its own (kept in
+/// Redis: `crate::redis::lobby`). The lobby only says what changed; how the list is kept, and
+/// read back into [`Lobby::replace`], is the cluster's.
+pub trait SharedList: Send + Sync + std::fmt::Debug {
+    /// Lists a table for every node (in the background: the lobby is only an offer).
+    fn open(&self, listed: &Listed);
+
+    /// Takes a table off every node's list (in the background).
+    fn close(&self, game: &GameId);
+
+    /// Takes table `game` for a seeker: true if it was still listed, so that no other node
+    /// seats anyone there from the list.
+    fn take<'a>(&'a self, game: &'a GameId) -> Pin<Box<dyn Future<Output = bool> + Send + 'a>>;
+}
+
 /// The list of open tables, and a channel that always holds it as a ready-made message.
 #[derive(Debug)]
 pub struct Lobby {
@@ -38,7 +54,7 @@ pub struct Lobby {
     tables: Mutex<Tables>,
     listing: watch::Sender<Wire>,
     /// In a cluster, the list every node shares, which this one mirrors.
-    shared: OnceLock<SharedTables>,
+    shared: OnceLock<Box<dyn SharedList>>,
 }
 
 #[derive(Debug, Default)]
@@ -135,13 +151,8 @@ impl Lobby {
     }
 
     /// Mirrors the cluster's shared list from now on.
-    pub fn share(&self, shared: SharedTables) {
+    pub fn share(&self, shared: Box<dyn SharedList>) {
         let _ = self.shared.set(shared);
-    }
-
-    /// The cluster's shared list, if this lobby mirrors one.
-    pub fn shared(&self) -> Option<&SharedTables> {
-        self.shared.get()
     }
 
     /// Replaces the list with the cluster's, as just read.

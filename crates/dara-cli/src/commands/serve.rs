@@ -108,8 +108,8 @@ pub struct Args {
     )]
     pub redis: Option<String>,
     /// This node's name in the cluster (letters, digits, '-' and '_'; unique among the nodes).
-    #[arg(long, value_name = "NAME", requires = "redis", value_parser = dara_server::cluster::NodeName::given)]
-    pub node_id: Option<dara_server::cluster::NodeName>,
+    #[arg(long, value_name = "NAME", requires = "redis", value_parser = dara_server::redis::node::NodeName::given)]
+    pub node_id: Option<dara_server::redis::node::NodeName>,
 }
 
 impl Default for Args {

@@ -82,6 +82,46 @@ fn clock_ticks_per_second() -> u64 {
     }
 }
 
+/// The server processes measured, summed.
+pub struct Servers(pub Vec<Process>);
+
+impl Servers {
+    fn sum<T: std::iter::Sum>(
+        &self,
+        each: impl Fn(Process) -> std::io::Result<T>,
+    ) -> std::io::Result<Option<T>> {
+        if self.0.is_empty() {
+            return Ok(None);
+        }
+        let values = self.0.iter().map(|p| each(*p)).collect::<std::io::Result<Vec<T>>>()?;
+        Ok(Some(values.into_iter().sum()))
+    }
+
+    /// [`Process::cpu_seconds`], summed over the servers; `None` without a server to measure.
+    ///
+    /// # Errors
+    /// When a process is gone or `/proc` cannot be read.
+    pub fn cpu_seconds(&self) -> std::io::Result<Option<f64>> {
+        self.sum(Process::cpu_seconds)
+    }
+
+    /// [`Process::cpu_wait_seconds`], summed over the servers; `None` without a server to measure.
+    ///
+    /// # Errors
+    /// When a process is gone or `/proc` cannot be read.
+    pub fn cpu_wait_seconds(&self) -> std::io::Result<Option<f64>> {
+        self.sum(Process::cpu_wait_seconds)
+    }
+
+    /// [`Process::resident_kib`], summed over the servers; `None` without a server to measure.
+    ///
+    /// # Errors
+    /// When a process is gone or `/proc` cannot be read.
+    pub fn resident_kib(&self) -> std::io::Result<Option<u64>> {
+        self.sum(Process::resident_kib)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

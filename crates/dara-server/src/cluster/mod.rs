@@ -1,8 +1,8 @@
 //! Several nodes over Redis (`dara serve --redis URL --node-id NAME`): any node serves any
 //! socket, and each live game is run by exactly one node at a time, the holder of its lease.
 //!
-//! - The games are kept in Redis ([`crate::store::redis`]): each event is written there,
-//!   fenced by the lease's epoch, before anyone is told of it.
+//! - The games are kept in Redis ([`crate::redis`], the one module that speaks to it): each
+//!   event is written there, fenced by the lease's epoch, before anyone is told of it.
 //! - A socket that reaches a node which does not run its game is relayed to the node that
 //!   does ([`relay`]).
 //! - A node says it is alive every second, which keeps the leases of all its games; one that
@@ -13,8 +13,6 @@
 //!   games move on at once.
 
 pub mod limits;
-pub mod lobby;
-mod node;
 pub mod relay;
 // What needs the server's state lives in these two, which nothing here imports: the state
 // holds the cluster.
@@ -25,11 +23,10 @@ pub mod tasks;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-pub use node::{BadNodeName, NodeName};
-
+use crate::redis::node::NodeName;
+use crate::redis::{Redis, LEASE};
 use crate::seat::SeatKey;
-use crate::store::redis::{Redis, LEASE};
-use crate::store::StoreError;
+use crate::store::error::StoreError;
 
 /// This node's part in a cluster.
 #[derive(Debug)]
@@ -38,7 +35,6 @@ pub struct Cluster {
     pub redis: Redis,
     /// Sockets relayed to and from other nodes.
     pub hub: Arc<relay::Hub>,
-    client: redis::Client,
     /// One takeover at a time for each game on this node (two sockets that arrive together for
     /// a game whose node died take it up once), different games at once.
     taking: taking::Taking,
@@ -60,25 +56,22 @@ impl Cluster {
     /// # Errors
     /// Redis cannot be reached.
     pub async fn join(url: &str, name: &NodeName) -> Result<(Cluster, SeatKey), StoreError> {
-        let client = redis::Client::open(url).map_err(|e| StoreError::Redis(e.to_string()))?;
         // A new name for each process: a node restarted under the same name is a new node,
         // and the games of the one before it are free at once.
         let node = name.incarnation();
         let (redis, key) = Redis::connect(url, node.clone()).await?;
         redis.say_alive().await?;
-        let hub = Arc::new(relay::Hub::new(node, redis.connection()));
-        let conn = redis.connection();
+        let hub = Arc::new(relay::Hub::new(node, redis.clone()));
         let cluster = Cluster {
+            games: limits::GameCounts::new(redis.clone(), key.clone()),
+            seats: limits::SeatCounts::new(redis.clone(), key.clone()),
             redis,
             hub,
-            client,
             taking: taking::Taking::default(),
             inbox: AtomicBool::new(false),
             // It has just said so.
             renewed: Mutex::new(tokio::time::Instant::now()),
             lobby_stale: Arc::default(),
-            games: limits::GameCounts::new(conn.clone(), key.clone()),
-            seats: limits::SeatCounts::new(conn, key.clone()),
         };
         Ok((cluster, key))
     }

@@ -1,11 +1,11 @@
 //! Where a game's socket is served in a cluster: here, where the game lives or is taken up, or
 //! on the node that holds its lease.
 
-use super::NodeName;
 use crate::game::GameHandle;
+use crate::redis::leases::Whereabouts;
+use crate::redis::node::NodeName;
 use crate::seat::GameId;
 use crate::state::AppState;
-use crate::store::redis::Whereabouts;
 use crate::store::Store;
 
 /// Where a socket for a game is to be served.

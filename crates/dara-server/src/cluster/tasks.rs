@@ -8,15 +8,16 @@ use std::sync::{Arc, Weak};
 use axum::extract::ws::Message;
 use futures_util::StreamExt;
 
-use super::{lobby, relay, Cluster, NodeName};
+use super::{relay, Cluster};
+use crate::redis::inbox::Heard;
+use crate::redis::{LEASE, RENEW_EVERY, TOUCH_EVERY};
 use crate::state::{AppState, Shared};
-use crate::store::redis::{LEASE, RENEW_EVERY, TOUCH_EVERY};
 
 /// Starts the node's background work: listening to its inbox, renewing its leases and saying
 /// it is alive, and mirroring the lobby.
 pub fn start(state: &AppState) {
     if let Some(cluster) = &state.cluster {
-        state.lobby.share(lobby::SharedTables::new(cluster.redis.connection()));
+        state.lobby.share(Box::new(cluster.redis.clone()));
         tokio::spawn(listen(Arc::downgrade(state)));
         tokio::spawn(renew(Arc::downgrade(state)));
         tokio::spawn(watch_owners(Arc::downgrade(state)));
@@ -28,21 +29,25 @@ pub fn start(state: &AppState) {
 /// nodes relay here.
 async fn listen(state: Weak<Shared>) {
     loop {
-        let Some((client, hub, node)) = state.upgrade().and_then(|s| {
-            s.cluster.as_ref().map(|c| (c.client.clone(), c.hub.clone(), c.node().clone()))
-        }) else {
+        let Some((redis, hub)) = state
+            .upgrade()
+            .and_then(|s| s.cluster.as_ref().map(|c| (c.redis.clone(), c.hub.clone())))
+        else {
             return;
         };
-        match subscribe(&client, &node).await {
-            Ok(mut messages) => {
+        match redis.listen().await {
+            Ok(mut heard) => {
                 set_inbox(&state, true);
                 refresh_lobby(&state);
-                while let Some(message) = messages.next().await {
-                    if message.get_channel_name() == lobby::CHANGED {
-                        refresh_lobby(&state);
-                        continue;
-                    }
-                    let Some(delivered) = hub.deliver(message.get_payload_bytes()) else {
+                while let Some(heard) = heard.next().await {
+                    let letter = match heard {
+                        Heard::TablesChanged => {
+                            refresh_lobby(&state);
+                            continue;
+                        }
+                        Heard::Letter(letter) => letter,
+                    };
+                    let Some(delivered) = hub.deliver(letter.payload()) else {
                         continue;
                     };
                     let Some(state) = state.upgrade() else { return };
@@ -78,16 +83,6 @@ async fn listen(state: Weak<Shared>) {
     }
 }
 
-async fn subscribe(
-    client: &redis::Client,
-    node: &NodeName,
-) -> redis::RedisResult<redis::aio::PubSubStream> {
-    let mut pubsub = client.get_async_pubsub().await?;
-    pubsub.subscribe(relay::inbox(node)).await?;
-    pubsub.subscribe(lobby::CHANGED).await?;
-    Ok(pubsub.into_on_message())
-}
-
 /// Reads the cluster's tables again into this node's lobby, once at a time: changes that come
 /// while a read is under way are seen by the read after it.
 fn refresh_lobby(state: &Weak<Shared>) {
@@ -106,8 +101,8 @@ async fn mirror_lobby(state: Weak<Shared>) {
         };
         notify.notified().await;
         let Some(state) = state.upgrade() else { return };
-        let Some(shared) = state.lobby.shared() else { return };
-        match shared.read().await {
+        let Some(cluster) = &state.cluster else { return };
+        match cluster.redis.tables().await {
             Ok(tables) => state.lobby.replace(tables),
             Err(e) => tracing::warn!("the lobby could not be read from Redis: {e}"),
         }

@@ -3,16 +3,16 @@
 //! ends its life is erased. [`Store::Memory`] keeps nothing (`--memory-only`, and the tests
 //! that need no disk); [`Store::Sqlite`] keeps games in a data directory (see [`sqlite`]).
 
-mod error;
+pub(crate) mod error;
 pub mod record;
-pub mod redis;
 pub mod sqlite;
-mod write;
+pub(crate) mod write;
 
 use std::path::Path;
 
 use tokio::sync::oneshot;
 
+use crate::redis::Redis;
 use crate::seat::SeatKey;
 pub use error::StoreError;
 pub use record::{Damaged, GameRecord, StoredGame, StoredSeats, Unreadable};
@@ -26,8 +26,8 @@ pub enum Store {
     Memory,
     /// In an SQLite database in the data directory.
     Sqlite(Sqlite),
-    /// In Redis, shared by the nodes of a cluster (see [`redis`]).
-    Redis(redis::Redis),
+    /// In Redis, shared by the nodes of a cluster (see [`crate::redis`]).
+    Redis(Redis),
 }
 
 /// What the store had when it was opened: its games, and the key their seats are hashed with.
@@ -94,7 +94,7 @@ impl Store {
     }
 
     /// The store as a game begun here writes to it (in a cluster, through the lease its
-    /// beginning takes, see [`redis::Lease`]).
+    /// beginning takes, see [`crate::redis::leases::Lease`]).
     pub fn for_new_game(&self) -> Store {
         match self {
             Store::Redis(redis) => Store::Redis(redis.for_new_game()),

@@ -13,11 +13,11 @@ use super::heartbeat::{Beat, Heartbeat};
 use super::socket::{refused, sized, Open};
 use crate::cluster::relay::{self, Ended, Opened};
 use crate::cluster::route::{self, Route};
-use crate::cluster::NodeName;
 use crate::flood::{Bucket, HELLO_TIMEOUT};
 use crate::game::GameHandle;
 use crate::protocol::close;
 use crate::protocol::{ClientMessage, ParseError, Refusal, Wire};
+use crate::redis::node::NodeName;
 use crate::seat::GameId;
 use crate::state::AppState;
 

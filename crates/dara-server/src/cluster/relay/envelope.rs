@@ -10,7 +10,7 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use crate::cluster::NodeName;
+use crate::redis::node::NodeName;
 use crate::seat::{GameId, SeatHash};
 
 /// One frame of a relayed socket.

@@ -1,6 +1,6 @@
 //! Sockets relayed between nodes: a player may reach any node, and only the node that holds a
 //! game's lease runs it. A socket that reaches another node (the edge) is carried to the owner
-//! through Redis pub/sub: every node listens on its own inbox channel, `dara:node:NAME`. The
+//! through Redis pub/sub: every node listens on its own inbox (`crate::redis::inbox`). The
 //! edge sends the socket's frames to the owner's inbox; the owner serves them exactly as it
 //! serves its own sockets (the same hello, checks and game; see `ws::game`) and sends what the
 //! socket is to be told to the edge's inbox, which writes it out.
@@ -18,11 +18,11 @@ use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
-use redis::aio::ConnectionManager;
 use tokio::sync::mpsc;
 
-use super::NodeName;
 use crate::game::SitRefused;
+use crate::redis::node::NodeName;
+use crate::redis::Redis;
 use crate::seat::{GameId, SeatHash};
 use dara::Colour;
 use envelope::Envelope;
@@ -57,11 +57,6 @@ pub fn sat_word(sat: Option<Result<Colour, SitRefused>>) -> &'static str {
     }
 }
 
-/// A node's inbox channel.
-pub fn inbox(node: &NodeName) -> String {
-    format!("dara:node:{node}")
-}
-
 /// A socket the owner serves for an edge: opened, with its frames to come.
 #[derive(Debug)]
 pub struct Opened {
@@ -84,7 +79,8 @@ pub struct RelayLink {
 #[derive(Debug)]
 pub struct Hub {
     node: NodeName,
-    publisher: ConnectionManager,
+    /// Where envelopes are posted to the other nodes' inboxes.
+    redis: Redis,
     next_conn: AtomicU64,
     /// Sockets on this node carried to an owner elsewhere: their number, the owner, and
     /// where the owner's frames go.
@@ -94,11 +90,11 @@ pub struct Hub {
 }
 
 impl Hub {
-    /// The hub of node `node`, publishing through `publisher`.
-    pub fn new(node: NodeName, publisher: ConnectionManager) -> Hub {
+    /// The hub of node `node`, posting through `redis`.
+    pub fn new(node: NodeName, redis: Redis) -> Hub {
         Hub {
             node,
-            publisher,
+            redis,
             next_conn: AtomicU64::new(1),
             edges: Mutex::default(),
             served: Mutex::default(),
@@ -188,14 +184,11 @@ impl Hub {
         }
     }
 
-    /// Publishes `envelope` to `to`'s inbox. False if Redis failed: the socket is then lost.
+    /// Publishes `envelope` to `to`'s inbox. False if Redis failed, or nobody listens there
+    /// (the node has died): the socket is then lost.
     async fn publish(&self, to: &NodeName, envelope: &Envelope) -> bool {
         let payload = serde_json::to_vec(envelope).expect("envelopes serialise");
-        let mut publisher = self.publisher.clone();
-        let sent: redis::RedisResult<i64> =
-            redis::cmd("PUBLISH").arg(inbox(to)).arg(payload).query_async(&mut publisher).await;
-        // Nobody listening: the node has died, which is the same as a failed send.
-        matches!(sent, Ok(n) if n > 0)
+        self.redis.post(to, payload).await
     }
 
     /// The nodes this node's sockets are carried to.

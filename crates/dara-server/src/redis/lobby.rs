@@ -3,29 +3,25 @@
 //! people whichever nodes they reached.
 //!
 //! Each node keeps a copy of the hash for its lobby sockets and reads it again whenever a node
-//! announces a change on the `dara:lobby` channel. Pairing takes a table with `HDEL`: of two
-//! nodes that pick the same table at once, only the one whose `HDEL` removed it seats its
-//! seeker there. A table whose game has left Redis (it ended its life on a node that died) is
-//! dropped from the hash when it is next read.
+//! announces a change on the `dara:lobby:changed` channel (see [`inbox`](super::inbox)).
+//! Pairing takes a table with `HDEL`: of two nodes that pick the same table at once, only the
+//! one whose `HDEL` removed it seats its seeker there. A table whose game has left Redis (it
+//! ended its life on a node that died) is dropped from the hash when it is next read.
 
 use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
 
 use dara::{Colour, Ruleset};
-use redis::aio::ConnectionManager;
+use dara_table::clock::TimeControl;
 use serde::{Deserialize, Serialize};
 
+use super::keys::{meta_key, TABLES, TABLES_CHANGED};
+use super::{Failed, Redis};
 use crate::browser::BrowserId;
-use crate::game::clock::TimeControl;
-use crate::lobby::Listed;
+use crate::lobby::{Listed, SharedList};
 use crate::protocol::OpenTable;
 use crate::seat::GameId;
-use crate::store::redis::keys::meta_key;
-
-/// The hash of open tables.
-const TABLES: &str = "dara:lobby";
-
-/// The channel on which a node says the tables changed.
-pub const CHANGED: &str = "dara:lobby:changed";
 
 /// A table as Redis holds it.
 #[derive(Debug, Serialize, Deserialize)]
@@ -39,20 +35,9 @@ struct StoredTable {
     opener: Option<BrowserId>,
 }
 
-/// The cluster's shared list of tables, as one node reaches it.
-#[derive(Debug, Clone)]
-pub struct SharedTables {
-    conn: ConnectionManager,
-}
-
-impl SharedTables {
-    /// The list in the Redis that `conn` reaches.
-    pub fn new(conn: ConnectionManager) -> SharedTables {
-        SharedTables { conn }
-    }
-
-    /// Lists a table for every node (in the background: the lobby is only an offer).
-    pub fn open(&self, listed: &Listed) {
+/// The cluster's shared list of tables, as this node reaches it.
+impl SharedList for Redis {
+    fn open(&self, listed: &Listed) {
         let Listed { table, opener } = listed;
         let stored = StoredTable {
             rules: table.rules,
@@ -63,20 +48,32 @@ impl SharedTables {
         let text = serde_json::to_string(&stored).expect("tables serialise");
         let mut pipe = redis::pipe();
         pipe.cmd("HSET").arg(TABLES).arg(table.game.as_str()).arg(text).ignore();
-        pipe.cmd("PUBLISH").arg(CHANGED).arg(1).ignore();
-        self.run(pipe);
+        pipe.cmd("PUBLISH").arg(TABLES_CHANGED).arg(1).ignore();
+        self.change_tables(pipe);
     }
 
-    /// Takes a table off every node's list.
-    pub fn close(&self, game: &GameId) {
+    fn close(&self, game: &GameId) {
         let mut pipe = redis::pipe();
         pipe.cmd("HDEL").arg(TABLES).arg(game.as_str()).ignore();
-        pipe.cmd("PUBLISH").arg(CHANGED).arg(1).ignore();
-        self.run(pipe);
+        pipe.cmd("PUBLISH").arg(TABLES_CHANGED).arg(1).ignore();
+        self.change_tables(pipe);
     }
 
-    fn run(&self, pipe: redis::Pipeline) {
-        let mut conn = self.conn.clone();
+    fn take<'a>(&'a self, game: &'a GameId) -> Pin<Box<dyn Future<Output = bool> + Send + 'a>> {
+        Box::pin(async move {
+            let mut conn = self.uncounted();
+            let mut pipe = redis::pipe();
+            pipe.cmd("HDEL").arg(TABLES).arg(game.as_str());
+            pipe.cmd("PUBLISH").arg(TABLES_CHANGED).arg(1).ignore();
+            matches!(pipe.query_async::<(i64,)>(&mut conn).await, Ok((1,)))
+        })
+    }
+}
+
+impl Redis {
+    /// Sends a change of the tables in the background: the lobby is only an offer.
+    fn change_tables(&self, pipe: redis::Pipeline) {
+        let mut conn = self.uncounted();
         tokio::spawn(async move {
             if let Err(e) = pipe.query_async::<()>(&mut conn).await {
                 tracing::warn!("the lobby in Redis could not be changed: {e}");
@@ -84,19 +81,12 @@ impl SharedTables {
         });
     }
 
-    /// Takes table `game` for a seeker: true if this node's `HDEL` removed it, so that no
-    /// other node seats anyone there from the list.
-    pub async fn take(&self, game: &GameId) -> bool {
-        let mut conn = self.conn.clone();
-        let mut pipe = redis::pipe();
-        pipe.cmd("HDEL").arg(TABLES).arg(game.as_str());
-        pipe.cmd("PUBLISH").arg(CHANGED).arg(1).ignore();
-        matches!(pipe.query_async::<(i64,)>(&mut conn).await, Ok((1,)))
-    }
-
     /// Every node's tables, read afresh; tables whose game has left Redis are dropped.
-    pub async fn read(&self) -> redis::RedisResult<BTreeMap<GameId, Listed>> {
-        let mut conn = self.conn.clone();
+    ///
+    /// # Errors
+    /// Redis failed.
+    pub async fn tables(&self) -> Result<BTreeMap<GameId, Listed>, Failed> {
+        let mut conn = self.uncounted();
         let stored: BTreeMap<String, String> =
             redis::cmd("HGETALL").arg(TABLES).query_async(&mut conn).await?;
         let ids: Vec<GameId> = stored.keys().filter_map(|id| GameId::parse(id)).collect();

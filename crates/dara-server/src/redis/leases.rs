@@ -8,13 +8,14 @@ use std::time::Duration;
 
 use redis::{Pipeline, ServerError, Value};
 
+use dara_table::GameEvent;
+
 use super::keys::{alive_key, meta_key, Keys};
+use super::node::NodeName;
 use super::{redis_error, scripts, Redis, LEASE, ORPHANS_KEPT};
-use crate::cluster::NodeName;
-use crate::game::GameEvent;
 use crate::seat::GameId;
+use crate::store::error::StoreError;
 use crate::store::record::{GameRecord, StoredGame, StoredSeats};
-use crate::store::StoreError;
 
 /// Where a game is, as Redis says.
 #[derive(Debug)]
@@ -314,9 +315,9 @@ mod tests {
 
     use super::super::scratch::Scratch;
     use super::*;
-    use crate::game::{GameSettings, Opponent};
+    use crate::game::settings::{GameSettings, Opponent};
     use crate::seat::Seat;
-    use crate::store::Write;
+    use crate::store::write::Write;
 
     async fn node(scratch: &Scratch) -> Redis {
         let name = NodeName::given("n1").unwrap().incarnation();

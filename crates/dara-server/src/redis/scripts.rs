@@ -53,7 +53,7 @@ static APPEND: LazyLock<Script> = LazyLock::new(|| {
 });
 
 /// The game ends its life: nothing of it is left, and the seats taken at it from the lobby
-/// (`KEYS[6]`, see `cluster::limits::SeatCounts`) are no longer counted against their addresses.
+/// (`KEYS[6]`, see `counts`) are no longer counted against their addresses.
 /// (The counts it takes back are named in that list, not in KEYS: on a sharded Redis the
 /// per-address counts would live on a shard of their own, and be taken back in a second step.)
 static ERASE: LazyLock<Script> = LazyLock::new(|| {
@@ -287,7 +287,7 @@ pub(super) async fn say_alive(
 
 /// Counts one more at `counter` (kept for `kept_for`) unless it is at `limit`: answers 1 if it
 /// counted, 0 if not.
-pub(crate) async fn count(
+pub(super) async fn count(
     conn: &mut ConnectionManager,
     counter: &str,
     limit: usize,
@@ -297,12 +297,12 @@ pub(crate) async fn count(
 }
 
 /// Counts one fewer at `counter`, never below nothing.
-pub(crate) async fn uncount(conn: &mut ConnectionManager, counter: &str) -> RedisResult<i64> {
+pub(super) async fn uncount(conn: &mut ConnectionManager, counter: &str) -> RedisResult<i64> {
     UNCOUNT.key(counter).invoke_async(conn).await
 }
 
 /// [`count`] for a seat, noting `counter` in the game's list `seated` when it counts.
-pub(crate) async fn count_seat(
+pub(super) async fn count_seat(
     conn: &mut ConnectionManager,
     (counter, seated): (&str, &str),
     limit: usize,
@@ -312,7 +312,7 @@ pub(crate) async fn count_seat(
 }
 
 /// Takes back a seat counted at `counter`, if the game's list `seated` still holds it.
-pub(crate) async fn uncount_seat(
+pub(super) async fn uncount_seat(
     conn: &mut ConnectionManager,
     counter: &str,
     seated: &str,

@@ -9,9 +9,11 @@ use redis::{Pipeline, RedisResult, Value};
 use tokio::sync::{mpsc, oneshot};
 
 use super::keys::{alive_key, seated_key, Keys};
-use super::{json, scripts, Inner, Lease, ORPHANS_KEPT};
+use super::leases::Lease;
+use super::{json, scripts, Inner, ORPHANS_KEPT};
 use crate::seat::GameId;
-use crate::store::{StoreError, Write};
+use crate::store::error::StoreError;
+use crate::store::write::Write;
 
 /// Most writes sent in one pipeline.
 const BATCH: usize = 1024;
@@ -173,11 +175,11 @@ mod tests {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
     use super::*;
-    use crate::cluster::NodeName;
-    use crate::game::{GameSettings, Opponent};
+    use crate::game::settings::{GameSettings, Opponent};
+    use crate::redis::node::NodeName;
+    use crate::redis::Redis;
     use crate::seat::Seat;
     use crate::store::record::{GameRecord, StoredSeats};
-    use crate::store::redis::Redis;
 
     /// A server that answers a connection's setup as Redis does, and drops the connection when
     /// a script comes: whether the script ran is never known.
@@ -211,7 +213,7 @@ mod tests {
     async fn a_beginning_without_an_answer_keeps_no_lease() {
         let client = redis::Client::open(deaf_to_scripts().await).unwrap();
         let conn = client.get_connection_manager().await.unwrap();
-        let redis = Redis::writing(NodeName::given("n1").unwrap().incarnation(), conn);
+        let redis = Redis::writing(NodeName::given("n1").unwrap().incarnation(), client, conn);
         let settings = GameSettings {
             rules: dara::Ruleset::default(),
             opponent: Opponent::Friend,

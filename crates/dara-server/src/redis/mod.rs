@@ -1,5 +1,15 @@
-//! The store of a cluster: live games kept in Redis, so that whichever node a player reaches
-//! can take a game up when the node that ran it is gone.
+//! Everything a node of a cluster says to Redis, in one place: the [`Redis`] handle is the one
+//! client of Redis the server has, and its methods are what the server asks of Redis (take a
+//! game's lease, say the node is alive, write a turn fenced by a lease, list a table, count a
+//! seat, post to a node's inbox). Only this module names the `redis` crate, builds a key
+//! ([`keys`]) or sends a command; the rest of the server sees typed operations.
+//!
+//! Why a module of its own, and not the store's or the cluster's: what Redis holds is shared by
+//! both. The store keeps a game's journal through it (`store::Store::Redis`), and the cluster
+//! keeps its leases, the lobby, the per-address counts and the nodes' inboxes in it; under
+//! either, the other would lean on a folder that leans back on it (the cluster on the store for
+//! its lobby and inboxes, or the store on the cluster for a node's name, as they did). So it
+//! stands below both, with what it needs of the cluster defined here: a node's name ([`node`]).
 //!
 //! Every game has four keys, tagged with its id (`dara:{id}:…`, see [`keys`]): `meta` (a hash:
 //! its record and seats), `events` (a list: its journal, event `v` at index `v - 1`), `lease`
@@ -10,22 +20,26 @@
 //! ZooKeeper: a node says it is alive (`dara:node:NAME:alive`) every [`RENEW_EVERY`], for
 //! [`LEASE`], and a game's lease is good while its node is alive. So a node renews one key, not
 //! one per game. A node's name carries a random incarnation (`n1.3fa2c9`), so a restarted node
-//! is a new node and the old one's games are free at once (`leases`).
+//! is a new node and the old one's games are free at once ([`leases`]).
 //!
 //! Fencing: every write is a Lua script (`scripts`, sent by hash) that first checks that the
 //! game's lease still holds the token of the life of the game that writes (each taking up makes
-//! a new epoch, see [`Lease`]) and that this node is still alive and, for an event, that the
-//! journal has exactly the events before it. A node sends a life's write only while it holds
-//! that life's lease itself: not once it lapsed, nor once it took the game up again. A node that was paused (SIGSTOP, a
-//! stall, a cut network) past its liveness cannot write a single event when it wakes if another
-//! node took the game meanwhile; and on waking it learns that it lapsed and gives every game up
-//! (see `cluster`).
+//! a new epoch, see [`leases::Lease`]) and that this node is still alive and, for an event, that
+//! the journal has exactly the events before it. A node sends a life's write only while it
+//! holds that life's lease itself: not once it lapsed, nor once it took the game up again. A
+//! node that was paused (SIGSTOP, a stall, a cut network) past its liveness cannot write a
+//! single event when it wakes if another node took the game meanwhile; and on waking it learns
+//! that it lapsed and gives every game up (see `cluster`).
 //!
 //! Group commit: games send their writes over a channel; one task sends everything pending in
 //! one pipeline and answers each game when Redis has answered (`writer`). Durability is
 //! Redis's own: with `appendonly yes` and `appendfsync always` an acknowledged write survives
 //! Redis's crash too (the deploy example sets both); a node's `kill -9` never loses one either
 //! way.
+//!
+//! Beside the games: the lobby's open tables, shared by every node ([`lobby`]); the per-address
+//! counts of games and seats ([`counts`]); and each node's inbox, through which sockets are
+//! relayed and the lobby's changes announced ([`inbox`]).
 //!
 //! What this does not survive: Redis's replication is asynchronous, so a replica has a script's
 //! writes only some time after the node was answered. A failover to a replica (Sentinel's, or a
@@ -44,11 +58,15 @@
 //! takes back the per-address seat counts listed beside it. SCALING.md says what would move
 //! first.
 
+pub mod counts;
+pub mod inbox;
 pub mod keys;
-mod leases;
+pub mod leases;
+pub mod lobby;
+pub mod node;
 #[cfg(test)]
 mod scratch;
-pub(crate) mod scripts;
+mod scripts;
 mod writer;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -59,13 +77,13 @@ use redis::aio::ConnectionManager;
 use redis::Value;
 use tokio::sync::{mpsc, oneshot};
 
-use super::{StoreError, Write};
-use crate::cluster::NodeName;
 use crate::hex;
 use crate::seat::SeatKey;
-pub use keys::seated_key;
-use leases::Leases;
-pub use leases::{Lease, Whereabouts};
+use crate::store::error::StoreError;
+use crate::store::write::Write;
+use keys::{FORMAT_KEY, GAMES_PATTERN, SEAT_KEY};
+use leases::{Lease, Leases};
+use node::NodeName;
 use writer::{write_loop, Job};
 
 /// The version of what a cluster keeps in Redis (its keys, and their JSON); a release reads
@@ -94,8 +112,10 @@ pub const TOUCH_EVERY: Duration = Duration::from_secs(10 * 60);
 /// as not kept: the game stops here, and goes on from what Redis has).
 const RESPONSE_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// A handle on a node's Redis store, cheap to clone: the node's own, or one life of a game's,
-/// which writes through the lease that life took (see [`Lease`]).
+/// A node's client of Redis, cheap to clone: the node's own handle, or one life of a game's,
+/// which writes through the lease that life took (see [`Lease`]). Its methods, by concept:
+/// the games' writes here and in `writer`, leases and liveness in [`leases`], the lobby in
+/// [`lobby`], the per-address counts in [`counts`], the nodes' inboxes in [`inbox`].
 #[derive(Clone)]
 pub struct Redis {
     inner: Arc<Inner>,
@@ -106,6 +126,8 @@ pub struct Redis {
 
 struct Inner {
     node: NodeName,
+    /// Where new connections come from: a node's inbox is listened to on one of its own.
+    client: redis::Client,
     conn: ConnectionManager,
     /// The lease of every game this node runs.
     leases: Mutex<Leases>,
@@ -142,14 +164,16 @@ impl Redis {
             client.get_connection_manager_with_config(config).await.map_err(redis_error)?;
         let key = seat_key(&mut conn).await?;
         scripts::load(&mut conn).await.map_err(redis_error)?;
-        Ok((Redis::writing(node, conn), key))
+        Ok((Redis::writing(node, client, conn), key))
     }
 
-    /// Node `node`'s store on `conn`, its writer task started.
-    fn writing(node: NodeName, conn: ConnectionManager) -> Redis {
+    /// Node `node`'s client on `conn` (more connections from `client`), its writer task
+    /// started.
+    fn writing(node: NodeName, client: redis::Client, conn: ConnectionManager) -> Redis {
         let (jobs, rx) = mpsc::unbounded_channel();
         let inner = Arc::new(Inner {
             node,
+            client,
             conn,
             leases: Mutex::default(),
             jobs,
@@ -178,8 +202,14 @@ impl Redis {
 
     /// A connection for other commands (it is multiplexed: clones share one socket), counted
     /// as one round trip.
-    pub fn connection(&self) -> ConnectionManager {
+    fn connection(&self) -> ConnectionManager {
         self.inner.round_trips.fetch_add(1, Ordering::Relaxed);
+        self.inner.conn.clone()
+    }
+
+    /// The same connection, not counted: the lobby's, the counts' and the inboxes' commands
+    /// have never been counted as round trips (the metric is the games' and the leases').
+    fn uncounted(&self) -> ConnectionManager {
         self.inner.conn.clone()
     }
 
@@ -200,7 +230,7 @@ impl Redis {
     }
 
     /// Sends writes to be committed in order after every write sent before.
-    pub(super) fn send(&self, writes: Vec<Write>) -> oneshot::Receiver<Result<(), StoreError>> {
+    pub(crate) fn send(&self, writes: Vec<Write>) -> oneshot::Receiver<Result<(), StoreError>> {
         let (tx, rx) = oneshot::channel();
         if self.inner.closed.load(Ordering::Acquire) {
             let _ = tx.send(Err(StoreError::Closed));
@@ -239,7 +269,7 @@ impl Redis {
     }
 
     /// Commits what is pending; later writes fail.
-    pub(super) async fn close(&self) {
+    pub(crate) async fn close(&self) {
         self.inner.closed.store(true, Ordering::Release);
         let (tx, rx) = oneshot::channel();
         if self.inner.jobs.send(Job::Close(tx)).is_ok() {
@@ -247,9 +277,6 @@ impl Redis {
         }
     }
 }
-
-/// Where the cluster keeps its seat key.
-pub const SEAT_KEY: &str = "dara:seat-key";
 
 /// The cluster's seat key: made by the first node ever started, read by every other. First,
 /// the format of what the cluster keeps in Redis: a node of an older release refuses to join a
@@ -264,11 +291,11 @@ async fn seat_key(conn: &mut ConnectionManager) -> Result<SeatKey, StoreError> {
     let fresh = hex::encode(&fresh.to_bytes());
     let (_, format): (Value, i64) = redis::pipe()
         .cmd("SET")
-        .arg("dara:format")
+        .arg(FORMAT_KEY)
         .arg(REDIS_FORMAT)
         .arg("NX")
         .cmd("GET")
-        .arg("dara:format")
+        .arg(FORMAT_KEY)
         .query_async(conn)
         .await
         .map_err(redis_error)?;
@@ -307,7 +334,7 @@ async fn stored_games(conn: &mut ConnectionManager) -> Result<usize, StoreError>
         let (next, keys): (u64, Vec<String>) = redis::cmd("SCAN")
             .arg(cursor)
             .arg("MATCH")
-            .arg("dara:{*}:meta")
+            .arg(GAMES_PATTERN)
             .arg("COUNT")
             .arg(1000)
             .query_async(conn)
@@ -324,6 +351,26 @@ async fn stored_games(conn: &mut ConnectionManager) -> Result<usize, StoreError>
 fn redis_error(e: redis::RedisError) -> StoreError {
     StoreError::Redis(e.to_string())
 }
+
+/// Why Redis did not do what it was asked (it cannot be reached, or refused), said as the
+/// library says it: the lobby's, the counts' and the inboxes' commands answer with it, where a
+/// game's store answers with a [`StoreError`].
+#[derive(Debug)]
+pub struct Failed(redis::RedisError);
+
+impl From<redis::RedisError> for Failed {
+    fn from(e: redis::RedisError) -> Failed {
+        Failed(e)
+    }
+}
+
+impl std::fmt::Display for Failed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for Failed {}
 
 fn json<T: serde::Serialize>(value: &T) -> String {
     serde_json::to_string(value).expect("stored types serialise")

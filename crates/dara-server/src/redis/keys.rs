@@ -1,0 +1,89 @@
+//! Where the cluster keeps things in Redis: the name of every key and channel, built here and
+//! nowhere else. A release reads the keys its predecessor wrote (SCALING.md), so a name here
+//! changes only with [`REDIS_FORMAT`](super::REDIS_FORMAT).
+//!
+//! Every key of a game is tagged with its id (`dara:{id}:…`), so that on a sharded Redis they
+//! would share a shard; a node's liveness key is its own (`dara:node:NAME:alive`).
+
+use std::net::IpAddr;
+
+use super::node::NodeName;
+use crate::seat::{GameId, SeatKey};
+
+/// The format of what the cluster keeps (see [`REDIS_FORMAT`](super::REDIS_FORMAT)).
+pub(super) const FORMAT_KEY: &str = "dara:format";
+
+/// Where the cluster keeps its seat key.
+pub(super) const SEAT_KEY: &str = "dara:seat-key";
+
+/// Every game's `meta` key, for `SCAN` to count the games Redis holds.
+pub(super) const GAMES_PATTERN: &str = "dara:{*}:meta";
+
+/// The hash of the lobby's open tables (game id → table).
+pub(super) const TABLES: &str = "dara:lobby";
+
+/// The channel on which a node says the lobby's tables changed.
+pub(super) const TABLES_CHANGED: &str = "dara:lobby:changed";
+
+/// A game's keys.
+pub(super) struct Keys {
+    /// The node that runs it, with the lease's epoch: `node:epoch`.
+    pub(super) lease: String,
+    /// Bumped at every takeover.
+    pub(super) epoch: String,
+    /// A hash: its record and seats.
+    pub(super) meta: String,
+    /// A list: its journal, event `v` at index `v - 1`.
+    pub(super) events: String,
+}
+
+impl Keys {
+    pub(super) fn of(game: &GameId) -> Keys {
+        Keys {
+            lease: format!("dara:{{{game}}}:lease"),
+            epoch: format!("dara:{{{game}}}:epoch"),
+            meta: meta_key(game),
+            events: format!("dara:{{{game}}}:events"),
+        }
+    }
+}
+
+/// The hash of game `game`'s record and seats: whether it is there says whether the game is.
+pub(super) fn meta_key(game: &GameId) -> String {
+    format!("dara:{{{game}}}:meta")
+}
+
+/// Where the seats taken at game `game`'s open table are noted, each as the key of its
+/// address's count (see [`counts`](super::counts)).
+pub(super) fn seated_key(game: &GameId) -> String {
+    format!("dara:{{{game}}}:seated")
+}
+
+/// Node `node`'s word that it is alive, which holds the leases of all its games.
+pub(super) fn alive_key(node: &NodeName) -> String {
+    format!("dara:node:{node}:alive")
+}
+
+/// Node `node`'s inbox: the channel on which other nodes relay sockets to it.
+pub(super) fn inbox(node: &NodeName) -> String {
+    format!("dara:node:{node}")
+}
+
+/// What an address's count counts.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Counted {
+    /// Games it asked for.
+    Games,
+    /// Seats it took at open tables.
+    Seats,
+}
+
+/// The key of `address`'s count of games or seats: a keyed hash of the address (with the
+/// cluster's seat key), never the address.
+pub(super) fn address_key(key: &SeatKey, address: IpAddr, counted: Counted) -> String {
+    let what = match counted {
+        Counted::Games => "games",
+        Counted::Seats => "seats",
+    };
+    format!("dara:address:{}:{what}", key.hash(&address.to_string()).to_hex())
+}
