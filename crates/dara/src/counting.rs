@@ -343,7 +343,9 @@ impl<const N: usize> Tally<N> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{perft, Position, Ruleset};
+    use crate::perft;
+    use crate::position::Position;
+    use crate::ruleset::Ruleset;
 
     /// Every move of every position two plies from the perft vectors.
     fn around_the_vectors(mut check: impl FnMut(&Position)) {

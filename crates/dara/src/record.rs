@@ -426,8 +426,8 @@ mod tests {
     fn black_to_move_first_is_numbered_with_dots() {
         let start = Position::from_text("1W4/6/6/6/6 b 11 12 0", Ruleset::default()).unwrap();
         let mut record = Record::new(start);
-        record.push(Move::Put(crate::Cell::from_name("a1").unwrap())).unwrap();
-        record.push(Move::Put(crate::Cell::from_name("f1").unwrap())).unwrap();
+        record.push(Move::Put(crate::cell::Cell::from_name("a1").unwrap())).unwrap();
+        record.push(Move::Put(crate::cell::Cell::from_name("f1").unwrap())).unwrap();
         let text = record.to_string();
         assert!(text.ends_with("\n\n1... a1 2. f1 *\n"), "{text}");
         assert_eq!(text.parse::<Record>().unwrap(), record);

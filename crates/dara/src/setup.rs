@@ -218,10 +218,10 @@ mod tests {
         assert_eq!(json, "\"4W1/5B/WWW1W1/4WB/1B2WB w 0 0 1\"");
         assert_eq!(serde_json::from_str::<Setup>(&json).unwrap(), setup);
         assert!(serde_json::from_str::<Setup>("\"6/6 w 0 0 0\"").is_err());
-        let rules: crate::Ruleset = "jaques,diagonal=yes".parse().unwrap();
+        let rules: crate::ruleset::Ruleset = "jaques,diagonal=yes".parse().unwrap();
         assert_eq!(serde_json::to_string(&rules).unwrap(), "\"jaques,diagonal=yes\"");
         assert_eq!(
-            serde_json::from_str::<crate::Ruleset>("\"jaques,diagonal=yes\"").unwrap(),
+            serde_json::from_str::<crate::ruleset::Ruleset>("\"jaques,diagonal=yes\"").unwrap(),
             rules
         );
     }
