@@ -2,6 +2,7 @@
 
 use dara::{Colour, Ruleset};
 use dara_engine::level::Level;
+use dara_table::OpponentKind;
 pub use dara_table::{GameSettings, Opponent};
 use rand::Rng;
 use serde::Deserialize;
@@ -41,16 +42,16 @@ impl NewGame {
             Some(text) => text.parse().map_err(|e| AppError::bad(format!("ruleset: {e}")))?,
             None => Ruleset::default(),
         };
-        let opponent = match self.opponent.as_str() {
-            "friend" => Opponent::Friend,
-            "open" => Opponent::Open,
-            "computer" => {
+        let opponent = match self.opponent.parse() {
+            Ok(OpponentKind::Friend) => Opponent::Friend,
+            Ok(OpponentKind::Open) => Opponent::Open,
+            Ok(OpponentKind::Computer) => {
                 let n = self.level.unwrap_or(3);
                 Opponent::Computer(
                     Level::new(n).ok_or_else(|| AppError::bad("the level goes from 1 to 8"))?,
                 )
             }
-            _ => return Err(AppError::bad("opponent must be friend, computer or open")),
+            Err(_) => return Err(AppError::bad("opponent must be friend, computer or open")),
         };
         let creator = match self.first.as_deref().unwrap_or("random") {
             "me" | "white" | "pale" => Colour::White,
