@@ -52,6 +52,12 @@ impl Opponent {
             Opponent::Open => OpponentKind::Open,
         }
     }
+
+    /// Whether a game against this opponent may be played on a clock: not against the
+    /// computer, where takebacks and its thinking pauses would make a clock meaningless.
+    pub fn plays_on_clock(self) -> bool {
+        !matches!(self, Opponent::Computer(_))
+    }
 }
 
 impl Serialize for Opponent {

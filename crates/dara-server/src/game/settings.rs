@@ -65,16 +65,15 @@ impl NewGame {
             }
             _ => return Err(AppError::bad("first must be me, them or random")),
         };
-        let clock = match (opponent, self.clock) {
-            // The computer does not play on a clock: takebacks and thinking pauses would make
-            // it meaningless.
-            (Opponent::Computer(_), _) => None,
-            (_, Some(c)) if !c.is_reasonable() => {
+        // The table says which games are played on a clock; a clock asked for another is not
+        // looked at.
+        let clock = match self.clock.filter(|_| opponent.plays_on_clock()) {
+            Some(c) if !c.is_reasonable() => {
                 return Err(AppError::bad(
                     "the clock must give 30 s to 60 min, and add at most 60 s a move",
                 ))
             }
-            (_, c) => c,
+            c => c,
         };
         Ok(GameSettings { rules, opponent, creator, clock })
     }
