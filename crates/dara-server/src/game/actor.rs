@@ -113,11 +113,7 @@ pub(super) fn spawn_in(
 
 /// How patient the server's tables are with people.
 pub(super) fn patience(config: &Config) -> Patience {
-    Patience {
-        claim_after: config.claim_after,
-        first_move_within: config.first_move_within,
-        ..Patience::default()
-    }
+    config.patience
 }
 
 impl Game {
@@ -240,11 +236,6 @@ impl Game {
     /// asked after every command).
     pub(super) fn server(&self) -> Option<Arc<dyn Host>> {
         self.host.upgrade()
-    }
-
-    /// How long a gone player may be away before the opponent may claim.
-    pub(super) fn claim_after(&self) -> std::time::Duration {
-        self.server().map(|s| s.config().claim_after).unwrap_or_default()
     }
 
     /// The next moment something happens by itself: the table's (a flag falls, held clocks

@@ -120,7 +120,7 @@ impl Game {
     /// Who is connected, and for a player who is gone, how long until the opponent may claim.
     fn presence(&self) -> Wire {
         let now = Instant::now();
-        let claim_after = self.claim_after();
+        let patience = self.table.patience();
         let one = |c: Colour| match &self.table.seats()[c] {
             Seat::Computer(_) => SeatPresence { online: true, away_ms: None, claim_in_ms: None },
             Seat::Open => SeatPresence { online: false, away_ms: None, claim_in_ms: None },
@@ -128,7 +128,7 @@ impl Game {
                 Some(away) => SeatPresence {
                     online: false,
                     away_ms: Some(millis(away)),
-                    claim_in_ms: Some(millis(claim_after.saturating_sub(away))),
+                    claim_in_ms: Some(millis(patience.claim_in(away))),
                 },
                 None => SeatPresence {
                     online: self.crowd.is_online(c),
