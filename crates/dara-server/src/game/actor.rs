@@ -11,6 +11,7 @@ use std::sync::{Arc, Weak};
 use std::time::SystemTime;
 
 use dara::{ByColour, Colour};
+use dara_table::wire::Asking;
 use dara_table::{Ask, Input, Moment, Patience, Table, Ticket};
 use tokio::sync::{broadcast, mpsc};
 use tokio::time::{sleep_until, Instant};
@@ -23,7 +24,7 @@ use super::settings::GameSettings;
 use crate::config::Config;
 use crate::date::record_date;
 use crate::error::AppError;
-use crate::protocol::{self, Answer, ClientMessage, Refusal, Wire};
+use crate::protocol::{Answer, ClientMessage, Refusal, Wire};
 use crate::seat::{new_game_id, GameId, Seat, SeatHash, SeatKey};
 use crate::store::{Committed, GameRecord, Store, StoredSeats, Write};
 
@@ -289,52 +290,16 @@ impl Game {
         number: u32,
         msg: ClientMessage,
     ) -> (Answer, Option<Colour>) {
-        if let Some(refused) = self.cannot_keep(&msg) {
-            return (refused, seat);
-        }
-        let ask = match msg {
-            ClientMessage::Move { id, text, lag } => return (self.turn(seat, id, text, lag), seat),
-            ClientMessage::Join => return self.join(seat, number),
-            ClientMessage::Ping { lag } => {
-                let _ = self.ask(seat, Ask::Lag(protocol::lag(lag)));
-                return (Answer::Pong, seat);
+        let away = |colour| self.crowd.away(colour, Instant::now());
+        match Asking::new(&self.table, seat, msg, self.store.reachable(), away) {
+            Asking::Table { ask, answer } => (answer.answer(self.ask(seat, ask)), seat),
+            Asking::Sit => self.join(seat, number),
+            Asking::Hello { .. } => (Answer::Error(Refusal::HelloAgain.into()), seat),
+            Asking::Unkept(refused) => {
+                self.count_unkept();
+                (refused, seat)
             }
-            ClientMessage::Hello { .. } => {
-                return (Answer::Error(Refusal::HelloAgain.into()), seat);
-            }
-            ClientMessage::Claim => {
-                let opponent = seat.map(|c| !c);
-                let opponent_away = opponent.and_then(|c| self.crowd.away(c, Instant::now()));
-                Ask::Claim { opponent_away }
-            }
-            // Resign, the offers, takeback, rematch: the message says it all.
-            plain => plain.plain_ask().expect("every other message is a plain ask"),
-        };
-        let answer = match self.ask(seat, ask) {
-            Ok(_) => Answer::Ok,
-            Err(refusal) => Answer::Error(refusal.into()),
-        };
-        (answer, seat)
-    }
-
-    /// A player's turn: checked by the table, refused while the store cannot keep it.
-    fn turn(&mut self, seat: Option<Colour>, id: u64, text: String, lag: Option<u64>) -> Answer {
-        let rejected = |refusal: Refusal| Answer::Rejected { id, why: refusal.into() };
-        // A turn that could not be kept is refused, not played: the page may send it again.
-        if !self.store.reachable() {
-            return match self.table.check_turn(seat, id, &text) {
-                Ok(dara_table::Checked::Resent) => Answer::Accepted { id },
-                Ok(dara_table::Checked::New(_)) => {
-                    self.count_unkept();
-                    rejected(Refusal::StoreUnreachable)
-                }
-                Err(refusal) => rejected(refusal.into()),
-            };
-        }
-        let lag = lag.map(protocol::lag);
-        match self.ask(seat, Ask::Turn { id, text, lag }) {
-            Ok(_) => Answer::Accepted { id },
-            Err(refusal) => rejected(refusal),
+            Asking::Answered(answer) => (answer, seat),
         }
     }
 

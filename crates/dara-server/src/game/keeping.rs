@@ -9,7 +9,7 @@ use dara_table::{GameEvent, Patience, Table};
 
 use super::actor::{patience, Game};
 use super::handle::Settled;
-use crate::protocol::{Answer, ClientMessage, Refusal, Wire};
+use crate::protocol::{Answer, Refusal, Wire};
 use crate::seat::Seat;
 use crate::store::{StoredSeats, Write};
 
@@ -17,20 +17,6 @@ impl Game {
     /// Tells every connection `wire`, once what came before it is stored.
     pub(super) fn tell(&mut self, wire: Wire) {
         self.outbox.push(wire);
-    }
-
-    /// While the store cannot be reached, the refusal of a request that would change the game
-    /// (a turn is checked in `turn`, after its own checks). Refused, it can be sent again once
-    /// the store answers; played, it would stop the game when its write failed.
-    pub(super) fn cannot_keep(&self, msg: &ClientMessage) -> Option<Answer> {
-        let changes = !matches!(
-            msg,
-            ClientMessage::Move { .. } | ClientMessage::Ping { .. } | ClientMessage::Hello { .. }
-        );
-        (changes && !self.store.reachable()).then(|| {
-            self.count_unkept();
-            Answer::Error(Refusal::StoreUnreachable.into())
-        })
     }
 
     /// Counts a request refused because the store could not be reached, for `/metrics`.

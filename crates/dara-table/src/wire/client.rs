@@ -276,27 +276,6 @@ impl ClientMessage {
     }
 }
 
-impl ClientMessage {
-    /// What a player asks of the table by this message, where the message alone says it (a
-    /// hello, a turn, a seat, a ping and a claim need what only the shell knows).
-    pub fn plain_ask<K>(&self) -> Option<crate::Ask<K>> {
-        use crate::Ask;
-        Some(match self {
-            ClientMessage::Resign => Ask::Resign,
-            ClientMessage::DrawOffer => Ask::DrawOffer,
-            ClientMessage::DrawDecline => Ask::DrawDecline,
-            ClientMessage::DrawWithdraw => Ask::DrawWithdraw,
-            ClientMessage::Takeback => Ask::Takeback,
-            ClientMessage::Rematch => Ask::Rematch,
-            ClientMessage::Hello { .. }
-            | ClientMessage::Join
-            | ClientMessage::Move { .. }
-            | ClientMessage::Ping { .. }
-            | ClientMessage::Claim => return None,
-        })
-    }
-}
-
 /// Lag as the clock uses it.
 pub fn lag(ms: u64) -> Duration {
     Duration::from_millis(ms.min(10_000))
