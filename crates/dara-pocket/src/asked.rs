@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 
 use dara_table::view::{Answer, Question, ReadRecord, RecordRequest};
 
-use crate::{Answered, Call, Kept, PageTable};
+use crate::kept::Kept;
+use crate::table::{Answered, Call, PageTable};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

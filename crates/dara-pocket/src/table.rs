@@ -12,14 +12,15 @@ use dara::{ByColour, Colour};
 use dara_engine::level::Level;
 use dara_table::view::{Event, View};
 use dara_table::wire::{
-    Answer, ClientMessage, NoShellError, PresenceView, Refusal, SeatPresence, Versioned,
+    Answer, Answering, Asking, ClientMessage, NoShellError, PresenceView, Refusal, SeatPresence,
+    Versioned,
 };
 use dara_table::{Ask, Effect, GameId, Input, Moment, Patience, Seat, Table, Think, Ticket};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::time::Duration;
 
-use crate::Kept;
+use crate::kept::Kept;
 
 /// What the page may hand its table: `{"message": text}`, `{"computer": {"ticket": n, "m":
 /// move}}` or `"time"`.
@@ -141,33 +142,15 @@ impl PageTable {
         let (reply, outcome) = match call {
             Call::Message(text) => match ClientMessage::parse(&text) {
                 Err(error) => (Some(PageAnswer::Error(Refusal::from(error).into())), None),
-                Ok(ClientMessage::Hello { .. }) => return self.hello(now_ms, seed),
-                Ok(ClientMessage::Ping { .. }) => (Some(Answer::Pong), None),
-                Ok(ClientMessage::Move { id, text, lag: _ }) => {
-                    let turn = Ask::Turn { id, text, lag: None };
-                    let outcome = self.table.handle(now, Input::Ask { by, ask: turn });
-                    let reply = match &outcome.reply {
-                        Ok(_) => Answer::Accepted { id },
-                        Err(refusal) => {
-                            Answer::Rejected { id, why: Refusal::from(refusal.clone()).into() }
-                        }
-                    };
-                    (Some(reply), Some(outcome))
-                }
-                Ok(message) => {
-                    // Both seats are taken and the computer never goes: no seat to join, no
-                    // opponent to claim against; the table says so in its own words.
-                    let ask = message.plain_ask().unwrap_or(match message {
-                        ClientMessage::Join => Ask::Sit { key: () },
-                        _ => Ask::Claim { opponent_away: None },
-                    });
-                    let outcome = self.table.handle(now, Input::Ask { by, ask });
-                    let reply = match &outcome.reply {
-                        Ok(_) => Answer::Ok,
-                        Err(refusal) => Answer::Error(Refusal::from(refusal.clone()).into()),
-                    };
-                    (Some(reply), Some(outcome))
-                }
+                // The page keeps the game after every call, and the computer is always here:
+                // nobody to claim against.
+                Ok(message) => match Asking::new(&self.table, by, message, true, |_| None) {
+                    Asking::Hello { .. } => return self.hello(now_ms, seed),
+                    Asking::Table { ask, answer } => self.ask(now, ask, answer),
+                    // Both seats are taken: the table says so in its own words.
+                    Asking::Sit => self.ask(now, Ask::Sit { key: () }, Answering::Done),
+                    Asking::Unkept(answer) | Asking::Answered(answer) => (Some(answer), None),
+                },
             },
             Call::Computer { ticket, m } => {
                 match self.table.played().pos().parse_move(&m) {
@@ -199,6 +182,19 @@ impl PageTable {
             answered.messages.insert(0, raw(&reply));
         }
         answered
+    }
+
+    /// Hands the table what the page's person asks, and the answer to its reply with what
+    /// followed. The page's table starts its rematches itself, so the reply stands.
+    fn ask(
+        &mut self,
+        now: Moment,
+        ask: Ask<Person>,
+        answer: Answering,
+    ) -> (Option<PageAnswer>, Option<dara_table::Outcome>) {
+        let outcome = self.table.handle(now, Input::Ask { by: Some(self.kept.you), ask });
+        let reply = answer.answer(outcome.reply.clone().map_err(Refusal::from));
+        (Some(reply), Some(outcome))
     }
 
     /// The page's answer to what the table did: its events as messages, its effects.

@@ -5,7 +5,8 @@ use dara_engine::rng::Rng;
 use dara_engine::stopwatch::Now;
 use dara_engine::Searcher;
 
-use crate::{Reply, Request};
+use crate::reply::Reply;
+use crate::request::Request;
 
 /// Searches `request` at its level, reading time on `now`: the level's plan (its limits and
 /// dice, drawn from the request's seed) over a fresh table, as the server's computer does.

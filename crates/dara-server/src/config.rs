@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use dara_table::Patience;
 use dara_tablebase::Tablebase;
 
 use crate::address::TrustedProxies;
@@ -12,11 +13,10 @@ use crate::address::TrustedProxies;
 /// Everything the server can be tuned by.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// How long a player may be gone before the opponent may claim the game.
-    pub claim_after: Duration,
-    /// In a game on the clock, how long each side has to make its first move (its clock starts
-    /// with it) before the game is aborted without a result.
-    pub first_move_within: Duration,
+    /// How patient the games are with people: how long a player may be gone before the
+    /// opponent may claim the game, how long each side of a game on the clock has to make its
+    /// first move. The table's own by default: it decides what they mean.
+    pub patience: Patience,
     /// How long a finished game stays in memory (for the rematch, the record, late watchers).
     pub finished_grace: Duration,
     /// How long a game with nobody connected stays in memory before it is forgotten.
@@ -89,8 +89,7 @@ impl Default for Config {
     fn default() -> Config {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Config {
-            claim_after: Duration::from_secs(30),
-            first_move_within: Duration::from_secs(30),
+            patience: Patience::default(),
             finished_grace: Duration::from_secs(10 * 60),
             idle_timeout: Duration::from_secs(60 * 60),
             engine_threads: cores.max(1),

@@ -66,7 +66,7 @@ pub use offers::Offers;
 pub use played::Played;
 pub use refusal::Refusal;
 pub use seat::Seat;
-pub use settings::{GameSettings, Opponent};
+pub use settings::{GameSettings, Opponent, OpponentKind};
 pub use table::{
     running_after, side_has_moved, Checked, Patience, ReplayError, Table, MAX_EVENTS, MAX_TAKEBACKS,
 };

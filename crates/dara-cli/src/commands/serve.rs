@@ -28,11 +28,11 @@ pub struct Args {
     #[arg(long)]
     pub instant_computer: bool,
     /// Seconds a player may be gone before the opponent may claim the game.
-    #[arg(long, default_value_t = Config::default().claim_after.as_secs())]
+    #[arg(long, default_value_t = Config::default().patience.claim_after.as_secs())]
     pub claim_after: u64,
     /// Seconds each side of a game on the clock has to make its first move (its clock starts
     /// with it) before the game is aborted without a result.
-    #[arg(long, default_value_t = Config::default().first_move_within.as_secs())]
+    #[arg(long, default_value_t = Config::default().patience.first_move_within.as_secs())]
     pub first_move_within: u64,
     /// Most games one client address may hold at once (games it started, until they are
     /// forgotten). Behind a reverse proxy every client has the proxy's address: raise it there.
@@ -244,8 +244,8 @@ impl Args {
         }
         config.engine_queue = self.engine_queue;
         config.human_pause = !self.instant_computer;
-        config.claim_after = Duration::from_secs(self.claim_after);
-        config.first_move_within = Duration::from_secs(self.first_move_within);
+        config.patience.claim_after = Duration::from_secs(self.claim_after);
+        config.patience.first_move_within = Duration::from_secs(self.first_move_within);
         config.games_per_address = self.games_per_address;
         config.seats_per_address = self.seats_per_address;
         config.max_games = self.max_games;
@@ -318,8 +318,8 @@ mod tests {
         assert_eq!(given.engine_threads, server.engine_threads);
         assert_eq!(given.engine_queue, server.engine_queue);
         assert_eq!(given.human_pause, server.human_pause);
-        assert_eq!(given.claim_after, server.claim_after);
-        assert_eq!(given.first_move_within, server.first_move_within);
+        assert_eq!(given.patience.claim_after, server.patience.claim_after);
+        assert_eq!(given.patience.first_move_within, server.patience.first_move_within);
         assert_eq!(given.games_per_address, server.games_per_address);
         assert_eq!(given.seats_per_address, server.seats_per_address);
         assert_eq!(given.max_games, server.max_games);
@@ -343,8 +343,8 @@ mod tests {
         ])
         .config();
         assert_eq!(config.engine_queue, 5);
-        assert_eq!(config.claim_after, Duration::from_secs(7));
-        assert_eq!(config.first_move_within, Duration::from_secs(4));
+        assert_eq!(config.patience.claim_after, Duration::from_secs(7));
+        assert_eq!(config.patience.first_move_within, Duration::from_secs(4));
         assert_eq!(config.max_games, 9);
         // A header timeout of zero would close every connection at once.
         assert_eq!(config.header_timeout, Duration::from_secs(1));

@@ -7,7 +7,8 @@
 use std::time::Duration;
 
 use super::block;
-use crate::{think as search, Request};
+use crate::request::Request;
+use crate::think::think as search;
 
 #[link(wasm_import_module = "env")]
 extern "C" {

@@ -6,7 +6,7 @@
 use std::cell::RefCell;
 
 use super::block;
-use crate::PageTable;
+use crate::table::PageTable;
 
 thread_local! {
     /// The game the page has open: one a page (the module runs on one thread).

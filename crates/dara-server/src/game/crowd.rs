@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use dara::{ByColour, Colour};
+use dara_table::Patience;
 use tokio::time::Instant;
 
 use crate::duration::millis;
@@ -170,11 +171,11 @@ impl Crowd {
     }
 
     /// Who is connected, as everyone is told it; for a player who is gone, how long since, and
-    /// how long until the opponent may claim (`claim_after` from when they left).
+    /// how long until the opponent may claim (as the table's `patience` says).
     pub(super) fn presence(
         &self,
         seats: &ByColour<Seat>,
-        claim_after: std::time::Duration,
+        patience: &Patience,
         now: Instant,
     ) -> Wire {
         let one = |c: Colour| match &seats[c] {
@@ -184,7 +185,7 @@ impl Crowd {
                 Some(away) => SeatPresence {
                     online: false,
                     away_ms: Some(millis(away)),
-                    claim_in_ms: Some(millis(claim_after.saturating_sub(away))),
+                    claim_in_ms: Some(millis(patience.claim_in(away))),
                 },
                 None => {
                     SeatPresence { online: self.is_online(c), away_ms: None, claim_in_ms: None }

@@ -5,7 +5,7 @@
 //! `Game::settle`), and what was asked is refused, to be asked again.
 
 use dara::ByColour;
-use dara_table::{GameEvent, Table};
+use dara_table::{GameEvent, Moment, ReplayError, Table};
 use tokio::sync::broadcast;
 
 use crate::protocol::Wire;
@@ -93,9 +93,17 @@ impl Keeping {
         (writes, journal.len())
     }
 
-    /// What the store kept of `table`: its journal to the last event kept, and its seats with
-    /// any taken since then open again.
-    pub(super) fn kept(&self, table: &Table<SeatHash>) -> (ByColour<Seat>, Vec<GameEvent>) {
+    /// `table` as the store kept it, rebuilt from the kept journal as after a restart at
+    /// `now` (its clocks held until the side to move is back), with any seat taken since then
+    /// open again.
+    ///
+    /// # Errors
+    /// The kept journal does not replay.
+    pub(super) fn kept_table(
+        &self,
+        table: &Table<SeatHash>,
+        now: Moment,
+    ) -> Result<Table<SeatHash>, ReplayError> {
         let journal = table.journal();
         let mut seats: ByColour<Seat> = table.seats().clone();
         for event in &journal[self.stored..] {
@@ -103,7 +111,8 @@ impl Keeping {
                 seats[*colour] = Seat::Open;
             }
         }
-        (seats, journal[..self.stored].to_vec())
+        let kept = journal[..self.stored].to_vec();
+        Table::restore(table.settings().clone(), seats, table.patience(), kept, now)
     }
 
     /// Forgets what was not kept: nobody is to be told of it.

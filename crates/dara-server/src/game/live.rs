@@ -8,9 +8,10 @@ use std::net::IpAddr;
 use std::sync::{Arc, Weak};
 use std::time::SystemTime;
 
-use dara::{ByColour, Colour, Move};
+use dara::{Colour, Move};
 use dara_table::view::View;
-use dara_table::{Ask, Effect, GameEvent, Input, Moment, Outcome, Patience, Table, Ticket};
+use dara_table::wire::Asking;
+use dara_table::{Ask, Effect, GameEvent, Input, Moment, Outcome, Table, Ticket};
 use tokio::time::Instant;
 
 use super::crowd::Crowd;
@@ -19,12 +20,11 @@ use super::history;
 use super::host::Host;
 use super::keeping::Keeping;
 use super::mailbox::{SitRefused, Welcome};
-use super::settings::Opponent;
+use super::settings::{rematch, Opponent};
 use super::thinking::Thinking;
-use crate::config::Config;
 use crate::date::record_date;
 use crate::error::AppError;
-use crate::protocol::{self, Answer, ClientMessage, OpenTable, Refusal, Wire, WireAnswer};
+use crate::protocol::{Answer, ClientMessage, OpenTable, Refusal, Wire, WireAnswer};
 use crate::seat::{GameId, Seat, SeatHash, SeatKey, SeatToken};
 use crate::store::Store;
 
@@ -47,20 +47,11 @@ pub(super) struct Game {
     created: Instant,
     crowd: Crowd,
     /// The computer's search the table waits for, if any.
-    thinking: Thinking,
+    pub(super) thinking: Thinking,
     /// Where the game is kept, and what waits to be told.
     pub(super) keeping: Keeping,
     /// Hashes the tokens people offer.
     key: SeatKey,
-}
-
-/// How patient the server's tables are with people.
-pub(super) fn patience(config: &Config) -> Patience {
-    Patience {
-        claim_after: config.claim_after,
-        first_move_within: config.first_move_within,
-        ..Patience::default()
-    }
 }
 
 /// How a change to a live game ended.
@@ -121,7 +112,7 @@ impl Game {
 
     /// The server's state, while it runs: its settings are read there, not copied (this is
     /// asked after every letter).
-    fn server(&self) -> Option<Arc<dyn Host>> {
+    pub(super) fn server(&self) -> Option<Arc<dyn Host>> {
         self.host.upgrade()
     }
 
@@ -193,52 +184,16 @@ impl Game {
         number: u32,
         msg: ClientMessage,
     ) -> (Answer, Option<Colour>) {
-        if let Some(refused) = self.cannot_keep(&msg) {
-            return (refused, seat);
-        }
-        let ask = match msg {
-            ClientMessage::Move { id, text, lag } => return (self.turn(seat, id, text, lag), seat),
-            ClientMessage::Join => return self.join(seat, number),
-            ClientMessage::Ping { lag } => {
-                let _ = self.ask(seat, Ask::Lag(protocol::lag(lag)));
-                return (Answer::Pong, seat);
+        let away = |colour| self.crowd.away(colour, Instant::now());
+        match Asking::new(&self.table, seat, msg, self.keeping.store.reachable(), away) {
+            Asking::Table { ask, answer } => (answer.answer(self.ask(seat, ask)), seat),
+            Asking::Sit => self.join(seat, number),
+            Asking::Hello { .. } => (Answer::Error(Refusal::HelloAgain.into()), seat),
+            Asking::Unkept(refused) => {
+                self.count_unkept();
+                (refused, seat)
             }
-            ClientMessage::Hello { .. } => {
-                return (Answer::Error(Refusal::HelloAgain.into()), seat);
-            }
-            ClientMessage::Claim => {
-                let opponent = seat.map(|c| !c);
-                let opponent_away = opponent.and_then(|c| self.crowd.away(c, Instant::now()));
-                Ask::Claim { opponent_away }
-            }
-            // Resign, the offers, takeback, rematch: the message says it all.
-            plain => plain.plain_ask().expect("every other message is a plain ask"),
-        };
-        let answer = match self.ask(seat, ask) {
-            Ok(_) => Answer::Ok,
-            Err(refusal) => Answer::Error(refusal.into()),
-        };
-        (answer, seat)
-    }
-
-    /// A player's turn: checked by the table, refused while the store cannot keep it.
-    fn turn(&mut self, seat: Option<Colour>, id: u64, text: String, lag: Option<u64>) -> Answer {
-        let rejected = |refusal: Refusal| Answer::Rejected { id, why: refusal.into() };
-        // A turn that could not be kept is refused, not played: the page may send it again.
-        if !self.keeping.store.reachable() {
-            return match self.table.check_turn(seat, id, &text) {
-                Ok(dara_table::Checked::Resent) => Answer::Accepted { id },
-                Ok(dara_table::Checked::New(_)) => {
-                    self.count_unkept();
-                    rejected(Refusal::StoreUnreachable)
-                }
-                Err(refusal) => rejected(refusal.into()),
-            };
-        }
-        let lag = lag.map(protocol::lag);
-        match self.ask(seat, Ask::Turn { id, text, lag }) {
-            Ok(_) => Answer::Accepted { id },
-            Err(refusal) => rejected(refusal),
+            Asking::Answered(answer) => (answer, seat),
         }
     }
 
@@ -361,19 +316,11 @@ impl Game {
         reply
     }
 
-    /// A new game with the same people, colours swapped: each keeps their own token, so their
-    /// browser needs nothing new to take its seat.
+    /// A new game with the same people, colours swapped (see [`rematch`]).
     fn start_rematch(&mut self) -> Result<(), Refusal> {
         // A server that is stopping cannot keep a new game: said as such a refusal is.
         let host = self.server().ok_or_else(|| Refusal::rematch_unavailable(AppError::Unkept))?;
-        let seats = self.table.seats();
-        let seats = ByColour { white: seats.black.clone(), black: seats.white.clone() };
-        let mut settings = self.table.settings().clone();
-        // A rematch is between these two people: it is not listed in the lobby.
-        if settings.opponent == Opponent::Open {
-            settings.opponent = Opponent::Friend;
-        }
-        settings.creator = !settings.creator;
+        let (settings, seats) = rematch(self.table.settings(), self.table.seats());
         // Not waited for: the store commits the new game before anything this one stores
         // after it, so the rematch this game names is always there.
         let game = host
@@ -416,8 +363,7 @@ impl Game {
 
     /// Who is connected, and for a player who is gone, how long until the opponent may claim.
     fn presence(&self) -> Wire {
-        let claim_after = self.server().map(|s| s.config().claim_after).unwrap_or_default();
-        self.crowd.presence(self.table.seats(), claim_after, Instant::now())
+        self.crowd.presence(self.table.seats(), &self.table.patience(), Instant::now())
     }
 
     /// An open table is listed while it has a free seat and the person waiting at it is
@@ -465,52 +411,11 @@ impl Game {
 
     // --- Keeping -------------------------------------------------------------------------
 
-    /// While the store cannot be reached, the refusal of a request that would change the game
-    /// (a turn is checked in `turn`, after its own checks). Refused, it can be sent again once
-    /// the store answers; played, it would stop the game when its write failed.
-    fn cannot_keep(&self, msg: &ClientMessage) -> Option<Answer> {
-        let changes = !matches!(
-            msg,
-            ClientMessage::Move { .. } | ClientMessage::Ping { .. } | ClientMessage::Hello { .. }
-        );
-        (changes && !self.keeping.store.reachable()).then(|| {
-            self.count_unkept();
-            Answer::Error(Refusal::StoreUnreachable.into())
-        })
-    }
-
     /// Counts a request refused because the store could not be reached, for `/metrics`.
-    fn count_unkept(&self) {
+    pub(super) fn count_unkept(&self) {
         if let Some(host) = self.server() {
             host.metrics().refused_unkept.inc();
         }
-    }
-
-    /// The answer to a request that could not be kept (a turn's `id`, if it was a turn).
-    pub(super) fn unkept(&self, turn: Option<u64>) -> Answer {
-        self.count_unkept();
-        let why = Refusal::StoreUnreachable.into();
-        match turn {
-            Some(id) => Answer::Rejected { id, why },
-            None => Answer::Error(why),
-        }
-    }
-
-    /// What every letter ends with: whatever fell due meanwhile, then the store's commit and
-    /// the telling of everyone. If the store fails, nobody is told anything: a pause (the game
-    /// goes back to what was kept), or the game's end here.
-    pub(super) async fn settle(&mut self) -> Settled {
-        self.timed(Instant::now());
-        let Err(e) = self.keeping.commit(&self.id, &self.table).await else {
-            return Settled::Kept;
-        };
-        if e.is_a_pause() && self.roll_back() {
-            tracing::warn!(game = %self.id, "saving is paused, the game goes back: {e}");
-            return Settled::Paused;
-        }
-        tracing::error!(game = %self.id, "the game could not be stored, so it stops: {e}");
-        self.stop_unkept();
-        Settled::Lost
     }
 
     /// Takes the game back to what the store kept, after a commit that failed: a seat taken
@@ -519,12 +424,8 @@ impl Game {
     /// are held until the side to move is back or a minute has passed: nobody's time runs down
     /// while saving is paused. False if the kept journal does not replay (it was played here,
     /// through the same rules: only a bug would do it), and the game is as it was.
-    fn roll_back(&mut self) -> bool {
-        let now = self.now();
-        let (seats, kept) = self.keeping.kept(&self.table);
-        let patience = self.server().map_or_else(Patience::default, |s| patience(s.config()));
-        let settings = self.table.settings().clone();
-        match Table::restore(settings, seats, patience, kept, now) {
+    pub(super) fn roll_back(&mut self) -> bool {
+        match self.keeping.kept_table(&self.table, self.now()) {
             Ok(table) => self.table = table,
             Err(e) => {
                 tracing::error!(game = %self.id, "its own kept journal does not replay: {e}");
@@ -540,7 +441,7 @@ impl Game {
     /// What could not be kept is told to nobody: the game stops here, and a restarted server
     /// (or, in a cluster, the node that now holds the game's lease) takes it up from what was
     /// kept.
-    fn stop_unkept(&mut self) {
+    pub(super) fn stop_unkept(&mut self) {
         self.thinking.stop();
         if matches!(self.keeping.store, Store::Redis(_)) {
             self.handle.set_moved();
@@ -555,55 +456,26 @@ impl Game {
     /// The next moment something happens by itself: the table's (a flag falls, held clocks
     /// run), or the shell's (the game is forgotten, the watchers are told).
     pub(super) fn next_wake(&self) -> Option<Instant> {
+        let table = self.table.next_deadline().map(|at| self.instant(at));
+        [table, self.expires_at(), self.crowd.presence_due()].into_iter().flatten().min()
+    }
+
+    /// Whether the game's time here is up at `now` (or the server is gone).
+    pub(super) fn expired(&self, now: Instant) -> bool {
+        self.server().is_none() || self.expires_at().is_some_and(|at| now >= at)
+    }
+
+    /// When the game's time here is up: it ended long enough ago, everyone left long enough
+    /// ago, or its second seat waited long enough (so filling the server with games nobody
+    /// joins takes an attacker continuous work).
+    fn expires_at(&self) -> Option<Instant> {
         let server = self.server()?;
         let config = server.config();
-        let table = self.table.next_deadline().map(|at| self.instant(at));
-        let finished = self.table.ending().map(|e| self.instant(e.at) + config.finished_grace);
+        let ending = self.table.ending();
+        let finished = ending.map(|e| self.instant(e.at) + config.finished_grace);
         let idle = self.crowd.empty_since().map(|t| t + config.idle_timeout);
-        let unjoined = self.unjoined_until(config);
-        let presence = self.crowd.presence_due();
-        [table, finished, idle, unjoined, presence].into_iter().flatten().min()
-    }
-
-    /// Whether the game's time here is up at `now`: ended long enough ago, left by everyone,
-    /// or never joined.
-    pub(super) fn expired(&self, now: Instant) -> bool {
-        let Some(server) = self.server() else { return true };
-        let config = server.config();
-        let finished =
-            self.table.ending().is_some_and(|e| now >= self.instant(e.at) + config.finished_grace);
-        let idle = self.crowd.empty_since().is_some_and(|t| now >= t + config.idle_timeout);
-        let unjoined = self.unjoined_until(config).is_some_and(|t| now >= t);
-        finished || idle || unjoined
-    }
-
-    /// While a seat is still free, when the game gives up waiting for its second player: so
-    /// filling the server with games nobody joins takes an attacker continuous work.
-    fn unjoined_until(&self, config: &Config) -> Option<Instant> {
-        (self.table.free_seat().is_some() && self.table.ending().is_none())
-            .then(|| self.created + config.unjoined_timeout)
-    }
-
-    /// Called off before the game is let go, forgotten by the server, and erased from the store
-    /// unless the server is stopping (it keeps its games for the next) or another node took the
-    /// game: nothing is kept after a game that ended its life.
-    pub(super) async fn end_life(mut self) {
-        self.thinking.stop();
-        let stopping = self.server().map_or(true, |host| host.stopping());
-        let counted = self.server().and_then(|host| host.forget(&self.id, self.handle.life()));
-        if !stopping && !self.handle.moved() {
-            let erase = vec![crate::store::Write::Erase { game: self.id.clone() }];
-            match self.keeping.store.send(erase).wait().await {
-                Ok(()) => {
-                    if let Some((host, counted)) = self.server().zip(counted) {
-                        host.erased(counted);
-                    }
-                }
-                Err(e) => {
-                    tracing::warn!(game = %self.id, "the forgotten game could not be erased: {e}");
-                }
-            }
-        }
-        tracing::debug!(game = %self.id, "game forgotten");
+        let unjoined = (self.table.free_seat().is_some() && ending.is_none())
+            .then(|| self.created + config.unjoined_timeout);
+        [finished, idle, unjoined].into_iter().flatten().min()
     }
 }

@@ -8,7 +8,8 @@ use tokio::time::{sleep_until, Instant};
 use super::live::{Game, Settled};
 use super::mailbox::{Asking, Hello, Letter, Receiver, Sitting};
 use super::mailbox::{Reply, SitRefused};
-use crate::protocol::{ClientMessage, WireAnswer};
+use crate::protocol::{Answer, ClientMessage, Refusal, WireAnswer};
+use crate::store::Write;
 
 /// Runs the game, just begun, until it ends its life here: each letter carried out and kept,
 /// and each moment that falls due, until it expires, is forgotten, or cannot be kept.
@@ -25,7 +26,7 @@ pub(super) async fn run(mut game: Game, mut mailbox: Receiver) {
                 Some(settled) => settled,
                 None => break,
             },
-            None => game.settle().await,
+            None => settle(&mut game).await,
         };
         if settled == Settled::Lost {
             return;
@@ -48,7 +49,7 @@ pub(super) async fn run(mut game: Game, mut mailbox: Receiver) {
     drop(mailbox);
     // Boxed: the end of a game's life is awaited once, and inline it would be the largest
     // state of the task every live game keeps.
-    Box::pin(game.end_life()).await;
+    Box::pin(end_life(game)).await;
 }
 
 /// Has the game carry out one letter, keeps what changed, and answers it. A letter that cannot
@@ -64,7 +65,7 @@ async fn carry_out(game: &mut Game, letter: Letter) -> Option<Settled> {
         Letter::Hello(hello) if !moved => {
             let Hello { seat, since, answer } = *hello;
             let welcome = game.hello(seat.as_deref(), since);
-            let settled = game.settle().await;
+            let settled = settle(game).await;
             let welcome = match settled {
                 Settled::Kept => Some(welcome),
                 // What was kept, as it is now that the game went back to it.
@@ -83,10 +84,10 @@ async fn carry_out(game: &mut Game, letter: Letter) -> Option<Settled> {
                 _ => None,
             };
             let (text, now_seat) = game.act(seat, number, msg);
-            let settled = game.settle().await;
+            let settled = settle(game).await;
             let reply = match settled {
                 Settled::Kept => Some(Reply { text: text.wire(), seat: now_seat }),
-                Settled::Paused => Some(Reply { text: game.unkept(turn).wire(), seat }),
+                Settled::Paused => Some(Reply { text: unkept(game, turn).wire(), seat }),
                 Settled::Lost => None,
             };
             if let Some(reply) = reply {
@@ -97,7 +98,7 @@ async fn carry_out(game: &mut Game, letter: Letter) -> Option<Settled> {
         Letter::Sit(sitting) if !moved => {
             let Sitting { token, answer } = *sitting;
             let sat = game.sit(token);
-            let settled = game.settle().await;
+            let settled = settle(game).await;
             let sat = match settled {
                 Settled::Kept => Some(sat),
                 Settled::Paused => Some(Err(SitRefused::Unkept)),
@@ -114,12 +115,66 @@ async fn carry_out(game: &mut Game, letter: Letter) -> Option<Settled> {
             if !moved {
                 game.leave(seat, number);
             }
-            Some(game.settle().await)
+            Some(settle(game).await)
         }
         Letter::ComputerMoved { ticket, m } => {
             game.computer_moved(ticket, m);
-            Some(game.settle().await)
+            Some(settle(game).await)
         }
         Letter::Forget => None,
     }
+}
+
+/// What every letter ends with: whatever fell due meanwhile, then the store's commit and the
+/// telling of everyone. If the store fails, nobody is told anything: a pause (the game goes
+/// back to what was kept), or the game's end here.
+async fn settle(game: &mut Game) -> Settled {
+    game.timed(Instant::now());
+    let Err(e) = game.keeping.commit(&game.id, &game.table).await else {
+        return Settled::Kept;
+    };
+    if e.is_a_pause() && game.roll_back() {
+        tracing::warn!(game = %game.id, "saving is paused, the game goes back: {e}");
+        return Settled::Paused;
+    }
+    tracing::error!(game = %game.id, "the game could not be stored, so it stops: {e}");
+    game.stop_unkept();
+    Settled::Lost
+}
+
+/// The answer to a request that could not be kept (a turn's `id`, if it was a turn).
+fn unkept(game: &Game, turn: Option<u64>) -> Answer {
+    game.count_unkept();
+    let why = Refusal::StoreUnreachable.into();
+    match turn {
+        Some(id) => Answer::Rejected { id, why },
+        None => Answer::Error(why),
+    }
+}
+
+/// The search called off, the game let go, forgotten by the server, and erased from the store
+/// unless the server is stopping (it keeps its games for the next) or another node took the
+/// game: nothing is kept after a game that ended its life.
+async fn end_life(mut game: Game) {
+    game.thinking.stop();
+    // The server is looked up again after the erasure rather than held across it: a server
+    // dropped meanwhile (the tests' crash) is let go.
+    let (stopping, counted) = match game.server() {
+        Some(host) => (host.stopping(), host.forget(&game.id, game.handle.life())),
+        None => (true, None),
+    };
+    if !stopping && !game.handle.moved() {
+        let erase = vec![Write::Erase { game: game.id.clone() }];
+        match game.keeping.store.send(erase).wait().await {
+            Ok(()) => {
+                if let Some((host, counted)) = game.server().zip(counted) {
+                    host.erased(counted);
+                }
+            }
+            Err(e) => {
+                tracing::warn!(game = %game.id, "the forgotten game could not be erased: {e}");
+            }
+        }
+    }
+    tracing::debug!(game = %game.id, "game forgotten");
 }

@@ -9,7 +9,7 @@ use dara_table::Table;
 
 use super::handle::GameHandle;
 use super::host::Host;
-use super::live::{patience, Game};
+use super::live::Game;
 use super::start::{new_life, start};
 use crate::store::{Store, StoredGame, Unreadable};
 
@@ -30,10 +30,10 @@ pub fn restore<H: Host>(
     let settings = stored.record.settings()?;
     let seats = stored.seats.seats()?;
     let (handle, letters) = new_life(stored.id.clone());
-    let table = Table::new(settings.clone(), seats.clone(), patience(host.config()));
+    let table = Table::new(settings.clone(), seats.clone(), host.config().patience);
     let mut game = Game::new(weak, &handle, table, None, (store, host.seat_key().clone()));
     game.date = stored.record.date.clone();
-    let table = Table::restore(settings, seats, patience(host.config()), stored.events, game.now())
+    let table = Table::restore(settings, seats, host.config().patience, stored.events, game.now())
         .map_err(|e| Unreadable(format!("game {}: {e}", game.id)))?;
     game.taken_up(table);
     host.register(handle.clone(), None).map_err(|e| Unreadable(e.reason()))?;

@@ -1,13 +1,15 @@
-//! A new game as the home page asks for it, checked into the table's settings.
+//! A new game as the home page asks for it, checked into the table's settings; and a rematch.
 
-use dara::{Colour, Ruleset};
+use dara::{ByColour, Colour, Ruleset};
 use dara_engine::level::Level;
+use dara_table::OpponentKind;
 pub use dara_table::{GameSettings, Opponent};
 use rand::Rng;
 use serde::Deserialize;
 
 use crate::error::AppError;
 use crate::game::clock::TimeControl;
+use crate::seat::Seat;
 
 /// What the creator asked for, as the home page sends it.
 #[derive(Debug, Deserialize)]
@@ -41,16 +43,16 @@ impl NewGame {
             Some(text) => text.parse().map_err(|e| AppError::bad(format!("ruleset: {e}")))?,
             None => Ruleset::default(),
         };
-        let opponent = match self.opponent.as_str() {
-            "friend" => Opponent::Friend,
-            "open" => Opponent::Open,
-            "computer" => {
+        let opponent = match self.opponent.parse() {
+            Ok(OpponentKind::Friend) => Opponent::Friend,
+            Ok(OpponentKind::Open) => Opponent::Open,
+            Ok(OpponentKind::Computer) => {
                 let n = self.level.unwrap_or(3);
                 Opponent::Computer(
                     Level::new(n).ok_or_else(|| AppError::bad("the level goes from 1 to 8"))?,
                 )
             }
-            _ => return Err(AppError::bad("opponent must be friend, computer or open")),
+            Err(_) => return Err(AppError::bad("opponent must be friend, computer or open")),
         };
         let creator = match self.first.as_deref().unwrap_or("random") {
             "me" | "white" | "pale" => Colour::White,
@@ -64,17 +66,32 @@ impl NewGame {
             }
             _ => return Err(AppError::bad("first must be me, them or random")),
         };
-        let clock = match (opponent, self.clock) {
-            // The computer does not play on a clock: takebacks and thinking pauses would make
-            // it meaningless.
-            (Opponent::Computer(_), _) => None,
-            (_, Some(c)) if !c.is_reasonable() => {
+        // The table says which games are played on a clock; a clock asked for another is not
+        // looked at.
+        let clock = match self.clock.filter(|_| opponent.plays_on_clock()) {
+            Some(c) if !c.is_reasonable() => {
                 return Err(AppError::bad(
                     "the clock must give 30 s to 60 min, and add at most 60 s a move",
                 ))
             }
-            (_, c) => c,
+            c => c,
         };
         Ok(GameSettings { rules, opponent, creator, clock })
     }
+}
+
+/// The rematch of a game with these settings and seats: the same people, colours swapped, each
+/// keeping their own token (their browser needs nothing new to take its seat), and never listed
+/// in the lobby (it is between these two people).
+pub(super) fn rematch(
+    settings: &GameSettings,
+    seats: &ByColour<Seat>,
+) -> (GameSettings, ByColour<Seat>) {
+    let seats = ByColour { white: seats.black.clone(), black: seats.white.clone() };
+    let mut settings = settings.clone();
+    if settings.opponent == Opponent::Open {
+        settings.opponent = Opponent::Friend;
+    }
+    settings.creator = !settings.creator;
+    (settings, seats)
 }

@@ -9,7 +9,7 @@ use dara_table::Table;
 
 use super::handle::GameHandle;
 use super::host::Host;
-use super::live::{patience, Game};
+use super::live::Game;
 use super::mailbox::{mailbox, Receiver};
 use super::owner;
 use super::settings::GameSettings;
@@ -41,7 +41,7 @@ pub fn spawn<H: Host>(
     }
     let (handle, letters) = new_life(new_game_id());
     host.register(handle.clone(), asked_from)?;
-    let table = Table::new(settings, seats, patience(host.config()));
+    let table = Table::new(settings, seats, host.config().patience);
     let kept = (host.store().for_new_game(), host.seat_key().clone());
     let game = Game::new(weak, &handle, table, asked_from, kept);
     let begin = game.keeping.store.is_durable().then(|| Write::Begin {

@@ -17,7 +17,10 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 pub fn test_config() -> dara_server::Config {
     dara_server::Config {
         human_pause: false,
-        claim_after: Duration::from_millis(300),
+        patience: dara_table::Patience {
+            claim_after: Duration::from_millis(300),
+            ..dara_table::Patience::default()
+        },
         engine_threads: 1,
         ..dara_server::Config::default()
     }

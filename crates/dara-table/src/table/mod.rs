@@ -50,6 +50,14 @@ pub struct Patience {
     pub first_move_within: Duration,
 }
 
+impl Patience {
+    /// How long until the opponent of a player gone for `away` may claim the game: the
+    /// countdown a page shows, and what a claim made too early is told.
+    pub fn claim_in(&self, away: Duration) -> Duration {
+        self.claim_after.saturating_sub(away)
+    }
+}
+
 impl Default for Patience {
     fn default() -> Patience {
         Patience {

@@ -140,10 +140,9 @@ impl<K> Table<K> {
         let colour = Self::player(by)?;
         self.ongoing()?;
         let gone = !colour;
-        let claim_after = self.patience.claim_after;
         match opponent_away.filter(|_| self.seats[gone].is_human()) {
-            Some(away) if away < claim_after => {
-                let seconds = (claim_after - away).as_secs() + 1;
+            Some(away) if !self.patience.claim_in(away).is_zero() => {
+                let seconds = self.patience.claim_in(away).as_secs() + 1;
                 Err(Refusal::ClaimTooEarly { seconds })
             }
             Some(_) => {

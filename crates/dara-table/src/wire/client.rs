@@ -3,19 +3,27 @@
 //! a page sends it (`serde_json::to_string`), for the load driver and the tests: the same data
 //! types carry both ways, and every message reads back as itself (tested below).
 
-use core::fmt;
+use core::{fmt, iter};
 use std::borrow::Cow;
 use std::time::Duration;
 
+use serde::de::value::MapDeserializer;
 use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 
 /// What a browser may ask of a game.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Its tags are serde's names for its variants, both ways: written by the derived `Serialize`
+/// (as a page writes it; `hello` names this server's protocol), and, for the messages whose tag
+/// is all they say, read by the derived `Deserialize` in [`ClientMessage::parse`]. The messages
+/// with data are read there by hand, each with its own checks, and serde never reads them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "t", content = "d", rename_all = "kebab-case")]
 pub enum ClientMessage {
     /// The first message: the protocol version, the seat token (if any) and the last version
     /// seen (if any).
+    #[serde(serialize_with = "write_hello", skip_deserializing)]
     Hello {
         /// The seat token from the seat's link or local storage.
         seat: Option<String>,
@@ -25,13 +33,16 @@ pub enum ClientMessage {
     /// Take the free seat (the invite link, or sitting at an open table).
     Join,
     /// Play a whole turn: the move in notation, captures included.
+    #[serde(skip_deserializing)]
     Move {
         /// The client's own id for this turn, echoed in `accepted` or `rejected`.
         id: u64,
         /// The move, e.g. `c3-c4xe5`.
+        #[serde(rename = "m")]
         text: String,
         /// The browser's last measured one-way delay in milliseconds, as in `ping`: a page
         /// that is playing says it with each turn instead of pinging.
+        #[serde(skip_serializing_if = "Option::is_none")]
         lag: Option<u64>,
     },
     /// Give up.
@@ -49,6 +60,7 @@ pub enum ClientMessage {
     /// Claim the win when the opponent has been gone long enough.
     Claim,
     /// Keep-alive carrying the browser's measured round trip, for lag-fair clocks.
+    #[serde(skip_deserializing)]
     Ping {
         /// Milliseconds.
         lag: u64,
@@ -111,61 +123,28 @@ struct HelloData {
     since: Option<u64>,
 }
 
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct MoveData {
     id: u64,
     m: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     lag: Option<u64>,
 }
 
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize)]
 struct PingData {
     #[serde(default)]
     lag: u64,
 }
 
-/// A message as it is written: its type, and its data if it has any.
-#[derive(Serialize)]
-struct Written<D> {
-    t: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    d: Option<D>,
-}
-
-/// As a page writes it; `hello` names this server's protocol.
-impl Serialize for ClientMessage {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        fn bare<S: Serializer>(t: &'static str, s: S) -> Result<S::Ok, S::Error> {
-            Written::<()> { t, d: None }.serialize(s)
-        }
-        match self {
-            ClientMessage::Hello { seat, since } => {
-                let d = HelloData {
-                    protocol: Some(PROTOCOL_VERSION),
-                    seat: seat.clone(),
-                    since: *since,
-                };
-                Written { t: "hello", d: Some(d) }.serialize(s)
-            }
-            ClientMessage::Join => bare("join", s),
-            ClientMessage::Move { id, text, lag } => {
-                let d = MoveData { id: *id, m: text.clone(), lag: *lag };
-                Written { t: "move", d: Some(d) }.serialize(s)
-            }
-            ClientMessage::Resign => bare("resign", s),
-            ClientMessage::DrawOffer => bare("draw-offer", s),
-            ClientMessage::DrawDecline => bare("draw-decline", s),
-            ClientMessage::DrawWithdraw => bare("draw-withdraw", s),
-            ClientMessage::Takeback => bare("takeback", s),
-            ClientMessage::Rematch => bare("rematch", s),
-            ClientMessage::Claim => bare("claim", s),
-            ClientMessage::Ping { lag } => {
-                Written { t: "ping", d: Some(PingData { lag: *lag }) }.serialize(s)
-            }
-        }
-    }
+/// `hello` as a page writes it: naming this server's protocol.
+fn write_hello<S: Serializer>(
+    seat: &Option<String>,
+    since: &Option<u64>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    HelloData { protocol: Some(PROTOCOL_VERSION), seat: seat.clone(), since: *since }.serialize(s)
 }
 
 /// A text frame that is not a message the server can read.
@@ -270,7 +249,6 @@ impl ClientMessage {
                 }
                 ClientMessage::Hello { seat: d.seat, since: d.since }
             }
-            "join" => ClientMessage::Join,
             "move" => {
                 let d: MoveData = serde_json::from_str(data).map_err(bad)?;
                 if d.m.len() > 64 {
@@ -278,13 +256,6 @@ impl ClientMessage {
                 }
                 ClientMessage::Move { id: d.id, text: d.m, lag: d.lag }
             }
-            "resign" => ClientMessage::Resign,
-            "draw-offer" => ClientMessage::DrawOffer,
-            "draw-decline" => ClientMessage::DrawDecline,
-            "draw-withdraw" => ClientMessage::DrawWithdraw,
-            "takeback" => ClientMessage::Takeback,
-            "rematch" => ClientMessage::Rematch,
-            "claim" => ClientMessage::Claim,
             "ping" => {
                 let d: PingData = if is_null {
                     PingData { lag: 0 }
@@ -293,28 +264,14 @@ impl ClientMessage {
                 };
                 ClientMessage::Ping { lag: d.lag }
             }
-            other => return Err(ParseError::UnknownType(other.chars().take(32).collect())),
-        })
-    }
-}
-
-impl ClientMessage {
-    /// What a player asks of the table by this message, where the message alone says it (a
-    /// hello, a turn, a seat, a ping and a claim need what only the shell knows).
-    pub fn plain_ask<K>(&self) -> Option<crate::Ask<K>> {
-        use crate::Ask;
-        Some(match self {
-            ClientMessage::Resign => Ask::Resign,
-            ClientMessage::DrawOffer => Ask::DrawOffer,
-            ClientMessage::DrawDecline => Ask::DrawDecline,
-            ClientMessage::DrawWithdraw => Ask::DrawWithdraw,
-            ClientMessage::Takeback => Ask::Takeback,
-            ClientMessage::Rematch => Ask::Rematch,
-            ClientMessage::Hello { .. }
-            | ClientMessage::Join
-            | ClientMessage::Move { .. }
-            | ClientMessage::Ping { .. }
-            | ClientMessage::Claim => return None,
+            // A message whose tag is all it says, by serde's name for it; its data, if any,
+            // is not read.
+            plain => {
+                let tag =
+                    MapDeserializer::<_, serde::de::value::Error>::new(iter::once(("t", plain)));
+                ClientMessage::deserialize(tag)
+                    .map_err(|_| ParseError::UnknownType(plain.chars().take(32).collect()))?
+            }
         })
     }
 }

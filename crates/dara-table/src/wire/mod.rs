@@ -6,6 +6,7 @@
 //! and the game's journal in step.
 
 mod answer;
+mod asking;
 mod client;
 mod open_table;
 mod refusal;
@@ -13,6 +14,7 @@ mod refusal;
 use serde::Serialize;
 
 pub use answer::{Answer, PresenceView, SeatPresence};
+pub use asking::{Answering, Asking};
 pub use client::{lag, ClientMessage, ParseError, PROTOCOL_VERSION};
 pub use open_table::OpenTable;
 pub use refusal::{Explained, NoShellError, Refusal};
