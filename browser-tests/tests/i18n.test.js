@@ -19,7 +19,7 @@ const LANGUAGES = ['fr', 'ha'];
 // Keys whose words are a name, the same in every language.
 const SAME_EVERYWHERE = new Set([
   'common.wikipedia',          // the encyclopedia the rules were taken from
-  'common.jaques_of_london',   // the games maker whose rules these are
+  'common.jaques-of-london',   // the games maker whose rules these are
   'rules.arcade',              // the site's own name for its rules
 ]);
 
@@ -54,6 +54,15 @@ test('French and Hausa have every English key, no other, and none left in Englis
       assert.deepEqual(tags(text), tags(en[key]), `${code} ${key} must keep English's markup, in order`);
     }
   }
+});
+
+// One style for every key: kebab-case, the style of the codes the server sends (serde's
+// `rename_all = "kebab-case"`), which are keys themselves (`refusal.not-your-turn`). The stone
+// letters (`cell.stone.W`) are the notation's own.
+test('every key is written in kebab-case', async () => {
+  const en = await catalogue('en');
+  const odd = Object.keys(en).filter((k) => !/^[a-z0-9]+(-[a-z0-9]+)*(\.([a-z0-9]+(-[a-z0-9]+)*|[WB]))*$/.test(k));
+  assert.deepEqual(odd, [], 'keys not in kebab-case');
 });
 
 test('every key the pages and scripts ask for is in the English catalogue', async () => {
