@@ -76,6 +76,7 @@ async function servePagesFromDisk(context, dir) {
     let body;
     try { body = readFileSync(join(dir, name)); } catch { return route.fulfill({ response }); }
     if (!pathname.startsWith('/assets/')) {
+      body = withSharedHead(body.toString('utf8'), readFileSync(join(dir, '..', 'build', 'head.html'), 'utf8'));
       // The server's headers but those of its own bytes (its compression, its tag, its length).
       const headers = { ...response.headers() };
       for (const own of ['content-encoding', 'content-length', 'etag']) delete headers[own];
@@ -85,6 +86,21 @@ async function servePagesFromDisk(context, dir) {
     const type = { js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml', wasm: 'application/wasm' }[name.split('.').pop()];
     return route.fulfill({ status: 200, headers: { 'content-type': type, 'cache-control': 'no-cache' }, body });
   });
+}
+
+// A page's file with the head every page shares written around its own, as the server's build
+// writes it (crates/dara-server/build/head.rs, whose rules these are): the page's title, meta
+// and links after the shared head's first lines, its classic scripts and its modules where
+// `head.html` marks them.
+function withSharedHead(page, shared) {
+  const open = page.indexOf('<head>\n') + '<head>\n'.length;
+  const close = page.indexOf('</head>');
+  const own = page.slice(open, close).split('\n').map((line) => line.trim()).filter(Boolean);
+  const kind = (line) => (line.startsWith('<script type="module"') ? 'module' : line.startsWith('<script') ? 'classic' : 'described');
+  const slots = { '{title, meta, link}': 'described', '{script}': 'classic', '{script type=module}': 'module' };
+  const head = shared.replace(/<!--[\s\S]*?-->\n/g, '').split('\n').filter(Boolean)
+    .flatMap((line) => (line in slots ? own.filter((element) => kind(element) === slots[line]) : [line]));
+  return `${page.slice(0, open)}${head.map((line) => `${line}\n`).join('')}${page.slice(close)}`;
 }
 
 // Pages, each in a fresh browser context (its own local storage: its own person), remembered
@@ -290,3 +306,4 @@ export async function playComputerFromHome(page, serverUrl, { level, preset } = 
   await page.waitForURL(/\/computer\/[0-9a-f]{16}$/);
   return new URL(page.url()).pathname.split('/')[2];
 }
+

@@ -4,7 +4,7 @@
 // Proper names that stay as they are in every language are the only exceptions, listed here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -124,10 +124,35 @@ test('every code the crates give has its words in every language', async () => {
   assert.ok('illegal.not-a-step-diagonal' in (await catalogue('en')));
 });
 
-test('every page loads the language script, which sets <html lang>', () => {
-  for (const file of readdirSync(ASSETS).filter((f) => f.endsWith('.html'))) {
-    const text = readFileSync(join(ASSETS, file), 'utf8');
-    assert.match(text, /<script type="module" src="\/assets\/i18n\.js"><\/script>/, `${file} does not load i18n.js`);
+// The pages as the server sends them: each file holds only its own head, and the build writes
+// the head every page shares (with i18n.js) around it (crates/dara-server/build/head.rs).
+const PAGE_ROUTES = {
+  'index.html': '/', 'rules.html': '/rules', 'analysis.html': '/analysis', 'learn.html': '/learn',
+  'puzzles.html': '/puzzles', 'privacy.html': '/privacy', 'game.html': '/computer/00000000000000ab',
+  'gone.html': '/g/0000000000000000',
+};
+
+test('every page loads the language script, which sets <html lang>', async () => {
+  const files = readdirSync(ASSETS).filter((f) => f.endsWith('.html')).sort();
+  assert.deepEqual(files, Object.keys(PAGE_ROUTES).sort(), 'a route here for every page');
+  const server = spawn(BINARY, ['serve', '--listen', '127.0.0.1:0', '--memory-only'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = '';
+      server.stdout.on('data', (chunk) => {
+        out += chunk;
+        const m = /http:\/\/[0-9.]+:\d+\//.exec(out);
+        if (m) resolve(m[0].replace(/\/$/, ''));
+      });
+      server.on('exit', (code) => reject(new Error(`server exited with ${code}: is ${BINARY} built?`)));
+    });
+    for (const [file, route] of Object.entries(PAGE_ROUTES)) {
+      const text = await (await fetch(`${url}${route}`)).text();
+      assert.match(text, /<title[ >]/, `${route} is not ${file}`);
+      assert.match(text, /<script type="module" src="\/assets\/i18n\.[0-9a-f]{12}\.js"><\/script>/, `${file} does not load i18n.js`);
+    }
+  } finally {
+    server.kill('SIGINT');
   }
 });
 
