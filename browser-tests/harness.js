@@ -1,4 +1,5 @@
 // Starts the real `dara` server on a free loopback port and a real headless Chromium.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { before, after, afterEach } from 'node:test';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -307,3 +308,32 @@ export async function playComputerFromHome(page, serverUrl, { level, preset } = 
   return new URL(page.url()).pathname.split('/')[2];
 }
 
+// Asserts that `selector`'s text on `page` (its innerText) is `expected`, or matches it (a
+// RegExp), once that page shows it: a test that has just waited on one page reads another only
+// through this, as each page draws in its own time on a busy machine (the player's own turn may
+// still say "Sending d1-c1xf3…" when the other page already has the move). Fails, saying what
+// the page showed last, if it does not within `timeout`.
+export async function expectText(page, selector, expected, { timeout = 15000 } = {}) {
+  const matches = (text) => (expected instanceof RegExp ? expected.test(text) : text === expected);
+  const deadline = Date.now() + timeout;
+  let text = await page.locator(selector).innerText();
+  while (!matches(text) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    text = await page.locator(selector).innerText();
+  }
+  if (expected instanceof RegExp) assert.match(text, expected);
+  else assert.equal(text, expected);
+}
+
+// Waits until `read(page)` (a read of `page`: a count, an attribute, a value) gives what
+// `check` accepts, and returns it; gives the last read after `timeout` for the test's own
+// assertion to fail on. For reads of one page after waiting on another, as `expectText`.
+export async function settled(read, check, { timeout = 15000 } = {}) {
+  const deadline = Date.now() + timeout;
+  let value = await read();
+  while (!check(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  return value;
+}
