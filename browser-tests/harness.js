@@ -1,4 +1,5 @@
 // Starts the real `dara` server on a free loopback port and a real headless Chromium.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { before, after, afterEach } from 'node:test';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -76,6 +77,7 @@ async function servePagesFromDisk(context, dir) {
     let body;
     try { body = readFileSync(join(dir, name)); } catch { return route.fulfill({ response }); }
     if (!pathname.startsWith('/assets/')) {
+      body = withSharedHead(body.toString('utf8'), readFileSync(join(dir, '..', 'build', 'head.html'), 'utf8'));
       // The server's headers but those of its own bytes (its compression, its tag, its length).
       const headers = { ...response.headers() };
       for (const own of ['content-encoding', 'content-length', 'etag']) delete headers[own];
@@ -85,6 +87,21 @@ async function servePagesFromDisk(context, dir) {
     const type = { js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml', wasm: 'application/wasm' }[name.split('.').pop()];
     return route.fulfill({ status: 200, headers: { 'content-type': type, 'cache-control': 'no-cache' }, body });
   });
+}
+
+// A page's file with the head every page shares written around its own, as the server's build
+// writes it (crates/dara-server/build/head.rs, whose rules these are): the page's title, meta
+// and links after the shared head's first lines, its classic scripts and its modules where
+// `head.html` marks them.
+function withSharedHead(page, shared) {
+  const open = page.indexOf('<head>\n') + '<head>\n'.length;
+  const close = page.indexOf('</head>');
+  const own = page.slice(open, close).split('\n').map((line) => line.trim()).filter(Boolean);
+  const kind = (line) => (line.startsWith('<script type="module"') ? 'module' : line.startsWith('<script') ? 'classic' : 'described');
+  const slots = { '{title, meta, link}': 'described', '{script}': 'classic', '{script type=module}': 'module' };
+  const head = shared.replace(/<!--[\s\S]*?-->\n/g, '').split('\n').filter(Boolean)
+    .flatMap((line) => (line in slots ? own.filter((element) => kind(element) === slots[line]) : [line]));
+  return `${page.slice(0, open)}${head.map((line) => `${line}\n`).join('')}${page.slice(close)}`;
 }
 
 // Pages, each in a fresh browser context (its own local storage: its own person), remembered
@@ -289,4 +306,34 @@ export async function playComputerFromHome(page, serverUrl, { level, preset } = 
   await page.click('#play-computer button[type=submit]');
   await page.waitForURL(/\/computer\/[0-9a-f]{16}$/);
   return new URL(page.url()).pathname.split('/')[2];
+}
+
+// Asserts that `selector`'s text on `page` (its innerText) is `expected`, or matches it (a
+// RegExp), once that page shows it: a test that has just waited on one page reads another only
+// through this, as each page draws in its own time on a busy machine (the player's own turn may
+// still say "Sending d1-c1xf3…" when the other page already has the move). Fails, saying what
+// the page showed last, if it does not within `timeout`.
+export async function expectText(page, selector, expected, { timeout = 15000 } = {}) {
+  const matches = (text) => (expected instanceof RegExp ? expected.test(text) : text === expected);
+  const deadline = Date.now() + timeout;
+  let text = await page.locator(selector).innerText();
+  while (!matches(text) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    text = await page.locator(selector).innerText();
+  }
+  if (expected instanceof RegExp) assert.match(text, expected);
+  else assert.equal(text, expected);
+}
+
+// Waits until `read(page)` (a read of `page`: a count, an attribute, a value) gives what
+// `check` accepts, and returns it; gives the last read after `timeout` for the test's own
+// assertion to fail on. For reads of one page after waiting on another, as `expectText`.
+export async function settled(read, check, { timeout = 15000 } = {}) {
+  const deadline = Date.now() + timeout;
+  let value = await read();
+  while (!check(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  return value;
 }

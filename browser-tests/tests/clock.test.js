@@ -29,6 +29,8 @@ test('no clock runs before a side\'s first move; then a player whose clock runs 
     await friend.waitForSelector('#player-white .first-move:text-matches("^\\\\d+ s to make a first move$")');
     await sleep(2500);
     for (const page of [host, friend]) {
+      // Each page read once it counts down too.
+      await page.waitForSelector('#player-white .first-move:text-matches("^\\\\d+ s to make a first move$")');
       assert.equal(await page.locator('#player-white .clock').innerText(), '0:30');
       assert.equal(await page.locator('#player-black .clock').innerText(), '0:30');
       const left = Number((await page.locator('#player-white .first-move').innerText()).split(' ')[0]);

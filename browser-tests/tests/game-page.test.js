@@ -3,7 +3,7 @@
 // watchers, the announcements and the moving stones.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useArcade, keepScreenshotsOnFailure, createGame } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, createGame, expectText, settled } from '../harness.js';
 
 const { server, newPage, pages } = useArcade(['--instant-computer']);
 
@@ -133,7 +133,7 @@ test('choosing a capture, said in words, the other side\'s stone sliding in and 
     await still.goto(`${server.url}/g/${created.game}`);
     await still.waitForSelector('#watch-note:not([hidden])');
     await playAll([host, friend], ['a1', 'f5', 'b1', 'f3', 'd1', 'd5', 'a3', 'e4']);
-    assert.match(await host.locator('#announce').innerText(), /^Dark placed on e4\. Your turn: step a stone\.$/);
+    await expectText(host, '#announce', /^Dark placed on e4\. Your turn: step a stone\.$/);
 
     // Pale steps d1 to c1, making a row: the headline asks for the stone to take.
     await host.waitForFunction(() => document.querySelector('#turn').textContent === 'Your turn: step a stone.');
@@ -148,13 +148,14 @@ test('choosing a capture, said in words, the other side\'s stone sliding in and 
     await host.click('[data-cell="c1"]');
     await host.click('[data-cell="f3"].capture');
     await friend.waitForFunction(() => document.querySelector('#moves').innerText.includes('d1-c1xf3'));
-    assert.equal(await host.locator('#announce').innerText(), 'Pale stepped d1 to c1 and took f3. Dark to play: step a stone.');
-    assert.match(await friend.locator('#announce').innerText(), /^Pale stepped d1 to c1 and took f3\. Your turn/);
+    // The host's own page may still say "Sending d1-c1xf3…": each page is read once it shows it.
+    await expectText(host, '#announce', 'Pale stepped d1 to c1 and took f3. Dark to play: step a stone.');
+    await expectText(friend, '#announce', /^Pale stepped d1 to c1 and took f3\. Your turn/);
 
     // Dark's step: on pale's board the stone slides in from e4 and a3 fades out.
     await play(friend, 'e4-e5xa3');
     await host.waitForSelector('[data-moving="e5"]');
-    assert.equal(await host.locator('#announce').innerText(), 'Dark stepped e4 to e5 and took a3. Your turn: step a stone.');
+    await expectText(host, '#announce', 'Dark stepped e4 to e5 and took a3. Your turn: step a stone.');
     const motion = await host.evaluate(() => ({
       slide: getComputedStyle(document.querySelector('[data-moving="e5"]')).animationName,
       fade: getComputedStyle(document.querySelector('[data-taken="a3"]')).animationName,
@@ -171,7 +172,7 @@ test('choosing a capture, said in words, the other side\'s stone sliding in and 
       running: document.getAnimations().length,
     }));
     assert.deepEqual(calm, { slide: 'none', fade: 'none', running: 0 });
-    assert.match(await still.locator('#announce').innerText(), /^Dark stepped e4 to e5 and took a3\. Pale to play/);
+    await expectText(still, '#announce', /^Dark stepped e4 to e5 and took a3\. Pale to play/);
   });
 });
 
@@ -221,6 +222,8 @@ test('a draw offer can be withdrawn; resigning asks in the page first; a finishe
     await friend.getByRole('button', { name: 'Resign', exact: true }).last().click();
     await host.waitForSelector('#end:not([hidden])');
     assert.match(await host.locator('#result').innerText(), /^Pale wins \(1-0\): Dark resigned/);
+    // The friend's page, read once it has the end too.
+    await friend.waitForSelector('#end:not([hidden])');
     assert.ok(await friend.locator('#resign').isHidden());
     assert.ok(await friend.locator('#withdraw').isHidden());
 
@@ -260,7 +263,7 @@ test('a double click sends one turn', { timeout: 60000 }, async () => {
     await friend.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 7);
     await host.waitForTimeout(500);
     assert.equal(turnsSent(), 4);
-    assert.deepEqual(await moveList(host), ['a1', 'f5', 'c1', 'f3', 'e1', 'd5', 'a1-a2']);
+    assert.deepEqual(await settled(() => moveList(host), (list) => list.length === 7), ['a1', 'f5', 'c1', 'f3', 'e1', 'd5', 'a1-a2']);
     assert.doesNotMatch(await host.locator('#status-note').innerText(), /not played/);
   });
 });

@@ -4,7 +4,7 @@
 // Proper names that stay as they are in every language are the only exceptions, listed here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +19,7 @@ const LANGUAGES = ['fr', 'ha'];
 // Keys whose words are a name, the same in every language.
 const SAME_EVERYWHERE = new Set([
   'common.wikipedia',          // the encyclopedia the rules were taken from
-  'common.jaques_of_london',   // the games maker whose rules these are
+  'common.jaques-of-london',   // the games maker whose rules these are
   'rules.arcade',              // the site's own name for its rules
 ]);
 
@@ -54,6 +54,15 @@ test('French and Hausa have every English key, no other, and none left in Englis
       assert.deepEqual(tags(text), tags(en[key]), `${code} ${key} must keep English's markup, in order`);
     }
   }
+});
+
+// One style for every key: kebab-case, the style of the codes the server sends (serde's
+// `rename_all = "kebab-case"`), which are keys themselves (`refusal.not-your-turn`). The stone
+// letters (`cell.stone.W`) are the notation's own.
+test('every key is written in kebab-case', async () => {
+  const en = await catalogue('en');
+  const odd = Object.keys(en).filter((k) => !/^[a-z0-9]+(-[a-z0-9]+)*(\.([a-z0-9]+(-[a-z0-9]+)*|[WB]))*$/.test(k));
+  assert.deepEqual(odd, [], 'keys not in kebab-case');
 });
 
 test('every key the pages and scripts ask for is in the English catalogue', async () => {
@@ -115,10 +124,35 @@ test('every code the crates give has its words in every language', async () => {
   assert.ok('illegal.not-a-step-diagonal' in (await catalogue('en')));
 });
 
-test('every page loads the language script, which sets <html lang>', () => {
-  for (const file of readdirSync(ASSETS).filter((f) => f.endsWith('.html'))) {
-    const text = readFileSync(join(ASSETS, file), 'utf8');
-    assert.match(text, /<script type="module" src="\/assets\/i18n\.js"><\/script>/, `${file} does not load i18n.js`);
+// The pages as the server sends them: each file holds only its own head, and the build writes
+// the head every page shares (with i18n.js) around it (crates/dara-server/build/head.rs).
+const PAGE_ROUTES = {
+  'index.html': '/', 'rules.html': '/rules', 'analysis.html': '/analysis', 'learn.html': '/learn',
+  'puzzles.html': '/puzzles', 'privacy.html': '/privacy', 'game.html': '/computer/00000000000000ab',
+  'gone.html': '/g/0000000000000000',
+};
+
+test('every page loads the language script, which sets <html lang>', async () => {
+  const files = readdirSync(ASSETS).filter((f) => f.endsWith('.html')).sort();
+  assert.deepEqual(files, Object.keys(PAGE_ROUTES).sort(), 'a route here for every page');
+  const server = spawn(BINARY, ['serve', '--listen', '127.0.0.1:0', '--memory-only'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = '';
+      server.stdout.on('data', (chunk) => {
+        out += chunk;
+        const m = /http:\/\/[0-9.]+:\d+\//.exec(out);
+        if (m) resolve(m[0].replace(/\/$/, ''));
+      });
+      server.on('exit', (code) => reject(new Error(`server exited with ${code}: is ${BINARY} built?`)));
+    });
+    for (const [file, route] of Object.entries(PAGE_ROUTES)) {
+      const text = await (await fetch(`${url}${route}`)).text();
+      assert.match(text, /<title[ >]/, `${route} is not ${file}`);
+      assert.match(text, /<script type="module" src="\/assets\/i18n\.[0-9a-f]{12}\.js"><\/script>/, `${file} does not load i18n.js`);
+    }
+  } finally {
+    server.kill('SIGINT');
   }
 });
 

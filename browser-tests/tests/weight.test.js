@@ -239,6 +239,11 @@ test('a game\'s page does not shift during a game: against the computer, and a f
       await maker.waitForFunction((n) => document.querySelectorAll('#moves button.move').length >= n, plies, { timeout: 20000 });
       await maker.waitForTimeout(600);
     }
+    // Every page's shifts read once it has drawn the last turn too.
+    for (const page of [friend, watcher]) {
+      await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length >= 6, null, { timeout: 20000 });
+      await page.waitForTimeout(600);
+    }
     const friendShift = await maker.evaluate(() => window.shifted);
     const joinerShift = await friend.evaluate(() => window.shifted);
     const watcherShift = await watcher.evaluate(() => window.shifted);

@@ -4,7 +4,8 @@
 //! once, with brotli and gzip, and given an ETag (its hash), so that a request costs neither:
 //! `served.rs` picks what the browser accepts, and `pages.rs` includes the lists. Every file but
 //! the pages is served under a content-hashed name, with the names the pages and modules refer
-//! to rewritten (`build/hashed_urls.rs`, `src/hashed.rs`).
+//! to rewritten (`build/hashed_urls.rs`, `src/hashed.rs`). The pages share one `<head>`,
+//! written into each first (`build/head.rs`).
 
 use std::path::{Path, PathBuf};
 use std::{env, fs};
@@ -15,6 +16,8 @@ mod compress;
 mod hashed;
 #[path = "build/hashed_urls.rs"]
 mod hashed_urls;
+#[path = "build/head.rs"]
+mod head;
 // The server's own list of languages, so that the build words a copy for each and no other;
 // the build uses only the list and the codes of what the server does with it.
 #[path = "src/lang.rs"]
@@ -34,7 +37,12 @@ fn main() {
         .filter(|path| path.is_file())
         .collect();
     files.sort();
-    let rewritten = hashed_urls::rewrite(&out, &files);
+    println!("cargo:rerun-if-changed=build/head.html");
+    let shared_head = fs::read_to_string(Path::new(&dir).join("../build/head.html"))
+        .expect("build/head.html is read");
+    let rewritten = hashed_urls::rewrite(&out, &files, |name, page| {
+        head::fill(name, page, &shared_head).unwrap_or_else(|error| panic!("{error}"))
+    });
     // Each asset's name in the folder and its hashed name (`served.rs` keeps the former).
     let mut urls = Vec::new();
     let catalogues = catalogues(&dir);

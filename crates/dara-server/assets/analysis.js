@@ -5,7 +5,8 @@
 // the record (POST /api/record), lists and judges the turns (POST /api/position) and searches
 // (POST /api/analysis, with its endgame tables); this page draws. Without the server the page's
 // own modules read the record and judge the turns (judge.js) and search (study.js), and the page
-// says that the endgame tables are not at hand.
+// says that the endgame tables are not at hand. Everything the page knows is one state object,
+// changed by the named functions below and drawn by `render`.
 import { judgePosition, readRecord } from './judge.js';
 import { Board } from './board.js';
 import { parseMove } from './notation.js';
@@ -22,15 +23,25 @@ const SETTLE_MS = 250;
 // After this long the page says why: games in play come first.
 const PATIENCE_MS = 800;
 
-let study = { rules: 'arcade', start: null, moves: [], positions: [] };
-let shown = 0;
-let asking = null; // { controller, timer } of the search for the position shown
-// The game as it was read, while a variation is shown instead; and the ply the variation
-// leaves it at (null: the game's own moves are shown).
-let game = null;
-let branch = null;
-// The rules' answer for the position shown (its legal turns and closed cells), once it came.
-let here = null;
+const state = {
+  study: { rules: 'arcade', start: null, moves: [], positions: [] },
+  shown: 0,
+  // The game as it was read, while a variation is shown instead; and the ply the variation
+  // leaves it at (null: the game's own moves are shown).
+  game: null,
+  branch: null,
+  // The rules' answer for the position shown (its legal turns and closed cells), once it came.
+  here: null,
+  // The engine's view of the position shown: what it is doing, in words, and what it found
+  // (an answer with a best turn), once it did.
+  engine: { status: '', found: null },
+  searching: null, // { controller, timer, patience } of the search for the position shown
+  importError: '',
+  // Each read is numbered: only the latest one's answer is shown. The empty board read as the
+  // page opens may answer after a record pasted at once (slower, or from the page's module
+  // offline), and must not put the start back in its place.
+  reads: 0,
+};
 
 const say = (text) => { $('announce').textContent = text; };
 const board = new Board($('board'), { onTurn: (m) => play(m), say });
@@ -49,52 +60,54 @@ async function load(text, rules) {
 }
 
 function show(ply) {
+  const { study } = state;
   // Nothing read yet (a record refused): no position to show or step through.
   if (study.positions.length === 0) return;
-  shown = Math.max(0, Math.min(study.moves.length, ply));
-  here = null;
+  state.shown = Math.max(0, Math.min(study.moves.length, ply));
+  state.here = null;
+  search();
   render();
-  ask();
   listTurns();
 }
 
 // The turns that may be played in the position shown, from the server, so that the board
 // takes them; a position no longer shown when the answer comes is let be.
 async function listTurns() {
-  const ply = shown;
-  const fen = study.positions[ply];
+  const ply = state.shown;
+  const fen = state.study.positions[ply];
   try {
-    const answer = await judgePosition({ position: fen, rules: study.rules });
-    if (ply !== shown || fen !== study.positions[ply]) return;
-    here = answer;
+    const answer = await judgePosition({ position: fen, rules: state.study.rules });
+    if (ply !== state.shown || fen !== state.study.positions[ply]) return;
+    state.here = answer;
     render();
   } catch (e) {
-    if (ply === shown) say(t('analysis.failed', { reason: e.message }));
+    if (ply === state.shown) say(t('analysis.failed', { reason: e.message }));
   }
 }
 
 // A turn played on the board: the next move of the line shown if it is that one, else a
 // variation from here, in place of the moves that followed.
 async function play(m) {
-  const ply = shown;
-  const fen = study.positions[ply];
+  const ply = state.shown;
+  const fen = state.study.positions[ply];
   let answer;
   try {
-    answer = await judgePosition({ position: fen, rules: study.rules, move: m });
+    answer = await judgePosition({ position: fen, rules: state.study.rules, move: m });
   } catch (e) {
     say(t('analysis.failed', { reason: e.message }));
     return;
   }
-  if (ply !== shown || fen !== study.positions[ply]) return;
+  const { study } = state;
+  if (ply !== state.shown || fen !== study.positions[ply]) return;
   const verdict = answer.move;
   if (verdict.verdict !== 'legal') {
     say(verdictText(m, verdict));
     return;
   }
   if (study.moves[ply] !== verdict.m) {
-    if (branch === null) game = study;
-    branch = branch === null ? ply : Math.min(branch, ply);
-    study = {
+    if (state.branch === null) state.game = study;
+    state.branch = state.branch === null ? ply : Math.min(state.branch, ply);
+    state.study = {
       ...study,
       moves: [...study.moves.slice(0, ply), verdict.m],
       positions: [...study.positions.slice(0, ply + 1), verdict.pos.fen],
@@ -105,16 +118,17 @@ async function play(m) {
 
 // Back to the game's own moves, at the position the variation left them.
 function backToGame() {
-  if (branch === null) return;
-  study = game;
-  const at = branch;
-  game = null;
-  branch = null;
+  if (state.branch === null) return;
+  const at = state.branch;
+  Object.assign(state, { study: state.game, game: null, branch: null });
   show(at);
   $('first').focus();
 }
 
 function render() {
+  const { study, shown, here, branch } = state;
+  $('import-error').textContent = state.importError;
+  if (study.positions.length === 0) return;
   $('rules').textContent = study.rules;
   const fen = study.positions[shown];
   const lastMove = shown > 0 ? study.moves[shown - 1] : null;
@@ -131,68 +145,86 @@ function render() {
   $('first').disabled = $('prev').disabled = shown === 0;
   $('last').disabled = $('next').disabled = shown === study.moves.length;
   renderMoveList($('moves'), study.moves, shown, show);
+  renderEngine();
+}
+
+// The engine's view: its status, and what it found, in words and drawn on the board.
+function renderEngine() {
+  const { status, found } = state.engine;
+  $('engine-status').textContent = status;
+  const side = found && t(`side.${found.side}`);
+  $('evaluation').textContent = found ? t('analysis.evaluation', { words: evaluationWords(found, side) }) : '';
+  $('best').textContent = found ? t('analysis.best', { side, move: found.best }) : '';
+  $('line').textContent = found ? t('analysis.line', { line: found.line.join(' ') }) : '';
+  drawBest(found && found.best);
+}
+
+// What the engine is doing about the position shown, in words.
+function engineSays(status) {
+  state.engine = { ...state.engine, status };
+  renderEngine();
 }
 
 // The engine's view of the position shown, asked once it has been shown a moment; a search
 // for a position no longer shown is called off (the server drops it when the request goes).
-function ask() {
+function search() {
+  const asking = state.searching;
   if (asking) { clearTimeout(asking.timer); clearTimeout(asking.patience); asking.controller.abort(); }
   const controller = new AbortController();
-  const ply = shown;
-  $('engine-status').textContent = t('analysis.looking');
-  for (const id of ['evaluation', 'best', 'line']) $(id).textContent = '';
-  drawBest(null);
+  const ply = state.shown;
+  state.engine = { status: t('analysis.looking'), found: null };
   const timer = setTimeout(async () => {
-    const patience = setTimeout(() => {
-      $('engine-status').textContent = t('analysis.busy');
-    }, PATIENCE_MS);
-    asking.patience = patience;
+    const patience = setTimeout(() => engineSays(t('analysis.busy')), PATIENCE_MS);
+    state.searching.patience = patience;
     try {
+      const { study } = state;
       const body = { rules: study.rules, start: study.start, moves: study.moves.slice(0, ply) };
       // The server's queue is not the page's: once the page searches, the wait is not for games.
       const found = await analyse(body, controller.signal, () => {
         clearTimeout(patience);
-        if (ply === shown) $('engine-status').textContent = t('analysis.looking-here');
+        if (ply === state.shown) engineSays(t('analysis.looking-here'));
       });
       clearTimeout(patience);
-      if (ply !== shown) return;
+      if (ply !== state.shown) return;
       showFound(found);
     } catch (e) {
       clearTimeout(patience);
-      if (e.name === 'AbortError' || ply !== shown) return;
+      if (e.name === 'AbortError' || ply !== state.shown) return;
       // The one before may not have been called off yet: ask again in a moment.
-      if (e.status === 429) { setTimeout(() => { if (ply === shown) ask(); }, 400); return; }
-      $('engine-status').textContent = t('analysis.failed', { reason: e.message });
+      if (e.status === 429) { setTimeout(() => { if (ply === state.shown) { search(); renderEngine(); } }, 400); return; }
+      engineSays(t('analysis.failed', { reason: e.message }));
     }
   }, SETTLE_MS);
-  asking = { controller, timer, patience: null };
+  state.searching = { controller, timer, patience: null };
 }
 
 function showFound(found) {
-  const side = t(`side.${found.side}`);
   if (!found.best) {
-    $('engine-status').textContent = t('analysis.over');
+    engineSays(t('analysis.over'));
     return;
   }
+  const params = { depth: found.depth, nodes: found.nodes.toLocaleString(lang), seconds: (found.waitedMs / 1000).toFixed(1) };
+  // Searched in the page (no answer from the server): no tables, and the reader is told so.
+  const searched = found.inPage ? 'analysis.searched-here' : found.waitedMs > 50 ? 'analysis.searched-waited' : 'analysis.searched';
+  state.engine = { status: t(searched, params), found };
+  renderEngine();
+}
+
+// The evaluation of what the engine found, in words: a win or a loss in so many plies, else
+// in stones; exactly, from the endgame tables, where they know it (plies counted to the next
+// capture).
+function evaluationWords(found, side) {
   const s = found.score;
   const forPale = 'cp' in s ? (found.side === 'white' ? s.cp : -s.cp) : null;
   let words;
   if ('win' in s) words = t('analysis.wins-in', { side, count: s.win });
   else if ('loss' in s) words = t('analysis.loses-in', { side, count: s.loss });
   else words = t('analysis.in-stones', { evaluation: evaluationText(forPale) });
-  // The endgame tables know the result exactly (plies counted to the next capture).
   const tb = found.tablebase;
   if (tb === 'drawn') words = t('analysis.tb-drawn');
   else if (tb && 'win' in tb) words = t('analysis.tb-win', { side, count: tb.win });
   else if (tb && 'loss' in tb) words = t('analysis.tb-loss', { side, count: tb.loss });
-  const params = { depth: found.depth, nodes: found.nodes.toLocaleString(lang), seconds: (found.waitedMs / 1000).toFixed(1) };
-  // Searched in the page (no answer from the server): no tables, and the reader is told so.
-  const searched = found.inPage ? 'analysis.searched-here' : found.waitedMs > 50 ? 'analysis.searched-waited' : 'analysis.searched';
-  $('engine-status').textContent = t(searched, params);
-  $('evaluation').textContent = t('analysis.evaluation', { words });
-  $('best').textContent = t('analysis.best', { side, move: found.best });
-  $('line').textContent = t('analysis.line', { line: found.line.join(' ') });
-  drawBest(found.best);
+  return words;
 }
 
 // The best turn on the board: an arrow for a step (rings on the stones it takes), a ring for
@@ -227,23 +259,17 @@ function drawBest(text) {
   svg.appendChild(g);
 }
 
-// Each read is numbered: only the latest one's answer is shown. The empty board read as the page
-// opens may answer after a record pasted at once (slower, or from the page's module offline),
-// and must not put the start back in its place.
-let reads = 0;
-
 async function importFrom(text, rules) {
-  const read = ++reads;
+  const read = ++state.reads;
   try {
     const loaded = await load(text, rules);
-    if (read !== reads) return;
-    study = loaded;
-    game = null;
-    branch = null;
-    $('import-error').textContent = '';
-    show(study.moves.length);
+    if (read !== state.reads) return;
+    Object.assign(state, { study: loaded, game: null, branch: null, importError: '' });
+    show(loaded.moves.length);
   } catch (e) {
-    if (read === reads) $('import-error').textContent = t('analysis.unreadable', { reason: e.message });
+    if (read !== state.reads) return;
+    state.importError = t('analysis.unreadable', { reason: e.message });
+    render();
   }
 }
 
@@ -252,15 +278,15 @@ $('import').addEventListener('submit', (e) => {
   importFrom($('import-text').value, $('import-rules').value);
 });
 $('first').addEventListener('click', () => show(0));
-$('prev').addEventListener('click', () => show(shown - 1));
-$('next').addEventListener('click', () => show(shown + 1));
+$('prev').addEventListener('click', () => show(state.shown - 1));
+$('next').addEventListener('click', () => show(state.shown + 1));
 $('last').addEventListener('click', () => show(Infinity));
 $('back-to-game').addEventListener('click', backToGame);
 document.addEventListener('keydown', (e) => {
   if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
   // On the board the arrows move between its cells, to play a turn.
   if (e.target.closest && e.target.closest('input, textarea, select, svg.board')) return;
-  const to = { ArrowLeft: shown - 1, ArrowRight: shown + 1, Home: 0, End: Infinity }[e.key];
+  const to = { ArrowLeft: state.shown - 1, ArrowRight: state.shown + 1, Home: 0, End: Infinity }[e.key];
   if (to === undefined) return;
   e.preventDefault();
   show(to);

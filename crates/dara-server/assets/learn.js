@@ -1,101 +1,118 @@
 // The guided first game: the lessons of lessons.js one at a time on the game page's board. The
-// server judges every move (`POST /api/position`); this page only follows the lesson's script:
-// ask, check the move against the lesson's goal, explain a wrong one, play dark's reply.
-import { judgePosition } from './judge.js';
+// rules judge every move (try-move.js: the server's, or the page's own offline); this page only
+// follows the lesson's script: ask, check the move against the lesson's goal, explain a wrong
+// one, play dark's reply. Everything the page knows is one state object, changed by the named
+// functions below and drawn by `render`.
 import { Board } from './board.js';
 import { parseMove } from './notation.js';
 import { lessons } from './lessons.js';
 import { postJson } from './api.js';
 import { newComputerGame, tableInPage } from './page-table.js';
-import { t, verdictText } from './i18n.js';
+import { t } from './i18n.js';
+import { newTrial, setUp, tryMove, takeBack, playFor, boardOf } from './try-move.js';
 
 const $ = (id) => document.getElementById(id);
 const RULES = 'arcade';
 // How long dark's scripted reply waits, so that the player sees their own move land first.
 const REPLY_MS = 600;
 
-let lessonIndex = 0;
-let taskIndex = 0;
-let current = null;   // the server's answer for the position on the board
-let busy = false;     // a move is being judged: the board offers nothing meanwhile
-let solved = false;   // the task is done (or answered wrongly): the board waits for a button
-let lastMove = null;
-let fresh = null;
-let undo = null;      // the board before a wrong move, for "Try again"
+const state = {
+  lessonIndex: 0,
+  taskIndex: 0,
+  trial: newTrial(RULES), // the board: the position on it and the move tried (try-move.js)
+  busy: false,      // a move is being judged: the board offers nothing meanwhile
+  solved: false,    // the task is done (or answered wrongly): the board waits for a button
+  // The board and its buttons stay as last drawn while a lesson's position is asked for.
+  held: true,
+  offer: null,      // the button the lesson offers: 'retry' after a wrong move, 'next' when done
+  feedback: '',
+  finale: false,    // every lesson done: the way to a first game shows
+  finaleError: null, // why that game could not be started
+};
 
-function say(text) {
-  $('feedback').textContent = text;
-}
+const lesson = () => lessons[state.lessonIndex];
+const task = () => lesson().tasks[state.taskIndex];
 
 const board = new Board($('board'), {
-  onTurn: (m) => tryMove(m),
+  onTurn: (m) => play(m),
   say,
   onClosed: (cell) => {
-    const task = lesson().tasks[taskIndex];
     // The board has just said the rules' reason: the lesson's words follow it.
-    if (!solved && task.closed === cell) taskDone(task, `${$('feedback').textContent} `);
+    if (!state.solved && task().closed === cell) taskDone(task(), `${state.feedback} `);
   },
 });
 
-const lesson = () => lessons[lessonIndex];
-
-// Asks the server about `position`, and about `move` played there when given.
-async function ask(position, move) {
-  const body = { position, rules: RULES };
-  if (move) body.move = move;
-  return judgePosition(body);
+// Text set only when it changes: a live region said again is read out again.
+function setText(id, text) {
+  if ($(id).textContent !== text) $(id).textContent = text;
 }
 
-function show() {
-  const mine = !busy && !solved && current.status.result === '*';
+// The steps, one button each, made once: drawing marks the current one.
+$('steps').replaceChildren(...lessons.map((l, i) => {
+  const li = document.createElement('li');
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'secondary';
+  button.textContent = l.title;
+  button.addEventListener('click', () => start(i));
+  li.appendChild(button);
+  return li;
+}));
+
+function render() {
+  const { lessonIndex, finale } = state;
+  const l = lesson();
+  $('steps').querySelectorAll('button').forEach((button, i) => {
+    if (i === lessonIndex && !finale) button.setAttribute('aria-current', 'step');
+    else button.removeAttribute('aria-current');
+  });
+  $('finale').hidden = !finale;
+  $('lesson').hidden = finale;
+  // Typing a move or starting a lesson again is no use in the finale: its one action is the game.
+  $('learn-tools').hidden = finale;
+  $('finale-error').hidden = state.finaleError === null;
+  if (state.finaleError !== null) setText('finale-error', state.finaleError);
+  setText('progress', t('learn.progress', { n: lessonIndex + 1, of: lessons.length }));
+  setText('lesson-title', l.title);
+  // The lesson's introduction, made again only for another lesson.
+  if ($('intro').dataset.lesson !== String(lessonIndex)) {
+    $('intro').dataset.lesson = String(lessonIndex);
+    $('intro').replaceChildren(...l.intro.map((text) => {
+      const p = document.createElement('p');
+      p.textContent = text;
+      return p;
+    }));
+  }
+  setText('ask', task().ask);
+  setText('feedback', state.feedback);
+  if (state.held) return;
+  const { trial } = state;
   board.show({
-    fen: current.pos.fen, legal: current.pos.legal, forbidden: current.pos.forbidden, closed: current.pos.closed,
-    mine, waiting: busy, browsing: false, flipped: false, lastMove, fresh,
+    ...boardOf(trial),
+    mine: !state.busy && !state.solved && trial.current.status.result === '*',
+    waiting: state.busy, flipped: false,
   });
+  $('retry').hidden = state.offer !== 'retry';
+  $('next').hidden = state.offer !== 'next';
+  if (state.offer === 'next') setText('next', lessonIndex + 1 < lessons.length ? t('learn.next') : t('learn.to-game'));
 }
 
-function renderSteps() {
-  const list = $('steps');
-  list.replaceChildren();
-  lessons.forEach((l, i) => {
-    const li = document.createElement('li');
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.className = 'secondary';
-    button.textContent = l.title;
-    if (i === lessonIndex && $('finale').hidden) button.setAttribute('aria-current', 'step');
-    button.addEventListener('click', () => start(i));
-    li.appendChild(button);
-    list.appendChild(li);
-  });
+// The page's words about the board (the board's own too, which draws itself: only they are
+// drawn here).
+function say(text) {
+  state.feedback = text;
+  setText('feedback', text);
 }
 
 // Begins lesson `index` from its position.
 async function start(index, { focus = true } = {}) {
-  lessonIndex = index;
-  taskIndex = 0;
-  lastMove = null;
-  fresh = null;
-  solved = false;
-  busy = false;
+  Object.assign(state, { lessonIndex: index, taskIndex: 0, solved: false, busy: false, held: true, finale: false });
   localStorage.setItem('dara.learn.step', String(index));
-  $('finale').hidden = true;
-  $('lesson').hidden = false;
-  $('learn-tools').hidden = false;
-  const l = lesson();
-  $('progress').textContent = t('learn.progress', { n: index + 1, of: lessons.length });
-  $('lesson-title').textContent = l.title;
-  $('intro').replaceChildren(...l.intro.map((text) => {
-    const p = document.createElement('p');
-    p.textContent = text;
-    return p;
-  }));
-  // The task's words now, with the step's, not after the position comes back: the board
+  // The step's words now, the task's with them, not after the position comes back: the board
   // below them would move down as they came.
-  $('ask').textContent = l.tasks[0].ask;
-  renderSteps();
+  render();
   try {
-    current = await ask(l.position);
+    await setUp(state.trial, lesson().position);
   } catch (e) {
     say(t('learn.failed', { reason: e.message }));
     return;
@@ -104,123 +121,97 @@ async function start(index, { focus = true } = {}) {
   if (focus) $('lesson-title').focus();
 }
 
+// The lesson's current task, asked afresh.
 function askTask() {
-  const task = lesson().tasks[taskIndex];
-  $('ask').textContent = task.ask;
-  say('');
-  $('retry').hidden = true;
-  $('next').hidden = true;
-  solved = false;
-  show();
+  Object.assign(state, { feedback: '', offer: null, solved: false, held: false });
+  render();
 }
 
-// A whole turn from the board or the typed field: the server judges it, then the lesson does.
-async function tryMove(text) {
-  if (busy || solved) return;
-  const task = lesson().tasks[taskIndex];
-  if (task.closed) {
-    say(t('learn.first-try', { cell: task.closed }));
+// A whole turn from the board or the typed field: the rules judge it, then the lesson does.
+async function play(text) {
+  if (state.busy || state.solved) return;
+  const asked = task();
+  if (asked.closed) {
+    say(t('learn.first-try', { cell: asked.closed }));
     return;
   }
-  busy = true;
-  show();
-  const before = current;
-  let answer;
-  try {
-    answer = await ask(before.pos.fen, text);
-  } catch (e) {
-    busy = false;
-    say(t('verdict.failed', { reason: e.message }));
-    show();
+  state.busy = true;
+  render();
+  const { played, before, refused } = await tryMove(state.trial, text);
+  state.busy = false;
+  if (refused) {
+    say(refused);
+    render();
     return;
   }
-  busy = false;
-  const verdict = answer.move;
-  if (verdict.verdict !== 'legal') {
-    say(verdictText(text, verdict));
-    show();
-    return;
-  }
-  const wrong = task.check({ m: verdict.m, move: parseMove(verdict.m), after: verdict, before });
   // Either way the board shows where the move led, so the explanation can be seen on it.
-  undo = { current: before, lastMove };
-  current = { pos: verdict.pos, status: verdict.status };
-  lastMove = verdict.m;
-  fresh = null;
+  const wrong = asked.check({ m: played.m, move: parseMove(played.m), after: played, before });
   if (wrong) {
-    solved = true;
+    state.solved = true;
+    state.offer = 'retry';
     say(`${t('learn.not-quite')} ${wrong}`);
-    $('retry').hidden = false;
-    show();
+    render();
     $('retry').focus();
     return;
   }
-  taskDone(task);
+  taskDone(asked);
 }
 
 // The task is done: say so (after `lead`, what was said just before), play dark's reply if the
 // lesson has one, then ask the next task or offer the next lesson.
-async function taskDone(task, lead = '') {
-  solved = true;
-  say(`${lead}${task.done}`);
-  show();
-  if (task.reply) {
+async function taskDone(done, lead = '') {
+  state.solved = true;
+  say(`${lead}${done.done}`);
+  render();
+  if (done.reply) {
     await new Promise((resolve) => setTimeout(resolve, REPLY_MS));
-    const answer = await ask(current.pos.fen, task.reply);
-    const verdict = answer.move;
-    current = { pos: verdict.pos, status: verdict.status };
-    lastMove = verdict.m;
-    fresh = { key: `${lessonIndex}.${taskIndex} ${verdict.m}`, move: verdict.m };
-    say(`${lead}${task.done} ${t('learn.dark-steps', { from: parseMove(verdict.m).from, to: parseMove(verdict.m).to })}`);
+    const m = await playFor(state.trial, done.reply, `${state.lessonIndex}.${state.taskIndex}`);
+    say(`${lead}${done.done} ${t('learn.dark-steps', { from: parseMove(m).from, to: parseMove(m).to })}`);
   }
-  if (taskIndex + 1 < lesson().tasks.length) {
-    taskIndex += 1;
-    const note = $('feedback').textContent;
+  if (state.taskIndex + 1 < lesson().tasks.length) {
+    state.taskIndex += 1;
+    const note = state.feedback;
     askTask();
     say(note);
     // The focus stays where the player was working (on the board) for the next move.
     return;
   }
-  $('next').hidden = false;
-  $('next').textContent = lessonIndex + 1 < lessons.length ? t('learn.next') : t('learn.to-game');
-  show();
+  state.offer = 'next';
+  render();
   $('next').focus();
 }
 
 // Back to the position before the wrong move, the same task.
 function retry() {
-  ({ current, lastMove } = undo);
-  fresh = null;
+  takeBack(state.trial);
   askTask();
   say(t('learn.back'));
   board.focusCursor();
 }
 
 function finale() {
-  $('finale').hidden = false;
-  $('lesson').hidden = true;
-  // Typing a move or starting a lesson again is no use here: the finale's one action is the game.
-  $('learn-tools').hidden = true;
+  state.finale = true;
   localStorage.setItem('dara.learn.done', '1');
-  renderSteps();
+  render();
   $('finale-title').focus();
 }
 
 $('next').addEventListener('click', () => {
-  if (lessonIndex + 1 < lessons.length) start(lessonIndex + 1);
+  if (state.lessonIndex + 1 < lessons.length) start(state.lessonIndex + 1);
   else finale();
 });
 $('retry').addEventListener('click', retry);
-$('restart').addEventListener('click', () => start(lessonIndex));
+$('restart').addEventListener('click', () => start(state.lessonIndex));
 $('typed').addEventListener('submit', (e) => {
   e.preventDefault();
   const text = $('typed-input').value.trim();
   if (!text) return;
   $('typed-input').value = '';
-  tryMove(text);
+  play(text);
 });
 $('play').addEventListener('click', async () => {
-  $('finale-error').hidden = true;
+  state.finaleError = null;
+  render();
   // The first game, at level 1, played in the page where it can be (offline too).
   if (tableInPage()) {
     location.href = newComputerGame({ rules: RULES, level: 1, first: 'pale' });
@@ -231,8 +222,8 @@ $('play').addEventListener('click', async () => {
     localStorage.setItem(`dara.seat.${created.game}`, created.seat);
     location.href = created.url;
   } catch (e) {
-    $('finale-error').textContent = t('home.could-not-start', { reason: e.message });
-    $('finale-error').hidden = false;
+    state.finaleError = t('home.could-not-start', { reason: e.message });
+    render();
   }
 });
 

@@ -1,12 +1,13 @@
 // The puzzles page: a stream of positions by difficulty, each with one clearly best move found
-// and checked by the engine (GET /api/puzzles). The server judges every move (POST
-// /api/position); this page compares a legal move with the solution, explains a wrong one with
-// the opponent's answer the rules allow, and keeps the streak in this browser only.
-import { judgePosition } from './judge.js';
+// and checked by the engine (GET /api/puzzles). The rules judge every move (try-move.js); this
+// page compares a legal move with the solution, explains a wrong one with the opponent's answer
+// the rules allow, and keeps the streak in this browser only. Everything the page knows is one
+// state object, changed by the named functions below and drawn by `render`.
 import { Board } from './board.js';
 import { parseMove } from './notation.js';
-import { t, inWords, verdictText } from './i18n.js';
+import { t, inWords } from './i18n.js';
 import { analyse } from './study.js';
+import { newTrial, setUp, tryMove, takeBack, playFor, boardOf } from './try-move.js';
 
 const $ = (id) => document.getElementById(id);
 const store = {
@@ -16,46 +17,71 @@ const store = {
 // How long each move of the solution's line is shown before the next.
 const LINE_MS = 900;
 
-let all = [];
-let stream = [];      // the puzzles of the chosen difficulty
-let index = 0;        // the one shown, in the stream
-let puzzle = null;
-let current = null;   // the server's answer for the position on the board
-let undo = null;
-let lastMove = null;
-let fresh = null;
-let state = 'solving'; // 'solving', 'busy', 'wrong', 'done'
-let missed = false;    // a wrong answer was given to this puzzle: solving it keeps no streak
-
-const say = (text, tone = '') => {
-  $('feedback').textContent = text;
-  $('feedback').className = `feedback ${tone}`;
+const state = {
+  all: [],
+  stream: [],       // the puzzles of the chosen difficulty
+  index: 0,         // the one shown, in the stream
+  puzzle: null,
+  trial: null,      // the board: the position on it and the move tried (try-move.js)
+  phase: 'solving', // 'solving', 'busy', 'wrong', 'done'
+  // The board and its buttons stay as last drawn: while a puzzle's position is asked for, and
+  // while a wrong answer's explanation is found (the move is then shown with its words).
+  held: false,
+  missed: false,    // a wrong answer was given to this puzzle: solving it keeps no streak
+  feedback: { text: '', tone: '' },
+  streak: store.get('streak', 0),
+  best: store.get('best', 0),
 };
 
-const board = new Board($('board'), { onTurn: (m) => tryMove(m), say: (text) => say(text) });
+const board = new Board($('board'), { onTurn: (m) => play(m), say: (text) => say(text) });
 
 const sideOf = (fen) => (fen.split(' ')[1] === 'w' ? 'white' : 'black');
 
-async function ask(position, move) {
-  const body = { position, rules: puzzle.rules };
-  if (move) body.move = move;
-  return judgePosition(body);
+// Text set only when it changes: a live region said again is read out again.
+function setText(id, text) {
+  if ($(id).textContent !== text) $(id).textContent = text;
 }
 
-function show() {
+function render() {
+  const { puzzle, trial, phase } = state;
+  setText('streak', String(state.streak));
+  setText('best', String(state.best));
+  renderFeedback();
+  if (!puzzle) return;
+  setText('progress', t('puzzle.progress', { n: state.index + 1, of: state.stream.length }));
+  setText('puzzle-title', t('puzzle.to-move', { side: t(`side.${sideOf(puzzle.position)}`) }));
+  setText('theme', t('puzzle.theme', { name: t(`puzzle.theme.${puzzle.theme}`) }));
+  setText('ask', task(puzzle));
+  setText('checked', t('puzzle.checked', { margin: (puzzle.margin / 100).toFixed(1) }));
+  if (state.held) return;
   board.show({
-    fen: current.pos.fen, legal: current.pos.legal, forbidden: current.pos.forbidden, closed: current.pos.closed,
-    mine: state === 'solving', waiting: state === 'busy', browsing: false,
+    ...boardOf(trial),
+    mine: phase === 'solving', waiting: phase === 'busy',
     // The solver's stones nearest the player.
-    flipped: sideOf(puzzle.position) === 'black', lastMove, fresh,
+    flipped: sideOf(puzzle.position) === 'black',
   });
-  $('retry').hidden = state !== 'wrong';
-  $('solution').hidden = state !== 'wrong';
+  $('retry').hidden = phase !== 'wrong';
+  $('solution').hidden = phase !== 'wrong';
 }
 
-function renderStreak() {
-  $('streak').textContent = String(store.get('streak', 0));
-  $('best').textContent = String(store.get('best', 0));
+function renderFeedback() {
+  setText('feedback', state.feedback.text);
+  $('feedback').className = `feedback ${state.feedback.tone}`;
+}
+
+// The page's words about the board (the board's own too, which draws itself: only they are
+// drawn here).
+function say(text, tone = '') {
+  state.feedback = { text, tone };
+  renderFeedback();
+}
+
+// The streak after a puzzle: one more when solved at the first try, else none; the best kept.
+function setStreak(streak) {
+  state.streak = streak;
+  state.best = Math.max(streak, store.get('best', 0));
+  store.set('streak', streak);
+  store.set('best', state.best);
 }
 
 // The task in words, from the puzzle's theme.
@@ -77,76 +103,64 @@ function achieves(p) {
 }
 
 async function load(i) {
-  index = ((i % stream.length) + stream.length) % stream.length;
-  puzzle = stream[index];
-  store.set(`at.${$('difficulty').value}`, index);
-  state = 'busy';
-  missed = false;
-  lastMove = null;
-  fresh = null;
-  $('progress').textContent = t('puzzle.progress', { n: index + 1, of: stream.length });
-  $('puzzle-title').textContent = t('puzzle.to-move', { side: t(`side.${sideOf(puzzle.position)}`) });
-  $('theme').textContent = t('puzzle.theme', { name: t(`puzzle.theme.${puzzle.theme}`) });
-  $('ask').textContent = task(puzzle);
-  $('checked').textContent = t('puzzle.checked', { margin: (puzzle.margin / 100).toFixed(1) });
-  say('');
-  current = await ask(puzzle.position);
-  state = 'solving';
-  show();
+  const { stream } = state;
+  state.index = ((i % stream.length) + stream.length) % stream.length;
+  state.puzzle = stream[state.index];
+  store.set(`at.${$('difficulty').value}`, state.index);
+  state.phase = 'busy';
+  state.missed = false;
+  state.held = true;
+  // A trial of its own: a move of the last puzzle's line still on its way lands on that one's.
+  state.trial = newTrial(state.puzzle.rules);
+  state.feedback = { text: '', tone: '' };
+  render();
+  await setUp(state.trial, state.puzzle.position);
+  state.held = false;
+  state.phase = 'solving';
+  render();
 }
 
-async function tryMove(text) {
-  if (state !== 'solving') return;
-  state = 'busy';
-  show();
-  const before = current;
-  let answer;
-  try {
-    answer = await ask(before.pos.fen, text);
-  } catch (e) {
-    state = 'solving';
-    say(t('verdict.failed', { reason: e.message }));
-    show();
+// A whole turn from the board or the typed field: the rules judge it, then the puzzle does.
+async function play(text) {
+  if (state.phase !== 'solving') return;
+  const { puzzle, trial } = state;
+  state.phase = 'busy';
+  render();
+  const { played, refused } = await tryMove(trial, text);
+  if (refused) {
+    state.phase = 'solving';
+    say(refused);
+    render();
     return;
   }
-  const verdict = answer.move;
-  if (verdict.verdict !== 'legal') {
-    state = 'solving';
-    say(verdictText(text, verdict));
-    show();
-    return;
-  }
-  undo = { current: before, lastMove };
-  current = { pos: verdict.pos, status: verdict.status };
-  lastMove = verdict.m;
-  if (verdict.m === puzzle.line[0]) {
-    const streak = missed ? 0 : store.get('streak', 0) + 1;
-    store.set('streak', streak);
-    store.set('best', Math.max(streak, store.get('best', 0)));
-    renderStreak();
-    state = 'done';
+  if (played.m === puzzle.line[0]) {
+    setStreak(state.missed ? 0 : store.get('streak', 0) + 1);
+    state.phase = 'done';
     say(`${t('puzzle.right')} ${achieves(puzzle)}`, 'right');
-    show();
+    render();
     $('next').focus();
     playLine(1);
     return;
   }
   // Wrong: the streak ends, and the opponent's best answer the rules allow is named.
-  missed = true;
+  state.missed = true;
   store.set('streak', 0);
-  renderStreak();
-  state = 'wrong';
-  const takes = verdict.pos.legal.filter((m) => parseMove(m).captures.length);
-  const them = sideOf(verdict.pos.fen);
-  const move = verdict.m;
+  state.streak = 0;
+  state.phase = 'wrong';
+  state.held = true;
+  render();
+  const takes = played.pos.legal.filter((m) => parseMove(m).captures.length);
+  const them = sideOf(played.pos.fen);
+  const move = played.m;
   let why;
-  if (verdict.status.result !== '*') why = t('puzzle.wrong.ends', { move });
+  if (played.status.result !== '*') why = t('puzzle.wrong.ends', { move });
   else if (takes.length) why = t(`puzzle.wrong.answer.${them}`, { move, answer: takes[0] });
   else if (HOLDING.has(puzzle.theme)) why = t(`puzzle.wrong.later.${them}`, { move });
-  else if (parseMove(verdict.m).captures.length) why = await captureWhy(move, verdict.pos.fen);
+  else if (parseMove(played.m).captures.length) why = await captureWhy(move, played.pos.fen);
   else why = t(`puzzle.wrong.nothing.${them}`, { move });
+  state.held = false;
   say(`${t('puzzle.wrong')} ${why}`, 'wrong');
-  show();
+  render();
   $('retry').focus();
 }
 
@@ -155,6 +169,7 @@ async function tryMove(text) {
 // played, as the engine finds it (the server's, or the page's own offline; left out if the
 // engine is busy).
 async function captureWhy(move, fen) {
+  const { puzzle } = state;
   const played = parseMove(move);
   const solution = parseMove(puzzle.line[0]);
   const params = {
@@ -177,49 +192,49 @@ async function captureWhy(move, fen) {
 
 // Shows the rest of the solution's line on the board, one move at a time.
 async function playLine(from) {
+  const { puzzle } = state;
   for (let i = from; i < puzzle.line.length; i++) {
     await new Promise((resolve) => setTimeout(resolve, LINE_MS));
-    if (state !== 'done') return;
-    const answer = await ask(current.pos.fen, puzzle.line[i]);
-    current = { pos: answer.move.pos, status: answer.move.status };
-    lastMove = answer.move.m;
-    fresh = { key: `${puzzle.id}.${i}`, move: answer.move.m };
-    show();
+    if (state.phase !== 'done') return;
+    await playFor(state.trial, puzzle.line[i], `${puzzle.id}.${i}`);
+    render();
   }
 }
 
 async function showSolution() {
-  ({ current, lastMove } = undo);
-  const answer = await ask(current.pos.fen, puzzle.line[0]);
-  current = { pos: answer.move.pos, status: answer.move.status };
-  lastMove = answer.move.m;
-  state = 'done';
+  const { puzzle } = state;
+  takeBack(state.trial);
+  await playFor(state.trial, puzzle.line[0]);
+  state.phase = 'done';
   say(t('puzzle.solution', { what: achieves(puzzle) }));
-  show();
+  render();
   $('next').focus();
   playLine(1);
+}
+
+// Back to the position before the wrong answer, the same puzzle.
+function retry() {
+  takeBack(state.trial);
+  state.phase = 'solving';
+  say(t('puzzle.back'));
+  render();
+  board.focusCursor();
 }
 
 function chooseDifficulty() {
   const level = Number($('difficulty').value);
   store.set('difficulty', level);
-  stream = all.filter((p) => p.difficulty === level);
-  if (!stream.length) stream = all;
+  state.stream = state.all.filter((p) => p.difficulty === level);
+  if (!state.stream.length) state.stream = state.all;
   load(store.get(`at.${level}`, 0));
 }
 
-$('retry').addEventListener('click', () => {
-  ({ current, lastMove } = undo);
-  state = 'solving';
-  say(t('puzzle.back'));
-  show();
-  board.focusCursor();
-});
+$('retry').addEventListener('click', retry);
 $('solution').addEventListener('click', showSolution);
 $('next').addEventListener('click', async () => {
   // Skipping a puzzle unsolved ends the streak, as a wrong answer does.
-  if (state !== 'done') { store.set('streak', 0); renderStreak(); }
-  await load(index + 1);
+  if (state.phase !== 'done') { store.set('streak', 0); state.streak = 0; render(); }
+  await load(state.index + 1);
   $('puzzle-title').focus();
 });
 $('difficulty').addEventListener('change', chooseDifficulty);
@@ -228,13 +243,15 @@ $('typed').addEventListener('submit', (e) => {
   const text = $('typed-input').value.trim();
   if (!text) return;
   $('typed-input').value = '';
-  tryMove(text);
+  play(text);
 });
 
 (async () => {
   const response = await fetch('/api/puzzles');
-  all = await response.json();
+  state.all = await response.json();
   $('difficulty').value = String(store.get('difficulty', 1));
-  renderStreak();
+  state.streak = store.get('streak', 0);
+  state.best = store.get('best', 0);
+  render();
   chooseDifficulty();
 })();

@@ -13,15 +13,24 @@ use crate::hashed::hash_all;
 #[derive(Debug)]
 pub struct Rewritten(BTreeMap<String, (String, PathBuf, Vec<u8>)>);
 
-/// Reads `files` (the folder's, hidden ones left out), rewrites and names them; a file the
-/// rewriting changed is written to `out/hashed/`, to be included from there.
-pub fn rewrite(out: &Path, files: &[PathBuf]) -> Rewritten {
-    let read: Vec<(String, Vec<u8>, &PathBuf)> = files
+/// Reads `files` (the folder's, hidden ones left out), each page as `page` makes it of its
+/// text (given its name), before the names it refers to are read; rewrites and names them. A
+/// file the rewriting changed is written to `out/hashed/`, to be included from there.
+pub fn rewrite(out: &Path, files: &[PathBuf], page: impl Fn(&str, &str) -> String) -> Rewritten {
+    // Each file's name, its bytes, and the file on disk that holds those bytes, if one does (a
+    // page's are its file's with the shared head written in).
+    let read: Vec<(String, Vec<u8>, Option<&PathBuf>)> = files
         .iter()
         .filter_map(|path| {
             let name = path.file_name()?.to_str().expect("asset names are UTF-8");
-            (!name.starts_with('.'))
-                .then(|| (name.to_owned(), fs::read(path).expect("assets/ is read"), path))
+            let bytes = fs::read(path).expect("assets/ is read");
+            let (bytes, source) = if name.ends_with(".html") {
+                let text = std::str::from_utf8(&bytes).expect("pages are UTF-8");
+                (page(name, text).into_bytes(), None)
+            } else {
+                (bytes, Some(path))
+            };
+            (!name.starts_with('.')).then(|| (name.to_owned(), bytes, source))
         })
         .collect();
     let named: Vec<(String, Vec<u8>)> =
@@ -30,8 +39,8 @@ pub fn rewrite(out: &Path, files: &[PathBuf]) -> Rewritten {
     fs::create_dir_all(&dir).expect("OUT_DIR is writable");
     let mut served = BTreeMap::new();
     for ((name, bytes, source), (url, rewritten)) in read.iter().zip(hash_all(&named)) {
-        let path = if rewritten == *bytes {
-            (*source).clone()
+        let path = if let Some(source) = source.filter(|_| rewritten == *bytes) {
+            source.clone()
         } else {
             let path = dir.join(name);
             fs::write(&path, &rewritten).expect("OUT_DIR is writable");

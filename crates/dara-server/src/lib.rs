@@ -55,7 +55,11 @@ pub mod state;
 pub mod store;
 pub mod ws;
 
-// The build's wording of the pages (build.rs includes it), here only for its tests to run.
+// The build's wording of the pages and their shared head (build.rs includes them), here only
+// for their tests to run.
+#[cfg(test)]
+#[path = "../build/head.rs"]
+mod build_head;
 #[cfg(test)]
 #[path = "../build/words.rs"]
 mod build_words;
