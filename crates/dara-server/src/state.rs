@@ -177,7 +177,7 @@ impl Shared {
 
     /// Stops game `handle` here for good, for another node (or a later life here) to take it
     /// up from what Redis keeps: it is forgotten at once, so that the next socket for it is
-    /// not served by it while its actor winds down.
+    /// not served by it while its owner winds down.
     pub fn give_up(&self, handle: &GameHandle) {
         handle.hand_over();
         self.forget(&handle.id, handle.life());
@@ -236,7 +236,7 @@ impl Shared {
         }
     }
 
-    /// Forgets `life` of game `id`, whose actor has stopped, unless a later life replaced it.
+    /// Forgets `life` of game `id`, whose owner has stopped, unless a later life replaced it.
     /// Gives the address whose count in the cluster waits for the game's erasure (see
     /// [`Shared::count_until_erased`]), if any.
     pub fn forget(&self, id: &GameId, life: Life) -> Option<IpAddr> {
@@ -301,7 +301,7 @@ impl Shared {
 }
 
 impl Registry {
-    /// Forgets the game that ended first, if any has ended: gives it, for its actor to be told
+    /// Forgets the game that ended first, if any has ended: gives it, for its owner to be told
     /// to stop.
     fn make_room(&mut self) -> Option<Held> {
         let oldest = self

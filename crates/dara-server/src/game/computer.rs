@@ -3,7 +3,7 @@
 //! runs next the search of the client who used the engine least lately, and tells each waiting
 //! game how many searches are ahead of it. Studies (an analysis, a review) come after the games
 //! and take turns client by client (`rotation`): a review gives its thread up every few
-//! positions. A search that is no longer wanted (a takeback, the game's end, its actor
+//! positions. A search that is no longer wanted (a takeback, the game's end, its owner
 //! stopping) is called off at once, waiting or running.
 
 use std::future::Future;

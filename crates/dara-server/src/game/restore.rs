@@ -149,7 +149,7 @@ mod tests {
 
     /// A game taken up again on a node while a life of it is still entered there (given up,
     /// winding down) runs as one life: the earlier is handed over and answers nobody, and its
-    /// end, when its actor comes to it, leaves the later life entered. (The earlier life used
+    /// end, when its owner comes to it, leaves the later life entered. (The earlier life used
     /// to stay live, unentered, and its end forgot the later life by the game's id alone.)
     #[tokio::test]
     async fn a_game_taken_up_again_runs_as_one_life() {
@@ -160,7 +160,7 @@ mod tests {
         assert!(first.moved(), "the earlier life was not handed over");
         assert!(first.hello(None, None).await.is_none(), "the earlier life still answers");
 
-        // The earlier life's actor ends its life.
+        // The earlier life's owner ends its life.
         let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
         while !first.ended() {
             assert!(tokio::time::Instant::now() < deadline, "the earlier life never ended");
