@@ -10,7 +10,9 @@ use std::time::SystemTime;
 
 use dara::{ByColour, Colour, Move};
 use dara_table::view::View;
-use dara_table::{Ask, Effect, GameEvent, Input, Moment, Outcome, Patience, Table, Ticket};
+use dara_table::{
+    Ask, Effect, GameEvent, Input, Moment, Opponent, Outcome, Patience, Table, Ticket,
+};
 use tokio::time::Instant;
 
 use super::crowd::Crowd;
@@ -19,7 +21,6 @@ use super::history;
 use super::host::Host;
 use super::keeping::Keeping;
 use super::mailbox::{SitRefused, Welcome};
-use super::settings::Opponent;
 use super::thinking::Thinking;
 use crate::config::Config;
 use crate::date::record_date;

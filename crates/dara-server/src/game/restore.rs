@@ -49,13 +49,12 @@ mod tests {
     use std::time::Duration;
 
     use dara::{ByColour, Colour};
-    use dara_table::Patience;
+    use dara_table::clock::TimeControl;
+    use dara_table::{GameSettings, Opponent, Patience};
     use tokio::time::Instant;
 
     use super::*;
     use crate::config::Config;
-    use crate::game::clock::TimeControl;
-    use crate::game::settings::{GameSettings, Opponent};
     use crate::protocol::{Answer, ClientMessage};
     use crate::seat::Seat;
     use crate::seat::{new_game_id, SeatKey};

@@ -2,12 +2,12 @@
 
 use dara::{Colour, Ruleset};
 use dara_engine::level::Level;
+use dara_table::clock::TimeControl;
 pub use dara_table::{GameSettings, Opponent};
 use rand::Rng;
 use serde::Deserialize;
 
 use crate::error::AppError;
-use crate::game::clock::TimeControl;
 
 /// What the creator asked for, as the home page sends it.
 #[derive(Debug, Deserialize)]
