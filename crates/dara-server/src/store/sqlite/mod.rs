@@ -28,7 +28,7 @@
 mod commit;
 mod journal;
 mod mark;
-mod schema;
+pub(crate) mod schema;
 mod sweep;
 mod wal;
 mod writer;
@@ -40,8 +40,9 @@ use std::time::Duration;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use tokio::sync::oneshot;
 
+use super::error::StoreError;
 use super::record::{Damaged, StoredGame};
-use super::{StoreError, Write};
+use super::write::Write;
 use crate::seat::SeatKey;
 pub(super) use commit::Outcome;
 use commit::{Shared, COMMIT_BATCH};
@@ -223,16 +224,16 @@ mod tests {
     use std::path::PathBuf;
     use std::time::Instant;
 
+    use dara_table::{GameEvent, GameSettings, Opponent};
     use rusqlite::Connection;
 
     use super::journal::{lines, split_line, Gathered};
     use super::sweep::{Sweep, SWEEP_SLICE};
     use super::writer::commit;
     use super::*;
-    use crate::game::GameEvent;
     use crate::seat::GameId;
     use crate::seat::Seat;
-    use crate::store::{GameRecord, StoredSeats};
+    use crate::store::record::{GameRecord, StoredSeats};
 
     /// A store in a directory of its own, removed afterwards.
     struct Dir(PathBuf);
@@ -252,10 +253,10 @@ mod tests {
         }
     }
 
-    fn settings() -> crate::game::GameSettings {
-        crate::game::GameSettings {
+    fn settings() -> GameSettings {
+        GameSettings {
             rules: dara::Ruleset::default(),
-            opponent: crate::game::Opponent::Friend,
+            opponent: Opponent::Friend,
             creator: dara::Colour::White,
             clock: None,
         }

@@ -13,7 +13,7 @@ use super::journal::Gathered;
 use super::mark::{Mark, Marker};
 use super::sweep::{sweep_all, sweep_slice, Sweep};
 use super::RETRY_AFTER;
-use crate::store::Write;
+use crate::store::write::Write;
 
 /// How often the write-ahead log is emptied, so that erased pages leave it. Every sweep
 /// has ended by then (see `SWEEP_EVERY`).
@@ -252,7 +252,7 @@ mod tests {
     use rusqlite::ffi;
 
     use super::*;
-    use crate::store::StoreError;
+    use crate::store::error::StoreError;
 
     fn failure(code: std::ffi::c_int) -> rusqlite::Error {
         rusqlite::Error::SqliteFailure(ffi::Error::new(code), None)
