@@ -45,6 +45,7 @@ use super::record::{Damaged, StoredGame};
 use super::write::Write;
 use crate::seat::SeatKey;
 pub(super) use commit::Outcome;
+pub use commit::RETRY_AFTER;
 use commit::{Shared, COMMIT_BATCH};
 use journal::load;
 pub use mark::{Loss, MARK};
@@ -64,10 +65,6 @@ const COMMIT_SPACING: Duration = Duration::from_millis(8);
 
 /// What the store held when it opened: the games that read, and those that do not.
 type Loaded = (Vec<StoredGame>, Vec<Damaged>);
-
-/// How long after a failed commit the next write is tried: what would change a game is refused
-/// meanwhile (the pages try again by themselves).
-pub const RETRY_AFTER: Duration = Duration::from_secs(2);
 
 /// A handle on the writer thread, cheap to clone. When the last one is dropped (a runtime
 /// that stops without closing the store, as the tests' crash does), the writer commits what is

@@ -8,11 +8,10 @@ use std::time::{Duration, Instant};
 use prometheus_client::metrics::histogram::Histogram;
 use rusqlite::{params, Connection};
 
-use super::commit::{Outcome, Shared, Told, COMMIT_BATCH};
+use super::commit::{Outcome, Shared, Told, COMMIT_BATCH, RETRY_AFTER};
 use super::journal::Gathered;
 use super::mark::{Mark, Marker};
 use super::sweep::{sweep_all, sweep_slice, Sweep};
-use super::RETRY_AFTER;
 use crate::store::write::Write;
 
 /// How often the write-ahead log is emptied, so that erased pages leave it. Every sweep
