@@ -27,7 +27,7 @@ use crate::date::record_date;
 use crate::error::AppError;
 use crate::protocol::{self, Answer, ClientMessage, OpenTable, Refusal, Wire, WireAnswer};
 use crate::seat::{GameId, Seat, SeatHash, SeatKey, SeatToken};
-use crate::store::Store;
+use crate::store::kept::Store;
 
 /// One live game, as its owner holds it.
 pub(super) struct Game {
