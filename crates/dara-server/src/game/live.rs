@@ -10,6 +10,7 @@ use std::time::SystemTime;
 
 use dara::{ByColour, Colour, Move};
 use dara_table::view::View;
+use dara_table::wire::{ClientMessage, OpenTable};
 use dara_table::{
     Ask, Effect, GameEvent, Input, Moment, Opponent, Outcome, Patience, Table, Ticket,
 };
@@ -25,7 +26,7 @@ use super::thinking::Thinking;
 use crate::config::Config;
 use crate::date::record_date;
 use crate::error::AppError;
-use crate::protocol::{self, Answer, ClientMessage, OpenTable, Refusal, Wire, WireAnswer};
+use crate::protocol::{self, Answer, Refusal, Wire, WireAnswer};
 use crate::seat::{GameId, Seat, SeatHash, SeatKey, SeatToken};
 use crate::store::kept::Store;
 

@@ -51,12 +51,13 @@ mod tests {
 
     use dara::{ByColour, Colour};
     use dara_table::clock::TimeControl;
+    use dara_table::wire::ClientMessage;
     use dara_table::{GameSettings, Opponent, Patience};
     use tokio::time::Instant;
 
     use super::*;
     use crate::config::Config;
-    use crate::protocol::{Answer, ClientMessage};
+    use crate::protocol::Answer;
     use crate::seat::Seat;
     use crate::seat::{new_game_id, SeatKey};
     use crate::state::Shared;
