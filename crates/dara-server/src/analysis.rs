@@ -8,13 +8,13 @@ use axum::extract::State;
 use axum::Json;
 use dara::{Colour, Position, Ruleset};
 use dara_engine::score::Score;
+use dara_table::Played;
 use serde::{Deserialize, Serialize};
 
 use crate::address::Client;
 use crate::duration::millis;
 use crate::error::AppError;
 use crate::game::study::{AnalysisRefused, Study};
-use crate::game::Played;
 use crate::state::AppState;
 
 /// The most turns a position may be reached by: more than any game the Arcade keeps.

@@ -9,6 +9,9 @@ use std::net::IpAddr;
 use axum::http::StatusCode;
 use axum::Json;
 use dara::{ByColour, Colour};
+use dara_table::clock::TimeControl;
+use dara_table::wire::OpenTable;
+use dara_table::{GameSettings, Opponent};
 use serde::{Deserialize, Serialize};
 
 use crate::address::Client;
@@ -16,11 +19,11 @@ use crate::browser::BrowserId;
 use crate::cluster::limits::Counted;
 use crate::cluster::route::{self, Route};
 use crate::error::AppError;
-use crate::game::clock::TimeControl;
-use crate::game::{self, GameSettings, NewGame, Opponent, Seat, SitRefused};
-use crate::protocol::OpenTable;
+use crate::game;
+use crate::game::mailbox::SitRefused;
+use crate::game::settings::NewGame;
 use crate::redis::node::NodeName;
-use crate::seat::{GameId, SeatToken};
+use crate::seat::{GameId, Seat, SeatToken};
 use crate::state::AppState;
 
 /// What the creator of a game gets back.

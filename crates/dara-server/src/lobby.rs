@@ -17,10 +17,11 @@ use std::sync::{Mutex, OnceLock};
 
 use dara::Ruleset;
 use dara_table::clock::TimeControl;
+use dara_table::wire::OpenTable;
 use tokio::sync::watch;
 
 use crate::browser::BrowserId;
-use crate::protocol::{Answer, OpenTable, Wire, WireAnswer};
+use crate::protocol::{Answer, Wire, WireAnswer};
 use crate::seat::GameId;
 
 /// A listed table, and the browser that opened it if it said.

@@ -14,11 +14,12 @@ use crate::config::Config;
 use crate::connections::Connections;
 use crate::error::AppError;
 use crate::game::computer::Computer;
-use crate::game::{GameHandle, Host, Life};
+use crate::game::handle::{GameHandle, Life};
+use crate::game::host::Host;
 use crate::lobby::Lobby;
-use crate::metrics::Metrics;
+use crate::metrics::measures::Metrics;
 use crate::seat::{GameId, Seat, SeatKey};
-use crate::store::Store;
+use crate::store::kept::Store;
 
 /// The server's shared state, cheap to clone.
 pub type AppState = Arc<Shared>;
@@ -376,7 +377,7 @@ impl Host for Shared {
         seats: ByColour<Seat>,
         asked_from: Option<IpAddr>,
     ) -> Result<GameId, AppError> {
-        crate::game::spawn(&self, settings, seats, asked_from).map(|(handle, _)| handle.id)
+        crate::game::start::spawn(&self, settings, seats, asked_from).map(|(handle, _)| handle.id)
     }
 
     fn set_finished(&self, id: &GameId, life: Life, at: Option<tokio::time::Instant>) {

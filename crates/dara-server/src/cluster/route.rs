@@ -6,7 +6,7 @@ use crate::redis::leases::Whereabouts;
 use crate::redis::node::NodeName;
 use crate::seat::GameId;
 use crate::state::AppState;
-use crate::store::Store;
+use crate::store::kept::Store;
 
 /// Where a socket for a game is to be served.
 #[derive(Debug)]

@@ -4,11 +4,12 @@
 use std::time::Duration;
 
 use dara::{ByColour, Colour};
+use dara_table::wire::{PresenceView, SeatPresence};
 use dara_table::Patience;
 use tokio::time::Instant;
 
 use crate::duration::millis;
-use crate::protocol::{Answer, PresenceView, SeatPresence, Wire, WireAnswer};
+use crate::protocol::{Answer, Wire, WireAnswer};
 use crate::seat::Seat;
 
 /// Everyone hears the number of watchers at most this often: a crowd arriving at a popular

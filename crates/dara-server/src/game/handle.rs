@@ -5,11 +5,11 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 
 use dara::{ByColour, Colour, Move};
+use dara_table::wire::ClientMessage;
 use dara_table::Ticket;
 use tokio::sync::{oneshot, Notify};
 
 use super::mailbox::{Asking, Hello, Letter, Reply, Sender, SitRefused, Sitting, Welcome};
-use crate::protocol::ClientMessage;
 use crate::seat::{GameId, SeatHash};
 
 /// One life of a game on this node, from its start or taking up to its end here. A node of a

@@ -16,9 +16,9 @@ use super::handle::{GameHandle, Life};
 use crate::config::Config;
 use crate::error::AppError;
 use crate::lobby::Lobby;
-use crate::metrics::Metrics;
+use crate::metrics::measures::Metrics;
 use crate::seat::{GameId, Seat, SeatKey};
-use crate::store::Store;
+use crate::store::kept::Store;
 
 /// The server as its games see it.
 pub trait Host: Send + Sync + 'static {

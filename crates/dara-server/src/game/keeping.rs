@@ -10,7 +10,10 @@ use tokio::sync::broadcast;
 
 use crate::protocol::Wire;
 use crate::seat::{GameId, Seat, SeatHash};
-use crate::store::{Store, StoreError, StoredSeats, Write};
+use crate::store::error::StoreError;
+use crate::store::kept::Store;
+use crate::store::record::StoredSeats;
+use crate::store::write::Write;
 
 /// Where a game is kept, how much of it is there, and what waits to be told once the rest is.
 #[derive(Debug)]

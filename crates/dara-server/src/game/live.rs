@@ -10,8 +10,8 @@ use std::time::SystemTime;
 
 use dara::{Colour, Move};
 use dara_table::view::View;
-use dara_table::wire::Asking;
-use dara_table::{Ask, Effect, GameEvent, Input, Moment, Outcome, Table, Ticket};
+use dara_table::wire::{Asking, ClientMessage, OpenTable};
+use dara_table::{Ask, Effect, GameEvent, Input, Moment, Opponent, Outcome, Table, Ticket};
 use tokio::time::Instant;
 
 use super::crowd::Crowd;
@@ -20,13 +20,13 @@ use super::history;
 use super::host::Host;
 use super::keeping::Keeping;
 use super::mailbox::{SitRefused, Welcome};
-use super::settings::{rematch, Opponent};
+use super::settings::rematch;
 use super::thinking::Thinking;
 use crate::date::record_date;
 use crate::error::AppError;
-use crate::protocol::{Answer, ClientMessage, OpenTable, Refusal, Wire, WireAnswer};
+use crate::protocol::{Answer, Refusal, Wire, WireAnswer};
 use crate::seat::{GameId, Seat, SeatHash, SeatKey, SeatToken};
-use crate::store::Store;
+use crate::store::kept::Store;
 
 /// One live game, as its owner holds it.
 pub(super) struct Game {

@@ -4,10 +4,11 @@
 //! defined here too, beside the letter that asks for it.
 
 use dara::{Colour, Move};
+use dara_table::wire::ClientMessage;
 use dara_table::Ticket;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use crate::protocol::{ClientMessage, Wire};
+use crate::protocol::Wire;
 use crate::seat::SeatHash;
 
 /// One input of a live game.

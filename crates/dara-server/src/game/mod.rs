@@ -11,18 +11,18 @@ pub mod clock {
 }
 pub mod computer;
 mod crowd;
-mod handle;
+pub(crate) mod handle;
 mod history;
-mod host;
+pub(crate) mod host;
 mod keeping;
 mod live;
-mod mailbox;
+pub(crate) mod mailbox;
 mod owner;
 mod queue;
 mod restore;
 mod rotation;
 pub mod settings;
-mod start;
+pub(crate) mod start;
 pub mod study;
 mod thinking;
 

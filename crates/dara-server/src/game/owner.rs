@@ -3,13 +3,14 @@
 //! what changed, tells everyone, and answers; so a turn goes socket, mailbox, game, table,
 //! store, sockets, in that order, and nothing else touches the game meanwhile.
 
+use dara_table::wire::ClientMessage;
 use tokio::time::{sleep_until, Instant};
 
 use super::live::{Game, Settled};
 use super::mailbox::{Asking, Hello, Letter, Receiver, Sitting};
 use super::mailbox::{Reply, SitRefused};
-use crate::protocol::{Answer, ClientMessage, Refusal, WireAnswer};
-use crate::store::Write;
+use crate::protocol::{Answer, Refusal, WireAnswer};
+use crate::store::write::Write;
 
 /// Runs the game, just begun, until it ends its life here: each letter carried out and kept,
 /// and each moment that falls due, until it expires, is forgotten, or cannot be kept.

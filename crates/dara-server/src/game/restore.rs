@@ -11,7 +11,8 @@ use super::handle::GameHandle;
 use super::host::Host;
 use super::live::Game;
 use super::start::{new_life, start};
-use crate::store::{Store, StoredGame, Unreadable};
+use crate::store::kept::Store;
+use crate::store::record::{StoredGame, Unreadable};
 
 /// Takes up a stored game: rebuilds it, registers it and hands it to its owner (the computer
 /// is asked again if it is the computer's turn). It writes to `store` (in a cluster, through the
@@ -49,18 +50,18 @@ mod tests {
     use std::time::Duration;
 
     use dara::{ByColour, Colour};
-    use dara_table::Patience;
+    use dara_table::clock::TimeControl;
+    use dara_table::wire::ClientMessage;
+    use dara_table::{GameSettings, Opponent, Patience};
     use tokio::time::Instant;
 
     use super::*;
     use crate::config::Config;
-    use crate::game::clock::TimeControl;
-    use crate::game::settings::{GameSettings, Opponent};
-    use crate::protocol::{Answer, ClientMessage};
+    use crate::protocol::Answer;
     use crate::seat::Seat;
     use crate::seat::{new_game_id, SeatKey};
     use crate::state::Shared;
-    use crate::store::{GameRecord, StoredSeats};
+    use crate::store::record::{GameRecord, StoredSeats};
 
     fn table(key: &SeatKey) -> Table<crate::seat::SeatHash> {
         let settings = GameSettings {

@@ -2,13 +2,13 @@
 
 use dara::{ByColour, Colour, Ruleset};
 use dara_engine::level::Level;
+use dara_table::clock::TimeControl;
 use dara_table::OpponentKind;
 pub use dara_table::{GameSettings, Opponent};
 use rand::Rng;
 use serde::Deserialize;
 
 use crate::error::AppError;
-use crate::game::clock::TimeControl;
 use crate::seat::Seat;
 
 /// What the creator asked for, as the home page sends it.

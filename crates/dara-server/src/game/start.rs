@@ -15,7 +15,9 @@ use super::owner;
 use super::settings::GameSettings;
 use crate::error::AppError;
 use crate::seat::{new_game_id, Seat};
-use crate::store::{Committed, GameRecord, StoredSeats, Write};
+use crate::store::kept::Committed;
+use crate::store::record::{GameRecord, StoredSeats};
+use crate::store::write::Write;
 
 /// Starts a new game with these seats and registers it (an open table is listed in the lobby
 /// once the person waiting at it is connected). `asked_from` is the client address the game

@@ -7,7 +7,7 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
 
-use crate::store::Store;
+use crate::store::kept::Store;
 
 /// The server's measures, updated where things happen.
 #[derive(Debug)]

@@ -3,7 +3,7 @@
 //! from its frame to its answer, and the engine's queue. Nothing about who plays.
 
 mod endpoints;
-mod measures;
+pub(crate) mod measures;
 
 pub use endpoints::{healthz, metrics, readyz};
 pub use measures::Metrics;

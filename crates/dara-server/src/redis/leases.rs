@@ -312,10 +312,10 @@ mod tests {
     use std::time::Duration;
 
     use dara::{ByColour, Colour};
+    use dara_table::{GameSettings, Opponent};
 
     use super::super::scratch::Scratch;
     use super::*;
-    use crate::game::settings::{GameSettings, Opponent};
     use crate::seat::Seat;
     use crate::store::write::Write;
 

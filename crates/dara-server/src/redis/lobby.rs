@@ -14,13 +14,13 @@ use std::pin::Pin;
 
 use dara::{Colour, Ruleset};
 use dara_table::clock::TimeControl;
+use dara_table::wire::OpenTable;
 use serde::{Deserialize, Serialize};
 
 use super::keys::{meta_key, TABLES, TABLES_CHANGED};
 use super::{Failed, Redis};
 use crate::browser::BrowserId;
 use crate::lobby::{Listed, SharedList};
-use crate::protocol::OpenTable;
 use crate::seat::GameId;
 
 /// A table as Redis holds it.

@@ -172,10 +172,10 @@ fn let_go_if_begun_or_ended(inner: &Inner, write: &Write, lease: &Lease) {
 
 #[cfg(test)]
 mod tests {
+    use dara_table::{GameSettings, Opponent};
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
     use super::*;
-    use crate::game::settings::{GameSettings, Opponent};
     use crate::redis::node::NodeName;
     use crate::redis::Redis;
     use crate::seat::Seat;

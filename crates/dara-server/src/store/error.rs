@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use super::sqlite::STORE_FORMAT;
+use super::sqlite::schema::STORE_FORMAT;
 
 /// Why the store cannot be used.
 #[derive(Debug)]

@@ -5,10 +5,10 @@
 
 use dara::{ByColour, Colour, Ruleset};
 use dara_engine::level::Level;
+use dara_table::clock::TimeControl;
+use dara_table::{GameEvent, GameSettings, Opponent};
 use serde::{Deserialize, Serialize};
 
-use crate::game::clock::TimeControl;
-use crate::game::{GameEvent, GameSettings, Opponent};
 use crate::seat::{GameId, Seat, SeatHash};
 
 /// A game's settings and start, as stored. Its serialised form is a promise to later releases,

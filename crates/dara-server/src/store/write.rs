@@ -1,6 +1,7 @@
 //! What a game asks its store to keep: the writes of one request, committed together.
 
-use crate::game::GameEvent;
+use dara_table::GameEvent;
+
 use crate::seat::GameId;
 use crate::store::record::{GameRecord, StoredSeats};
 

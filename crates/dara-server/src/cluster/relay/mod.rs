@@ -20,7 +20,7 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 
-use crate::game::SitRefused;
+use crate::game::mailbox::SitRefused;
 use crate::redis::node::NodeName;
 use crate::redis::Redis;
 use crate::seat::{GameId, SeatHash};

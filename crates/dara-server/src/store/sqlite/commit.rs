@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{oneshot, Notify};
 
 use super::journal::Gathered;
-use crate::store::StoreError;
+use crate::store::error::StoreError;
 
 /// Enough writes to share one sync: once this many wait, they are committed without waiting
 /// out `COMMIT_SPACING`. At 5,000 turns/s the spacing fills a commit with about 40 turns
@@ -59,6 +59,10 @@ pub(super) struct Pending {
     /// Someone waits for the store to close.
     pub(super) closing: Option<oneshot::Sender<()>>,
 }
+
+/// How long after a failed commit the next write is tried: what would change a game is refused
+/// meanwhile (the pages try again by themselves).
+pub const RETRY_AFTER: Duration = Duration::from_secs(2);
 
 /// When the last commit failed, if it did and none has succeeded since: read by every turn (is
 /// the store writable?), so an atomic beside the lock rather than under it.

@@ -5,13 +5,14 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write as _;
 
+use dara_table::GameEvent;
 use rusqlite::Connection;
 
 use super::mark::row_is_whole;
-use crate::game::GameEvent;
 use crate::seat::GameId;
+use crate::store::error::StoreError;
 use crate::store::record::{Damaged, GameRecord, StoredGame, StoredSeats, Unreadable};
-use crate::store::{StoreError, Write};
+use crate::store::write::Write;
 
 /// The writes of one commit: the events as journal lines, and the changes to the games.
 #[derive(Debug, Default)]

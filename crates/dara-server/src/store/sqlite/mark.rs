@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OptionalExtension};
 
 use super::schema::{DATABASE, MARKED_FORMAT, STORE_FORMAT};
-use crate::store::StoreError;
+use crate::store::error::StoreError;
 
 /// The mark's file name in the data directory.
 pub const MARK: &str = "journal-mark";

@@ -28,7 +28,7 @@
 mod commit;
 mod journal;
 mod mark;
-mod schema;
+pub(crate) mod schema;
 mod sweep;
 mod wal;
 mod writer;
@@ -40,10 +40,12 @@ use std::time::Duration;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use tokio::sync::oneshot;
 
+use super::error::StoreError;
 use super::record::{Damaged, StoredGame};
-use super::{StoreError, Write};
+use super::write::Write;
 use crate::seat::SeatKey;
 pub(super) use commit::Outcome;
+pub use commit::RETRY_AFTER;
 use commit::{Shared, COMMIT_BATCH};
 use journal::load;
 pub use mark::{Loss, MARK};
@@ -63,10 +65,6 @@ const COMMIT_SPACING: Duration = Duration::from_millis(8);
 
 /// What the store held when it opened: the games that read, and those that do not.
 type Loaded = (Vec<StoredGame>, Vec<Damaged>);
-
-/// How long after a failed commit the next write is tried: what would change a game is refused
-/// meanwhile (the pages try again by themselves).
-pub const RETRY_AFTER: Duration = Duration::from_secs(2);
 
 /// A handle on the writer thread, cheap to clone. When the last one is dropped (a runtime
 /// that stops without closing the store, as the tests' crash does), the writer commits what is
@@ -223,16 +221,16 @@ mod tests {
     use std::path::PathBuf;
     use std::time::Instant;
 
+    use dara_table::{GameEvent, GameSettings, Opponent};
     use rusqlite::Connection;
 
     use super::journal::{lines, split_line, Gathered};
     use super::sweep::{Sweep, SWEEP_SLICE};
     use super::writer::commit;
     use super::*;
-    use crate::game::GameEvent;
     use crate::seat::GameId;
     use crate::seat::Seat;
-    use crate::store::{GameRecord, StoredSeats};
+    use crate::store::record::{GameRecord, StoredSeats};
 
     /// A store in a directory of its own, removed afterwards.
     struct Dir(PathBuf);
@@ -252,10 +250,10 @@ mod tests {
         }
     }
 
-    fn settings() -> crate::game::GameSettings {
-        crate::game::GameSettings {
+    fn settings() -> GameSettings {
+        GameSettings {
             rules: dara::Ruleset::default(),
-            opponent: crate::game::Opponent::Friend,
+            opponent: Opponent::Friend,
             creator: dara::Colour::White,
             clock: None,
         }

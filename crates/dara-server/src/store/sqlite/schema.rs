@@ -9,7 +9,7 @@ use std::time::Duration;
 use rusqlite::Connection;
 
 use crate::seat::SeatKey;
-use crate::store::StoreError;
+use crate::store::error::StoreError;
 
 /// The version of the store's layout (its tables and their serialised columns), kept in the
 /// database as SQLite's `user_version`. A release reads every format up to its own.

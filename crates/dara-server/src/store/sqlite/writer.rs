@@ -8,12 +8,11 @@ use std::time::{Duration, Instant};
 use prometheus_client::metrics::histogram::Histogram;
 use rusqlite::{params, Connection};
 
-use super::commit::{Outcome, Shared, Told, COMMIT_BATCH};
+use super::commit::{Outcome, Shared, Told, COMMIT_BATCH, RETRY_AFTER};
 use super::journal::Gathered;
 use super::mark::{Mark, Marker};
 use super::sweep::{sweep_all, sweep_slice, Sweep};
-use super::RETRY_AFTER;
-use crate::store::Write;
+use crate::store::write::Write;
 
 /// How often the write-ahead log is emptied, so that erased pages leave it. Every sweep
 /// has ended by then (see `SWEEP_EVERY`).
@@ -252,7 +251,7 @@ mod tests {
     use rusqlite::ffi;
 
     use super::*;
-    use crate::store::StoreError;
+    use crate::store::error::StoreError;
 
     fn failure(code: std::ffi::c_int) -> rusqlite::Error {
         rusqlite::Error::SqliteFailure(ffi::Error::new(code), None)
