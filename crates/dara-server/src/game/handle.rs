@@ -50,8 +50,9 @@ struct Live {
     /// game nobody can reach any more (no socket, and not in the book) ends its life.
     mailbox: Sender,
     /// Set when the game stops here but goes on elsewhere (another node of the cluster took
-    /// it): its sockets are told to reconnect (1012), not that it is gone.
-    moved: AtomicBool,
+    /// it): its sockets are told to reconnect (1012), not that it is gone. Shared with the
+    /// game's own handle, which reads it for every letter without upgrading its weak `Live`.
+    moved: Arc<AtomicBool>,
     /// For each seat, the lowest connection number still let through: the connections below
     /// it were replaced by newer ones to the same seat (see `crowd::SOCKETS_PER_SEAT`).
     replaced_below: ByColour<AtomicU32>,
@@ -82,7 +83,7 @@ impl GameHandle {
         let live = Live {
             life: Life::next(),
             mailbox,
-            moved: false.into(),
+            moved: Arc::default(),
             replaced_below: ByColour::default(),
             replacing: Notify::new(),
         };
@@ -178,7 +179,11 @@ impl GameHandle {
 
     /// The handle the game itself holds.
     pub(super) fn downgrade(&self) -> OwnHandle {
-        OwnHandle { live: Arc::downgrade(&self.live), life: self.live.life }
+        OwnHandle {
+            live: Arc::downgrade(&self.live),
+            life: self.live.life,
+            moved: self.live.moved.clone(),
+        }
     }
 }
 
@@ -189,6 +194,8 @@ impl GameHandle {
 pub(super) struct OwnHandle {
     live: Weak<Live>,
     life: Life,
+    /// Whether the game moved (see `Live::moved`).
+    moved: Arc<AtomicBool>,
 }
 
 impl OwnHandle {
@@ -199,14 +206,12 @@ impl OwnHandle {
 
     /// Whether the game stopped here to go on elsewhere.
     pub(super) fn moved(&self) -> bool {
-        self.live.upgrade().is_some_and(|live| live.moved())
+        self.moved.load(Ordering::Acquire)
     }
 
     /// Notes that the game stops here to go on elsewhere.
     pub(super) fn set_moved(&self) {
-        if let Some(live) = self.live.upgrade() {
-            live.set_moved();
-        }
+        self.moved.store(true, Ordering::Release);
     }
 
     /// Closes `colour`'s connections numbered below `number`: newer ones replaced them.

@@ -68,7 +68,9 @@ impl Keeping {
     ) -> Result<(), StoreError> {
         let (writes, stored) = self.unsaved(id, table);
         if !writes.is_empty() {
-            self.store.send(writes).wait().await?;
+            // Boxed: only a durable store waits here, and inline the wait would be part of the
+            // state every live game's owner keeps, idle or not.
+            Box::pin(self.store.send(writes).wait()).await?;
         }
         self.stored = stored;
         self.seats_changed = false;

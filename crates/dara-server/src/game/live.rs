@@ -6,7 +6,7 @@
 
 use std::net::IpAddr;
 use std::sync::{Arc, Weak};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use dara::{Colour, Move};
 use dara_table::view::View;
@@ -22,6 +22,7 @@ use super::keeping::Keeping;
 use super::mailbox::{SitRefused, Welcome};
 use super::settings::rematch;
 use super::thinking::Thinking;
+use crate::config::Config;
 use crate::date::record_date;
 use crate::error::AppError;
 use crate::protocol::{Answer, Refusal, Wire, WireAnswer};
@@ -52,6 +53,29 @@ pub(super) struct Game {
     pub(super) keeping: Keeping,
     /// Hashes the tokens people offer.
     key: SeatKey,
+    /// How long the game is kept here after its end, its emptying, or while nobody takes its
+    /// second seat: the server's settings, copied once, so that the owner reads them after
+    /// every letter without reaching the server.
+    lifespan: Lifespan,
+}
+
+/// See [`Game::expires_at`].
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Lifespan {
+    pub(super) finished_grace: Duration,
+    pub(super) idle_timeout: Duration,
+    pub(super) unjoined_timeout: Duration,
+}
+
+impl Lifespan {
+    /// As the server's settings say.
+    pub(super) fn of(config: &Config) -> Lifespan {
+        Lifespan {
+            finished_grace: config.finished_grace,
+            idle_timeout: config.idle_timeout,
+            unjoined_timeout: config.unjoined_timeout,
+        }
+    }
 }
 
 /// How a change to a live game ended.
@@ -71,7 +95,7 @@ impl Game {
     /// A game at `table`, kept in `store` with its seats hashed by `key`, reached through
     /// `handle`.
     pub(super) fn new(
-        host: Weak<dyn Host>,
+        (host, lifespan): (Weak<dyn Host>, Lifespan),
         handle: &GameHandle,
         table: Table<SeatHash>,
         asked_from: Option<IpAddr>,
@@ -91,6 +115,7 @@ impl Game {
             thinking: Thinking::default(),
             keeping: Keeping::new(store),
             key,
+            lifespan,
         }
     }
 
@@ -462,20 +487,19 @@ impl Game {
 
     /// Whether the game's time here is up at `now` (or the server is gone).
     pub(super) fn expired(&self, now: Instant) -> bool {
-        self.server().is_none() || self.expires_at().is_some_and(|at| now >= at)
+        self.host.strong_count() == 0 || self.expires_at().is_some_and(|at| now >= at)
     }
 
     /// When the game's time here is up: it ended long enough ago, everyone left long enough
     /// ago, or its second seat waited long enough (so filling the server with games nobody
     /// joins takes an attacker continuous work).
     fn expires_at(&self) -> Option<Instant> {
-        let server = self.server()?;
-        let config = server.config();
+        let Lifespan { finished_grace, idle_timeout, unjoined_timeout } = self.lifespan;
         let ending = self.table.ending();
-        let finished = ending.map(|e| self.instant(e.at) + config.finished_grace);
-        let idle = self.crowd.empty_since().map(|t| t + config.idle_timeout);
+        let finished = ending.map(|e| self.instant(e.at) + finished_grace);
+        let idle = self.crowd.empty_since().map(|t| t + idle_timeout);
         let unjoined = (self.table.free_seat().is_some() && ending.is_none())
-            .then(|| self.created + config.unjoined_timeout);
+            .then(|| self.created + unjoined_timeout);
         [finished, idle, unjoined].into_iter().flatten().min()
     }
 }

@@ -9,7 +9,7 @@ use dara_table::Table;
 
 use super::handle::GameHandle;
 use super::host::Host;
-use super::live::Game;
+use super::live::{Game, Lifespan};
 use super::start::{new_life, start};
 use crate::store::kept::Store;
 use crate::store::record::{StoredGame, Unreadable};
@@ -32,7 +32,9 @@ pub fn restore<H: Host>(
     let seats = stored.seats.seats()?;
     let (handle, letters) = new_life(stored.id.clone());
     let table = Table::new(settings.clone(), seats.clone(), host.config().patience);
-    let mut game = Game::new(weak, &handle, table, None, (store, host.seat_key().clone()));
+    let lifespan = Lifespan::of(host.config());
+    let mut game =
+        Game::new((weak, lifespan), &handle, table, None, (store, host.seat_key().clone()));
     game.date = stored.record.date.clone();
     let table = Table::restore(settings, seats, host.config().patience, stored.events, game.now())
         .map_err(|e| Unreadable(format!("game {}: {e}", game.id)))?;
@@ -78,7 +80,8 @@ mod tests {
     fn game(key: &SeatKey) -> Game {
         let (handle, _letters) = new_life(new_game_id());
         let kept = (Store::Memory, key.clone());
-        Game::new(crate::game::host::nobody(), &handle, table(key), None, kept)
+        let lifespan = Lifespan::of(&Config::default());
+        Game::new((crate::game::host::nobody(), lifespan), &handle, table(key), None, kept)
     }
 
     fn running(game: &Game) -> Option<Colour> {

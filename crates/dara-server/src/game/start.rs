@@ -9,7 +9,7 @@ use dara_table::Table;
 
 use super::handle::GameHandle;
 use super::host::Host;
-use super::live::Game;
+use super::live::{Game, Lifespan};
 use super::mailbox::{mailbox, Receiver};
 use super::owner;
 use super::settings::GameSettings;
@@ -45,7 +45,7 @@ pub fn spawn<H: Host>(
     host.register(handle.clone(), asked_from)?;
     let table = Table::new(settings, seats, host.config().patience);
     let kept = (host.store().for_new_game(), host.seat_key().clone());
-    let game = Game::new(weak, &handle, table, asked_from, kept);
+    let game = Game::new((weak, Lifespan::of(host.config())), &handle, table, asked_from, kept);
     let begin = game.keeping.store.is_durable().then(|| Write::Begin {
         game: game.id.clone(),
         record: GameRecord::new(game.table.settings(), &game.date),
