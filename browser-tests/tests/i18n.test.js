@@ -103,6 +103,7 @@ const PREFIXES = {
   PositionError: 'position',
   Refusal: 'refusal',
   AppError: 'error',
+  Phrase: 'phrase',
 };
 
 test('every code the crates give has its words in every language', async () => {
