@@ -1,11 +1,12 @@
 // The server's messages to the game page (PROTOCOL.md), each handled by a small function that
 // brings the state up to date and says what happened. `page` holds what a message may do
-// beyond the state: `say(text, options)`, `send(type)`, `play(sound)`, `keepSeat(game, token)`,
+// beyond the state: `say(text, options)`, `announce(text)` (to screen readers alone), `send(type)`, `play(sound)`, `keepSeat(game, token)`,
 // `go(url)`, `openGame(id)`, `endDialogs()` and `choosing()` (the person is choosing which stone to take).
 import { parseMove } from './notation.js';
 import { t, cap } from './i18n.js';
 import { clockAt } from './game-clock.js';
-import { side, describeMove, resultText, turnText, refusalText } from './game-words.js';
+import { side, describeMove, resultText, turnText, refusalText, phraseText, saidLine } from './game-words.js';
+import { SAID_SHOWN } from './game-state.js';
 
 const HANDLERS = {
   snapshot(state, d, page) {
@@ -110,6 +111,18 @@ const HANDLERS = {
 
   presence(state, d) {
     state.presence = { ...d, at: performance.now() };
+  },
+
+  // A quick message, never kept: shown in the list and said once to a screen reader (the
+  // person's own as "You said", their button's press having said nothing); the opponent's not at
+  // all while they are hidden.
+  said(state, d, page) {
+    const { game } = state;
+    const mine = !!game.you && d.by === game.you;
+    if (game.you && !mine && state.hideOpponent) return;
+    state.said.push({ by: d.by, phrase: d.phrase });
+    state.said.splice(0, state.said.length - SAID_SHOWN);
+    page.announce(mine ? t('quick.you-said', { phrase: phraseText(d.phrase) }) : saidLine(game, d.by, d.phrase));
   },
 
   queue(state, d) {

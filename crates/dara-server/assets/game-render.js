@@ -6,9 +6,9 @@ import { parsePosition } from './notation.js';
 import { MARKS, drawGraph, turnNote, sideNames } from './review.js';
 import { renderMoveList } from './movelist.js';
 import { t } from './i18n.js';
-import { bothSeated, mayPlay, mayPremove, opponentOf, shownPly } from './game-state.js';
+import { bothSeated, mayPlay, mayPremove, opponentOf, shownPly, quickMessages } from './game-state.js';
 import { clockMs, formatMs, presenceText, claimWait, firstMoveText } from './game-clock.js';
-import { side, headline, playerName, resultText } from './game-words.js';
+import { side, headline, playerName, resultText, saidLine } from './game-words.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -48,6 +48,7 @@ export function render(state, page) {
   renderMoves(state, page);
   renderControls(state, mine);
   renderReview(state, page);
+  renderQuick(state);
 }
 
 // The mute switch says its state in words, as well as pressed to a screen reader.
@@ -210,4 +211,25 @@ function renderReview(state, page) {
   const names = sideNames(game.you, game.opponent);
   drawGraph($('review-graph'), review.reviewed, shown, page.view, names);
   $('review-note').textContent = turnNote(review.reviewed, shown, names);
+}
+
+// Quick messages, in a game between people: the last few said (none of the opponent's while
+// hidden), and for a player with an opponent seated, the phrases to send and the switch.
+function renderQuick(state) {
+  const { game } = state;
+  $('quick').hidden = !quickMessages(game);
+  const speaking = !!game.you && bothSeated(game);
+  $('phrases').hidden = !speaking;
+  $('hide-said').hidden = !game.you;
+  $('hide-said').setAttribute('aria-pressed', String(state.hideOpponent));
+  $('hide-said-state').textContent = t(state.hideOpponent ? 'game.mute-on' : 'game.mute-off');
+  const list = $('said');
+  list.replaceChildren(...state.said.map(({ by, phrase }) => {
+    const line = document.createElement('li');
+    line.textContent = saidLine(game, by, phrase);
+    line.className = by === game.you ? 'mine' : 'theirs';
+    line.dataset.phrase = phrase;
+    return line;
+  }));
+  list.hidden = state.said.length === 0;
 }

@@ -22,6 +22,8 @@ export function newState({ gameId, token }) {
     confirmingDraw: false, // "Offer draw" pressed: the page asks before sending it
     premove: null,       // a step chosen in the opponent's turn, to play when it comes: 'c3-c4'
     link: 'connected',   // the socket's state (connection.js): 'connected', 'reconnecting', ...
+    said: [],            // the last quick messages heard on this page: [{ by, phrase }], oldest first
+    hideOpponent: false, // the person hides the opponent's quick messages (kept in local storage)
   };
 }
 
@@ -47,3 +49,9 @@ export function mayPremove(state) {
   if (!game.you || game.end || game.opponent === 'computer' || !bothSeated(game) || state.viewing !== null) return false;
   return game.pos.side !== game.you && game.pos.hand[game.you] === 0;
 }
+
+// Quick messages are for games between people: their players say them, and watchers read them.
+export const quickMessages = (game) => game.opponent !== 'computer';
+
+// How many quick messages the page keeps showing: the newest few.
+export const SAID_SHOWN = 4;

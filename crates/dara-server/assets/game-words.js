@@ -59,6 +59,13 @@ export function headline(game, choosing, linked = true) {
   return bothSeated(game) ? turnText(game, choosing) : t('game.waiting');
 }
 
+// A quick message in the reader's words: "Your opponent: Good game!" (a watcher reads the side).
+export const phraseText = (phrase) => t(`phrase.${phrase}`);
+export function saidLine(game, by, phrase) {
+  const who = !game.you ? side(by) : by === game.you ? t('player.you') : t('player.opponent');
+  return t('quick.line', { who, phrase: phraseText(phrase) });
+}
+
 export function playerName(game, colour) {
   const seat = game.seats[colour];
   if (seat.kind === 'computer') return t('player.computer', { level: seat.level });

@@ -5,7 +5,7 @@
 import { Board } from './board.js';
 import * as sound from './sound.js';
 import { fetchReview, fillTable, summary, sideNames } from './review.js';
-import { t } from './i18n.js';
+import { t, keysUnder } from './i18n.js';
 import { newState, shownPly, mayPlay, mayPremove } from './game-state.js';
 import { receive } from './game-messages.js';
 import { render, renderTurn, renderTick, renderMute } from './game-render.js';
@@ -32,6 +32,9 @@ function seatToken() {
 }
 
 const state = newState({ gameId, token: seatToken() });
+// Hiding the opponent's quick messages is the person's choice on this browser, for every game.
+const HIDE_SAID = 'dara.quick.hide-opponent';
+state.hideOpponent = localStorage.getItem(HIDE_SAID) === '1';
 
 // Tells screen readers, and shows the same under the headline unless `shown` is false (the
 // page already shows it elsewhere, as the note of a standing draw offer).
@@ -78,6 +81,7 @@ const view = {
 // What a server message may do beyond changing the state.
 const effects = {
   say,
+  announce: (text) => { $('announce').textContent = text; },
   send: (type) => conn.send(type),
   play: (kind) => sound.play(kind),
   keepSeat: (id, token) => {
@@ -254,6 +258,24 @@ $('typed').addEventListener('submit', (e) => {
   if (!text) return;
   playTurn(text);
   $('typed-input').value = '';
+});
+
+// The quick messages' phrases, each a button worded from the catalogue (whose `phrase.*` keys are
+// the server's codes); the switch hides the opponent's, those shown already too.
+$('phrases').replaceChildren(...keysUnder('phrase.').map((key) => {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'secondary';
+  button.dataset.phrase = key.slice('phrase.'.length);
+  button.textContent = t(key);
+  button.addEventListener('click', () => conn.send('say', { phrase: button.dataset.phrase }));
+  return button;
+}));
+$('hide-said').addEventListener('click', () => {
+  state.hideOpponent = !state.hideOpponent;
+  localStorage.setItem(HIDE_SAID, state.hideOpponent ? '1' : '0');
+  if (state.hideOpponent) state.said = state.said.filter(({ by }) => by === state.game.you);
+  draw();
 });
 
 // Clocks and the "reconnecting (n s)" counters tick between messages.

@@ -20,6 +20,7 @@ use super::history;
 use super::host::Host;
 use super::keeping::Keeping;
 use super::mailbox::{SitRefused, Welcome};
+use super::quick_messages::QuickMessages;
 use super::settings::rematch;
 use super::thinking::Thinking;
 use crate::config::Config;
@@ -47,6 +48,8 @@ pub(super) struct Game {
     /// closed after a while.
     created: Instant,
     crowd: Crowd,
+    /// How often each seat may say a quick message (none is kept).
+    quick: QuickMessages,
     /// The computer's search the table waits for, if any.
     pub(super) thinking: Thinking,
     /// Where the game is kept, and what waits to be told.
@@ -112,6 +115,7 @@ impl Game {
             date: record_date(SystemTime::now()),
             created: now,
             crowd: Crowd::new(now),
+            quick: QuickMessages::default(),
             thinking: Thinking::default(),
             keeping: Keeping::new(store),
             key,
@@ -219,6 +223,14 @@ impl Game {
                 (refused, seat)
             }
             Asking::Answered(answer) => (answer, seat),
+            // Told as presence is, to every connection, and kept nowhere.
+            Asking::Say { by, phrase } => match self.quick.say(by, phrase, Instant::now()) {
+                Ok(said) => {
+                    self.keeping.tell(said);
+                    (Answer::Ok, seat)
+                }
+                Err(refusal) => (Answer::Error(refusal.into()), seat),
+            },
         }
     }
 

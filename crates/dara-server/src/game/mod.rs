@@ -19,6 +19,7 @@ mod live;
 pub(crate) mod mailbox;
 mod owner;
 mod queue;
+mod quick_messages;
 mod restore;
 mod rotation;
 pub mod settings;
