@@ -334,7 +334,22 @@ test('premoves: a step chosen in the opponent\'s turn is played when it comes; a
   await keepScreenshotsOnFailure('premove', pages, async () => {
     const { host, friend } = await friendGame('arcade,stones=4');
     await playAll([host, friend], ['a1', 'f5', 'b1', 'f3', 'd1', 'd5', 'a3', 'e4']);
-    // Pale to step; dark chooses f3 to f2 ahead, and sees it marked.
+    // Pale to step. Dark's stones offer exactly the steps the rules allow them (e4's four
+    // neighbours, not every empty cell), said in words too; pale's stones offer nothing.
+    const targets = (page) => page.$$eval('[data-cell].target', (c) => c.map((x) => x.dataset.cell).sort());
+    await friend.click('[data-cell="a1"]');
+    assert.deepEqual(await targets(friend), []);
+    await friend.click('[data-cell="e4"]');
+    await friend.waitForFunction(() => document.querySelectorAll('[data-cell].target').length > 0);
+    assert.deepEqual(await targets(friend), ['d4', 'e3', 'e5', 'f4']);
+    const said = (await friend.locator('#announce').innerText()).match(/^e4 selected: choose where it steps when your turn comes \((.*)\)\.$/);
+    assert.ok(said, 'the steps said');
+    assert.deepEqual(said[1].split(', ').sort(), ['d4', 'e3', 'e5', 'f4']);
+    await friend.click('[data-cell="e4"]');
+    await friend.click('[data-cell="f5"]');
+    assert.deepEqual(await targets(friend), ['e5', 'f4']);
+    await friend.click('[data-cell="f5"]');
+    // Dark chooses f3 to f2 ahead, and sees it marked.
     await friend.click('[data-cell="f3"]');
     await friend.click('[data-cell="f2"]');
     assert.deepEqual(await friend.$$eval('[data-cell].premove', (c) => c.map((x) => x.dataset.cell).sort()), ['f2', 'f3']);
@@ -357,17 +372,19 @@ test('premoves: a step chosen in the opponent\'s turn is played when it comes; a
     await friend.waitForFunction(() => document.querySelector('#turn').textContent === 'Your turn: step a stone.');
     assert.equal(await moveCount(friend), 11);
 
-    // One the position does not allow when its turn comes (e4 to c2 is no step): let go, said.
+    // One pale's step makes impossible (pale steps onto e1 first): let go when the turn comes, said.
     await play(friend, 'f2-f1');
-    await friend.click('[data-cell="e4"]');
-    await friend.click('[data-cell="c2"]');
-    await friend.waitForSelector('[data-cell="c2"].premove');
-    await play(host, 'a3-a4');
-    await friend.waitForFunction(() => document.querySelector('#announce').textContent.startsWith('e4-c2, chosen ahead, cannot be played now'));
+    await friend.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Pale to play'));
+    await friend.click('[data-cell="f1"]');
+    await friend.waitForSelector('[data-cell="e1"].target');
+    await friend.click('[data-cell="e1"]');
+    await friend.waitForSelector('[data-cell="e1"].premove');
+    await play(host, 'd1-e1');
+    await friend.waitForFunction(() => document.querySelector('#announce').textContent.startsWith('f1-e1, chosen ahead, cannot be played now'));
     assert.equal(await friend.locator('[data-cell].premove').count(), 0);
     await friend.waitForTimeout(300);
     assert.equal(await moveCount(host), 13);
     const list = await host.$$eval('#moves button.move', (b) => b.map((x) => x.textContent));
-    assert.deepEqual(list.slice(8), ['a3-a4', 'f3-f2', 'a4-a3', 'f2-f1', 'a3-a4']);
+    assert.deepEqual(list.slice(8), ['a3-a4', 'f3-f2', 'a4-a3', 'f2-f1', 'd1-e1']);
   });
 });

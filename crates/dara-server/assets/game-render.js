@@ -36,7 +36,7 @@ export function render(state, page) {
     fen, legal: browsing ? [] : game.pos.legal, forbidden: browsing ? {} : game.pos.forbidden, closed: browsing ? {} : game.pos.closed, mine, waiting, browsing, flipped,
     lastMove: browsing ? game.moves[state.viewing - 1] || null : game.lastMove,
     fresh: !browsing && fresh && fresh.key === `${game.moves.length} ${game.lastMove}` ? fresh : null,
-    premoving: mayPremove(state), own: game.you === 'black' ? 'B' : 'W', premove: browsing ? null : state.premove,
+    premoving: mayPremove(state), premoveSteps: state.premoveSteps.fen === game.pos.fen ? state.premoveSteps.steps : [], own: game.you === 'black' ? 'B' : 'W', premove: browsing ? null : state.premove,
   });
   renderTurn(state, page);
   $('status-note').hidden = !!game.end;

@@ -9,6 +9,7 @@ import { t } from './i18n.js';
 import { newState, shownPly, mayPlay, mayPremove } from './game-state.js';
 import { receive } from './game-messages.js';
 import { render, renderTurn, renderTick, renderMute } from './game-render.js';
+import { judgePosition } from './judge.js';
 
 const $ = (id) => document.getElementById(id);
 const storeKey = (id) => `dara.seat.${id}`;
@@ -90,7 +91,31 @@ const effects = {
   choosing: () => board.choosingCapture(),
 };
 
-const draw = () => render(state, view);
+const draw = () => {
+  render(state, view);
+  askPremoveSteps();
+};
+
+// In the opponent's turn, the steps the person's stones may take were it their turn: asked of
+// the rules (the server's `POST /api/position`, or table.wasm offline) about this position with
+// the person to move and the hands empty, once a position; the page derives none itself.
+async function askPremoveSteps() {
+  const { game } = state;
+  if (!game || !mayPremove(state) || state.premoveSteps.fen === game.pos.fen) return;
+  const fen = game.pos.fen;
+  state.premoveSteps = { fen, steps: [] };
+  const [stones, , , , quiet] = fen.split(' ');
+  const position = `${stones} ${game.you === 'white' ? 'w' : 'b'} 0 0 ${quiet}`;
+  try {
+    const answer = await judgePosition({ position, rules: game.rules });
+    const steps = answer.pos.legal.filter((m) => m.includes('-')).map((m) => m.split('x')[0]);
+    if (state.premoveSteps.fen !== fen) return;
+    state.premoveSteps = { fen, steps: [...new Set(steps)] };
+    render(state, view);
+  } catch {
+    // No answer: nothing is offered ahead, and the turn is played when it comes.
+  }
+}
 
 // The room kept from the first paint (game-early.js) is the snapshot's to keep or give back
 // from now on; its words leave the address, so that a reload later in the game does not keep

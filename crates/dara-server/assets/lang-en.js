@@ -605,7 +605,7 @@ export default {
   "cell.taken": "a stone was taken here",
   "cell.premove-from": "chosen ahead to step to {to}",
   "cell.premove-to": "the step chosen ahead from {from} ends here",
-  "board.premove-selected": "{cell} selected: choose where it steps when your turn comes.",
+  "board.premove-selected": "{cell} selected: choose where it steps when your turn comes ({targets}).",
   "game.premove-set": "{move} will be played as soon as your turn comes. Click the board to cancel it.",
   "game.premove-cancelled": "The move chosen ahead is cancelled.",
   "game.premove-illegal": "{move}, chosen ahead, cannot be played now: it is cancelled. Your turn.",

@@ -605,7 +605,7 @@ export default {
   "cell.taken": "une pierre a été prise ici",
   "cell.premove-from": "choisie d'avance pour aller en {to}",
   "cell.premove-to": "le pas choisi d'avance depuis {from} arrive ici",
-  "board.premove-selected": "{cell} choisie : choisissez où elle ira quand ce sera votre tour.",
+  "board.premove-selected": "{cell} choisie : choisissez où elle ira quand ce sera votre tour ({targets}).",
   "game.premove-set": "{move} sera joué dès que ce sera votre tour. Cliquez sur le plateau pour l'annuler.",
   "game.premove-cancelled": "Le coup choisi d'avance est annulé.",
   "game.premove-illegal": "{move}, choisi d'avance, n'est pas jouable maintenant : il est annulé. À vous.",

@@ -605,7 +605,7 @@ export default {
   "cell.taken": "an ɗauki dutse a nan",
   "cell.premove-from": "an zaɓa tun da wuri don taka zuwa {to}",
   "cell.premove-to": "takun da aka zaɓa tun da wuri daga {from} ya ƙare a nan",
-  "board.premove-selected": "An zaɓi {cell}: zaɓi inda zai taka idan lokacinka ya yi.",
+  "board.premove-selected": "An zaɓi {cell}: zaɓi inda zai taka idan lokacinka ya yi ({targets}).",
   "game.premove-set": "Za a yi {move} da zarar lokacinka ya yi. Danna allo don soke shi.",
   "game.premove-cancelled": "An soke motsin da aka zaɓa tun da wuri.",
   "game.premove-illegal": "Ba za a iya yin {move} da aka zaɓa tun da wuri yanzu ba: an soke shi. Lokacinka ne.",
