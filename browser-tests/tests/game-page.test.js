@@ -300,6 +300,40 @@ test('the board flips at a press, and the count of watchers is shown to everyone
   });
 });
 
+test('a watcher hears nothing addressed to a player: offers and the rematch are said with the side', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('watcher-words', pages, async () => {
+    const { created, host, friend } = await friendGame('arcade');
+    const watcher = await newPage();
+    // Every announcement the watcher's screen reader is given, in order.
+    await watcher.addInitScript(() => {
+      window.heard = [];
+      document.addEventListener('DOMContentLoaded', () => {
+        const announce = document.getElementById('announce');
+        new MutationObserver(() => window.heard.push(announce.textContent)).observe(announce, { childList: true, characterData: true, subtree: true });
+      });
+    });
+    await watcher.goto(`${server.url}/g/${created.game}`);
+    await watcher.waitForSelector('#watch-note:not([hidden])');
+    await playAll([host, friend], ['c3', 'd4']);
+    await watcher.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 2);
+    // Pale offers a draw (asked first), dark declines it.
+    await host.click('#draw');
+    await host.click('#draw-yes');
+    await friend.click('#decline');
+    await watcher.waitForFunction(() => window.heard.includes('The draw offer was declined.'));
+    // Pale resigns and asks for a rematch.
+    await host.click('#resign');
+    await host.click('#resign-confirm');
+    await watcher.waitForSelector('#end:not([hidden])');
+    await host.click('#rematch');
+    await friend.waitForFunction(() => document.querySelector('#announce').textContent === 'Your opponent asks for a rematch.');
+    await watcher.waitForFunction(() => document.querySelector('#announce').textContent === 'Pale asks for a rematch.');
+    const heard = await watcher.evaluate(() => window.heard);
+    assert.ok(heard.includes('Pale offers a draw.'), heard.join(' | '));
+    assert.deepEqual(heard.filter((text) => /\byou|\byour/i.test(text)), [], 'nothing said to the watcher as to a player');
+  });
+});
+
 test('sounds for a move, a capture and the end, and a mute switch the browser remembers', { timeout: 60000 }, async () => {
   await keepScreenshotsOnFailure('sound', pages, async () => {
     const created = await createGame(server, { opponent: 'friend', rules: 'arcade,stones=3', first: 'me' });

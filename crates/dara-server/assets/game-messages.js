@@ -94,8 +94,12 @@ const HANDLERS = {
   },
 
   'rematch-offer'(state, d, page) {
-    state.game.rematchOffer = d.by;
-    page.say(d.by === state.game.you ? t('game.you-asked-rematch') : t('game.opponent-asks-rematch'));
+    const { game } = state;
+    game.rematchOffer = d.by;
+    // A watcher is told who asks, never "your opponent".
+    const text = !game.you ? t('game.asks-rematch', { side: side(d.by) })
+      : d.by === game.you ? t('game.you-asked-rematch') : t('game.opponent-asks-rematch');
+    page.say(text);
   },
 
   rematch(state, d, page) {

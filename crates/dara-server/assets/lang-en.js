@@ -232,6 +232,7 @@ export default {
   "game.over": "Game over: {result}.",
   "game.you-asked-rematch": "You asked for a rematch.",
   "game.opponent-asks-rematch": "Your opponent asks for a rematch.",
+  "game.asks-rematch": "{side} asks for a rematch.",
   "game.saving-paused": "Saving is paused on the server: your move will be sent again in a moment.",
   "game.not-played": "Move not played: {reason}.",
   "game.waiting": "Waiting for your opponent to sit down.",

@@ -232,6 +232,7 @@ export default {
   "game.over": "Partie terminée : {result}.",
   "game.you-asked-rematch": "Vous avez demandé une revanche.",
   "game.opponent-asks-rematch": "Votre adversaire demande une revanche.",
+  "game.asks-rematch": "{side} demande une revanche.",
   "game.saving-paused": "L'enregistrement est en pause sur le serveur : votre coup sera renvoyé dans un instant.",
   "game.not-played": "Coup non joué : {reason}.",
   "game.waiting": "En attente de votre adversaire.",

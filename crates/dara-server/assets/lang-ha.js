@@ -232,6 +232,7 @@ export default {
   "game.over": "Wasa ya ƙare: {result}.",
   "game.you-asked-rematch": "Ka nemi sake wasa.",
   "game.opponent-asks-rematch": "Abokin hamayyarka yana neman sake wasa.",
+  "game.asks-rematch": "{side} yana neman sake wasa.",
   "game.saving-paused": "An dakatar da adanawa a sabar: za a sake aika motsinka nan ba da jimawa ba.",
   "game.not-played": "Ba a yi motsin ba: {reason}.",
   "game.waiting": "Ana jiran abokin hamayyarka ya zauna.",
