@@ -33,10 +33,16 @@ async function playToTheEnd(page, rules, { reloadAt = Infinity } = {}) {
     if (await page.locator('#end').isVisible()) return;
     const moves = await moveList(page);
     if (turn === reloadAt) {
+      // The computer's last move in words ("Dark stepped b1 to b2 and took a2. Your turn: …"),
+      // still said after the reload, shown and to a screen reader.
+      const said = await page.locator('#status-note').innerText();
+      assert.match(said, /^Dark (placed on|stepped) [a-f][1-5].*\. Your turn/);
       await page.reload();
       await page.waitForFunction((n) => document.querySelectorAll('#moves button.move').length === n, moves.length);
       assert.deepEqual(await moveList(page), moves, 'the reload continues the game where it was');
       await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
+      await page.waitForFunction((text) => document.querySelector('#status-note').textContent === text
+        && document.querySelector('#announce').textContent === text, said);
     }
     const reply = readReply(player.think(requestLine({ rules, moves, level: 8, seed: turn, nodes: 20000 })));
     await page.fill('#typed-input', reply.move);

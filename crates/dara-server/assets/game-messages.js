@@ -2,7 +2,7 @@
 // brings the state up to date and says what happened. `page` holds what a message may do
 // beyond the state: `say(text, options)`, `send(type)`, `play(sound)`, `keepSeat(game, token)`,
 // `go(url)`, `openGame(id)`, `endDialogs()` and `choosing()` (the person is choosing which stone to take).
-import { parseMove } from './notation.js';
+import { parseMove, parsePosition } from './notation.js';
 import { t, cap } from './i18n.js';
 import { clockAt } from './game-clock.js';
 import { side, describeMove, resultText, turnText, refusalText } from './game-words.js';
@@ -15,6 +15,13 @@ const HANDLERS = {
     if (state.viewing !== null && state.viewing >= game.moves.length) state.viewing = null;
     game.lastMove = d.moves.length ? d.moves[d.moves.length - 1] : null;
     state.clock = clockAt(d.clock);
+    // A reload (or a page opened mid-game) still says what the last move was, as the move
+    // event said it: the highlight alone does not.
+    if (game.lastMove && !game.end) {
+      const before = parsePosition(game.positions[game.moves.length - 1]);
+      const mover = before.side === 'b' ? 'black' : 'white';
+      page.say(`${describeMove(game.lastMove, mover)}. ${turnText(game, false)}`);
+    }
     if (!game.you && !state.token && !state.joinAsked && (d.seats.white.kind === 'open' || d.seats.black.kind === 'open')) {
       // The invite link: the first to open it takes the free seat.
       state.joinAsked = true;
