@@ -352,7 +352,9 @@ test('sounds for a move, a capture and the end, and a mute switch the browser re
     await friend.goto(`${server.url}/g/${created.game}`);
     await host.waitForSelector('#invite', { state: 'hidden' });
     const notes = () => host.evaluate(() => window.notes);
-    assert.equal(await host.locator('#mute').getAttribute('aria-pressed'), 'false');
+    // The switch says the state it is in, and is pressed while sounds play.
+    assert.equal(await host.locator('#mute').innerText(), 'Sound: on');
+    assert.equal(await host.locator('#mute').getAttribute('aria-pressed'), 'true');
 
     await host.click('[data-cell="a1"].put');
     await host.waitForFunction(() => window.notes.length === 1);
@@ -362,7 +364,8 @@ test('sounds for a move, a capture and the end, and a mute switch the browser re
 
     // Muted: silence, remembered across a reload.
     await host.click('#mute');
-    assert.equal(await host.locator('#mute').getAttribute('aria-pressed'), 'true');
+    assert.equal(await host.locator('#mute').innerText(), 'Sound: off');
+    assert.equal(await host.locator('#mute').getAttribute('aria-pressed'), 'false');
     assert.equal(await host.evaluate(() => localStorage.getItem('dara.sound')), 'off');
     await play(host, 'b1');
     await play(friend, 'f3');
@@ -370,10 +373,11 @@ test('sounds for a move, a capture and the end, and a mute switch the browser re
     assert.deepEqual(await notes(), [540, 540]);
     await host.reload();
     await host.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 4);
-    assert.equal(await host.locator('#mute').getAttribute('aria-pressed'), 'true');
+    assert.equal(await host.locator('#mute').innerText(), 'Sound: off');
+    assert.equal(await host.locator('#mute').getAttribute('aria-pressed'), 'false');
 
     await host.click('#mute');
-    assert.equal(await host.locator('#mute').getAttribute('aria-pressed'), 'false');
+    assert.equal(await host.locator('#mute').getAttribute('aria-pressed'), 'true');
     await play(host, 'd1');
     await play(friend, 'd5');
     await host.waitForFunction(() => window.notes.length === 2);

@@ -243,10 +243,12 @@ test('on a laptop the board\'s tools are on the first screen, on a phone the boa
       const [hand, onBoard] = await Promise.all(['hand', 'on-board'].map((c) => friend.locator(`#player-${side} .${c}`).boundingBox()));
       assert.ok(Math.abs(hand.y - onBoard.y) < 1, `${side}'s counts on one line at 390 px (${hand.y} and ${onBoard.y})`);
     }
-    assert.equal(await host.locator('#mute').innerText(), 'Mute sounds: off');
-    await host.click('#mute');
-    assert.equal(await host.locator('#mute').innerText(), 'Mute sounds: on');
+    // The sound switch says the state it is in: "Sound: on" while sounds play.
+    assert.equal(await host.locator('#mute').innerText(), 'Sound: on');
     assert.equal(await host.getAttribute('#mute', 'aria-pressed'), 'true');
+    await host.click('#mute');
+    assert.equal(await host.locator('#mute').innerText(), 'Sound: off');
+    assert.equal(await host.getAttribute('#mute', 'aria-pressed'), 'false');
   });
 });
 

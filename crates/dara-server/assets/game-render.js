@@ -50,10 +50,11 @@ export function render(state, page) {
   renderReview(state, page);
 }
 
-// The mute switch says its state in words, as well as pressed to a screen reader.
+// The sound switch says the state it is in ("Sound: on"), and is pressed while sounds play: a
+// switch named for what it stops ("Mute: off") read as the opposite.
 export function renderMute(muted) {
-  $('mute').setAttribute('aria-pressed', String(muted));
-  $('mute-state').textContent = t(muted ? 'game.mute-on' : 'game.mute-off');
+  $('mute').setAttribute('aria-pressed', String(!muted));
+  $('mute-state').textContent = t(muted ? 'game.sound-off' : 'game.sound-on');
 }
 
 // The headline alone: drawn again when the board starts or stops choosing a capture.
