@@ -67,6 +67,10 @@ test('the computer plays in the page: started from home, nothing on the server, 
     assert.match(result, /Pale wins \(1-0\): Dark has (too few stones left|no stone that can step)/, result);
     const moves = await moveList(page);
     assert.ok(moves.length > 24, `${moves.length} turns: placement and steps were played`);
+    // The game's moves as its record numbers them: the number of its last.
+    const record = (await page.locator('#record').inputValue()).split('\n\n').at(-1);
+    const numbered = Number([...record.matchAll(/(\d+)\.(?:\.\.)? /g)].at(-1)[1]);
+    assert.ok((await page.locator('#moves .number').last().innerText()).startsWith(`${numbered}.`), 'the move list ends at the same number');
 
     const after = await serverWork();
     assert.deepEqual(after, before, 'no turn and no search on the server');
@@ -81,7 +85,7 @@ test('the computer plays in the page: started from home, nothing on the server, 
     await page.goto(server.url + '/');
     const listed = page.locator('#kept-list a');
     assert.equal(await listed.count(), 1);
-    assert.match(await listed.innerText(), new RegExp(`^Level 1, \\d{4}\\.\\d\\d\\.\\d\\d: ${moves.length} turns, 1-0$`));
+    assert.match(await listed.innerText(), new RegExp(`^Level 1, \\d{4}\\.\\d\\d\\.\\d\\d: ${numbered} moves, 1-0$`));
     await listed.click();
     await page.waitForURL(new RegExp(`/computer/${id}$`));
     await page.waitForSelector('#end:not([hidden])');
@@ -145,6 +149,6 @@ test('a takeback in the page undoes the turn and the computer\'s answer; the hom
     await page.click('#takeback');
     await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 2);
     await page.goto(server.url + '/');
-    assert.match(await page.locator('#kept-list a').innerText(), /: 2 turns, still being played$/);
+    assert.match(await page.locator('#kept-list a').innerText(), /: 1 move, still being played$/);
   });
 });

@@ -55,7 +55,7 @@ test('a game won on the board opens on the analysis board with every move', { ti
     assert.equal(await host.locator('#import-error').innerText(), '');
     // Stepping through it by keyboard throws nothing (the harness fails on a page error).
     for (const key of ['Home', 'ArrowRight', 'ArrowRight', 'End']) await host.keyboard.press(key);
-    await host.waitForFunction(() => document.querySelector('#shown').textContent.startsWith('After move 7 of 7'));
+    await host.waitForFunction(() => document.querySelector('#shown').textContent.startsWith('After 4. d1-c1xd5 (move 4 of 4)'));
   });
 });
 

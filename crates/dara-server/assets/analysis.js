@@ -13,6 +13,7 @@ import { parseMove } from './notation.js';
 import { evaluationText } from './review.js';
 import { analyse } from './study.js';
 import { renderMoveList } from './movelist.js';
+import { moveNumbers, moversOf, moveCount } from './numbering.js';
 import { t, lang, verdictText } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -139,12 +140,16 @@ function render() {
     fen, legal: open ? pos.legal : [], forbidden: open ? pos.forbidden : {}, closed: open ? pos.closed : {},
     mine: open, waiting: !pos, browsing: false, lastMove, flipped: false,
   });
-  $('shown').textContent = shown === 0 ? t('analysis.at-start') : t('analysis.after', { ply: shown, plies: study.moves.length, move: lastMove });
+  // Numbered as the record numbers them (numbering.js).
+  const numbers = moveNumbers(moversOf(study.positions));
+  const at = numbers[shown - 1];
+  $('shown').textContent = shown === 0 ? t('analysis.at-start')
+    : t('analysis.after', { label: at.label, move: lastMove, number: at.number, moves: moveCount(numbers) });
   $('variation').hidden = branch === null;
-  if (branch !== null) $('variation-note').textContent = t('analysis.variation', { n: branch + 1 });
+  if (branch !== null) $('variation-note').textContent = t('analysis.variation', { n: numbers[branch].label });
   $('first').disabled = $('prev').disabled = shown === 0;
   $('last').disabled = $('next').disabled = shown === study.moves.length;
-  renderMoveList($('moves'), study.moves, shown, show);
+  renderMoveList($('moves'), study.moves, numbers, shown, show);
   renderEngine();
 }
 

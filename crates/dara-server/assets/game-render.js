@@ -5,6 +5,7 @@
 import { parsePosition } from './notation.js';
 import { MARKS, drawGraph, turnNote, sideNames } from './review.js';
 import { renderMoveList } from './movelist.js';
+import { moveNumbers, moversOf, moveCount } from './numbering.js';
 import { t } from './i18n.js';
 import { bothSeated, mayPlay, mayPremove, opponentOf, shownPly } from './game-state.js';
 import { clockMs, formatMs, presenceText, claimWait, firstMoveText } from './game-clock.js';
@@ -118,7 +119,10 @@ function renderBrowsing(state) {
   $('prev').disabled = shownPly(state) === 0;
   $('next').disabled = !browsing;
   if (!browsing) return;
-  const what = viewing === 0 ? t('browse.start') : t('browse.move', { ply: viewing, plies: game.moves.length, move: game.moves[viewing - 1] });
+  const numbers = moveNumbers(moversOf(game.positions));
+  const at = numbers[viewing - 1];
+  const what = viewing === 0 ? t('browse.start')
+    : t('browse.move', { label: at.label, move: game.moves[viewing - 1], number: at.number, moves: moveCount(numbers) });
   const news = unseen ? ` ${t('browse.news', { count: unseen })}` : '';
   $('browse-note').textContent = `${what}${news}`;
   $('live').textContent = unseen ? t('browse.live-news', { count: unseen }) : t('game.live');
@@ -129,7 +133,7 @@ function renderBrowsing(state) {
 function renderMoves(state, page) {
   const { game } = state;
   const { reviewed } = state.review;
-  renderMoveList($('moves'), game.moves, shownPly(state), page.view, (button, ply) => {
+  renderMoveList($('moves'), game.moves, moveNumbers(moversOf(game.positions)), shownPly(state), page.view, (button, ply) => {
     const mark = reviewed && reviewed.turns[ply - 1] ? reviewed.turns[ply - 1].mark : null;
     if (mark && MARKS[mark].sign) {
       button.classList.add(`mark-${mark}`);
