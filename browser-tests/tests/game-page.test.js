@@ -334,6 +334,67 @@ test('a watcher hears nothing addressed to a player: offers and the rematch are 
   });
 });
 
+test('the tab says "Your turn", a hidden page calls its player back; R flips the board; a move typed anywhere is played', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('tab-keys', pages, async () => {
+    const created = await createGame(server, { opponent: 'friend', rules: 'arcade', first: 'me' });
+    const host = await newPage();
+    // Every note the page starts, by its pitch.
+    await host.context().addInitScript(() => {
+      window.notes = [];
+      const start = OscillatorNode.prototype.start;
+      OscillatorNode.prototype.start = function (...args) {
+        window.notes.push(Math.round(this.frequency.value));
+        return start.apply(this, args);
+      };
+    });
+    await host.goto(server.url + created.url);
+    const friend = await newPage();
+    await friend.goto(`${server.url}/g/${created.game}`);
+    await host.waitForSelector('#invite', { state: 'hidden' });
+    // Pale's turn: pale's tab says so, dark's does not.
+    await host.waitForFunction(() => document.title === 'Your turn · Dara — arcade');
+    await friend.waitForFunction(() => document.title === 'Dara — arcade');
+
+    // A move typed with the focus nowhere in particular: the letters go to the move box.
+    await host.locator('h1, header').first().click();
+    await host.keyboard.type('c3');
+    assert.equal(await host.locator('#typed-input').inputValue(), 'c3');
+    await host.keyboard.press('Enter');
+    await friend.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 1);
+    await host.waitForFunction(() => document.title === 'Dara — arcade');
+    await friend.waitForFunction(() => document.title === 'Your turn · Dara — arcade');
+
+    // R turns the board round, and back.
+    await host.keyboard.press('r');
+    assert.equal(await host.locator('#flip').getAttribute('aria-pressed'), 'true');
+    await host.keyboard.press('r');
+    assert.equal(await host.locator('#flip').getAttribute('aria-pressed'), 'false');
+
+    // Pale's page out of sight: headless Chromium keeps every tab visible, so the page is
+    // told it is hidden as a browser tells a tab behind another. Dark's move calls pale back
+    // with the rising pair, after the move's own note.
+    const setHidden = (hidden) => host.evaluate((h) => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => h });
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (h ? 'hidden' : 'visible') });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }, hidden);
+    await setHidden(true);
+    const before = (await host.evaluate(() => window.notes)).length;
+    await play(friend, 'd4');
+    await host.waitForFunction((n) => window.notes.length >= n + 3, before);
+    assert.deepEqual((await host.evaluate(() => window.notes)).slice(before), [540, 660, 880]);
+    assert.equal(await host.evaluate(() => document.title), 'Your turn · Dara — arcade');
+    // In sight, a move is only its note.
+    await setHidden(false);
+    await play(host, 'a1');
+    const seen = (await host.evaluate(() => window.notes)).length;
+    await play(friend, 'f5');
+    await host.waitForFunction((n) => window.notes.length >= n + 1, seen);
+    await host.waitForTimeout(300);
+    assert.deepEqual((await host.evaluate(() => window.notes)).slice(seen), [540]);
+  });
+});
+
 test('sounds for a move, a capture and the end, and a mute switch the browser remembers', { timeout: 60000 }, async () => {
   await keepScreenshotsOnFailure('sound', pages, async () => {
     const created = await createGame(server, { opponent: 'friend', rules: 'arcade,stones=3', first: 'me' });

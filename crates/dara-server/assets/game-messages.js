@@ -1,11 +1,19 @@
 // The server's messages to the game page (PROTOCOL.md), each handled by a small function that
 // brings the state up to date and says what happened. `page` holds what a message may do
 // beyond the state: `say(text, options)`, `send(type)`, `play(sound)`, `keepSeat(game, token)`,
-// `go(url)`, `openGame(id)`, `endDialogs()` and `choosing()` (the person is choosing which stone to take).
+// `go(url)`, `openGame(id)`, `endDialogs()`, `choosing()` (the person is choosing which stone to take)
+// and `hidden()` (the page is out of sight).
 import { parseMove, parsePosition } from './notation.js';
 import { t, cap } from './i18n.js';
 import { clockAt } from './game-clock.js';
+import { bothSeated } from './game-state.js';
 import { side, describeMove, resultText, turnText, refusalText } from './game-words.js';
+
+// The person's turn has come while their page is hidden (another tab, another window): a sound
+// calls them back, beside the tab's title.
+function callIfAway(game, page) {
+  if (game.you && !game.end && game.pos.side === game.you && bothSeated(game) && page.hidden()) page.play('your-turn');
+}
 
 const HANDLERS = {
   snapshot(state, d, page) {
@@ -39,6 +47,7 @@ const HANDLERS = {
   seated(state, d, page) {
     state.game.seats[d.colour] = { kind: 'human' };
     state.clock = clockAt(d.clock);
+    callIfAway(state.game, page);
     page.say(t('game.sat-down', { side: side(d.colour) }));
   },
 
@@ -60,6 +69,7 @@ const HANDLERS = {
     if (mover !== game.you) state.fresh = { key: `${d.ply} ${d.m}`, move: d.m };
     state.clock = clockAt(d.clock);
     page.play(parseMove(d.m).captures.length ? 'capture' : 'move');
+    callIfAway(game, page);
     page.say(`${describeMove(d.m, mover)}. ${turnText(game, page.choosing())}`);
   },
 

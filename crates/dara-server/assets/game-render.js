@@ -16,7 +16,9 @@ const $ = (id) => document.getElementById(id);
 export function render(state, page) {
   const { game } = state;
   if (!game) return;
-  document.title = `Dara — ${game.rules}`;
+  // The tab says when the person's turn has come, as lichess's does.
+  const yours = !!game.you && !game.end && bothSeated(game) && game.pos.side === game.you;
+  document.title = yours ? `${t('game.title-your-turn')} · Dara — ${game.rules}` : `Dara — ${game.rules}`;
   $('rules').textContent = game.rules;
   const browsing = state.viewing !== null;
   const fen = browsing ? game.positions[state.viewing] : game.pos.fen;

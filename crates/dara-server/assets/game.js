@@ -89,6 +89,7 @@ const effects = {
   openGame: (id) => { location.href = inPage ? pageTable.computerGameUrl(id) : `/g/${id}`; },
   endDialogs: () => { if ($('resign-dialog').open) $('resign-dialog').close(); },
   choosing: () => board.choosingCapture(),
+  hidden: () => document.hidden,
 };
 
 const draw = () => {
@@ -260,7 +261,22 @@ for (const kind of ['pointerdown', 'keydown']) document.addEventListener(kind, (
 // field, or in the dialog.
 document.addEventListener('keydown', (e) => {
   if (!state.game || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-  if (e.target.closest && e.target.closest('svg.board, input, textarea, select, dialog')) return;
+  if (e.target.closest && e.target.closest('input, textarea, select, dialog')) return;
+  // R turns the board round, wherever the focus is (as lichess's F: here f is a file).
+  if (e.key === 'r') {
+    e.preventDefault();
+    $('flip').click();
+    return;
+  }
+  // A move typed anywhere goes to the move box: a file's letter (a to f) or the p of "pass"
+  // starts it there, and Enter plays it.
+  if (/^[a-fp]$/.test(e.key) && !$('typed').hidden && !$('typed-input').disabled) {
+    e.preventDefault();
+    $('typed-input').focus();
+    $('typed-input').value += e.key;
+    return;
+  }
+  if (e.target.closest && e.target.closest('svg.board')) return;
   const at = shownPly(state);
   const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: Infinity }[e.key];
   if (to === undefined) return;
