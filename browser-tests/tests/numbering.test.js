@@ -65,5 +65,13 @@ test('a game that starts with dark to move is numbered from "1..." on the analys
     await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 3);
     assert.deepEqual(await page.$$eval('#moves li', (lis) => lis.map((li) => li.innerText.replace(/\s+/g, ' '))), ['1... d4', '2. a1 f5']);
     await expectText(page, '#shown', 'After 2... f5 (move 2 of 2).');
+    // The same game from a link (as "Analyse this game" makes one): read alike.
+    const link = new URLSearchParams({ rules: 'arcade', start: '6/6/2W3/6/6 b 11 12 0', moves: 'd4,a1,f5' });
+    const linked = await newPage();
+    await linked.goto(`${server.url}/analysis#${link}`);
+    await linked.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 3
+      || document.querySelector('#import-error').textContent !== '');
+    assert.equal(await linked.locator('#import-error').innerText(), '');
+    assert.deepEqual(await linked.$$eval('#moves li', (lis) => lis.map((li) => li.innerText.replace(/\s+/g, ' '))), ['1... d4', '2. a1 f5']);
   });
 });

@@ -305,11 +305,14 @@ if (hash.has('moves') || hash.has('start')) {
   const start = hash.get('start');
   const moves = (hash.get('moves') || '').split(',').filter(Boolean);
   const tags = `[Rules "${rules}"]\n${start ? `[Position "${start}"]\n` : ''}`;
-  const numbered = moves.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ${m}` : m)).join(' ');
+  // The moves unnumbered: the record's reader numbers them itself (dark may start, pale may
+  // move twice in a row when the movement phase begins), where numbers by alternation would be
+  // refused.
+  const numbered = moves.join(' ');
   // The game's result as it ended ("1-0" when the rules ended it: "*" would be refused), or
   // "*" from an older link that has none.
   const result = ['1-0', '0-1', '1/2-1/2'].includes(hash.get('result')) ? hash.get('result') : '*';
-  const record = `${tags}\n${numbered} ${result}\n`;
+  const record = `${tags}\n${numbered ? `${numbered} ` : ''}${result}\n`;
   $('import-text').value = record;
   importFrom(record, rules);
 } else {
