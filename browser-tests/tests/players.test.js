@@ -5,7 +5,7 @@
 // explained, the review's table on a phone, and moves chosen ahead in the opponent's turn.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useArcade, keepScreenshotsOnFailure, createGame, startServer, countShifts } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, createGame, startServer, countShifts, expectText } from '../harness.js';
 
 const { server, newPage, pages } = useArcade(['--instant-computer']);
 
@@ -331,6 +331,32 @@ for (const [viewport, lang] of [[{ width: 390, height: 844 }, 'en'], [{ width: 3
     });
   });
 }
+
+test('a game is aborted by either player until both sides have moved, and not after', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('abort', pages, async () => {
+    const { host, friend } = await friendGame('arcade');
+    for (const page of [host, friend]) await page.waitForSelector('#abort:not([hidden])');
+    assert.equal(await host.locator('#abort').innerText(), 'Abort game');
+    // Pale has placed; dark has not moved yet, and calls the game off.
+    await play(host, 'c3');
+    await movesShown(friend, 1);
+    await friend.waitForSelector('#abort:not([hidden])');
+    await friend.click('#abort');
+    const ended = 'No result (*): Dark called the game off before the first moves: the game is aborted';
+    for (const page of [host, friend]) {
+      await page.waitForSelector('#end:not([hidden])');
+      await expectText(page, '#result', ended);
+      assert.ok(await page.locator('#abort').isHidden());
+    }
+    // Once both sides have moved, there is no abort: one resigns.
+    const second = await friendGame('arcade');
+    await playAll([second.host, second.friend], ['c3', 'd4']);
+    for (const page of [second.host, second.friend]) {
+      await page.waitForSelector('#abort', { state: 'hidden' });
+      assert.ok(await page.locator('#resign').isVisible());
+    }
+  });
+});
 
 test('premoves: a step chosen in the opponent\'s turn is played when it comes; a click cancels one; an illegal one is let go', { timeout: 90000 }, async () => {
   await keepScreenshotsOnFailure('premove', pages, async () => {

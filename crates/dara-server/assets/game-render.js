@@ -168,6 +168,9 @@ function renderControls(state, mine) {
   // Not while the invite link's seat is being asked for: the note would come and go at once.
   $('watch-note').hidden = !!game.you || joining(state);
   $('resign').hidden = !playing || !seated;
+  // Until both sides have made their first move the game may be called off without a result
+  // (the table decides, and refuses a late one as too-late-to-abort).
+  $('abort').hidden = !playing || !seated || game.moves.length >= 2;
   // The computer plays every game out: no draw is offered to it.
   const mayOffer = playing && seated && !vsComputer;
   $('draw').hidden = !mayOffer || game.drawOffer === game.you || state.confirmingDraw;

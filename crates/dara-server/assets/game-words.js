@@ -21,7 +21,7 @@ export function refusalText(d) {
 // How a game ended, from its code.
 function endReason(end) {
   const key = `end.${end.code}`;
-  const params = { limit: end.limit, loser: end.loser && side(end.loser), idle: end.idle && side(end.idle) };
+  const params = { limit: end.limit, loser: end.loser && side(end.loser), idle: end.idle && side(end.idle), by: end.by && side(end.by) };
   return end.code && t(key, params) !== key ? t(key, params) : end.reason;
 }
 

@@ -284,6 +284,7 @@ document.addEventListener('keydown', (e) => {
   showPly(to);
 });
 $('takeback').addEventListener('click', () => conn.send('takeback'));
+$('abort').addEventListener('click', () => conn.send('abort'));
 $('review-start').addEventListener('click', () => startReview());
 $('claim').addEventListener('click', () => conn.send('claim'));
 $('rematch').addEventListener('click', () => conn.send('rematch'));
