@@ -6,6 +6,7 @@ export default {
   "home.analysis": "Analysis",
   "common.how-to-play": "How to play",
   "common.privacy": "Privacy",
+  "common.install": "Install the app",
   "home.thirty-cells-twelve-stones-a": "Thirty cells, twelve stones a side. Place your stones, then step them one cell at a time: line up exactly three and you take one of your opponent's. No account, nothing to install, nothing kept.",
   "home.learn-link": "New to Dara? Learn it in five minutes",
   "home.kept-title": "Your games against the computer",

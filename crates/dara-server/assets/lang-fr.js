@@ -6,6 +6,7 @@ export default {
   "home.analysis": "Analyse",
   "common.how-to-play": "Comment jouer",
   "common.privacy": "Confidentialité",
+  "common.install": "Installer l'application",
   "home.thirty-cells-twelve-stones-a": "Trente cases, douze pions par joueur. Posez vos pions, puis déplacez-les d'une case à la fois : alignez-en exactement trois et vous prenez un pion de l'adversaire. Pas de compte, rien à installer, rien de conservé.",
   "home.learn-link": "Nouveau au dara ? Apprenez-le en cinq minutes",
   "home.kept-title": "Vos parties contre l'ordinateur",

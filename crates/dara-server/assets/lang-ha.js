@@ -6,6 +6,7 @@ export default {
   "home.analysis": "Nazari",
   "common.how-to-play": "Yadda ake wasa",
   "common.privacy": "Sirri",
+  "common.install": "Saka manhajar",
   "home.thirty-cells-twelve-stones-a": "Ramuka talatin, duwatsu goma sha biyu kowane gefe. Ajiye duwatsunka, sa'an nan ka matsa su rami ɗaya a lokaci guda: idan ka jera uku daidai, ka ɗauki ɗaya daga cikin na abokin hamayyarka. Babu asusu, babu abin da za a saka, ba a ajiye komai.",
   "home.learn-link": "Sabon shiga Dara? Koyi shi cikin minti biyar",
   "home.kept-title": "Wasanninka da kwamfuta",

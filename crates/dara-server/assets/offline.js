@@ -1,6 +1,9 @@
 // Every page installs the Arcade's service worker (/sw.js), which keeps the pages, their assets
 // and the engine so that they open without a connection. A newer release's worker waits until
-// a page that is not a game loads, and takes over then: never under a game in progress.
+// a page that is not a game loads, and takes over then: never under a game in progress. And
+// every page offers to install the Arcade as an app once the browser says it may.
+import { t } from './i18n.js';
+
 if ('serviceWorker' in navigator) {
   const inGame = /^\/(g|computer)\//.test(location.pathname);
   navigator.serviceWorker.register('/sw.js').then((registration) => {
@@ -15,3 +18,28 @@ if ('serviceWorker' in navigator) {
     });
   }, (error) => console.warn(`no service worker: ${error.message}`));
 }
+
+// The browser says the Arcade may be installed (Chromium's `beforeinstallprompt`: the manifest,
+// its icons and the service worker pass): its own banner is held back, and the header offers
+// it instead, once, until it is used or the app is installed.
+window.addEventListener('beforeinstallprompt', (event) => {
+  event.preventDefault();
+  const nav = document.querySelector('header.top nav');
+  if (!nav) return;
+  let button = document.getElementById('install');
+  if (!button) {
+    button = document.createElement('button');
+    button.id = 'install';
+    button.type = 'button';
+    button.className = 'link install';
+    nav.append(' ', button);
+  }
+  button.textContent = t('common.install');
+  button.hidden = false;
+  button.onclick = async () => {
+    button.hidden = true;
+    await event.prompt();
+    await event.userChoice.catch(() => {});
+  };
+});
+window.addEventListener('appinstalled', () => document.getElementById('install')?.remove());
