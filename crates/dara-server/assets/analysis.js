@@ -14,6 +14,7 @@ import { evaluationText } from './review.js';
 import { analyse } from './study.js';
 import { renderMoveList } from './movelist.js';
 import { moveNumbers, moversOf, moveCount } from './numbering.js';
+import { analysisLink, shareLink } from './share.js';
 import { t, lang, verdictText } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -295,6 +296,14 @@ document.addEventListener('keydown', (e) => {
   if (to === undefined) return;
   e.preventDefault();
   show(to);
+});
+
+// The position shown, as a link that opens it here (the position in the address's fragment).
+$('share-position').addEventListener('click', () => {
+  const { study, shown } = state;
+  if (study.positions.length === 0) return;
+  const url = analysisLink({ rules: study.rules, start: study.positions[shown] });
+  shareLink({ title: document.title, text: t('share.position-text'), url }, say);
 });
 
 // A link from a finished game: `#rules=…&start=…&moves=c3,d4,…` (in the fragment, so the game

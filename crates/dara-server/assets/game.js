@@ -10,6 +10,8 @@ import { newState, shownPly, mayPlay, mayPremove } from './game-state.js';
 import { receive } from './game-messages.js';
 import { render, renderTurn, renderTick, renderMute } from './game-render.js';
 import { judgePosition } from './judge.js';
+import { shareLink, download } from './share.js';
+import { resultText } from './game-words.js';
 
 const $ = (id) => document.getElementById(id);
 const storeKey = (id) => `dara.seat.${id}`;
@@ -290,6 +292,12 @@ $('claim').addEventListener('click', () => conn.send('claim'));
 $('rematch').addEventListener('click', () => conn.send('rematch'));
 $('copy-link').addEventListener('click', () => copy($('invite-link').value, t('game.link-copied')));
 $('copy-record').addEventListener('click', () => copy($('record').value, t('game.record-copied')));
+$('download-record').addEventListener('click', () => download(`dara-${gameId}.txt`, $('record').value));
+// The finished game goes on the analysis board's link: the game itself, not this page, which
+// the server forgets minutes after the end.
+$('share-game').addEventListener('click', () => shareLink({
+  title: document.title, text: t('share.game-text', { result: resultText(state.game.end) }), url: $('analyse-link').href,
+}, say));
 $('typed').addEventListener('submit', (e) => {
   e.preventDefault();
   const text = $('typed-input').value.trim();
