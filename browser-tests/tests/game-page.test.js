@@ -55,13 +55,13 @@ test('earlier positions can be browsed while the game goes on, and the live one 
     await host.click('#moves button[data-ply="2"]');
     await host.waitForSelector('#browsing:not([hidden])');
     assert.deepEqual(await stones(host), { c3: 'pale', d4: 'dark' });
-    assert.equal(await host.locator('#browse-note').innerText(), 'You are looking at move 2 of 5: d4.');
+    assert.equal(await host.locator('#browse-note').innerText(), 'You are looking at 1... d4 (move 1 of 3).');
     assert.equal(await host.locator('#moves [aria-current="true"]').innerText(), 'd4');
     assert.equal(await host.locator('[data-cell].put').count(), 0);
     assert.equal(await host.locator('#player-white .hand').innerText(), '11 in hand');
     // Arrow keys go back and forth from there (the focus is on the move list).
     await host.keyboard.press('ArrowLeft');
-    await host.waitForFunction(() => document.querySelector('#browse-note').textContent.includes('move 1 of 5'));
+    await host.waitForFunction(() => document.querySelector('#browse-note').textContent.startsWith('You are looking at 1. c3 '));
     assert.deepEqual(await stones(host), { c3: 'pale' });
     await host.keyboard.press('ArrowLeft');
     assert.equal(await host.locator('#browse-note').innerText(), 'You are looking at the start.');
@@ -69,19 +69,19 @@ test('earlier positions can be browsed while the game goes on, and the live one 
     await host.keyboard.press('ArrowRight');
     await host.keyboard.press('ArrowRight');
     await host.keyboard.press('ArrowRight');
-    assert.equal(await host.locator('#browse-note').innerText(), 'You are looking at move 3 of 5: a1.');
+    assert.equal(await host.locator('#browse-note').innerText(), 'You are looking at 2. a1 (move 2 of 3).');
 
     // The game goes on: the friend's move does not move the host's view, but is told.
     await play(friend, 'e2');
     await host.waitForFunction(() => document.querySelector('#live').textContent === 'Back to the live position (1 new)');
-    assert.match(await host.locator('#browse-note').innerText(), /^You are looking at move 3 of 6: a1\. 1 new move since\.$/);
+    assert.match(await host.locator('#browse-note').innerText(), /^You are looking at 2\. a1 \(move 2 of 3\)\. 1 new turn since\.$/);
     assert.deepEqual(await stones(host), { c3: 'pale', d4: 'dark', a1: 'pale' });
     assert.equal(await host.locator('#turn').innerText(), 'Your turn: place a stone.');
     // The page's own buttons go back and forth too.
     await host.click('#prev');
-    assert.match(await host.locator('#browse-note').innerText(), /move 2 of 6/);
+    assert.match(await host.locator('#browse-note').innerText(), /^You are looking at 1\.\.\. d4 /);
     await host.click('#next');
-    assert.match(await host.locator('#browse-note').innerText(), /move 3 of 6/);
+    assert.match(await host.locator('#browse-note').innerText(), /^You are looking at 2\. a1 /);
 
     // Back to the live position: the new move is there, and the board plays again.
     await host.click('#live');
