@@ -1,9 +1,9 @@
 // The game page drawn from its state: every part of the page that changes is set here, from
 // `state` alone (game-state.js), so drawing twice draws the same. `page` gives the board, whether
-// a turn is on its way (`sending()`), whether a stone's capture is being chosen (`choosing()`)
-// and `view(ply)` for the move list and the review to show a position.
+// a turn is on its way (`sending()`), whether a stone's capture is being chosen (`choosing()`),
+// `view(ply)` for the move list and the review to show a position, and `review` (review.js, once
+// a review is asked for).
 import { parsePosition } from './notation.js';
-import { MARKS, drawGraph, turnNote, sideNames } from './review.js';
 import { renderMoveList } from './movelist.js';
 import { moveNumbers, moversOf, moveCount } from './numbering.js';
 import { t } from './i18n.js';
@@ -135,6 +135,8 @@ function renderBrowsing(state) {
 function renderMoves(state, page) {
   const { game } = state;
   const { reviewed } = state.review;
+  // review.js came with the review (page.review): its marks go on the list.
+  const MARKS = reviewed && page.review.MARKS;
   renderMoveList($('moves'), game.moves, moveNumbers(moversOf(game.positions)), shownPly(state), page.view, (button, ply) => {
     const mark = reviewed && reviewed.turns[ply - 1] ? reviewed.turns[ply - 1].mark : null;
     if (mark && MARKS[mark].sign) {
@@ -217,6 +219,7 @@ function renderReview(state, page) {
   $('review-start').hidden = !game.end || review.reviewed !== null || review.asking;
   if (!review.reviewed) return;
   const shown = shownPly(state);
+  const { drawGraph, turnNote, sideNames } = page.review;
   const names = sideNames(game.you, game.opponent);
   drawGraph($('review-graph'), review.reviewed, shown, page.view, names);
   $('review-note').textContent = turnNote(review.reviewed, shown, names);

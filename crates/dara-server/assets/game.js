@@ -4,13 +4,16 @@
 // buttons: what the person does.
 import { Board } from './board.js';
 import * as sound from './sound.js';
-import { fetchReview, fillTable, summary, sideNames } from './review.js';
 import { t } from './i18n.js';
 import { newState, shownPly, mayPlay, mayPremove } from './game-state.js';
 import { receive } from './game-messages.js';
 import { render, renderTurn, renderTick, renderMute } from './game-render.js';
-import { judgePosition } from './judge.js';
-import { shareLink, download } from './share.js';
+// The rules' answer (judge.js) and sharing (share.js) are fetched when first needed, not
+// with the page: a game's page stays within its byte budget (weight.test.js).
+const judge = () => import('./judge.js');
+const sharing = () => import('./share.js');
+// So is the review's (review.js), once a finished game's review is asked for.
+const reviewing = () => import('./review.js');
 import { resultText } from './game-words.js';
 
 const $ = (id) => document.getElementById(id);
@@ -76,6 +79,7 @@ const view = {
   choosing: () => board.choosingCapture(),
   muted: () => sound.muted(),
   view: (ply) => showPly(ply),
+  review: null, // review.js, once a review is asked for: the marks, the graph and the notes
 };
 
 // What a server message may do beyond changing the state.
@@ -110,6 +114,7 @@ async function askPremoveSteps() {
   const [stones, , , , quiet] = fen.split(' ');
   const position = `${stones} ${game.you === 'white' ? 'w' : 'b'} 0 0 ${quiet}`;
   try {
+    const { judgePosition } = await judge();
     const answer = await judgePosition({ position, rules: game.rules });
     const steps = answer.pos.legal.filter((m) => m.includes('-')).map((m) => m.split('x')[0]);
     if (state.premoveSteps.fen !== fen) return;
@@ -189,6 +194,7 @@ async function startReview() {
   $('review-status').textContent = t('review.working');
   draw();
   try {
+    const { fetchReview, fillTable, summary, sideNames } = view.review = await reviewing();
     state.review.reviewed = await fetchReview(state.game);
     // Made in the page, the server away: said, as its endgame tables were not used.
     $('review-status').textContent = state.review.reviewed.inPage ? t('review.in-page') : '';
@@ -292,10 +298,10 @@ $('claim').addEventListener('click', () => conn.send('claim'));
 $('rematch').addEventListener('click', () => conn.send('rematch'));
 $('copy-link').addEventListener('click', () => copy($('invite-link').value, t('game.link-copied')));
 $('copy-record').addEventListener('click', () => copy($('record').value, t('game.record-copied')));
-$('download-record').addEventListener('click', () => download(`dara-${gameId}.txt`, $('record').value));
+$('download-record').addEventListener('click', async () => (await sharing()).download(`dara-${gameId}.txt`, $('record').value));
 // The finished game goes on the analysis board's link: the game itself, not this page, which
 // the server forgets minutes after the end.
-$('share-game').addEventListener('click', () => shareLink({
+$('share-game').addEventListener('click', async () => (await sharing()).shareLink({
   title: document.title, text: t('share.game-text', { result: resultText(state.game.end) }), url: $('analyse-link').href,
 }, say));
 $('typed').addEventListener('submit', (e) => {

@@ -2,8 +2,6 @@
 // and the engine so that they open without a connection. A newer release's worker waits until
 // a page that is not a game loads, and takes over then: never under a game in progress. And
 // every page offers to install the Arcade as an app once the browser says it may.
-import { t } from './i18n.js';
-
 if ('serviceWorker' in navigator) {
   const inGame = /^\/(g|computer)\//.test(location.pathname);
   navigator.serviceWorker.register('/sw.js').then((registration) => {
@@ -21,25 +19,8 @@ if ('serviceWorker' in navigator) {
 
 // The browser says the Arcade may be installed (Chromium's `beforeinstallprompt`: the manifest,
 // its icons and the service worker pass): its own banner is held back, and the header offers
-// it instead, once, until it is used or the app is installed.
+// it instead (install.js, fetched then), until it is used or the app is installed.
 window.addEventListener('beforeinstallprompt', (event) => {
   event.preventDefault();
-  const nav = document.querySelector('header.top nav');
-  if (!nav) return;
-  let button = document.getElementById('install');
-  if (!button) {
-    button = document.createElement('button');
-    button.id = 'install';
-    button.type = 'button';
-    button.className = 'link install';
-    nav.append(' ', button);
-  }
-  button.textContent = t('common.install');
-  button.hidden = false;
-  button.onclick = async () => {
-    button.hidden = true;
-    await event.prompt();
-    await event.userChoice.catch(() => {});
-  };
+  import('./install.js').then(({ offerInstall }) => offerInstall(event));
 });
-window.addEventListener('appinstalled', () => document.getElementById('install')?.remove());
