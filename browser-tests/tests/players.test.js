@@ -252,6 +252,28 @@ test('on a laptop the board\'s tools are on the first screen, on a phone the boa
   });
 });
 
+test('the game and learning pages link to Puzzles and Analysis; the analysis board comes first, on a laptop\'s first screen', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('headers', pages, async () => {
+    const links = (page) => page.$$eval('header.top nav a', (as) => as.map((a) => new URL(a.href).pathname));
+    const created = await createGame(server, { opponent: 'computer', level: 1, first: 'me' });
+    for (const lang of ['en', 'fr', 'ha']) {
+      const page = await newPage({ width: 1280, height: 800 });
+      await page.addInitScript((code) => localStorage.setItem('dara.lang', code), lang);
+      await page.goto(server.url + created.url);
+      assert.deepEqual((await links(page)).slice(0, 2), ['/puzzles', '/analysis'], `the game page (${lang})`);
+      await page.goto(`${server.url}/learn`);
+      assert.deepEqual((await links(page)).slice(0, 2), ['/puzzles', '/analysis'], `the learning page (${lang})`);
+      await page.goto(`${server.url}/analysis#rules=arcade&moves=c3,d4,a1,f5`);
+      assert.equal((await links(page))[0], '/puzzles');
+      await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 4);
+      const board = await page.locator('svg.board').boundingBox();
+      const paste = await page.locator('#import-text').boundingBox();
+      assert.ok(board.y + board.height <= 800, `the board on the laptop's first screen (${lang}: bottom at ${board.y + board.height})`);
+      assert.ok(paste.y > board.y + board.height, `the paste box under the board (${lang})`);
+    }
+  });
+});
+
 test('a newcomer starts at level 1; the chosen level is said in full and kept', { timeout: 30000 }, async () => {
   await keepScreenshotsOnFailure('level', pages, async () => {
     for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
