@@ -133,9 +133,9 @@ for (const [name, lacking] of [
   });
 }
 
-test('a takeback in the page undoes the turn and the computer\'s answer; the home page counts what stands', { timeout: 60000 }, async () => {
+test('a takeback in the page undoes the turn and the computer\'s answer, the board in view on a phone; the home page counts what stands', { timeout: 60000 }, async () => {
   await keepScreenshotsOnFailure('computer-in-page-takeback', pages, async () => {
-    const page = await newPage();
+    const page = await newPage({ width: 390, height: 844 });
     await playComputerFromHome(page, server.url, { level: 1 });
     for (const [cell, plies] of [['c3', 2], ['a1', 4]]) {
       await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
@@ -146,8 +146,16 @@ test('a takeback in the page undoes the turn and the computer\'s answer; the hom
       await page.press('#typed-input', 'Enter');
       await page.waitForFunction((n) => document.querySelectorAll('#moves button.move').length === n, plies);
     }
+    // Scrolled down to the move list, as a player looking at the moves is: the board is out of view.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    assert.ok(await page.evaluate(() => document.querySelector('svg.board').getBoundingClientRect().top < 0), 'the board scrolled off');
     await page.click('#takeback');
     await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 2);
+    // On a phone Take back is under the board: the board comes back into view after it.
+    await page.waitForFunction(() => {
+      const box = document.querySelector('svg.board').getBoundingClientRect();
+      return box.top >= -1 && box.bottom <= window.innerHeight + 1;
+    });
     await page.goto(server.url + '/');
     assert.match(await page.locator('#kept-list a').innerText(), /: 1 move, still being played$/);
   });

@@ -291,7 +291,12 @@ document.addEventListener('keydown', (e) => {
   e.preventDefault();
   showPly(to);
 });
-$('takeback').addEventListener('click', () => conn.send('takeback'));
+// Taken back from under the board (a phone's screen): the board comes back into view, to show
+// what the takeback undoes.
+$('takeback').addEventListener('click', () => {
+  conn.send('takeback');
+  $('board').scrollIntoView({ block: 'nearest' });
+});
 $('abort').addEventListener('click', () => conn.send('abort'));
 $('review-start').addEventListener('click', () => startReview());
 $('claim').addEventListener('click', () => conn.send('claim'));
