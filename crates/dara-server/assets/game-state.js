@@ -21,6 +21,8 @@ export function newState({ gameId, token }) {
     review: { asking: false, reviewed: null }, // the engine's review, once asked for
     confirmingDraw: false, // "Offer draw" pressed: the page asks before sending it
     premove: null,       // a step chosen in the opponent's turn, to play when it comes: 'c3-c4'
+    premoveSteps: { fen: null, steps: [] }, // the steps the rules allow the person's stones in the
+                         // position `fen`, were it their turn: what may be chosen ahead
     link: 'connected',   // the socket's state (connection.js): 'connected', 'reconnecting', ...
     said: [],            // the last quick messages heard on this page: [{ by, phrase }], oldest first
     hideOpponent: false, // the person hides the opponent's quick messages (kept in local storage)

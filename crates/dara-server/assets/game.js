@@ -4,11 +4,17 @@
 // buttons: what the person does.
 import { Board } from './board.js';
 import * as sound from './sound.js';
-import { fetchReview, fillTable, summary, sideNames } from './review.js';
 import { t, keysUnder } from './i18n.js';
 import { newState, shownPly, mayPlay, mayPremove } from './game-state.js';
 import { receive } from './game-messages.js';
 import { render, renderTurn, renderTick, renderMute } from './game-render.js';
+// The rules' answer (judge.js) and sharing (share.js) are fetched when first needed, not
+// with the page: a game's page stays within its byte budget (weight.test.js).
+const judge = () => import('./judge.js');
+const sharing = () => import('./share.js');
+// So is the review's (review.js), once a finished game's review is asked for.
+const reviewing = () => import('./review.js');
+import { resultText } from './game-words.js';
 
 const $ = (id) => document.getElementById(id);
 const storeKey = (id) => `dara.seat.${id}`;
@@ -76,6 +82,7 @@ const view = {
   choosing: () => board.choosingCapture(),
   muted: () => sound.muted(),
   view: (ply) => showPly(ply),
+  review: null, // review.js, once a review is asked for: the marks, the graph and the notes
 };
 
 // What a server message may do beyond changing the state.
@@ -92,9 +99,35 @@ const effects = {
   openGame: (id) => { location.href = inPage ? pageTable.computerGameUrl(id) : `/g/${id}`; },
   endDialogs: () => { if ($('resign-dialog').open) $('resign-dialog').close(); },
   choosing: () => board.choosingCapture(),
+  hidden: () => document.hidden,
 };
 
-const draw = () => render(state, view);
+const draw = () => {
+  render(state, view);
+  askPremoveSteps();
+};
+
+// In the opponent's turn, the steps the person's stones may take were it their turn: asked of
+// the rules (the server's `POST /api/position`, or table.wasm offline) about this position with
+// the person to move and the hands empty, once a position; the page derives none itself.
+async function askPremoveSteps() {
+  const { game } = state;
+  if (!game || !mayPremove(state) || state.premoveSteps.fen === game.pos.fen) return;
+  const fen = game.pos.fen;
+  state.premoveSteps = { fen, steps: [] };
+  const [stones, , , , quiet] = fen.split(' ');
+  const position = `${stones} ${game.you === 'white' ? 'w' : 'b'} 0 0 ${quiet}`;
+  try {
+    const { judgePosition } = await judge();
+    const answer = await judgePosition({ position, rules: game.rules });
+    const steps = answer.pos.legal.filter((m) => m.includes('-')).map((m) => m.split('x')[0]);
+    if (state.premoveSteps.fen !== fen) return;
+    state.premoveSteps = { fen, steps: [...new Set(steps)] };
+    render(state, view);
+  } catch {
+    // No answer: nothing is offered ahead, and the turn is played when it comes.
+  }
+}
 
 // The room kept from the first paint (game-early.js) is the snapshot's to keep or give back
 // from now on; its words leave the address, so that a reload later in the game does not keep
@@ -165,6 +198,7 @@ async function startReview() {
   $('review-status').textContent = t('review.working');
   draw();
   try {
+    const { fetchReview, fillTable, summary, sideNames } = view.review = await reviewing();
     state.review.reviewed = await fetchReview(state.game);
     // Made in the page, the server away: said, as its endgame tables were not used.
     $('review-status').textContent = state.review.reviewed.inPage ? t('review.in-page') : '';
@@ -239,19 +273,46 @@ for (const kind of ['pointerdown', 'keydown']) document.addEventListener(kind, (
 // field, or in the dialog.
 document.addEventListener('keydown', (e) => {
   if (!state.game || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-  if (e.target.closest && e.target.closest('svg.board, input, textarea, select, dialog')) return;
+  if (e.target.closest && e.target.closest('input, textarea, select, dialog')) return;
+  // R turns the board round, wherever the focus is (as lichess's F: here f is a file).
+  if (e.key === 'r') {
+    e.preventDefault();
+    $('flip').click();
+    return;
+  }
+  // A move typed anywhere goes to the move box: a file's letter (a to f) or the p of "pass"
+  // starts it there, and Enter plays it.
+  if (/^[a-fp]$/.test(e.key) && !$('typed').hidden && !$('typed-input').disabled) {
+    e.preventDefault();
+    $('typed-input').focus();
+    $('typed-input').value += e.key;
+    return;
+  }
+  if (e.target.closest && e.target.closest('svg.board')) return;
   const at = shownPly(state);
   const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: Infinity }[e.key];
   if (to === undefined) return;
   e.preventDefault();
   showPly(to);
 });
-$('takeback').addEventListener('click', () => conn.send('takeback'));
+// Taken back from under the board (a phone's screen): the board comes back into view, to show
+// what the takeback undoes.
+$('takeback').addEventListener('click', () => {
+  conn.send('takeback');
+  $('board').scrollIntoView({ block: 'nearest' });
+});
+$('abort').addEventListener('click', () => conn.send('abort'));
 $('review-start').addEventListener('click', () => startReview());
 $('claim').addEventListener('click', () => conn.send('claim'));
 $('rematch').addEventListener('click', () => conn.send('rematch'));
 $('copy-link').addEventListener('click', () => copy($('invite-link').value, t('game.link-copied')));
 $('copy-record').addEventListener('click', () => copy($('record').value, t('game.record-copied')));
+$('download-record').addEventListener('click', async () => (await sharing()).download(`dara-${gameId}.txt`, $('record').value));
+// The finished game goes on the analysis board's link: the game itself, not this page, which
+// the server forgets minutes after the end.
+$('share-game').addEventListener('click', async () => (await sharing()).shareLink({
+  title: document.title, text: t('share.game-text', { result: resultText(state.game.end) }), url: $('analyse-link').href,
+}, say));
 $('typed').addEventListener('submit', (e) => {
   e.preventDefault();
   const text = $('typed-input').value.trim();

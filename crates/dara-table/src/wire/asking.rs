@@ -133,6 +133,7 @@ impl<K, B> Asking<K, B> {
             ClientMessage::Join => Asking::Sit,
             ClientMessage::Claim => asked(Ask::Claim { opponent_away: by.and_then(|c| away(!c)) }),
             ClientMessage::Resign => asked(Ask::Resign),
+            ClientMessage::Abort => asked(Ask::Abort),
             ClientMessage::DrawOffer => asked(Ask::DrawOffer),
             ClientMessage::DrawDecline => asked(Ask::DrawDecline),
             ClientMessage::DrawWithdraw => asked(Ask::DrawWithdraw),

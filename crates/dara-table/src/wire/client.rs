@@ -49,6 +49,8 @@ pub enum ClientMessage {
     },
     /// Give up.
     Resign,
+    /// Call the game off, without a result, before both sides have moved.
+    Abort,
     /// Offer a draw, or accept the one on offer.
     DrawOffer,
     /// Turn down the draw on offer.
@@ -339,6 +341,7 @@ mod tests {
             ClientMessage::Move { id: 4, text: "c3-c4xe5".into(), lag: Some(12) },
             ClientMessage::Move { id: 5, text: "a1".into(), lag: None },
             ClientMessage::Resign,
+            ClientMessage::Abort,
             ClientMessage::DrawOffer,
             ClientMessage::DrawDecline,
             ClientMessage::DrawWithdraw,
