@@ -235,7 +235,7 @@ function renderQuick(state) {
   $('phrases').hidden = !speaking;
   $('hide-said').hidden = !game.you;
   $('hide-said').setAttribute('aria-pressed', String(state.hideOpponent));
-  $('hide-said-state').textContent = t(state.hideOpponent ? 'game.mute-on' : 'game.mute-off');
+  $('hide-said-state').textContent = t(state.hideOpponent ? 'quick.hide-on' : 'quick.hide-off');
   const list = $('said');
   list.replaceChildren(...state.said.map(({ by, phrase }) => {
     const line = document.createElement('li');

@@ -660,6 +660,8 @@ export default {
   "quick.line": "{who}: {phrase}",
   "quick.you-said": "You said: {phrase}",
   "quick.hide": "Hide opponent's messages:",
+  "quick.hide-on": "on",
+  "quick.hide-off": "off",
   "refusal.quick-messages-between-people": "quick messages are for games between people",
   "refusal.too-many-quick-messages": "you have sent as many quick messages as you may for now: send another in {seconds} s",
   "privacy.quick-messages": "Quick messages (“Hello!”, “Good game!”…) are sent as they are said to the other player's page and to anyone watching, and nowhere else: the server keeps none of them, not even while the game lasts, they are never in the game's record, and a page that comes back later does not see them again. Only the fixed phrases can be sent: nothing can be typed. Hiding your opponent's messages is remembered by your browser alone."

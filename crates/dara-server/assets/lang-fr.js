@@ -660,6 +660,8 @@ export default {
   "quick.line": "{who} : {phrase}",
   "quick.you-said": "Vous avez dit : {phrase}",
   "quick.hide": "Masquer les messages de l'adversaire :",
+  "quick.hide-on": "activé",
+  "quick.hide-off": "désactivé",
   "refusal.quick-messages-between-people": "les messages rapides sont réservés aux parties entre personnes",
   "refusal.too-many-quick-messages": "vous avez envoyé autant de messages rapides que permis pour l'instant : envoyez-en un autre dans {seconds} s",
   "privacy.quick-messages": "Les messages rapides (« Bonjour ! », « Belle partie ! »…) sont envoyés, au moment où ils sont dits, à la page de l'autre joueur et à ceux qui regardent, et nulle part ailleurs : le serveur n'en garde aucun, même pendant la partie, ils ne figurent jamais dans le relevé de la partie, et une page qui revient plus tard ne les revoit pas. Seules les phrases prévues peuvent être envoyées : rien ne peut être tapé. Le choix de masquer les messages de l'adversaire n'est gardé que par votre navigateur."

@@ -660,6 +660,8 @@ export default {
   "quick.line": "{who}: {phrase}",
   "quick.you-said": "Ka ce: {phrase}",
   "quick.hide": "Ɓoye saƙonnin abokin hamayya:",
+  "quick.hide-on": "a kunne",
+  "quick.hide-off": "a kashe",
   "refusal.quick-messages-between-people": "gajerun saƙonni na wasanni tsakanin mutane ne kawai",
   "refusal.too-many-quick-messages": "ka aika iyakar gajerun saƙonnin da aka yarda a yanzu: aika wani cikin daƙiƙa {seconds}",
   "privacy.quick-messages": "Gajerun saƙonni (“Sannu!”, “Wasa mai kyau!”…) ana aika su a lokacin da aka faɗe su zuwa shafin ɗayan ɗan wasan da masu kallo kawai: sabar ba ta ajiye ko ɗaya, ko da lokacin da wasan ke gudana, ba sa cikin rubutun wasan, kuma shafin da ya dawo daga baya ba zai sake ganin su ba. Jimlolin da aka tanada kawai ake iya aikawa: ba a iya rubuta komai. Burauzarka kaɗai ke tuna ko ka ɓoye saƙonnin abokin hamayyarka."
