@@ -3,7 +3,7 @@
 // drawn from that state (game-render.js). This file ties them to the board, the socket and the
 // buttons: what the person does.
 import { Board } from './board.js';
-import * as sound from './sound.js';
+import { muted, setMuted } from './sound-switch.js';
 import { t, keysUnder } from './i18n.js';
 import { newState, shownPly, mayPlay, mayPremove } from './game-state.js';
 import { receive } from './game-messages.js';
@@ -15,6 +15,8 @@ const sharing = () => import('./share.js');
 // So is the review's (review.js), once a finished game's review is asked for.
 const reviewing = () => import('./review.js');
 import { resultText } from './game-words.js';
+// The sounds (sound.js), fetched at the person's first press or key (see unlockSound).
+let sounds = null;
 
 const $ = (id) => document.getElementById(id);
 const storeKey = (id) => `dara.seat.${id}`;
@@ -80,7 +82,7 @@ const view = {
   board,
   sending: () => conn.sending(),
   choosing: () => board.choosingCapture(),
-  muted: () => sound.muted(),
+  muted: () => muted(),
   view: (ply) => showPly(ply),
   review: null, // review.js, once a review is asked for: the marks, the graph and the notes
 };
@@ -90,7 +92,7 @@ const effects = {
   say,
   announce: (text) => { $('announce').textContent = text; },
   send: (type) => conn.send(type),
-  play: (kind) => sound.play(kind),
+  play: (kind) => sounds?.then((sound) => sound.play(kind)),
   keepSeat: (id, token) => {
     localStorage.setItem(storeKey(id), token);
     if (id === gameId) conn.setSeat(token);
@@ -259,14 +261,20 @@ $('prev').addEventListener('click', () => showPly(shownPly(state) - 1));
 $('next').addEventListener('click', () => showPly(state.viewing === null ? Infinity : state.viewing + 1));
 $('live').addEventListener('click', () => showPly(Infinity));
 $('flip').addEventListener('click', () => { state.turnedRound = !state.turnedRound; draw(); });
-renderMute(sound.muted());
+renderMute(muted());
 $('mute').addEventListener('click', () => {
-  sound.setMuted(!sound.muted());
-  renderMute(sound.muted());
-  sound.unlock();
+  setMuted(!muted());
+  renderMute(muted());
+  unlockSound();
 });
-// Sound may start only after a press or a key (see sound.js).
-for (const kind of ['pointerdown', 'keydown']) document.addEventListener(kind, () => sound.unlock(), { capture: true });
+// Sound may start only after a press or a key (see sound.js), so the sounds are fetched then, not
+// among the bytes before the page is usable: a sound asked for while they come is made when they
+// have come, and one asked for before any press is not made, as it could not be.
+function unlockSound() {
+  sounds ??= import('./sound.js');
+  sounds.then((sound) => sound.unlock());
+}
+for (const kind of ['pointerdown', 'keydown']) document.addEventListener(kind, unlockSound, { capture: true });
 
 // Left and right go through the earlier positions, Home to the start and End back to the live
 // one, wherever the focus is, except on the board (whose arrows move between cells), in a text

@@ -1,16 +1,10 @@
 // Quiet sounds for a move, a capture and the end of a game, made on the spot with WebAudio
-// (nothing is downloaded), and the switch that mutes them, which the browser remembers.
+// (nothing is downloaded). The switch that mutes them is sound-switch.js's; this module is fetched
+// only at the person's first press or key, before which no page may make a sound anyway.
 
-const KEY = 'dara.sound';
+import { muted } from './sound-switch.js';
+
 let context = null;
-
-export function muted() {
-  return localStorage.getItem(KEY) === 'off';
-}
-
-export function setMuted(off) {
-  localStorage.setItem(KEY, off ? 'off' : 'on');
-}
 
 // Browsers let a page make sound only after the person has touched it, so the audio context is
 // made on the first press or key, not before (which would only earn a warning).
