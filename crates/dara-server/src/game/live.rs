@@ -6,7 +6,7 @@
 
 use std::net::IpAddr;
 use std::sync::{Arc, Weak};
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use dara::{Colour, Move};
 use dara_table::view::View;
@@ -19,10 +19,10 @@ use super::handle::{GameHandle, OwnHandle};
 use super::history;
 use super::host::Host;
 use super::keeping::Keeping;
+use super::lifespan::Lifespan;
 use super::mailbox::{SitRefused, Welcome};
 use super::settings::rematch;
 use super::thinking::Thinking;
-use crate::config::Config;
 use crate::date::record_date;
 use crate::error::AppError;
 use crate::protocol::{Answer, Refusal, Wire, WireAnswer};
@@ -57,25 +57,6 @@ pub(super) struct Game {
     /// second seat: the server's settings, copied once, so that the owner reads them after
     /// every letter without reaching the server.
     lifespan: Lifespan,
-}
-
-/// See [`Game::expires_at`].
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Lifespan {
-    pub(super) finished_grace: Duration,
-    pub(super) idle_timeout: Duration,
-    pub(super) unjoined_timeout: Duration,
-}
-
-impl Lifespan {
-    /// As the server's settings say.
-    pub(super) fn of(config: &Config) -> Lifespan {
-        Lifespan {
-            finished_grace: config.finished_grace,
-            idle_timeout: config.idle_timeout,
-            unjoined_timeout: config.unjoined_timeout,
-        }
-    }
 }
 
 /// How a change to a live game ended.
@@ -490,16 +471,10 @@ impl Game {
         self.host.strong_count() == 0 || self.expires_at().is_some_and(|at| now >= at)
     }
 
-    /// When the game's time here is up: it ended long enough ago, everyone left long enough
-    /// ago, or its second seat waited long enough (so filling the server with games nobody
-    /// joins takes an attacker continuous work).
+    /// When the game's time here is up (see [`Lifespan::expires_at`]).
     fn expires_at(&self) -> Option<Instant> {
-        let Lifespan { finished_grace, idle_timeout, unjoined_timeout } = self.lifespan;
-        let ending = self.table.ending();
-        let finished = ending.map(|e| self.instant(e.at) + finished_grace);
-        let idle = self.crowd.empty_since().map(|t| t + idle_timeout);
-        let unjoined = (self.table.free_seat().is_some() && ending.is_none())
-            .then(|| self.created + unjoined_timeout);
-        [finished, idle, unjoined].into_iter().flatten().min()
+        let ended = self.table.ending().map(|e| self.instant(e.at));
+        let waiting = self.table.free_seat().is_some() && ended.is_none();
+        self.lifespan.expires_at(ended, self.crowd.empty_since(), waiting.then_some(self.created))
     }
 }

@@ -15,6 +15,7 @@ pub(crate) mod handle;
 mod history;
 pub(crate) mod host;
 mod keeping;
+mod lifespan;
 mod live;
 pub(crate) mod mailbox;
 mod owner;

@@ -9,7 +9,8 @@ use dara_table::Table;
 
 use super::handle::GameHandle;
 use super::host::Host;
-use super::live::{Game, Lifespan};
+use super::lifespan::Lifespan;
+use super::live::Game;
 use super::start::{new_life, start};
 use crate::store::kept::Store;
 use crate::store::record::{StoredGame, Unreadable};

@@ -9,7 +9,8 @@ use dara_table::Table;
 
 use super::handle::GameHandle;
 use super::host::Host;
-use super::live::{Game, Lifespan};
+use super::lifespan::Lifespan;
+use super::live::Game;
 use super::mailbox::{mailbox, Receiver};
 use super::owner;
 use super::settings::GameSettings;
