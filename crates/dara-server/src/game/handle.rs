@@ -52,7 +52,7 @@ struct Live {
     /// Set when the game stops here but goes on elsewhere (another node of the cluster took
     /// it): its sockets are told to reconnect (1012), not that it is gone. Shared with the
     /// game's own handle, which reads it for every letter without upgrading its weak `Live`.
-    moved: Arc<AtomicBool>,
+    moved: Moved,
     /// For each seat, the lowest connection number still let through: the connections below
     /// it were replaced by newer ones to the same seat (see `crowd::SOCKETS_PER_SEAT`).
     replaced_below: ByColour<AtomicU32>,
@@ -67,13 +67,18 @@ impl std::fmt::Debug for Live {
     }
 }
 
-impl Live {
-    fn moved(&self) -> bool {
-        self.moved.load(Ordering::Acquire)
+/// Whether a life of a game stopped here to go on elsewhere: one flag, read by its handles and
+/// by the game itself.
+#[derive(Debug, Clone, Default)]
+struct Moved(Arc<AtomicBool>);
+
+impl Moved {
+    fn is(&self) -> bool {
+        self.0.load(Ordering::Acquire)
     }
 
-    fn set_moved(&self) {
-        self.moved.store(true, Ordering::Release);
+    fn set(&self) {
+        self.0.store(true, Ordering::Release);
     }
 }
 
@@ -83,7 +88,7 @@ impl GameHandle {
         let live = Live {
             life: Life::next(),
             mailbox,
-            moved: Arc::default(),
+            moved: Moved::default(),
             replaced_below: ByColour::default(),
             replacing: Notify::new(),
         };
@@ -105,12 +110,12 @@ impl GameHandle {
 
     /// Whether the game stopped here to go on elsewhere.
     pub fn moved(&self) -> bool {
-        self.live.moved()
+        self.live.moved.is()
     }
 
     /// Notes that the game stops here to go on elsewhere.
     pub(crate) fn set_moved(&self) {
-        self.live.set_moved();
+        self.live.moved.set();
     }
 
     /// Whether the game's owner has ended its life here: its mailbox is closed.
@@ -195,7 +200,7 @@ pub(super) struct OwnHandle {
     live: Weak<Live>,
     life: Life,
     /// Whether the game moved (see `Live::moved`).
-    moved: Arc<AtomicBool>,
+    moved: Moved,
 }
 
 impl OwnHandle {
@@ -206,12 +211,12 @@ impl OwnHandle {
 
     /// Whether the game stopped here to go on elsewhere.
     pub(super) fn moved(&self) -> bool {
-        self.moved.load(Ordering::Acquire)
+        self.moved.is()
     }
 
     /// Notes that the game stops here to go on elsewhere.
     pub(super) fn set_moved(&self) {
-        self.moved.store(true, Ordering::Release);
+        self.moved.set();
     }
 
     /// Closes `colour`'s connections numbered below `number`: newer ones replaced them.

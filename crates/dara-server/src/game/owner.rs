@@ -4,11 +4,11 @@
 //! store, sockets, in that order, and nothing else touches the game meanwhile.
 
 use dara_table::wire::ClientMessage;
+use tokio::sync::oneshot;
 use tokio::time::{sleep_until, Instant};
 
 use super::live::{Game, Settled};
-use super::mailbox::{Asking, Hello, Letter, Receiver, Sitting};
-use super::mailbox::{Reply, SitRefused};
+use super::mailbox::{Asking, Hello, Letter, Receiver, Reply, SitRefused, Sitting};
 use crate::protocol::{Answer, Refusal, WireAnswer};
 use crate::store::write::Write;
 
@@ -66,17 +66,9 @@ async fn carry_out(game: &mut Game, letter: Letter) -> Option<Settled> {
         Letter::Hello(hello) if !moved => {
             let Hello { seat, since, answer } = *hello;
             let welcome = game.hello(seat.as_deref(), since);
-            let settled = settle(game).await;
-            let welcome = match settled {
-                Settled::Kept => Some(welcome),
-                // What was kept, as it is now that the game went back to it.
-                Settled::Paused => Some(game.hello(seat.as_deref(), since)),
-                Settled::Lost => None,
-            };
-            if let Some(welcome) = welcome {
-                let _ = answer.send(welcome);
-            }
-            Some(settled)
+            // If paused: what was kept, as it is now that the game went back to it.
+            let again = |game: &mut Game| game.hello(seat.as_deref(), since);
+            Some(keep_then_answer(game, welcome, again, answer).await)
         }
         Letter::Ask(asking) if !moved => {
             let Asking { seat, number, msg, answer } = *asking;
@@ -85,30 +77,15 @@ async fn carry_out(game: &mut Game, letter: Letter) -> Option<Settled> {
                 _ => None,
             };
             let (text, now_seat) = game.act(seat, number, msg);
-            let settled = settle(game).await;
-            let reply = match settled {
-                Settled::Kept => Some(Reply { text: text.wire(), seat: now_seat }),
-                Settled::Paused => Some(Reply { text: unkept(game, turn).wire(), seat }),
-                Settled::Lost => None,
-            };
-            if let Some(reply) = reply {
-                let _ = answer.send(reply);
-            }
-            Some(settled)
+            let reply = Reply { text: text.wire(), seat: now_seat };
+            let refused = |game: &mut Game| Reply { text: unkept(game, turn).wire(), seat };
+            Some(keep_then_answer(game, reply, refused, answer).await)
         }
         Letter::Sit(sitting) if !moved => {
             let Sitting { token, answer } = *sitting;
             let sat = game.sit(token);
-            let settled = settle(game).await;
-            let sat = match settled {
-                Settled::Kept => Some(sat),
-                Settled::Paused => Some(Err(SitRefused::Unkept)),
-                Settled::Lost => None,
-            };
-            if let Some(sat) = sat {
-                let _ = answer.send(sat);
-            }
-            Some(settled)
+            let refused = |_: &mut Game| Err(SitRefused::Unkept);
+            Some(keep_then_answer(game, sat, refused, answer).await)
         }
         // Answered by nobody: the sender hears that the game has gone from here.
         Letter::Hello(_) | Letter::Ask(_) | Letter::Sit(_) => Some(Settled::Kept),
@@ -141,6 +118,27 @@ async fn settle(game: &mut Game) -> Settled {
     tracing::error!(game = %game.id, "the game could not be stored, so it stops: {e}");
     game.stop_unkept();
     Settled::Lost
+}
+
+/// Keeps what a request changed, then sends its `answer`: `done` if it was kept, what `paused`
+/// makes of the game gone back to what was kept if saving is paused, and nothing if the game
+/// stops here (its sender hears that the game is gone).
+async fn keep_then_answer<T>(
+    game: &mut Game,
+    done: T,
+    paused: impl FnOnce(&mut Game) -> T,
+    answer: oneshot::Sender<T>,
+) -> Settled {
+    let settled = settle(game).await;
+    let answered = match settled {
+        Settled::Kept => Some(done),
+        Settled::Paused => Some(paused(game)),
+        Settled::Lost => None,
+    };
+    if let Some(answered) = answered {
+        let _ = answer.send(answered);
+    }
+    settled
 }
 
 /// The answer to a request that could not be kept (a turn's `id`, if it was a turn).
