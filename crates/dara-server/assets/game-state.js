@@ -57,3 +57,11 @@ export const quickMessages = (game) => game.opponent !== 'computer';
 
 // How many quick messages the page keeps showing: the newest few.
 export const SAID_SHOWN = 4;
+
+// Whether the sounds are muted, which the browser remembers: read as the page is drawn, and by
+// the sounds (sound.js), fetched only once the person first presses or types. Kept here, in a
+// module the page has anyway, rather than in one of its own (a request more before the page is
+// usable: some 0.5 KB of the game page's budget).
+const SOUND = 'dara.sound';
+export const muted = () => localStorage.getItem(SOUND) === 'off';
+export const setMuted = (off) => localStorage.setItem(SOUND, off ? 'off' : 'on');

@@ -3,9 +3,8 @@
 // drawn from that state (game-render.js). This file ties them to the board, the socket and the
 // buttons: what the person does.
 import { Board } from './board.js';
-import { muted, setMuted } from './sound-switch.js';
 import { t, keysUnder } from './i18n.js';
-import { newState, shownPly, mayPlay, mayPremove } from './game-state.js';
+import { newState, shownPly, mayPlay, mayPremove, muted, setMuted } from './game-state.js';
 import { receive } from './game-messages.js';
 import { render, renderTurn, renderTick, renderMute } from './game-render.js';
 // The rules' answer (judge.js) and sharing (share.js) are fetched when first needed, not

@@ -1,8 +1,8 @@
 // Quiet sounds for a move, a capture and the end of a game, made on the spot with WebAudio
-// (nothing is downloaded). The switch that mutes them is sound-switch.js's; this module is fetched
-// only at the person's first press or key, before which no page may make a sound anyway.
+// (nothing is downloaded). Whether they are muted is game-state.js's; this module is fetched only
+// at the person's first press or key, before which no page may make a sound anyway.
 
-import { muted } from './sound-switch.js';
+import { muted } from './game-state.js';
 
 let context = null;
 
