@@ -53,11 +53,12 @@ impl Ending {
 #[derive(Debug)]
 pub struct Gone;
 
-/// The most messages a connection may have waiting here, beyond what its socket has taken,
-/// before it is closed as fallen behind (it reconnects with its last version and gets exactly
-/// what it missed from the journal). The socket's own buffers hold far more than a game tells
-/// in a while: this is reached only by a client that stopped reading.
-const MOST_WAITING: usize = 16;
+/// The most messages a connection may be told while its socket takes nothing, before it is
+/// closed as fallen behind (it reconnects with its last version and gets exactly what it missed
+/// from the journal). The socket's own buffers hold far more than a game tells in a while: this
+/// is reached only by a client that stopped reading. What it is sent as a welcome or an answer
+/// does not count: a catch-up of a hundred events is written at the pace the socket takes it.
+const MOST_BEHIND: usize = 16;
 
 /// The most requests a connection may have posted to its game and not yet had answered: its
 /// task reads no further frame until the game catches up, so a game that waits on its store
@@ -78,6 +79,8 @@ struct Out {
     waiting: VecDeque<Message>,
     /// Whether the socket was handed messages it has not yet flushed to the peer.
     unflushed: bool,
+    /// How many messages it was told since its socket last took all that waited.
+    behind: usize,
     /// The connection's task, woken when something is left for it.
     task: Option<Waker>,
     /// How the game wants the connection ended, once what waits is written.
@@ -118,6 +121,7 @@ impl Outlet {
             socket,
             waiting: VecDeque::new(),
             unflushed: false,
+            behind: 0,
             task: None,
             end: None,
             asked: 0,
@@ -162,13 +166,17 @@ impl Outlet {
         // waits for the socket with its own.
         let done = write(&mut out, &mut Context::from_waker(noop_waker_ref()));
         match done {
-            Poll::Ready(Ok(())) => {}
+            Poll::Ready(Ok(())) => out.behind = 0,
             Poll::Ready(Err(Gone)) => end(&mut out, Ending::Gone),
-            Poll::Pending if out.waiting.len() > MOST_WAITING => {
-                out.waiting.clear();
-                end(&mut out, Ending::BEHIND);
+            Poll::Pending => {
+                out.behind += told.len();
+                if out.behind > MOST_BEHIND {
+                    out.waiting.clear();
+                    end(&mut out, Ending::BEHIND);
+                } else {
+                    wake(&mut out);
+                }
             }
-            Poll::Pending => wake(&mut out),
         }
     }
 
@@ -212,7 +220,12 @@ impl Outlet {
 
     /// Writes what waits to the socket on this node, waiting for it to take it.
     pub fn poll_write(&self, cx: &mut Context<'_>) -> Poll<Result<(), Gone>> {
-        write(&mut self.lock(), cx)
+        let mut out = self.lock();
+        let written = write(&mut out, cx);
+        if matches!(written, Poll::Ready(Ok(()))) {
+            out.behind = 0;
+        }
+        written
     }
 
     /// Queues `message` for the task's next write.
@@ -227,7 +240,9 @@ impl Outlet {
 
     /// Takes what waits, for a task that carries it elsewhere itself (a relayed connection).
     pub fn take_waiting(&self) -> Vec<Message> {
-        self.lock().waiting.drain(..).collect()
+        let mut out = self.lock();
+        out.behind = 0;
+        out.waiting.drain(..).collect()
     }
 
     /// Whether the socket is on this node (not relayed, not lent out).

@@ -4,26 +4,19 @@
 
 mod common;
 
-use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use axum::extract::ws::Message;
-
+use common::line::Line;
 use common::{start_with_state, test_config, Client};
 use dara::record::{GameResult, Record};
 use dara::{ByColour, Colour, Ruleset};
 use dara_server::game::clock::TimeControl;
 use dara_server::game::{self, Seat};
 use dara_server::game::{GameSettings, NewGame, Opponent};
-use dara_server::outlet::{Heard, Outlet};
 use dara_server::protocol::ClientMessage;
 use dara_server::seat::SeatToken;
 use dara_server::{Config, Shared};
 use serde_json::{json, Value};
-
-fn parse(text: &str) -> Value {
-    serde_json::from_str(text).unwrap()
-}
 
 #[tokio::test(start_paused = true)]
 async fn a_flag_falls_and_the_player_out_of_time_loses() {
@@ -109,69 +102,6 @@ fn friends_on_a_minute() -> (std::sync::Arc<Shared>, game::GameHandle, SeatToken
     };
     let handle = game::spawn(&state, request.check().unwrap(), seats, None).unwrap().0;
     (state, handle, pale, dark)
-}
-
-/// A connection to a game through the library, with no socket: what the game writes to it
-/// waits in its outlet, and is read from there.
-struct Line {
-    handle: game::GameHandle,
-    outlet: Outlet,
-    number: u32,
-    heard: VecDeque<Value>,
-}
-
-impl Line {
-    /// Says hello with `token`'s seat.
-    async fn hello(handle: &game::GameHandle, token: &SeatToken) -> Line {
-        let outlet = Outlet::new(None);
-        let seat = Some(token.as_str().to_owned());
-        let greeting = handle.hello(seat, None, outlet.clone()).await.unwrap();
-        Line { handle: handle.clone(), outlet, number: greeting.number, heard: VecDeque::new() }
-    }
-
-    /// The next message the game wrote to this connection.
-    async fn next(&mut self) -> Value {
-        loop {
-            if let Some(message) = self.heard.pop_front() {
-                return message;
-            }
-            let heard = std::future::poll_fn(|cx| self.outlet.poll_heard(cx, false)).await;
-            assert!(matches!(heard, Heard::Owed), "{heard:?}");
-            for message in self.outlet.take_waiting() {
-                if let Message::Text(text) = message {
-                    self.heard.push_back(parse(&text));
-                }
-            }
-        }
-    }
-
-    /// The next message of type `t`, the others skipped.
-    async fn next_of(&mut self, t: &str) -> Value {
-        loop {
-            let message = self.next().await;
-            if message["t"] == t {
-                return message;
-            }
-        }
-    }
-
-    /// Asks `msg`, and gives the answer: the first message written after it, once what was
-    /// written before is read.
-    async fn ask(&mut self, msg: ClientMessage) -> Value {
-        tokio::task::yield_now().await;
-        self.heard.clear();
-        self.outlet.take_waiting();
-        self.outlet.asked();
-        assert!(self.handle.act(self.number, msg, None));
-        self.next().await
-    }
-
-    /// Plays `text` as turn `id` and gives the `move` event.
-    async fn play(&mut self, id: u64, text: &str) -> Value {
-        let turn = ClientMessage::Move { id, text: text.into(), lag: None };
-        assert_eq!(self.ask(turn).await["t"], "accepted", "{text}");
-        self.next().await
-    }
 }
 
 /// A side that makes no first move within the time the server gives it: the game is aborted
