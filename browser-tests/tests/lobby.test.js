@@ -60,3 +60,29 @@ test('Sit down on a table just taken says so on the home page; on an open one it
     assert.equal(await late.locator('#watch-note').isHidden(), true);
   });
 });
+
+test('Play anyone pairs two browsers that chose different clocks, on the clock of the one who waited', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('lobby-clocks', pages, async () => {
+    const first = await newPage();
+    await first.goto(server.url + '/');
+    await first.selectOption('#preset', 'jaques');
+    await first.selectOption('#clock', '3+2');
+    await first.click('#play-anyone');
+    await first.waitForURL(/#seat=/);
+    // Listed once the page waiting at it is connected: it says it is waiting then.
+    await first.waitForSelector('#seeking', { state: 'visible' });
+
+    const second = await newPage();
+    await second.goto(server.url + '/');
+    await second.selectOption('#preset', 'jaques');
+    await second.selectOption('#clock', '10+5');
+    await second.click('#play-anyone');
+    await second.waitForURL(/#seat=/);
+    assert.equal(new URL(second.url()).pathname, new URL(first.url()).pathname, 'one table');
+    await first.waitForSelector('#seeking', { state: 'hidden' });
+    for (const page of [first, second]) {
+      await page.waitForFunction(() => document.querySelector('#player-white .clock')?.textContent === '3:00');
+      assert.equal(await page.locator('#player-black .clock').innerText(), '3:00');
+    }
+  });
+});

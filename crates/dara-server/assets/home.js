@@ -93,11 +93,10 @@ function browserId() {
 
 $('play-anyone').addEventListener('click', async () => {
   showError('');
-  // Already waiting at a table of the same rules and clock, in another tab: back to it, rather
-  // than open a second one (the server would not pair the two, as they share the browser's id).
-  const clock = chosenClock();
-  const same = (a, b) => (a && b ? a.initial === b.initial && a.increment === b.increment : a === b);
-  const mine = listed.find((table) => ownTable(table) && same(table.clock, clock) && table.rules === chosenRules());
+  // Already waiting at a table of the same rules, in another tab: back to it, rather than open
+  // a second one (the server pairs across clocks, but never the two, as they share the
+  // browser's id).
+  const mine = listed.find((table) => ownTable(table) && table.rules === chosenRules());
   if (mine) { location.href = `/g/${mine.game}`; return; }
   try {
     go(await post('/api/seek', { rules: chosenRules(), clock: chosenClock(), browser: browserId() }));

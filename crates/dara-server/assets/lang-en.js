@@ -62,7 +62,7 @@ export default {
   "home.no-tables": "No open tables right now.",
   "home.play-anyone": "Play anyone",
   "home.open-table": "Open a table",
-  "home.play-anyone-pairs-you-with": "\"Play anyone\" pairs you with someone who chose the same rules and clock, or waits at a new table.",
+  "home.play-anyone-pairs-you-with": "\"Play anyone\" pairs you with whoever has waited longest with the same rules, on their clock, or waits at a new table with yours.",
   "common.nothing-about-you-or-your": "Nothing about you or your games is kept.",
   "game.heading": "A game of Dara",
   "game.rules-strong-id-rules-strong": "Rules: <strong id=\"rules\">…</strong> <a href=\"/rules#presets\">(what this means)</a>",

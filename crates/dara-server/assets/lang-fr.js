@@ -62,7 +62,7 @@ export default {
   "home.no-tables": "Aucune table ouverte pour le moment.",
   "home.play-anyone": "Jouer avec n'importe qui",
   "home.open-table": "Ouvrir une table",
-  "home.play-anyone-pairs-you-with": "« Jouer avec n'importe qui » vous met face à quelqu'un qui a choisi les mêmes règles et la même pendule, ou vous fait attendre à une nouvelle table.",
+  "home.play-anyone-pairs-you-with": "« Jouer avec n'importe qui » vous met face à qui attend depuis le plus longtemps avec les mêmes règles, à sa pendule, ou vous fait attendre à une nouvelle table avec la vôtre.",
   "common.nothing-about-you-or-your": "Rien sur vous ni sur vos parties n'est conservé.",
   "game.heading": "Une partie de dara",
   "game.rules-strong-id-rules-strong": "Règles : <strong id=\"rules\">…</strong> <a href=\"/rules#presets\">(ce que cela veut dire)</a>",

@@ -62,7 +62,7 @@ export default {
   "home.no-tables": "Babu tebur a buɗe yanzu.",
   "home.play-anyone": "Yi wasa da kowa",
   "home.open-table": "Buɗe tebur",
-  "home.play-anyone-pairs-you-with": "\"Yi wasa da kowa\" yana haɗa ka da wanda ya zaɓi dokoki da agogo iri ɗaya, ko ya sa ka jira a sabon tebur.",
+  "home.play-anyone-pairs-you-with": "\"Yi wasa da kowa\" yana haɗa ka da wanda ya fi daɗewa yana jira da dokoki iri ɗaya, da agogonsa, ko ya sa ka jira a sabon tebur da naka.",
   "common.nothing-about-you-or-your": "Ba a ajiye komai game da kai ko wasanninka ba.",
   "game.heading": "Wasan Dara",
   "game.rules-strong-id-rules-strong": "Dokoki: <strong id=\"rules\">…</strong> <a href=\"/rules#presets\">(ma'anarsu)</a>",

@@ -107,7 +107,7 @@ pub struct Seek {
     /// The ruleset in notation.
     #[serde(default)]
     pub rules: Option<String>,
-    /// The clock, if any.
+    /// The clock of the table opened if nobody with the same rules waits, if any.
     #[serde(default)]
     pub clock: Option<TimeControl>,
     /// The asking browser's id, so that it is never paired with a table it opened itself (in
@@ -121,8 +121,9 @@ pub struct Seek {
 /// then the next one is tried.
 const PAIRING_TRIES: usize = 8;
 
-/// `POST /api/seek`: sits the asker at a waiting table with the same rules and clock, or opens
-/// one for them to wait at. Either way they hold a seat when the answer comes.
+/// `POST /api/seek`: sits the asker at the table with the same rules that has waited longest,
+/// whatever its clock, or opens one with the asker's clock for them to wait at. Either way they
+/// hold a seat when the answer comes.
 pub async fn seek(
     State(state): State<AppState>,
     Client(client): Client,
@@ -139,7 +140,7 @@ pub async fn seek(
     let setup = request.check()?;
     // Compared as rules, so `arcade` and `arcade,quiet=80` are the same table.
     for _ in 0..PAIRING_TRIES {
-        let paired = state.lobby.pair(setup.rules, setup.clock, seek.browser.as_ref()).await;
+        let paired = state.lobby.pair(setup.rules, seek.browser.as_ref()).await;
         let Some(id) = paired else { break };
         if let Ok(seated) = sit_at(&state, &id, client).await {
             return Ok(Json(seated));

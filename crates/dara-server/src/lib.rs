@@ -8,7 +8,8 @@
 //!
 //! The modules stand in layers, each importing only those below it (`scripts/import-cycles`
 //! fails on a circle of more than a parent and two children):
-//! - the shell's parts: [`protocol`] (the wire), [`lobby`], [`metrics`], [`config`], [`seat`];
+//! - the shell's parts: [`protocol`] (the wire), [`outlet`] (what a socket is sent, written by
+//!   its game's owner or its own task), [`lobby`], [`metrics`], [`config`], [`seat`];
 //!   [`redis`], the one module that speaks to Redis (a game's journal, leases, the shared lobby,
 //!   the per-address counts, the nodes' inboxes); [`store`], which keeps games in SQLite or
 //!   through [`redis`]; the cluster's relay and limits ([`cluster`]);
@@ -42,6 +43,7 @@ pub mod lang;
 pub mod listener;
 pub mod lobby;
 pub mod metrics;
+pub mod outlet;
 pub mod pages;
 pub mod position;
 pub mod protocol;

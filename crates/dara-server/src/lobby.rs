@@ -1,6 +1,7 @@
 //! The open tables: games waiting for anyone to sit down, listed live for every visitor of the
 //! home page, and the "play anyone" pairing that seats two people who asked for the same
-//! ruleset and clock at one table.
+//! ruleset at one table: the one that has waited longest, whatever its clock, so that a small
+//! crowd split over five clocks still meets (the seeker plays on the table's clock).
 //!
 //! The list is only an offer: the seat itself is given by the game (`GameHandle::sit`), which
 //! alone knows whether it is still free. So a listing a moment old does no harm.
@@ -14,9 +15,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Mutex, OnceLock};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use dara::Ruleset;
-use dara_table::clock::TimeControl;
 use dara_table::wire::OpenTable;
 use tokio::sync::watch;
 
@@ -31,6 +32,9 @@ pub struct Listed {
     pub table: OpenTable,
     /// Who waits at it, never shown to anyone: only compared with a seeker's id.
     pub opener: Option<BrowserId>,
+    /// When it was first listed, in milliseconds since the Unix epoch on the server's clock:
+    /// "play anyone" takes the table that has waited longest first.
+    pub since: u64,
 }
 
 /// The list of tables every node of a cluster shares, as the lobby tells it of its own (kept in
@@ -66,6 +70,9 @@ struct Tables {
     /// leaves the list while the person waiting at it is disconnected), until the game is
     /// forgotten.
     openers: HashMap<GameId, BrowserId>,
+    /// When this node first listed each of its open tables (see [`Listed::since`]): a table
+    /// listed again once the person waiting is back keeps its place in the queue.
+    first_listed: HashMap<GameId, u64>,
 }
 
 impl Default for Lobby {
@@ -94,7 +101,8 @@ impl Lobby {
         if tables.listed.get(&id).is_some_and(|l| l.table.game == table.game) {
             return;
         }
-        let listed = Listed { table, opener: tables.openers.get(&id).cloned() };
+        let since = *tables.first_listed.entry(id.clone()).or_insert_with(now_ms);
+        let listed = Listed { table, opener: tables.openers.get(&id).cloned(), since };
         if let Some(shared) = self.shared.get() {
             shared.open(&listed);
         }
@@ -115,20 +123,18 @@ impl Lobby {
 
     /// Takes a game that has gone away off the list, and forgets who opened it.
     pub fn forget(&self, id: &GameId) {
-        self.tables.lock().expect("lobby lock").openers.remove(id);
+        let mut tables = self.tables.lock().expect("lobby lock");
+        tables.openers.remove(id);
+        tables.first_listed.remove(id);
+        drop(tables);
         self.close(id);
     }
 
-    /// Takes a listed table with these rules and clock, not opened by `seeker`'s browser, off
-    /// the list for a "play anyone" seeker to sit at: removing it at once keeps the next seeker
-    /// from trying it too (in a cluster, on every node: of two nodes that pick it at once, one
-    /// gets it).
-    pub async fn pair(
-        &self,
-        rules: Ruleset,
-        clock: Option<TimeControl>,
-        seeker: Option<&BrowserId>,
-    ) -> Option<GameId> {
+    /// Takes the listed table with these rules that has waited longest, whatever its clock,
+    /// and not opened by `seeker`'s browser, off the list for a "play anyone" seeker to sit at:
+    /// removing it at once keeps the next seeker from trying it too (in a cluster, on every
+    /// node: of two nodes that pick it at once, one gets it).
+    pub async fn pair(&self, rules: Ruleset, seeker: Option<&BrowserId>) -> Option<GameId> {
         loop {
             let id = {
                 let mut tables = self.tables.lock().expect("lobby lock");
@@ -136,7 +142,8 @@ impl Lobby {
                 let id = tables
                     .listed
                     .iter()
-                    .find(|(_, l)| l.table.rules == rules && l.table.clock == clock && !own(l))
+                    .filter(|(_, l)| l.table.rules == rules && !own(l))
+                    .min_by_key(|(_, l)| l.since)
                     .map(|(id, _)| id.clone())?;
                 tables.listed.remove(&id);
                 self.listing.send_replace(render(&tables.listed));
@@ -173,4 +180,9 @@ impl Lobby {
         let tables = self.tables.lock().expect("lobby lock");
         tables.listed.values().map(|l| l.table.clone()).collect()
     }
+}
+
+/// Now, in milliseconds since the Unix epoch.
+fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }

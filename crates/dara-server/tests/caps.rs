@@ -11,7 +11,9 @@ use dara_server::game::{self, GameEvent, GameSettings, Opponent, Seat};
 use dara_server::seat::SeatToken;
 use dara_server::store::Write;
 use dara_table::{MAX_EVENTS, MAX_TAKEBACKS};
+use futures_util::{SinkExt, StreamExt};
 use serde_json::json;
+use tokio_tungstenite::tungstenite::Message;
 
 /// 300 draw offers from one player: the first stands, every other is refused and adds nothing
 /// to the game's history; once declined, the same player may not offer again until both sides
@@ -225,4 +227,83 @@ async fn a_game_at_its_event_cap_refuses_offers_and_takebacks() {
     let (_, after) = Client::hello(addr, &computer.to_string(), None, None).await;
     assert_eq!(after["v"], full, "refused takebacks add no event");
     second.crash();
+}
+
+/// A watcher that asks and asks but reads nothing holds up nobody: the game writes to every
+/// socket without waiting on any, so all 24 placements are answered while the watcher's
+/// socket is full (a write to it would wait two minutes, the write timeout here, far past the
+/// test's patience with each message); and once more than its socket holds and a few
+/// messages more wait for it, the watcher is closed as fallen behind (4000), to come back with
+/// its last version.
+#[tokio::test]
+async fn a_watcher_that_reads_nothing_holds_up_nobody() {
+    let config = dara_server::Config {
+        burst: 100_000,
+        silence: std::time::Duration::from_secs(120),
+        ..test_config()
+    };
+    let addr = start(config).await;
+    let (game, pale, mut white, mut black) = two_players(addr).await;
+
+    // A socket whose receiving buffer is as small as the kernel allows: the server's writes
+    // to it fill it soon.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(1024).unwrap();
+    let stream = socket.connect(addr).await.unwrap();
+    let url = format!("ws://{addr}/ws/game/{game}");
+    let (mut watcher, _) = tokio_tungstenite::client_async(url, stream).await.unwrap();
+    let hello = json!({ "t": "hello", "d": { "protocol": 1, "seat": null, "since": null } });
+    watcher.send(Message::Text(hello.to_string().into())).await.unwrap();
+    // Thousands of requests a watcher may not make, each answered with an error it never
+    // reads; sent from a task of their own, as the socket stops taking them when the server
+    // stops reading.
+    let (mut sink, mut stream) = watcher.split();
+    let asking = tokio::spawn(async move {
+        let resign = Message::Text(json!({ "t": "resign" }).to_string().into());
+        for _ in 0..50_000 {
+            if sink.send(resign.clone()).await.is_err() {
+                break;
+            }
+        }
+        sink
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+
+    // All 24 placements, each answered, and heard by the opponent.
+    let placements = [("c3", "d3"), ("e3", "f3"), ("a1", "b1"), ("a5", "b5"), ("c5", "d5")];
+    let more = [("e5", "f5"), ("a2", "b2"), ("c2", "d2"), ("e2", "f2"), ("b4", "a4")];
+    let last = [("d4", "c4"), ("f4", "e4")];
+    let placements = placements.into_iter().chain(more).chain(last);
+    for (id, (pale, dark)) in (1..).zip(placements) {
+        assert_eq!(white.turn(id, pale).await["t"], "accepted", "{pale}");
+        assert_eq!(black.next_of("move").await["d"]["m"], pale);
+        assert_eq!(black.turn(id, dark).await["t"], "accepted", "{dark}");
+        assert_eq!(white.next_of("move").await["d"]["m"], pale);
+        assert_eq!(white.next_of("move").await["d"]["m"], dark);
+        assert_eq!(black.next_of("move").await["d"]["m"], dark);
+    }
+
+    // Pale leaves and comes back a hundred times, and everyone is told each time: far more
+    // than the watcher's socket and what may wait for it hold.
+    for _ in 0..100 {
+        drop(white);
+        let gone = black.next_of("presence").await;
+        assert_eq!(gone["d"]["white"]["online"], false, "{gone}");
+        white = Client::hello(addr, &game, Some(&pale), None).await.0;
+        let back = black.next_of("presence").await;
+        assert_eq!(back["d"]["white"]["online"], true, "{back}");
+    }
+    assert_eq!(white.turn(13, "a2-a3").await["t"], "accepted");
+
+    // The watcher reads at last: what the server had written, then its close.
+    let closed = tokio::time::timeout(std::time::Duration::from_secs(20), async {
+        while let Some(Ok(frame)) = stream.next().await {
+            if let Message::Close(frame) = frame {
+                return frame.map(|f| u16::from(f.code));
+            }
+        }
+        None
+    });
+    assert_eq!(closed.await.expect("closed in time"), Some(4000));
+    drop(asking);
 }

@@ -6,6 +6,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use common::line::Line;
 use common::{start_with_state, test_config, Client};
 use dara::record::{GameResult, Record};
 use dara::{ByColour, Colour, Ruleset};
@@ -16,10 +17,6 @@ use dara_server::protocol::ClientMessage;
 use dara_server::seat::SeatToken;
 use dara_server::{Config, Shared};
 use serde_json::{json, Value};
-
-fn parse(text: &str) -> Value {
-    serde_json::from_str(text).unwrap()
-}
 
 #[tokio::test(start_paused = true)]
 async fn a_flag_falls_and_the_player_out_of_time_loses() {
@@ -37,60 +34,56 @@ async fn a_flag_falls_and_the_player_out_of_time_loses() {
     };
     let handle = game::spawn(&state, setup, seats, None).unwrap().0;
 
-    let welcome = handle.hello(Some(pale.as_str().to_owned()), None).await.unwrap();
-    let mut events = welcome.events;
-    let snapshot = parse(&welcome.messages[0]);
+    let mut white = Line::hello(&handle, &pale).await;
+    let snapshot = white.next().await;
     // No clock runs before a side's first move: pale has 30 s to make it.
     assert_eq!(snapshot["d"]["clock"]["running"], Value::Null);
     assert_eq!(snapshot["d"]["clock"]["firstMove"], 30_000);
+    let mut black = Line::hello(&handle, &dark).await;
 
     // Pale's first placement after 10 s is free, and dark now has 30 s for its own.
     tokio::time::sleep(Duration::from_secs(10)).await;
-    let moved = play(&handle, &mut events, Colour::White, 1, "c3").await;
+    let moved = white.play(1, "c3").await;
     assert_eq!(moved["d"]["clock"]["white"], 60_000);
     assert_eq!(moved["d"]["clock"]["running"], Value::Null);
     assert_eq!(moved["d"]["clock"]["firstMove"], 30_000);
     tokio::time::sleep(Duration::from_secs(5)).await;
-    let moved = play(&handle, &mut events, Colour::Black, 1, "d3").await;
+    let moved = black.play(1, "d3").await;
     assert_eq!(moved["d"]["clock"]["running"], "white");
     assert_eq!(moved["d"]["clock"].get("firstMove"), None);
 
     // Pale moves 10 s later: 50 s left, plus 2.
     tokio::time::sleep(Duration::from_secs(10)).await;
-    let moved = play(&handle, &mut events, Colour::White, 2, "e3").await;
+    let moved = white.play(2, "e3").await;
     assert_eq!(moved["d"]["clock"]["white"], 52_000);
     assert_eq!(moved["d"]["clock"]["running"], "black");
 
     // Dark never answers: after a minute (and the lag allowance), dark has lost on time.
-    let end = loop {
-        let msg = parse(&events.recv().await.unwrap());
-        if msg["t"] == "end" {
-            break msg;
-        }
-    };
+    let end = white.next_of("end").await;
     assert_eq!(end["d"]["result"], "1-0");
     assert_eq!(end["d"]["reason"], "Dark ran out of time");
     assert_eq!(end["d"]["clock"]["black"], 0);
     // A move after the flag is refused.
     let late = ClientMessage::Move { id: 2, text: "d4".into(), lag: None };
-    let reply = handle.act(Some(dara::Colour::Black), 0, late).await.unwrap();
-    assert_eq!(parse(&reply.text)["d"]["reason"], "the game is over");
+    let reply = black.ask(late).await;
+    assert_eq!(reply["d"]["reason"], "the game is over");
 }
 
 /// A page in play reports its lag with its turns instead of pinging: the clock credits it as
 /// it credits a ping's (PROTOCOL.md, `move`).
 #[tokio::test(start_paused = true)]
 async fn the_lag_a_turn_reports_is_credited() {
-    let (_state, handle, pale, _) = friends_on_a_minute();
-    let mut events = handle.hello(Some(pale.as_str().to_owned()), None).await.unwrap().events;
+    let (_state, handle, pale, dark) = friends_on_a_minute();
+    let mut white = Line::hello(&handle, &pale).await;
+    let mut black = Line::hello(&handle, &dark).await;
 
-    let _ = play(&handle, &mut events, Colour::White, 1, "c3").await;
-    let _ = play(&handle, &mut events, Colour::Black, 1, "d3").await;
+    let _ = white.play(1, "c3").await;
+    let _ = black.play(1, "d3").await;
     tokio::time::sleep(Duration::from_secs(10)).await;
     let move_e3 = ClientMessage::Move { id: 2, text: "e3".into(), lag: Some(300) };
-    let reply = handle.act(Some(Colour::White), 0, move_e3).await.unwrap();
-    assert_eq!(parse(&reply.text)["t"], "accepted");
-    let moved = parse(&events.recv().await.unwrap());
+    let reply = white.ask(move_e3).await;
+    assert_eq!(reply["t"], "accepted");
+    let moved = white.next().await;
     assert_eq!(moved["d"]["clock"]["white"], 50_300, "10 s used, 300 ms of it the line's");
 }
 
@@ -111,29 +104,16 @@ fn friends_on_a_minute() -> (std::sync::Arc<Shared>, game::GameHandle, SeatToken
     (state, handle, pale, dark)
 }
 
-/// Plays `text` for `colour` through the game's handle and returns the `move` event.
-async fn play(
-    handle: &game::GameHandle,
-    events: &mut tokio::sync::broadcast::Receiver<dara_server::protocol::Wire>,
-    colour: Colour,
-    id: u64,
-    text: &str,
-) -> Value {
-    let turn = ClientMessage::Move { id, text: text.into(), lag: None };
-    let reply = handle.act(Some(colour), 0, turn).await.unwrap();
-    assert_eq!(parse(&reply.text)["t"], "accepted", "{text}");
-    parse(&events.recv().await.unwrap())
-}
-
 /// A side that makes no first move within the time the server gives it: the game is aborted
 /// without a result, and nobody's clock ran.
 #[tokio::test(start_paused = true)]
 async fn a_game_whose_side_never_makes_a_first_move_is_aborted() {
-    let (_state, handle, _, dark) = friends_on_a_minute();
-    let mut events = handle.hello(Some(dark.as_str().to_owned()), None).await.unwrap().events;
-    let _ = play(&handle, &mut events, Colour::White, 1, "c3").await;
+    let (_state, handle, pale, dark) = friends_on_a_minute();
+    let mut black = Line::hello(&handle, &dark).await;
+    let mut white = Line::hello(&handle, &pale).await;
+    let _ = white.play(1, "c3").await;
     let waited = tokio::time::Instant::now();
-    let end = parse(&events.recv().await.unwrap());
+    let end = black.next_of("end").await;
     assert_eq!(waited.elapsed(), Duration::from_secs(30));
     assert_eq!(end["t"], "end");
     assert_eq!(end["d"]["code"], "aborted");

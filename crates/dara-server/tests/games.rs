@@ -3,8 +3,13 @@
 
 mod common;
 
+use common::line::Line;
 use common::{create, post, start, test_config, Client};
 use dara::record::{GameResult, Record};
+use dara::ByColour;
+use dara_server::game::{self, NewGame, Seat};
+use dara_server::seat::SeatToken;
+use dara_server::{Config, Shared};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -482,4 +487,39 @@ async fn a_snapshot_carries_every_earlier_position() {
         json!(["6/6/6/6/6 w 12 12 0", "6/6/2W3/6/6 b 11 12 0", "6/3B2/2W3/6/6 w 11 11 0"])
     );
     assert_eq!(snapshot["d"]["positions"][2], snapshot["d"]["pos"]["fen"]);
+}
+
+/// A watcher whose socket takes nothing at once (a relayed one, whose frames go through Redis;
+/// here one read through the library) and that comes to a long game with the first version is
+/// sent every event it missed, then told that it is watching: a catch-up is written at the
+/// pace the socket takes it, and only what a connection is told while it takes nothing counts
+/// towards falling behind.
+#[tokio::test]
+async fn a_long_catch_up_is_not_falling_behind() {
+    let state = Shared::new(Config::default());
+    let request: NewGame =
+        serde_json::from_value(json!({ "opponent": "friend", "first": "me" })).unwrap();
+    let (pale, dark) = (SeatToken::random(), SeatToken::random());
+    let seats = ByColour {
+        white: Seat::Human(state.seat_key.seal(&pale)),
+        black: Seat::Human(state.seat_key.seal(&dark)),
+    };
+    let handle = game::spawn(&state, request.check().unwrap(), seats, None).unwrap().0;
+    let (mut white, mut black) =
+        (Line::hello(&handle, &pale).await, Line::hello(&handle, &dark).await);
+    let placements = [("c3", "d3"), ("e3", "f3"), ("a1", "b1"), ("a5", "b5"), ("c5", "d5")];
+    let more = [("e5", "f5"), ("a2", "b2"), ("c2", "d2"), ("e2", "f2"), ("b4", "a4")];
+    let plies: Vec<&str> =
+        placements.into_iter().chain(more).flat_map(|(pale, dark)| [pale, dark]).collect();
+    for (n, pair) in (1..).zip(plies.chunks(2)) {
+        assert_eq!(white.play(n, pair[0]).await["d"]["m"], pair[0]);
+        assert_eq!(black.play(n, pair[1]).await["d"]["m"], pair[1]);
+    }
+
+    let mut watcher = Line::hello_since(&handle, None, Some(0)).await;
+    for ply in &plies {
+        assert_eq!(watcher.next_of("move").await["d"]["m"], *ply);
+    }
+    let told = watcher.next_of("presence").await;
+    assert_eq!(told["d"]["watchers"], 1, "{told}");
 }

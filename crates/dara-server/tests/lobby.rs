@@ -202,3 +202,46 @@ async fn sit_down_at_a_table_that_is_not_open_says_why() {
     assert_eq!(body["colour"], other(&json!(colour)));
     assert_eq!(body["url"], format!("/g/{table}#seat={}", body["seat"].as_str().unwrap()));
 }
+
+/// "Play anyone" takes whoever waits with the same rules, whatever their clock, the longest
+/// waiting first, and plays on that table's clock; with nobody waiting it opens a table with the
+/// seeker's own clock. Other rules never pair.
+#[tokio::test]
+async fn play_anyone_pairs_the_longest_waiting_whatever_the_clock() {
+    let addr = start(test_config()).await;
+    let mut lobby = lobby(addr).await;
+    assert_eq!(listing(&mut lobby).await, json!([]));
+    let blitz = json!({ "initial": 180, "increment": 2 });
+    let mut waiting = Vec::new();
+    for (rules, clock) in
+        [("jaques", blitz.clone()), ("ninja", blitz.clone()), ("jaques", json!(null))]
+    {
+        // "Open a table": these would pair with one another if they sought.
+        let (table, seat, _) =
+            create(addr, json!({ "opponent": "open", "rules": rules, "clock": clock })).await;
+        waiting.push((table.clone(), Client::hello(addr, &table, Some(&seat), None).await.0));
+        let listed = listing(&mut lobby).await;
+        assert_eq!(listed.as_array().unwrap().len(), waiting.len(), "{listed}");
+        // Listed a few milliseconds apart, so that which waited longest is plain.
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+
+    let rapid = json!({ "initial": 600, "increment": 0 });
+    let (_, first) = post(addr, "/api/seek", json!({ "rules": "jaques", "clock": rapid })).await;
+    let (game, seat, _) = seated(&first);
+    assert_eq!(game, waiting[0].0, "the longest waiting with the same rules");
+    let (_, snapshot) = Client::hello(addr, &game, Some(&seat), None).await;
+    assert_eq!(snapshot["d"]["clock"]["white"], 180_000, "the table's clock: {snapshot}");
+
+    let (_, second) = post(addr, "/api/seek", json!({ "rules": "jaques", "clock": rapid })).await;
+    assert_eq!(seated(&second).0, waiting[2].0, "untimed, the next with the same rules");
+
+    // Nobody else waits with these rules: a table of the seeker's own, on its own clock.
+    let (_, third) = post(addr, "/api/seek", json!({ "rules": "jaques", "clock": rapid })).await;
+    let (own, own_seat, _) = seated(&third);
+    assert!(waiting.iter().all(|(table, _)| *table != own));
+    let (_, snapshot) = Client::hello(addr, &own, Some(&own_seat), None).await;
+    assert_eq!(snapshot["d"]["clock"]["white"], 600_000, "{snapshot}");
+    let listed = listing(&mut lobby).await;
+    assert!(listed.to_string().contains("ninja"), "the other rules still wait: {listed}");
+}

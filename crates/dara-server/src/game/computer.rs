@@ -18,7 +18,7 @@ use dara_engine::rng::Rng;
 use dara_engine::{Limits, Searcher};
 use dara_tablebase::Tablebase;
 use rand::Rng as _;
-use tokio::sync::{broadcast, oneshot};
+use tokio::sync::oneshot;
 use tokio::time::Instant;
 
 use super::queue::{Queue, Removed, TELL_EVERY};
@@ -60,7 +60,17 @@ struct Pool {
 #[derive(Debug)]
 pub(super) struct Waiting {
     start: oneshot::Sender<()>,
-    tell: Option<broadcast::Sender<Wire>>,
+    tell: Option<Tell>,
+}
+
+/// How a waiting search's game hears its place in the queue: handed the `queue` message to
+/// tell its connections.
+pub struct Tell(pub Box<dyn Fn(Wire) + Send + Sync>);
+
+impl std::fmt::Debug for Tell {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Tell")
+    }
 }
 
 /// One search asked of the computer.
@@ -75,7 +85,7 @@ pub struct Request {
     /// The client address the game counts against (`None`: the server's own game).
     pub client: Option<IpAddr>,
     /// Where the game's connections hear how many searches wait ahead of this one.
-    pub tell: Option<broadcast::Sender<Wire>>,
+    pub tell: Option<Tell>,
 }
 
 /// What cannot happen.
@@ -85,7 +95,7 @@ enum Never {}
 pub(super) struct Booking {
     pub(super) kind: Kind,
     pub(super) client: Option<IpAddr>,
-    pub(super) tell: Option<broadcast::Sender<Wire>>,
+    pub(super) tell: Option<Tell>,
 }
 
 /// What a search is for, which decides when it runs.
@@ -173,7 +183,7 @@ impl Pool {
     fn tell(queue: &mut Queue<Waiting>, now: std::time::Instant) -> bool {
         queue.tell_places(now, |waiting, ahead| {
             if let Some(tell) = &waiting.tell {
-                let _ = tell.send(Answer::Queue { ahead }.wire());
+                tell.0(Answer::Queue { ahead }.wire());
             }
         })
     }
@@ -406,7 +416,10 @@ mod tests {
             tell: None,
         };
         let (first, first_answer) = computer.think(request(None));
-        let (tell, mut heard) = broadcast::channel(8);
+        let (tell, mut heard) = tokio::sync::mpsc::unbounded_channel();
+        let tell = Tell(Box::new(move |wire| {
+            let _ = tell.send(wire);
+        }));
         let second = Request { tell: Some(tell), ..request(None) };
         let (second, second_answer) = computer.think(second);
         assert_eq!(second.ahead(), Some(0));

@@ -1,15 +1,18 @@
 //! How connections and the server reach a live game: a cheap [`GameHandle`] that posts letters
 //! to the game's mailbox and waits for their answers, and the game's own weak handle to itself.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Weak};
 
-use dara::{ByColour, Colour, Move};
+use dara::{Colour, Move};
 use dara_table::wire::ClientMessage;
 use dara_table::Ticket;
-use tokio::sync::{oneshot, Notify};
+use tokio::sync::oneshot;
+use tokio::time::Instant;
 
-use super::mailbox::{Asking, Hello, Letter, Reply, Sender, SitRefused, Sitting, Welcome};
+use super::mailbox::{Asking, Greeting, Hello, Letter, Sender, SitRefused, Sitting};
+use crate::outlet::Outlet;
+use crate::protocol::Wire;
 use crate::seat::{GameId, SeatHash};
 
 /// One life of a game on this node, from its start or taking up to its end here. A node of a
@@ -33,7 +36,7 @@ impl std::fmt::Display for Life {
 }
 
 /// A cheap way to reach a live game: every request is a letter to the game's owner, which
-/// carries it out, keeps what changed, tells everyone, then answers.
+/// carries it out, keeps what changed, then answers and tells everyone.
 #[derive(Debug, Clone)]
 pub struct GameHandle {
     /// The game's id.
@@ -41,8 +44,8 @@ pub struct GameHandle {
     live: Arc<Live>,
 }
 
-/// What the handles of one life of a game share: its mailbox, and the signals its connections
-/// read without asking the game (whether it moved, which connections were replaced).
+/// What the handles of one life of a game share: its mailbox, and whether it moved, which its
+/// connections read without asking the game.
 struct Live {
     /// Which life of the game this is.
     life: Life,
@@ -53,11 +56,6 @@ struct Live {
     /// it): its sockets are told to reconnect (1012), not that it is gone. Shared with the
     /// game's own handle, which reads it for every letter without upgrading its weak `Live`.
     moved: Moved,
-    /// For each seat, the lowest connection number still let through: the connections below
-    /// it were replaced by newer ones to the same seat (see `crowd::SOCKETS_PER_SEAT`).
-    replaced_below: ByColour<AtomicU32>,
-    /// Wakes the connections when a seat's connection is replaced.
-    replacing: Notify,
 }
 
 impl std::fmt::Debug for Live {
@@ -85,13 +83,7 @@ impl Moved {
 impl GameHandle {
     /// The handle of a new life of game `id`, whose owner reads `mailbox`'s other end.
     pub(super) fn new(id: GameId, mailbox: Sender) -> GameHandle {
-        let live = Live {
-            life: Life::next(),
-            mailbox,
-            moved: Moved::default(),
-            replaced_below: ByColour::default(),
-            replacing: Notify::new(),
-        };
+        let live = Live { life: Life::next(), mailbox, moved: Moved::default() };
         GameHandle { id, live: Arc::new(live) }
     }
 
@@ -123,34 +115,26 @@ impl GameHandle {
         self.live.mailbox.is_closed()
     }
 
-    /// Says hello; `None` if the game has ended its life meanwhile.
-    pub async fn hello(&self, seat: Option<String>, since: Option<u64>) -> Option<Welcome> {
-        self.ask(|answer| Letter::Hello(Box::new(Hello { seat, since, answer }))).await
-    }
-
-    /// Waits until the connection `number`, which holds `colour`'s seat, is replaced by newer
-    /// connections to the same seat (never, while it is not).
-    pub async fn replaced(&self, colour: Colour, number: u32) {
-        loop {
-            let replacing = self.live.replacing.notified();
-            tokio::pin!(replacing);
-            // Listening before looking: a replacement made in between still wakes this.
-            replacing.as_mut().enable();
-            if number < self.live.replaced_below[colour].load(Ordering::Acquire) {
-                return;
-            }
-            replacing.await;
-        }
-    }
-
-    /// Asks for something on behalf of connection `number`; `None` if the game has gone.
-    pub async fn act(
+    /// Says hello for a connection written through `outlet`, which is sent what it is to see
+    /// first and from then on everything told; `None` if the game has ended its life meanwhile.
+    pub async fn hello(
         &self,
-        seat: Option<Colour>,
-        number: u32,
-        msg: ClientMessage,
-    ) -> Option<Reply> {
-        self.ask(|answer| Letter::Ask(Box::new(Asking { seat, number, msg, answer }))).await
+        seat: Option<String>,
+        since: Option<u64>,
+        outlet: Outlet,
+    ) -> Option<Greeting> {
+        self.ask(|answer| Letter::Hello(Box::new(Hello { seat, since, outlet, answer }))).await
+    }
+
+    /// Asks for something on behalf of connection `number`, which hears the answer on its
+    /// outlet, after `outlet::Outlet::asked` (read at `read_at`, for a turn); false if the game
+    /// has gone (or moved).
+    pub fn act(&self, number: u32, msg: ClientMessage, read_at: Option<Instant>) -> bool {
+        if self.moved() {
+            return false;
+        }
+        let asking = Asking { number, msg, read_at };
+        self.live.mailbox.send(Letter::Ask(Box::new(asking))).is_ok()
     }
 
     /// Gives the free seat of an open table to `token`; `None` if the game has gone.
@@ -160,8 +144,8 @@ impl GameHandle {
 
     /// Tells the game connection `number` closed (never waits: called as a socket winds
     /// down).
-    pub fn leave(&self, seat: Option<Colour>, number: u32) {
-        let _ = self.live.mailbox.send(Letter::Leave { seat, number });
+    pub fn leave(&self, number: u32) {
+        let _ = self.live.mailbox.send(Letter::Leave { number });
     }
 
     /// Tells the game to end its life (never waits).
@@ -219,11 +203,10 @@ impl OwnHandle {
         self.moved.set();
     }
 
-    /// Closes `colour`'s connections numbered below `number`: newer ones replaced them.
-    pub(super) fn replace_below(&self, colour: Colour, number: u32) {
+    /// Posts the computer's place in the queue to the game, if it still lives.
+    pub(super) fn place(&self, wire: Wire) {
         if let Some(live) = self.live.upgrade() {
-            live.replaced_below[colour].fetch_max(number, Ordering::AcqRel);
-            live.replacing.notify_waiters();
+            let _ = live.mailbox.send(Letter::Place(Box::new(wire)));
         }
     }
 

@@ -6,8 +6,8 @@
 
 use dara::ByColour;
 use dara_table::{GameEvent, Moment, ReplayError, Table};
-use tokio::sync::broadcast;
 
+use super::sockets::Sockets;
 use crate::protocol::Wire;
 use crate::seat::{GameId, Seat, SeatHash};
 use crate::store::error::StoreError;
@@ -26,8 +26,9 @@ pub(super) struct Keeping {
     pub(super) seats_changed: bool,
     /// What everyone is to be told once the events behind it are stored.
     outbox: Vec<Wire>,
-    /// Every connection's feed: events and presence, each serialised once for all.
-    watchers: broadcast::Sender<Wire>,
+    /// The sockets open to the game, which are told what is kept: events and presence, each
+    /// serialised once for all.
+    pub(super) sockets: Sockets,
 }
 
 impl Keeping {
@@ -38,9 +39,7 @@ impl Keeping {
             stored: 0,
             seats_changed: false,
             outbox: Vec::new(),
-            // Small: a connection that falls this far behind is closed and catches up from the
-            // journal (4000), and every slot is allocated up front, game by game.
-            watchers: broadcast::channel(16).0,
+            sockets: Sockets::default(),
         }
     }
 
@@ -49,22 +48,14 @@ impl Keeping {
         self.outbox.push(wire);
     }
 
-    /// A new connection's feed: it hears everything told from now on.
-    pub(super) fn subscribe(&self) -> broadcast::Receiver<Wire> {
-        self.watchers.subscribe()
-    }
-
-    /// The feed itself, for the computer's search to tell its place in the queue.
-    pub(super) fn feed(&self) -> broadcast::Sender<Wire> {
-        self.watchers.clone()
-    }
-
-    /// Stores what `table` changed since the last commit, then tells everyone. If the store
-    /// fails, nobody is told anything and the error is given.
+    /// Stores what `table` changed since the last commit, then answers socket `answer`'s
+    /// request (if one was carried out) and tells everyone, the answer first. If the store
+    /// fails, nobody is told anything, nor answered, and the error is given.
     pub(super) async fn commit(
         &mut self,
         id: &GameId,
         table: &Table<SeatHash>,
+        answer: Option<(u32, Wire)>,
     ) -> Result<(), StoreError> {
         let (writes, stored) = self.unsaved(id, table);
         if !writes.is_empty() {
@@ -74,9 +65,12 @@ impl Keeping {
         }
         self.stored = stored;
         self.seats_changed = false;
-        for wire in self.outbox.drain(..) {
-            let _ = self.watchers.send(wire);
-        }
+        let answered = answer.map(|(number, wire)| {
+            self.sockets.answer(number, wire);
+            number
+        });
+        self.sockets.tell(&self.outbox, answered);
+        self.outbox.clear();
         Ok(())
     }
 

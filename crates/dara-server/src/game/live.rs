@@ -20,12 +20,14 @@ use super::history;
 use super::host::Host;
 use super::keeping::Keeping;
 use super::lifespan::Lifespan;
-use super::mailbox::{SitRefused, Welcome};
+use super::mailbox::{Greeting, SitRefused};
+use super::origin::Origin;
 use super::quick_messages::QuickMessages;
 use super::settings::rematch;
 use super::thinking::Thinking;
 use crate::date::record_date;
 use crate::error::AppError;
+use crate::outlet::{Ending, Outlet};
 use crate::protocol::{Answer, Refusal, Wire, WireAnswer};
 use crate::seat::{GameId, Seat, SeatHash, SeatKey, SeatToken};
 use crate::store::kept::Store;
@@ -38,8 +40,8 @@ pub(super) struct Game {
     pub(super) handle: OwnHandle,
     /// The game itself: seats, turns, clocks, offers, result.
     pub(super) table: Table<SeatHash>,
-    /// The table's time is counted from here (see [`Game::now`]).
-    origin: Instant,
+    /// The table's time on the server's clock.
+    pub(super) origin: Origin,
     /// The client address this game counts against, which its rematch counts against too.
     asked_from: Option<IpAddr>,
     /// The day the game began, for its record.
@@ -91,7 +93,7 @@ impl Game {
             host,
             handle: handle.downgrade(),
             table,
-            origin: now,
+            origin: Origin::at(now),
             asked_from,
             date: record_date(SystemTime::now()),
             created: now,
@@ -104,20 +106,9 @@ impl Game {
         }
     }
 
-    /// `at` on the table's time: counted from the game's own first moment here, so that no
-    /// two games (nor two tests on a paused clock) share an origin.
-    pub(super) fn moment(&self, at: Instant) -> Moment {
-        Moment::from_origin(at.saturating_duration_since(self.origin))
-    }
-
-    /// The table's moment `m` on the server's clock.
-    pub(super) fn instant(&self, m: Moment) -> Instant {
-        self.origin + m.since_origin()
-    }
-
     /// Now, on the table's time.
     pub(super) fn now(&self) -> Moment {
-        self.moment(Instant::now())
+        self.origin.now()
     }
 
     /// The server's state, while it runs: its settings are read there, not copied (this is
@@ -138,8 +129,8 @@ impl Game {
     /// What falls due at `now` by itself: the clocks held after a restart run, a flag falls,
     /// the number of watchers is told.
     pub(super) fn timed(&mut self, now: Instant) {
-        if self.table.next_deadline().is_some_and(|at| self.instant(at) <= now) {
-            let outcome = self.table.handle(self.moment(now), Input::Time);
+        if self.table.next_deadline().is_some_and(|at| self.origin.instant(at) <= now) {
+            let outcome = self.table.handle(self.origin.moment(now), Input::Time);
             let _ = self.carry_out(outcome);
         }
         if self.crowd.presence_due().is_some_and(|due| now >= due) {
@@ -154,21 +145,20 @@ impl Game {
         let _ = self.carry_out(outcome);
     }
 
-    /// A connection says hello with `token` (a seat's, if any), having seen up to `since`.
-    pub(super) fn hello(&mut self, token: Option<&str>, since: Option<u64>) -> Welcome {
+    /// A connection written through `outlet` says hello with `token` (a seat's, if any),
+    /// having seen up to `since`: it is sent what it is to see first, and from now on it is
+    /// told everything, in the same order as everyone.
+    pub(super) fn hello(
+        &mut self,
+        token: Option<&str>,
+        since: Option<u64>,
+        outlet: Outlet,
+    ) -> Greeting {
         let seat = token.and_then(|t| self.seat_of(t));
         // After a restart the clocks wait for the side to move.
         if seat.is_some() {
             let _ = self.ask(seat, Ask::Back);
         }
-        let mut messages = Vec::new();
-        if token.is_some() && seat.is_none() {
-            messages.push(Answer::Error(Refusal::NotYourSeatLink.into()).wire());
-        }
-        messages.extend(history::catch_up(&self.view(), seat, since, self.now()));
-        // Subscribed here, as the letter is carried out, so that the first event the
-        // connection hears is the one after what it was just sent.
-        let events = self.keeping.subscribe();
         let number = self.crowd.number();
         if let Some(colour) = seat {
             self.seat_connection(colour, number);
@@ -179,44 +169,56 @@ impl Game {
             self.watchers_changed();
         }
         self.relist();
+        for wire in self.welcome(token.is_some(), seat, since) {
+            outlet.queue(wire);
+        }
+        self.keeping.sockets.open(number, seat, outlet);
+        Greeting { seat, number }
+    }
+
+    /// What a connection that says hello is sent first (see [`history::welcome`]), then who
+    /// is here, and the computer's place in the queue.
+    pub(super) fn welcome(
+        &self,
+        offered: bool,
+        seat: Option<Colour>,
+        since: Option<u64>,
+    ) -> Vec<Wire> {
+        let mut messages = history::welcome(&self.view(), offered, seat, since, self.now());
         messages.push(self.presence());
-        // Read after subscribing: a place told meanwhile is heard again, never missed.
         if let Some(ahead) = self.thinking.ahead() {
             messages.push(Answer::Queue { ahead }.wire());
         }
-        Welcome { seat, number, messages, events }
+        messages
     }
 
-    /// What a connection asks of the game: the answer, and the seat it holds from now on.
-    pub(super) fn act(
-        &mut self,
-        seat: Option<Colour>,
-        number: u32,
-        msg: ClientMessage,
-    ) -> (Answer, Option<Colour>) {
+    /// What connection `number` asks of the game: the answer (`None` for a connection the
+    /// game does not know, which is answered by nobody).
+    pub(super) fn act(&mut self, number: u32, msg: ClientMessage) -> Option<Answer> {
+        let seat = self.keeping.sockets.seat(number)?;
         let away = |colour| self.crowd.away(colour, Instant::now());
-        match Asking::new(&self.table, seat, msg, self.keeping.store.reachable(), away) {
-            Asking::Table { ask, answer } => (answer.answer(self.ask(seat, ask)), seat),
+        Some(match Asking::new(&self.table, seat, msg, self.keeping.store.reachable(), away) {
+            Asking::Table { ask, answer } => answer.answer(self.ask(seat, ask)),
             Asking::Sit => self.join(seat, number),
-            Asking::Hello { .. } => (Answer::Error(Refusal::HelloAgain.into()), seat),
+            Asking::Hello { .. } => Answer::Error(Refusal::HelloAgain.into()),
             Asking::Unkept(refused) => {
                 self.count_unkept();
-                (refused, seat)
+                refused
             }
-            Asking::Answered(answer) => (answer, seat),
+            Asking::Answered(answer) => answer,
             // Told as presence is, to every connection, and kept nowhere.
             Asking::Say { by, phrase } => match self.quick.say(by, phrase, Instant::now()) {
                 Ok(said) => {
                     self.keeping.tell(said);
-                    (Answer::Ok, seat)
+                    Answer::Ok
                 }
-                Err(refusal) => (Answer::Error(refusal.into()), seat),
+                Err(refusal) => Answer::Error(refusal.into()),
             },
-        }
+        })
     }
 
     /// A connection takes the free seat: the invite link, or a watcher of a table.
-    fn join(&mut self, seat: Option<Colour>, number: u32) -> (Answer, Option<Colour>) {
+    fn join(&mut self, seat: Option<Colour>, number: u32) -> Answer {
         // The connection stops counting as a watcher and starts counting as the player before
         // everyone is told who is here (a watcher with no seat always gets the free one).
         if let (None, Some(free)) = (seat, self.table.free_seat()) {
@@ -225,11 +227,12 @@ impl Game {
         let token = SeatToken::random();
         match self.ask(seat, Ask::Sit { key: self.key.seal(&token) }) {
             Ok(dara_table::Reply::Seated(colour)) => {
+                self.keeping.sockets.sit(number, colour);
                 self.seat_connection(colour, number);
-                (Answer::Joined { seat: token.as_str().to_owned(), colour }, Some(colour))
+                Answer::Joined { seat: token.as_str().to_owned(), colour }
             }
             Ok(_) => unreachable!("a seat taken is answered with its colour"),
-            Err(refusal) => (Answer::Error(refusal.into()), seat),
+            Err(refusal) => Answer::Error(refusal.into()),
         }
     }
 
@@ -254,8 +257,9 @@ impl Game {
         }
     }
 
-    /// Connection `number`, holding `seat`, closed.
-    pub(super) fn leave(&mut self, seat: Option<Colour>, number: u32) {
+    /// Connection `number` closed.
+    pub(super) fn leave(&mut self, number: u32) {
+        let Some(seat) = self.keeping.sockets.close(number) else { return };
         if let Some(colour) = seat {
             self.crowd.unseat(colour, number);
         }
@@ -300,9 +304,8 @@ impl Game {
             match effect {
                 Effect::Think(think) => {
                     if let Some(host) = self.server() {
-                        let feed = self.keeping.feed();
                         let (client, handle) = (self.asked_from, self.handle.clone());
-                        self.thinking.start(host.computer(), think, client, feed, handle);
+                        self.thinking.start(host.computer(), think, client, handle);
                     }
                 }
                 Effect::CallOff(ticket) => self.thinking.done(ticket),
@@ -316,7 +319,11 @@ impl Game {
                 Effect::Ended(at) => {
                     if let Some(host) = self.server() {
                         host.lobby().close(&self.id);
-                        host.set_finished(&self.id, self.handle.life(), Some(self.instant(at)));
+                        host.set_finished(
+                            &self.id,
+                            self.handle.life(),
+                            Some(self.origin.instant(at)),
+                        );
                     }
                 }
                 Effect::Reopened => {
@@ -355,7 +362,7 @@ impl Game {
     fn seat_connection(&mut self, colour: Colour, number: u32) {
         if let Some(replaced) = self.crowd.seat(colour, number) {
             tracing::debug!(game = %self.id, ?colour, "a seat's oldest connection is replaced");
-            self.handle.replace_below(colour, replaced + 1);
+            self.keeping.sockets.replace(colour, replaced);
         }
     }
 
@@ -471,10 +478,17 @@ impl Game {
 
     // --- The end of its life here --------------------------------------------------------
 
+    /// Closes every connection: the game stopped here, and it goes on elsewhere (they are to
+    /// reconnect) or has ended its life.
+    pub(super) fn close_sockets(&self) {
+        let ending = if self.handle.moved() { Ending::MOVED } else { Ending::GAME_GONE };
+        self.keeping.sockets.end_all(ending);
+    }
+
     /// The next moment something happens by itself: the table's (a flag falls, held clocks
     /// run), or the shell's (the game is forgotten, the watchers are told).
     pub(super) fn next_wake(&self) -> Option<Instant> {
-        let table = self.table.next_deadline().map(|at| self.instant(at));
+        let table = self.table.next_deadline().map(|at| self.origin.instant(at));
         [table, self.expires_at(), self.crowd.presence_due()].into_iter().flatten().min()
     }
 
@@ -485,7 +499,7 @@ impl Game {
 
     /// When the game's time here is up (see [`Lifespan::expires_at`]).
     fn expires_at(&self) -> Option<Instant> {
-        let ended = self.table.ending().map(|e| self.instant(e.at));
+        let ended = self.table.ending().map(|e| self.origin.instant(e.at));
         let waiting = self.table.free_seat().is_some() && ended.is_none();
         self.lifespan.expires_at(ended, self.crowd.empty_since(), waiting.then_some(self.created))
     }

@@ -1,13 +1,17 @@
 //! A game's mailbox: every input of a live game, whoever sends it (a socket's request, the
 //! lobby's seat, the computer's move, the server making room), is a letter to the game's one
-//! owner (`owner::run`), which decides, keeps, then tells. What a letter is answered with is
-//! defined here too, beside the letter that asks for it.
+//! owner (`owner::run`), which decides, keeps, then tells. A socket's request is answered on
+//! the socket itself (through its outlet, see `crate::outlet`), with what it caused told to
+//! everyone in the same write; a hello and a seat from the lobby are answered here, beside the
+//! letter that asks.
 
 use dara::{Colour, Move};
 use dara_table::wire::ClientMessage;
 use dara_table::Ticket;
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
 
+use crate::outlet::Outlet;
 use crate::protocol::Wire;
 use crate::seat::SeatHash;
 
@@ -24,8 +28,6 @@ pub(super) enum Letter {
     Sit(Box<Sitting>),
     /// A connection closed.
     Leave {
-        /// The seat it held.
-        seat: Option<Colour>,
         /// Its number in the game.
         number: u32,
     },
@@ -36,6 +38,8 @@ pub(super) enum Letter {
         /// The chosen move.
         m: Move,
     },
+    /// The computer's search tells its place in the queue (how many wait ahead of it).
+    Place(Box<Wire>),
     /// The server needs the room: the game ends its life now.
     Forget,
 }
@@ -51,21 +55,22 @@ pub(super) struct Hello {
     pub(super) seat: Option<String>,
     /// The last event version it saw, if any.
     pub(super) since: Option<u64>,
-    /// Where its welcome goes.
-    pub(super) answer: oneshot::Sender<Welcome>,
+    /// Where it is written: what it is to be sent first (a snapshot, or exactly the events
+    /// it missed), then everything told and every answer.
+    pub(super) outlet: Outlet,
+    /// Where the connection hears who it is.
+    pub(super) answer: oneshot::Sender<Greeting>,
 }
 
-/// A connection's request.
+/// A connection's request, answered on its outlet.
 #[derive(Debug)]
 pub(super) struct Asking {
-    /// The seat it holds.
-    pub(super) seat: Option<Colour>,
     /// Its number in the game.
     pub(super) number: u32,
     /// What it asks.
     pub(super) msg: ClientMessage,
-    /// Where the answer goes.
-    pub(super) answer: oneshot::Sender<Reply>,
+    /// When a turn was read from the socket, for the time a turn takes (`/metrics`).
+    pub(super) read_at: Option<Instant>,
 }
 
 /// A seat given from the lobby.
@@ -79,10 +84,10 @@ pub(super) struct Sitting {
 
 /// The sending end of a game's mailbox.
 ///
-/// Unbounded, yet bounded by what may send: each connection waits for the answer to its
-/// request before it reads the next (and says goodbye once), a seat from the lobby waits for
-/// its answer, and the computer answers one search at a time. A bound would only add the cost
-/// of its semaphore to every turn.
+/// Unbounded, yet bounded by what may send: a connection reads no further request while
+/// `outlet::MOST_ASKED` of its own wait for their answers (and says goodbye once), a seat from
+/// the lobby waits for its answer, and the computer answers one search at a time and tells its
+/// place a few times a second. A bound would only add the cost of its semaphore to every turn.
 pub(super) type Sender = mpsc::UnboundedSender<Letter>;
 
 /// The receiving end, which only the game's owner holds.
@@ -105,26 +110,12 @@ pub enum SitRefused {
     Unkept,
 }
 
-/// What a connection gets on saying hello.
-#[derive(Debug)]
-pub struct Welcome {
+/// What a connection hears on saying hello (its first messages are already in its outlet).
+#[derive(Debug, Clone, Copy)]
+pub struct Greeting {
     /// The seat its token holds, if the token was good.
     pub seat: Option<Colour>,
     /// The connection's number in the game, in order of arrival: it names the connection in
-    /// its later requests, and a newer connection to the same seat may replace it (see
-    /// [`super::GameHandle::replaced`]).
+    /// its later requests.
     pub number: u32,
-    /// What to send it first: a snapshot, or exactly the events it missed.
-    pub messages: Vec<Wire>,
-    /// Every later event and presence change.
-    pub events: broadcast::Receiver<Wire>,
-}
-
-/// The answer to one request.
-#[derive(Debug)]
-pub struct Reply {
-    /// The message for the asking connection.
-    pub text: Wire,
-    /// The seat the connection holds from now on (a `join` changes it).
-    pub seat: Option<Colour>,
 }

@@ -4,12 +4,11 @@
 //! store, sockets, in that order, and nothing else touches the game meanwhile.
 
 use dara_table::wire::ClientMessage;
-use tokio::sync::oneshot;
 use tokio::time::{sleep_until, Instant};
 
 use super::live::{Game, Settled};
-use super::mailbox::{Asking, Hello, Letter, Receiver, Reply, SitRefused, Sitting};
-use crate::protocol::{Answer, Refusal, WireAnswer};
+use super::mailbox::{Asking, Hello, Letter, Receiver, SitRefused, Sitting};
+use crate::protocol::{Answer, Refusal, Wire, WireAnswer};
 use crate::store::write::Write;
 
 /// Runs the game, just begun, until it ends its life here: each letter carried out and kept,
@@ -27,9 +26,10 @@ pub(super) async fn run(mut game: Game, mut mailbox: Receiver) {
                 Some(settled) => settled,
                 None => break,
             },
-            None => settle(&mut game).await,
+            None => settle(&mut game, None).await,
         };
         if settled == Settled::Lost {
+            game.close_sockets();
             return;
         }
         if game.expired(Instant::now()) {
@@ -59,56 +59,99 @@ pub(super) async fn run(mut game: Game, mut mailbox: Receiver) {
 /// `Forget`: the game is to end its life.
 async fn carry_out(game: &mut Game, letter: Letter) -> Option<Settled> {
     // A life handed over is not the game any more: what it would answer may be older than the
-    // game going on elsewhere (or in a later life here), so it answers nothing, and the socket
-    // is told to reconnect.
+    // game going on elsewhere (or in a later life here), so it answers nothing, and its
+    // sockets are told to reconnect as it ends.
     let moved = game.handle.moved();
     match letter {
-        Letter::Hello(hello) if !moved => {
-            let Hello { seat, since, answer } = *hello;
-            let welcome = game.hello(seat.as_deref(), since);
-            // If paused: what was kept, as it is now that the game went back to it.
-            let again = |game: &mut Game| game.hello(seat.as_deref(), since);
-            Some(keep_then_answer(game, welcome, again, answer).await)
-        }
-        Letter::Ask(asking) if !moved => {
-            let Asking { seat, number, msg, answer } = *asking;
-            let turn = match msg {
-                ClientMessage::Move { id, .. } => Some(id),
-                _ => None,
-            };
-            let (text, now_seat) = game.act(seat, number, msg);
-            let reply = Reply { text: text.wire(), seat: now_seat };
-            let refused = |game: &mut Game| Reply { text: unkept(game, turn).wire(), seat };
-            Some(keep_then_answer(game, reply, refused, answer).await)
-        }
+        Letter::Hello(hello) if !moved => Some(greet(game, *hello).await),
+        Letter::Ask(asking) if !moved => Some(answer(game, *asking).await),
         Letter::Sit(sitting) if !moved => {
             let Sitting { token, answer } = *sitting;
             let sat = game.sit(token);
-            let refused = |_: &mut Game| Err(SitRefused::Unkept);
-            Some(keep_then_answer(game, sat, refused, answer).await)
+            let settled = settle(game, None).await;
+            let answered = match settled {
+                Settled::Kept => Some(sat),
+                Settled::Paused => Some(Err(SitRefused::Unkept)),
+                Settled::Lost => None,
+            };
+            if let Some(answered) = answered {
+                let _ = answer.send(answered);
+            }
+            Some(settled)
         }
         // Answered by nobody: the sender hears that the game has gone from here.
         Letter::Hello(_) | Letter::Ask(_) | Letter::Sit(_) => Some(Settled::Kept),
-        Letter::Leave { seat, number } => {
+        Letter::Leave { number } => {
             if !moved {
-                game.leave(seat, number);
+                game.leave(number);
             }
-            Some(settle(game).await)
+            Some(settle(game, None).await)
         }
         Letter::ComputerMoved { ticket, m } => {
             game.computer_moved(ticket, m);
-            Some(settle(game).await)
+            Some(settle(game, None).await)
+        }
+        // Told at once: the computer's place in the queue is nothing kept.
+        Letter::Place(wire) => {
+            game.keeping.sockets.tell(&[*wire], None);
+            Some(Settled::Kept)
         }
         Letter::Forget => None,
     }
 }
 
+/// A connection says hello: it is sent what it is to see first once what its arrival changed
+/// is kept, then told who it is. If saving is paused, it is sent the game as it went back to.
+async fn greet(game: &mut Game, hello: Hello) -> Settled {
+    let Hello { seat, since, outlet, answer } = hello;
+    let greeting = game.hello(seat.as_deref(), since, outlet.clone());
+    let settled = settle(game, None).await;
+    match settled {
+        Settled::Kept => {}
+        Settled::Paused => {
+            outlet.clear();
+            for wire in game.welcome(seat.is_some(), greeting.seat, since) {
+                outlet.queue(wire);
+            }
+            outlet.send(&[]);
+        }
+        Settled::Lost => return settled,
+    }
+    let _ = answer.send(greeting);
+    settled
+}
+
+/// A connection's request: carried out, kept, then answered on its socket in the same write
+/// as what it caused is told to everyone. If saving is paused, it is refused instead.
+async fn answer(game: &mut Game, asking: Asking) -> Settled {
+    let Asking { number, msg, read_at } = asking;
+    let turn = match msg {
+        ClientMessage::Move { id, .. } => Some(id),
+        _ => None,
+    };
+    let Some(answer) = game.act(number, msg) else {
+        return settle(game, None).await;
+    };
+    let settled = settle(game, Some((number, answer.wire()))).await;
+    if settled == Settled::Paused {
+        if let Some(outlet) = game.keeping.sockets.outlet(number) {
+            outlet.answer(unkept(game, turn).wire());
+            outlet.send(&[]);
+        }
+    }
+    // The time a turn takes from its socket to its answer, for `/metrics`.
+    if let Some((read_at, host)) = read_at.zip(game.server()).filter(|_| settled == Settled::Kept) {
+        host.metrics().turn_seconds.observe(read_at.elapsed().as_secs_f64());
+    }
+    settled
+}
+
 /// What every letter ends with: whatever fell due meanwhile, then the store's commit and the
-/// telling of everyone. If the store fails, nobody is told anything: a pause (the game goes
-/// back to what was kept), or the game's end here.
-async fn settle(game: &mut Game) -> Settled {
+/// answer to `answer`'s socket with the telling of everyone. If the store fails, nobody is
+/// told anything: a pause (the game goes back to what was kept), or the game's end here.
+async fn settle(game: &mut Game, answer: Option<(u32, Wire)>) -> Settled {
     game.timed(Instant::now());
-    let Err(e) = game.keeping.commit(&game.id, &game.table).await else {
+    let Err(e) = game.keeping.commit(&game.id, &game.table, answer).await else {
         return Settled::Kept;
     };
     if e.is_a_pause() && game.roll_back() {
@@ -118,27 +161,6 @@ async fn settle(game: &mut Game) -> Settled {
     tracing::error!(game = %game.id, "the game could not be stored, so it stops: {e}");
     game.stop_unkept();
     Settled::Lost
-}
-
-/// Keeps what a request changed, then sends its `answer`: `done` if it was kept, what `paused`
-/// makes of the game gone back to what was kept if saving is paused, and nothing if the game
-/// stops here (its sender hears that the game is gone).
-async fn keep_then_answer<T>(
-    game: &mut Game,
-    done: T,
-    paused: impl FnOnce(&mut Game) -> T,
-    answer: oneshot::Sender<T>,
-) -> Settled {
-    let settled = settle(game).await;
-    let answered = match settled {
-        Settled::Kept => Some(done),
-        Settled::Paused => Some(paused(game)),
-        Settled::Lost => None,
-    };
-    if let Some(answered) = answered {
-        let _ = answer.send(answered);
-    }
-    settled
 }
 
 /// The answer to a request that could not be kept (a turn's `id`, if it was a turn).
@@ -156,6 +178,7 @@ fn unkept(game: &Game, turn: Option<u64>) -> Answer {
 /// game: nothing is kept after a game that ended its life.
 async fn end_life(mut game: Game) {
     game.thinking.stop();
+    game.close_sockets();
     // The server is looked up again after the erasure rather than held across it: a server
     // dropped meanwhile (the tests' crash) is let go.
     let (stopping, counted) = match game.server() {

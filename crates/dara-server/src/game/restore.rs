@@ -42,7 +42,7 @@ pub fn restore<H: Host>(
     game.taken_up(table);
     host.register(handle.clone(), None).map_err(|e| Unreadable(e.reason()))?;
     if let Some(ending) = game.table.ending() {
-        host.set_finished(&game.id, handle.life(), Some(game.instant(ending.at)));
+        host.set_finished(&game.id, handle.life(), Some(game.origin.instant(ending.at)));
     }
     start(game, letters);
     Ok(handle)
@@ -60,6 +60,7 @@ mod tests {
 
     use super::*;
     use crate::config::Config;
+    use crate::outlet::Outlet;
     use crate::protocol::Answer;
     use crate::seat::Seat;
     use crate::seat::{new_game_id, SeatKey};
@@ -95,15 +96,15 @@ mod tests {
         let key = SeatKey::random();
         let mut before = game(&key);
         before.begin();
+        let pale = before.hello(Some("pale"), None, Outlet::new(None)).number;
+        let dark = before.hello(Some("dark"), None, Outlet::new(None)).number;
         // Each side's clock starts with its first move: both place once, then pale thinks 5 s.
-        for (colour, id, text) in
-            [(Colour::White, 1, "c3"), (Colour::Black, 1, "d3"), (Colour::White, 2, "e3")]
-        {
+        for (number, id, text) in [(pale, 1, "c3"), (dark, 1, "d3"), (pale, 2, "e3")] {
             if id == 2 {
                 tokio::time::advance(Duration::from_secs(5)).await;
             }
             let turn = ClientMessage::Move { id, text: text.into(), lag: None };
-            assert!(matches!(before.act(Some(colour), 1, turn).0, Answer::Accepted { .. }));
+            assert!(matches!(before.act(number, turn), Some(Answer::Accepted { .. })));
         }
 
         for mover_returns in [false, true] {
@@ -118,10 +119,10 @@ mod tests {
             assert_eq!(running(&after), None);
             assert_eq!(after.table.clock().unwrap().left(after.now()).white, 55_000);
             // The player not to move comes back: still held.
-            let _ = after.hello(Some("pale"), None);
+            let _ = after.hello(Some("pale"), None, Outlet::new(None));
             assert_eq!(running(&after), None);
             if mover_returns {
-                let _ = after.hello(Some("dark"), None);
+                let _ = after.hello(Some("dark"), None, Outlet::new(None));
                 assert_eq!(running(&after), Some(Colour::Black));
             } else {
                 let held = Patience::default().clocks_held_for;
@@ -163,7 +164,8 @@ mod tests {
         let first = restore(&state, stored(&id), Store::Memory).unwrap();
         let second = restore(&state, stored(&id), Store::Memory).unwrap();
         assert!(first.moved(), "the earlier life was not handed over");
-        assert!(first.hello(None, None).await.is_none(), "the earlier life still answers");
+        let hello = first.hello(None, None, Outlet::new(None));
+        assert!(hello.await.is_none(), "the earlier life still answers");
 
         // The earlier life's owner ends its life.
         let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
@@ -173,7 +175,7 @@ mod tests {
         }
         let entered = state.game(&id).expect("the later life is forgotten with the earlier");
         assert_eq!(entered.life(), second.life());
-        assert!(second.hello(None, None).await.is_some());
+        assert!(second.hello(None, None, Outlet::new(None)).await.is_some());
         assert_eq!(state.live_games(), 1);
     }
 }

@@ -5,11 +5,9 @@
 use std::net::IpAddr;
 
 use dara_table::{Think, Ticket};
-use tokio::sync::broadcast;
 
-use super::computer::{Computer, Request, Search};
+use super::computer::{Computer, Request, Search, Tell};
 use super::handle::OwnHandle;
-use crate::protocol::Wire;
 
 /// The search a game waits for, if any.
 #[derive(Debug, Default)]
@@ -17,18 +15,19 @@ pub(super) struct Thinking(Option<(Ticket, Search)>);
 
 impl Thinking {
     /// Asks `computer` for the move `think` names, on behalf of the game `handle` reaches (its
-    /// answer comes back as a letter) and of `client`, the address the game counts against;
-    /// the search's place in the queue is told on `feed`.
+    /// answer, and its place in the queue while it waits, come back as letters) and of
+    /// `client`, the address the game counts against.
     pub(super) fn start(
         &mut self,
         computer: &Computer,
         think: Think,
         client: Option<IpAddr>,
-        feed: broadcast::Sender<Wire>,
         handle: OwnHandle,
     ) {
         let Think { ticket, level, pos, history } = think;
-        let request = Request { pos, history, level, client, tell: Some(feed) };
+        let teller = handle.clone();
+        let tell = Tell(Box::new(move |wire| teller.place(wire)));
+        let request = Request { pos, history, level, client, tell: Some(tell) };
         let (search, answer) = computer.think(request);
         self.0 = Some((ticket, search));
         tokio::spawn(async move {

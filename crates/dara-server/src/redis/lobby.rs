@@ -4,7 +4,7 @@
 //!
 //! Each node keeps a copy of the hash for its lobby sockets and reads it again whenever a node
 //! announces a change on the `dara:lobby:changed` channel (see [`inbox`](super::inbox)).
-//! Pairing takes a table with `HDEL`: of two nodes that pick the same table at once, only the
+//! Pairing takes the table that has waited longest with `HDEL`: of two nodes that pick the same table at once, only the
 //! one whose `HDEL` removed it seats its seeker there. A table whose game has left Redis (it
 //! ended its life on a node that died) is dropped from the hash when it is next read.
 
@@ -33,17 +33,22 @@ struct StoredTable {
     /// which in turn ignores the field).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     opener: Option<BrowserId>,
+    /// When it was first listed (see `Listed::since`; 0, the longest wait, in tables listed by
+    /// a node of an earlier release).
+    #[serde(default)]
+    since: u64,
 }
 
 /// The cluster's shared list of tables, as this node reaches it.
 impl SharedList for Redis {
     fn open(&self, listed: &Listed) {
-        let Listed { table, opener } = listed;
+        let Listed { table, opener, since } = listed;
         let stored = StoredTable {
             rules: table.rules,
             clock: table.clock,
             seat: table.seat,
             opener: opener.clone(),
+            since: *since,
         };
         let text = serde_json::to_string(&stored).expect("tables serialise");
         let mut pipe = redis::pipe();
@@ -110,7 +115,7 @@ impl Redis {
                         clock: t.clock,
                         seat: t.seat,
                     };
-                    tables.insert(id, Listed { table, opener: t.opener });
+                    tables.insert(id, Listed { table, opener: t.opener, since: t.since });
                 }
                 _ => dead.push(id),
             }

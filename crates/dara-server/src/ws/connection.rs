@@ -1,5 +1,6 @@
-//! One socket served by one task: its frames are read, and what it is sent is gathered and
-//! written in one go each time the task wakes.
+//! One socket served by one task: its frames are read, and what it is sent waits in its
+//! [`Outlet`], which the task writes in one go each time it wakes, and which the game it is
+//! connected to writes as well (see `crate::outlet`).
 //!
 //! A turn's `accepted` and its `move` event leave in one write. On loopback, where the load
 //! tests run, a send costs about as much as everything else a turn does, and a task per
@@ -13,84 +14,136 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 
 use crate::cluster::relay::RelayLink;
+use crate::outlet::{Ending, Gone, Heard, Outlet};
 use crate::protocol::Wire;
 
-/// The peer is gone, or stopped reading: the socket is finished.
-#[derive(Debug)]
-pub(crate) struct Gone;
-
-/// How a connection's task leaves its socket.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Ending {
-    /// The peer is gone or stopped reading: nothing more is written.
-    Gone,
-    /// Without a reason (see [`Connection::end`]).
-    Quietly,
-    /// With a close frame's code and reason (see [`Connection::close`]).
-    Closed(u16, &'static str),
+/// A connection: its outlet (which holds the WebSocket, when it is on this node), and for a
+/// socket on another node of the cluster, the relay its frames come through (see
+/// `cluster::relay`).
+pub(crate) struct Connection {
+    outlet: Outlet,
+    relay: Option<RelayLink>,
+    /// How long a write may wait for the peer to take bytes: a client that reads nothing for
+    /// this long is as lost as a silent one, and must not hold its task forever.
+    write_timeout: Duration,
 }
 
-/// Where a connection's frames come from and go: a WebSocket on this node, or one on another
-/// node of the cluster, relayed through Redis (see `cluster::relay`).
+/// Where a closing connection's last frames go.
 // Nearly every connection is a socket, so the enum is as large as a socket either way; boxing
-// it would only add an allocation and a pointer to follow at every frame.
+// it would only add an allocation, once in a socket's life.
 #[allow(clippy::large_enum_variant)]
 enum Link {
     Socket(WebSocket),
     Relayed(RelayLink),
 }
 
-/// A WebSocket and what it is to be sent at the next flush.
-pub(crate) struct Connection {
-    link: Link,
-    queued: Vec<Message>,
-    /// How long a write may wait for the peer to take bytes: a client that reads nothing for
-    /// this long is as lost as a silent one, and must not hold its task forever.
-    write_timeout: Duration,
-}
-
 impl Connection {
     pub(crate) fn new(socket: WebSocket, write_timeout: Duration) -> Connection {
-        Connection { link: Link::Socket(socket), queued: Vec::new(), write_timeout }
+        Connection { outlet: Outlet::new(Some(socket)), relay: None, write_timeout }
     }
 
     /// A connection whose socket is on another node.
     pub(crate) fn relayed(link: RelayLink, write_timeout: Duration) -> Connection {
-        Connection { link: Link::Relayed(link), queued: Vec::new(), write_timeout }
+        Connection { outlet: Outlet::new(None), relay: Some(link), write_timeout }
     }
 
-    /// The WebSocket, for a connection on this node.
-    pub(crate) fn socket(&mut self) -> Option<&mut WebSocket> {
-        match &mut self.link {
-            Link::Socket(socket) => Some(socket),
-            Link::Relayed(_) => None,
-        }
+    /// Its outlet, for the game it connects to.
+    pub(crate) fn outlet(&self) -> &Outlet {
+        &self.outlet
     }
 
-    /// The next frame from the peer; `None` when the socket has ended or broken (an oversized
-    /// frame included).
-    pub(crate) async fn next(&mut self) -> Option<Message> {
-        match &mut self.link {
-            Link::Socket(socket) => match socket.next().await {
-                Some(Ok(frame)) => Some(frame),
-                _ => None,
-            },
-            Link::Relayed(link) => link.next().await,
-        }
+    /// Lends the WebSocket out, for a connection on this node (to be relayed to another).
+    pub(crate) fn lend_socket(&mut self) -> Option<WebSocket> {
+        self.outlet.take_socket().map(|(socket, _)| socket)
+    }
+
+    /// Gives back the WebSocket lent out.
+    pub(crate) fn give_back(&mut self, socket: WebSocket) {
+        self.outlet.give_back(socket);
+    }
+
+    /// What comes next: a frame from the peer, the peer gone, a write the game left unfinished,
+    /// or the game ending the connection.
+    pub(crate) async fn next(&mut self) -> Heard {
+        let Connection { outlet, relay, .. } = self;
+        std::future::poll_fn(|cx| {
+            let heard = outlet.poll_heard(cx, relay.is_none());
+            match (heard, relay.as_mut()) {
+                (Poll::Pending, Some(link)) => {
+                    link.poll_next(cx).map(|frame| frame.map_or(Heard::Nothing, Heard::Frame))
+                }
+                (heard, _) => heard,
+            }
+        })
+        .await
     }
 
     /// Queues a message for the next flush.
     pub(crate) fn queue(&mut self, text: Wire) {
-        self.queued.push(Message::Text(text));
+        self.outlet.push(Message::Text(text));
     }
 
     /// Queues a ping for the next flush.
     pub(crate) fn queue_ping(&mut self) {
-        self.queued.push(Message::Ping(Default::default()));
+        self.outlet.push(Message::Ping(Default::default()));
     }
 
     /// Writes everything queued, in order, in one send when it fits.
     pub(crate) async fn flush(&mut self) -> Result<(), Gone> {
+        let sent = match &mut self.relay {
+            None => {
+                let outlet = &self.outlet;
+                let write = std::future::poll_fn(|cx| outlet.poll_write(cx));
+                matches!(within(self.write_timeout, write).await, Some(Ok(())))
+            }
+            Some(link) => {
+                let waiting = self.outlet.take_waiting();
+                if waiting.is_empty() {
+                    return Ok(());
+                }
+                // Boxed: only a relayed connection sends this way, and inline its state would
+                // make every connection's task larger (see `ws::game::serve_game`).
+                let send = Box::pin(link.send(waiting));
+                matches!(within(self.write_timeout, send).await, Some(true))
+            }
+        };
+        if sent {
+            Ok(())
+        } else {
+            Err(Gone)
+        }
+    }
+
+    /// Ends the connection as `ending` says. From here on its game writes nothing more to it.
+    ///
+    /// The closing handshake is boxed: it is awaited once in a socket's life, and inline it
+    /// would be the largest state of the task that holds every idle socket.
+    pub(crate) async fn finish(self, ending: Ending) {
+        let Connection { outlet, relay, write_timeout } = self;
+        let (link, queued) = match (outlet.take_socket(), relay) {
+            (Some((socket, queued)), _) => (Link::Socket(socket), queued),
+            (None, Some(link)) => (Link::Relayed(link), outlet.take_waiting()),
+            (None, None) => return,
+        };
+        let closing = Closing { link, queued, write_timeout };
+        match ending {
+            Ending::Gone => {}
+            Ending::Quietly => Box::pin(closing.end()).await,
+            Ending::Closed(code, reason) => Box::pin(closing.close(code, reason)).await,
+        }
+    }
+}
+
+/// A connection being closed, its socket taken back from its outlet.
+struct Closing {
+    link: Link,
+    queued: Vec<Message>,
+    write_timeout: Duration,
+}
+
+impl Closing {
+    /// Writes everything queued.
+    async fn flush(&mut self) -> Result<(), Gone> {
         if self.queued.is_empty() {
             return Ok(());
         }
@@ -106,8 +159,6 @@ impl Connection {
                 matches!(within(self.write_timeout, write).await, Some(Ok(())))
             }
             Link::Relayed(link) => {
-                // Boxed: only a relayed connection sends this way, and inline its state would
-                // make every connection's task larger (see `ws::game::serve_game`).
                 let send = Box::pin(link.send(std::mem::take(queued)));
                 matches!(within(self.write_timeout, send).await, Some(true))
             }
@@ -116,19 +167,6 @@ impl Connection {
             Ok(())
         } else {
             Err(Gone)
-        }
-    }
-
-    /// Ends the socket as `ending` says.
-    ///
-    /// The closing handshake is boxed: it is awaited once in a socket's life, and inline it
-    /// would be the largest state of the task that holds every idle socket (it holds the whole
-    /// connection by value), about 1.5 KB more for every socket, most of them idle.
-    pub(crate) async fn finish(self, ending: Ending) {
-        match ending {
-            Ending::Gone => {}
-            Ending::Quietly => Box::pin(self.end()).await,
-            Ending::Closed(code, reason) => Box::pin(self.close(code, reason)).await,
         }
     }
 

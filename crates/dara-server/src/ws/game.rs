@@ -4,19 +4,18 @@
 use axum::extract::ws::{Message, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::response::Response;
-use dara::Colour;
-use tokio::sync::broadcast;
 use tokio::time::Instant;
 
-use super::connection::{Connection, Ending};
+use super::connection::Connection;
 use super::heartbeat::{Beat, Heartbeat};
 use super::socket::{refused, sized, Open};
 use crate::cluster::relay::{self, Ended, Opened};
 use crate::cluster::route::{self, Route};
 use crate::flood::{Bucket, HELLO_TIMEOUT};
 use crate::game::GameHandle;
+use crate::outlet::{Ending, Heard};
 use crate::protocol::close;
-use crate::protocol::{ClientMessage, ParseError, Refusal, Wire};
+use crate::protocol::{ClientMessage, ParseError, Refusal};
 use crate::redis::node::NodeName;
 use crate::seat::GameId;
 use crate::state::AppState;
@@ -48,11 +47,11 @@ pub async fn game_socket(
                 // every socket's task as large as the relay's.
                 (Route::There(owner), id) => {
                     match Box::pin(relay_to(&state, &mut conn, &id, owner)).await {
-                        Ended::Moved => Ending::Closed(close::RESTARTING, MOVED),
+                        Ended::Moved => Ending::MOVED,
                         Ended::Closed => Ending::Gone,
                     }
                 }
-                (Route::Gone, _) => Ending::Closed(close::GONE, GONE),
+                (Route::Gone, _) => Ending::GAME_GONE,
                 (Route::Damaged, _) => Ending::Closed(close::DAMAGED, DAMAGED),
                 // The page reconnects after its short back-off, by which time the game has a
                 // node.
@@ -68,7 +67,7 @@ fn gone(ws: WebSocketUpgrade, state: AppState) -> Response {
     let max = state.config.max_message;
     sized(ws, max).on_upgrade(move |socket| async move {
         let _open = Open::new(&state);
-        let ending = Ending::Closed(close::GONE, GONE);
+        let ending = Ending::GAME_GONE;
         Connection::new(socket, state.config.silence).finish(ending).await;
     })
 }
@@ -76,8 +75,11 @@ fn gone(ws: WebSocketUpgrade, state: AppState) -> Response {
 /// Carries a socket to the node that runs its game, until it closes or the game moves.
 async fn relay_to(state: &AppState, conn: &mut Connection, id: &GameId, owner: NodeName) -> Ended {
     let Some(cluster) = &state.cluster else { return Ended::Moved };
-    let Some(socket) = conn.socket() else { return Ended::Moved };
-    relay::carry(&cluster.hub, socket, id, owner, state.stopping.subscribe()).await
+    let Some(mut socket) = conn.lend_socket() else { return Ended::Moved };
+    let ended =
+        relay::carry(&cluster.hub, &mut socket, id, owner, state.stopping.subscribe()).await;
+    conn.give_back(socket);
+    ended
 }
 
 /// A socket another node relays here, for a game whose lease names this node. If the game is
@@ -90,30 +92,42 @@ pub async fn serve_relayed(state: AppState, opened: Opened) {
     let mut conn = Connection::relayed(opened.link, state.config.silence);
     let ending = match route::route(&state, &opened.game).await {
         Route::Here(handle) => serve_game(&mut conn, handle, &state).await,
-        _ => Ending::Closed(close::RESTARTING, MOVED),
+        _ => Ending::MOVED,
     };
     conn.finish(ending).await;
 }
-
-/// The game stopped here but is kept: another node runs it now, or this one could not keep its
-/// last change (Redis unreachable). The page reconnects and resends what was not acknowledged.
-const MOVED: &str = "the game cannot go on on this server: reconnecting";
 
 const NOT_NOW: &str = "the game cannot be reached just now: reconnect shortly";
 
 /// Serves a game's socket until it ends, and says how to end it. The connection is borrowed,
 /// not owned: this task's state is what every idle socket costs, and a connection held here by
 /// value would be held twice (an async fn keeps its arguments and their moved copies apart).
+///
+/// The task only reads: it posts each request to the game, whose owner writes the answer and
+/// every event to the socket itself (see `crate::outlet`). It writes only what it says of its
+/// own accord (a refusal of a frame that is no request, a ping), and what the game left
+/// unwritten because the socket did not take it at once.
 async fn serve_game(conn: &mut Connection, handle: GameHandle, state: &AppState) -> Ending {
     let mut bucket = Bucket::new(state.config.burst, state.config.per_second);
 
     // Nothing happens before hello: it says who this is and what they have already seen.
     let deadline = Instant::now() + HELLO_TIMEOUT;
-    let welcome = loop {
-        let frame = match tokio::time::timeout_at(deadline, conn.next()).await {
-            Ok(Some(frame)) => frame,
-            Ok(None) => return Ending::Quietly,
+    let greeting = loop {
+        let heard = match tokio::time::timeout_at(deadline, conn.next()).await {
+            Ok(heard) => heard,
             Err(_) => return Ending::Closed(close::SILENT, "say hello first"),
+        };
+        let frame = match heard {
+            Heard::Frame(frame) => frame,
+            Heard::Nothing => return Ending::Quietly,
+            // Nobody else writes to it before hello.
+            Heard::Owed => {
+                if conn.flush().await.is_err() {
+                    return Ending::Gone;
+                }
+                continue;
+            }
+            Heard::End(ending) => return ending,
         };
         if !bucket.take() {
             return Ending::Closed(close::FLOOD, "too many messages");
@@ -127,8 +141,9 @@ async fn serve_game(conn: &mut Connection, handle: GameHandle, state: &AppState)
         match ClientMessage::parse(text.as_str()) {
             // Boxed: awaited once in a socket's life (see `serve_game`).
             Ok(ClientMessage::Hello { seat, since }) => {
-                match Box::pin(handle.hello(seat, since)).await {
-                    Some(welcome) => break welcome,
+                let outlet = conn.outlet().clone();
+                match Box::pin(handle.hello(seat, since, outlet)).await {
+                    Some(greeting) => break greeting,
                     None => return over(&handle),
                 }
             }
@@ -144,33 +159,16 @@ async fn serve_game(conn: &mut Connection, handle: GameHandle, state: &AppState)
         }
     };
 
-    let mut seat: Option<Colour> = welcome.seat;
-    let number = welcome.number;
+    let number = greeting.number;
     // The seat's colour, never its token; the game, never the client's address.
-    tracing::debug!(game = %handle.id, ?seat, "hello");
-    for message in welcome.messages {
-        conn.queue(message);
-    }
-    let mut events = welcome.events;
+    tracing::debug!(game = %handle.id, seat = ?greeting.seat, "hello");
     let mut heartbeat = Heartbeat::new(state);
-    // Made once, not at every wake (it registers with the game): again only when a join
-    // gives the connection a seat.
-    let replacement = replaced(&handle, seat, number);
-    tokio::pin!(replacement);
     let ending = loop {
         if conn.flush().await.is_err() {
             break Ending::Quietly;
         }
-        let frame = tokio::select! {
-            frame = conn.next() => frame,
-            event = events.recv() => {
-                let gathered = event.map(|text| conn.queue(text));
-                match gathered.and_then(|()| gather(&mut events, conn)) {
-                    Ok(()) => continue,
-                    Err(lost) => break lost_events(lost, &handle),
-                }
-            }
-            () = &mut replacement => break Ending::Closed(close::REPLACED, REPLACED),
+        let heard = tokio::select! {
+            heard = conn.next() => heard,
             beat = heartbeat.beat() => match beat {
                 Beat::Ping => {
                     conn.queue_ping();
@@ -179,7 +177,13 @@ async fn serve_game(conn: &mut Connection, handle: GameHandle, state: &AppState)
                 Beat::Close(code, reason) => break Ending::Closed(code, reason),
             },
         };
-        let Some(frame) = frame else { break Ending::Quietly };
+        let frame = match heard {
+            Heard::Frame(frame) => frame,
+            Heard::Nothing => break Ending::Quietly,
+            // Written at the loop's top.
+            Heard::Owed => continue,
+            Heard::End(ending) => break ending,
+        };
         heartbeat.heard();
         if !bucket.take() {
             break Ending::Closed(close::FLOOD, "too many messages");
@@ -200,81 +204,25 @@ async fn serve_game(conn: &mut Connection, handle: GameHandle, state: &AppState)
                 continue;
             }
         };
-        let turn = matches!(msg, ClientMessage::Move { .. }).then(Instant::now);
-        // Boxed: a request's state lives only while it is carried out, and inline it would be
-        // the largest part of every idle socket's task (see `serve_game`).
-        let Some(reply) = Box::pin(handle.act(seat, number, msg)).await else {
+        let read_at = matches!(msg, ClientMessage::Move { .. }).then(Instant::now);
+        // Counted before it is posted: the answer may come before this task runs again.
+        conn.outlet().asked();
+        if !handle.act(number, msg, read_at) {
             break over(&handle);
-        };
-        if reply.seat != seat {
-            seat = reply.seat;
-            replacement.set(replaced(&handle, seat, number));
-        }
-        conn.queue(reply.text);
-        // The events the request caused (a turn's `move`) are already here: they leave in the
-        // same write as the reply.
-        if let Err(lost) = gather(&mut events, conn) {
-            break lost_events(lost, &handle);
-        }
-        if let Some(started) = turn {
-            state.metrics.turn_seconds.observe(started.elapsed().as_secs_f64());
         }
     };
-    handle.leave(seat, number);
+    handle.leave(number);
     ending
 }
-
-/// Waits until newer connections to the same seat replace this one (never for a watcher).
-async fn replaced(handle: &GameHandle, seat: Option<Colour>, number: u32) {
-    match seat {
-        Some(colour) => handle.replaced(colour, number).await,
-        None => std::future::pending().await,
-    }
-}
-
-/// Queues the events that have already arrived.
-fn gather(
-    events: &mut broadcast::Receiver<Wire>,
-    conn: &mut Connection,
-) -> Result<(), broadcast::error::RecvError> {
-    loop {
-        match events.try_recv() {
-            Ok(text) => conn.queue(text),
-            Err(broadcast::error::TryRecvError::Empty) => return Ok(()),
-            Err(broadcast::error::TryRecvError::Lagged(missed)) => {
-                return Err(broadcast::error::RecvError::Lagged(missed))
-            }
-            Err(broadcast::error::TryRecvError::Closed) => {
-                return Err(broadcast::error::RecvError::Closed)
-            }
-        }
-    }
-}
-
-const GONE: &str = "this game has finished and been forgotten";
-
-/// A connection replaced by newer ones to the same seat.
-const REPLACED: &str = "this game is open in other tabs or windows: go on there";
 
 /// A game whose record does not read (see `store::Damaged`).
 const DAMAGED: &str = "this game's record on the server is damaged: it cannot be played on";
 
-/// Why a connection's events stopped: it fell too far behind (it comes back with its last
-/// version and gets exactly what it missed), or the game has ended its life.
-fn lost_events(lost: broadcast::error::RecvError, handle: &GameHandle) -> Ending {
-    match lost {
-        broadcast::error::RecvError::Lagged(_) => {
-            Ending::Closed(close::BEHIND, "fell behind: reconnect to catch up")
-        }
-        broadcast::error::RecvError::Closed => over(handle),
-    }
-}
-
 /// Why a game stopped answering: it ended its life, or it goes on on another node.
 fn over(handle: &GameHandle) -> Ending {
     if handle.moved() {
-        Ending::Closed(close::RESTARTING, MOVED)
+        Ending::MOVED
     } else {
-        Ending::Closed(close::GONE, GONE)
+        Ending::GAME_GONE
     }
 }

@@ -4,10 +4,11 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::State;
 use axum::response::Response;
 
-use super::connection::{Connection, Ending};
+use super::connection::Connection;
 use super::heartbeat::{Beat, Heartbeat};
 use super::socket::{sized, Open};
 use crate::flood::Bucket;
+use crate::outlet::{Ending, Heard};
 use crate::protocol::close;
 use crate::state::AppState;
 
@@ -37,15 +38,18 @@ async fn serve_lobby(socket: WebSocket, state: AppState) {
                 if changed.is_err() { break Ending::Quietly }
                 conn.queue(listing.borrow_and_update().clone());
             }
-            frame = conn.next() => match frame {
+            heard = conn.next() => match heard {
                 // The lobby needs nothing from the browser but keep-alives.
-                Some(Message::Close(_)) | None => break Ending::Quietly,
-                Some(_) => {
+                Heard::Frame(Message::Close(_)) | Heard::Nothing => break Ending::Quietly,
+                Heard::Frame(_) => {
                     heartbeat.heard();
                     if !bucket.take() {
                         break Ending::Closed(close::FLOOD, "too many messages");
                     }
                 }
+                // Nobody else writes to the lobby's socket (written at the loop's top).
+                Heard::Owed => {}
+                Heard::End(ending) => break ending,
             },
         }
     };

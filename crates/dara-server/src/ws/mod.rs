@@ -1,11 +1,13 @@
 //! The WebSocket endpoints: one per game (players and watchers, `game`) and one for the lobby
 //! (`lobby`). Each socket is served by one task, not a reader and a writer: it waits at once for
-//! the browser's next frame, the game's events (or the lobby's listing) and the heartbeat
-//! (`heartbeat`: a ping to a quiet socket, the close of a silent one, or of every socket when the
-//! server stops). A frame is checked, parsed and carried out on the game; what the socket is to
-//! be sent is queued on its `Connection` (`connection`) and written in one flush each time the
-//! task wakes, so a turn's `accepted` and its `move` event leave in one write. A socket to a game
-//! that another node of the cluster runs is relayed there (`cluster::relay`).
+//! the browser's next frame, the lobby's listing and the heartbeat (`heartbeat`: a ping to a
+//! quiet socket, the close of a silent one, or of every socket when the server stops). A game's
+//! socket task only reads: it checks and parses each frame and posts it to the game, whose
+//! owner writes the answer and the events to the socket itself, through the socket's outlet
+//! (`crate::outlet`), so that a turn's `accepted` and its `move` event leave in one write and no
+//! other socket's task wakes for it. What a socket does not take at once is left in the outlet,
+//! and its task finishes the write (`connection`). A socket to a game that another node of the
+//! cluster runs is relayed there (`cluster::relay`).
 
 mod connection;
 mod game;

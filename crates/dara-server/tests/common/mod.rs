@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod kept;
+pub mod line;
 
 use std::net::SocketAddr;
 use std::time::Duration;

@@ -14,6 +14,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::task::Poll;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
@@ -232,8 +233,15 @@ fn restarting() -> Frame {
 impl RelayLink {
     /// The next frame from the socket; `None` once the edge has gone.
     pub async fn next(&mut self) -> Option<Message> {
-        let frame = self.frames.recv().await?;
-        Some(match frame {
+        std::future::poll_fn(|cx| self.poll_next(cx)).await
+    }
+
+    /// [`RelayLink::next`], polled where it stands (beside the connection's outlet).
+    pub fn poll_next(&mut self, cx: &mut std::task::Context<'_>) -> Poll<Option<Message>> {
+        let Some(frame) = std::task::ready!(self.frames.poll_recv(cx)) else {
+            return Poll::Ready(None);
+        };
+        Poll::Ready(Some(match frame {
             Frame::Text { t } => Message::Text(t.into()),
             Frame::Binary => Message::Binary(Default::default()),
             Frame::Ping => Message::Ping(Default::default()),
@@ -241,7 +249,7 @@ impl RelayLink {
             Frame::Close { code, reason } => {
                 Message::Close(Some(CloseFrame { code, reason: reason.into() }))
             }
-        })
+        }))
     }
 
     /// Sends `messages` to the socket, in order, in one message through Redis.
