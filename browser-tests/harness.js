@@ -35,6 +35,12 @@ export async function startServer(extra = [], { listen = '127.0.0.1:0' } = {}) {
   return { url, stop: () => child.kill('SIGINT'), kill: (signal) => { child.kill(signal); return exited; } };
 }
 
+// A browser with a profile kept on disk, `dir` (not the incognito contexts of `startBrowser`),
+// for what Chromium allows only there: offering to install the Arcade as an app.
+export async function startProfileBrowser(dir, viewport) {
+  return chromium.launchPersistentContext(dir, { executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: FLAGS, headless: true, viewport });
+}
+
 export async function startBrowser() {
   // A page fulfilled from disk (DARA_ASSETS, below) has no address of its own, and Chromium
   // would keep it from the loopback server's socket.

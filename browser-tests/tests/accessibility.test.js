@@ -96,7 +96,7 @@ test('a finished game with its review: no axe violations (English and Hausa), th
     assert.equal(await page.evaluate(() => document.activeElement.closest('#review-table tr') === document.querySelector('#review-table tr')), true);
     await page.keyboard.press('Enter');
     await page.waitForSelector('#browsing:not([hidden])');
-    assert.match(await page.locator('#review-note').innerText(), /^Move 1, a1 by you: /);
+    assert.match(await page.locator('#review-note').innerText(), /^1\. a1 by you: /);
     assert.deepEqual(await unreachedByTab(page), []);
 
     // The same page in Hausa is as clean.

@@ -21,7 +21,7 @@ async function readAndSearch(page) {
   await page.click('#import button[type="submit"]');
   await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 4, null, { timeout: 20000 });
   assert.deepEqual(await page.$$eval('#moves button.move', (b) => b.map((x) => x.textContent)), ['c3', 'd4', 'a1', 'f5']);
-  assert.equal(await page.locator('#shown').innerText(), 'After move 4 of 4: f5.');
+  assert.equal(await page.locator('#shown').innerText(), 'After 2... f5 (move 2 of 2).');
   await page.waitForFunction(() => document.querySelector('#best').textContent.startsWith('Best for Pale: '), null, { timeout: 30000 });
   const best = (await page.locator('#best').innerText()).replace('Best for Pale: ', '').replace(/\.$/, '');
   assert.ok(!['c3', 'd4', 'a1', 'f5'].includes(best), `a free cell: ${best}`);

@@ -39,14 +39,14 @@ test('a pasted record is stepped through by keyboard, each position analysed; a 
     await page.fill('#import-text', '[Rules "arcade"]\n\n1. c3 d4 2. a1 f5 *');
     await page.click('#import button[type="submit"]');
     await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 4);
-    assert.equal(await page.locator('#shown').innerText(), 'After move 4 of 4: f5.');
+    assert.equal(await page.locator('#shown').innerText(), 'After 2... f5 (move 2 of 2).');
     // The keyboard: Home, then right twice; the engine answers for the position shown.
     await page.locator('body').click({ position: { x: 5, y: 5 } });
     await page.keyboard.press('Home');
     assert.equal(await page.locator('#shown').innerText(), 'The start.');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
-    assert.equal(await page.locator('#shown').innerText(), 'After move 2 of 4: d4.');
+    assert.equal(await page.locator('#shown').innerText(), 'After 1... d4 (move 1 of 2).');
     await page.waitForFunction(() => document.querySelector('#best').textContent.startsWith('Best for Pale: '), null, { timeout: 20000 });
     const best = (await page.locator('#best').innerText()).replace('Best for Pale: ', '').replace('.', '');
     assert.ok(!['c3', 'd4'].includes(best), `a free cell: ${best}`);
@@ -67,14 +67,14 @@ test('a variation is played out on the board from an earlier position, and the g
     await page.keyboard.press('ArrowRight');
     // The game's own next turn, played on the board, goes on along the game.
     await page.click('[data-cell="a1"].put');
-    await page.waitForFunction(() => document.querySelector('#shown').textContent === 'After move 3 of 4: a1.');
+    await page.waitForFunction(() => document.querySelector('#shown').textContent === 'After 2. a1 (move 2 of 2).');
     assert.deepEqual(await moves(), ['c3', 'd4', 'a1', 'f5']);
     assert.ok(await page.locator('#variation').isHidden());
     // Another turn for dark: a variation, in place of f5; the engine answers for it.
     await page.click('[data-cell="b2"].put');
-    await page.waitForFunction(() => document.querySelector('#shown').textContent === 'After move 4 of 4: b2.');
+    await page.waitForFunction(() => document.querySelector('#shown').textContent === 'After 2... b2 (move 2 of 2).');
     assert.deepEqual(await moves(), ['c3', 'd4', 'a1', 'b2']);
-    assert.equal(await page.locator('#variation-note').innerText(), "A variation: from move 4 on, the moves are yours, not the game's.");
+    assert.equal(await page.locator('#variation-note').innerText(), "A variation: from 2... on, the moves are yours, not the game's.");
     await page.waitForFunction(() => document.querySelector('#best').textContent.startsWith('Best for Pale: '), null, { timeout: 20000 });
     // The variation goes on from there.
     await page.click('[data-cell="e5"].put');
@@ -82,7 +82,7 @@ test('a variation is played out on the board from an earlier position, and the g
     assert.deepEqual(await moves(), ['c3', 'd4', 'a1', 'b2', 'e5']);
     // Back to the game: its moves, at the position the variation left.
     await page.click('#back-to-game');
-    await page.waitForFunction(() => document.querySelector('#shown').textContent === 'After move 3 of 4: a1.');
+    await page.waitForFunction(() => document.querySelector('#shown').textContent === 'After 2. a1 (move 2 of 2).');
     assert.deepEqual(await moves(), ['c3', 'd4', 'a1', 'f5']);
     assert.ok(await page.locator('#variation').isHidden());
   });

@@ -35,7 +35,9 @@ test('a seat opened in a third tab closes the oldest: it says so, stays closed, 
       for (const tab of tabs.slice(1)) tab.on('pageerror', (e) => { throw new Error(`page error: ${e.message}`); });
       const seen = tabs.map(watchSockets);
       await oldest.goto(server.url + created.url);
-      await oldest.waitForFunction(() => document.querySelector('#turn').textContent !== '');
+      // Drawn: the maker waiting for the friend is shown the invitation (the headline stays
+      // empty while nobody has sat down, so that it does not shift the page when they do).
+      await oldest.waitForSelector('#invite', { state: 'visible' });
       const friend = await newPage();
       await friend.goto(`${server.url}/g/${created.game}`);
       await oldest.waitForSelector('#invite', { state: 'hidden' });

@@ -33,10 +33,16 @@ async function playToTheEnd(page, rules, { reloadAt = Infinity } = {}) {
     if (await page.locator('#end').isVisible()) return;
     const moves = await moveList(page);
     if (turn === reloadAt) {
+      // The computer's last move in words ("Dark stepped b1 to b2 and took a2. Your turn: …"),
+      // still said after the reload, shown and to a screen reader.
+      const said = await page.locator('#status-note').innerText();
+      assert.match(said, /^Dark (placed on|stepped) [a-f][1-5].*\. Your turn/);
       await page.reload();
       await page.waitForFunction((n) => document.querySelectorAll('#moves button.move').length === n, moves.length);
       assert.deepEqual(await moveList(page), moves, 'the reload continues the game where it was');
       await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
+      await page.waitForFunction((text) => document.querySelector('#status-note').textContent === text
+        && document.querySelector('#announce').textContent === text, said);
     }
     const reply = readReply(player.think(requestLine({ rules, moves, level: 8, seed: turn, nodes: 20000 })));
     await page.fill('#typed-input', reply.move);
@@ -61,6 +67,10 @@ test('the computer plays in the page: started from home, nothing on the server, 
     assert.match(result, /Pale wins \(1-0\): Dark has (too few stones left|no stone that can step)/, result);
     const moves = await moveList(page);
     assert.ok(moves.length > 24, `${moves.length} turns: placement and steps were played`);
+    // The game's moves as its record numbers them: the number of its last.
+    const record = (await page.locator('#record').inputValue()).split('\n\n').at(-1);
+    const numbered = Number([...record.matchAll(/(\d+)\.(?:\.\.)? /g)].at(-1)[1]);
+    assert.ok((await page.locator('#moves .number').last().innerText()).startsWith(`${numbered}.`), 'the move list ends at the same number');
 
     const after = await serverWork();
     assert.deepEqual(after, before, 'no turn and no search on the server');
@@ -75,7 +85,7 @@ test('the computer plays in the page: started from home, nothing on the server, 
     await page.goto(server.url + '/');
     const listed = page.locator('#kept-list a');
     assert.equal(await listed.count(), 1);
-    assert.match(await listed.innerText(), new RegExp(`^Level 1, \\d{4}\\.\\d\\d\\.\\d\\d: ${moves.length} turns, 1-0$`));
+    assert.match(await listed.innerText(), new RegExp(`^Level 1, \\d{4}\\.\\d\\d\\.\\d\\d: ${numbered} moves, 1-0$`));
     await listed.click();
     await page.waitForURL(new RegExp(`/computer/${id}$`));
     await page.waitForSelector('#end:not([hidden])');
@@ -123,9 +133,9 @@ for (const [name, lacking] of [
   });
 }
 
-test('a takeback in the page undoes the turn and the computer\'s answer; the home page counts what stands', { timeout: 60000 }, async () => {
+test('a takeback in the page undoes the turn and the computer\'s answer, the board in view on a phone; the home page counts what stands', { timeout: 60000 }, async () => {
   await keepScreenshotsOnFailure('computer-in-page-takeback', pages, async () => {
-    const page = await newPage();
+    const page = await newPage({ width: 390, height: 844 });
     await playComputerFromHome(page, server.url, { level: 1 });
     for (const [cell, plies] of [['c3', 2], ['a1', 4]]) {
       await page.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Your turn'));
@@ -136,9 +146,17 @@ test('a takeback in the page undoes the turn and the computer\'s answer; the hom
       await page.press('#typed-input', 'Enter');
       await page.waitForFunction((n) => document.querySelectorAll('#moves button.move').length === n, plies);
     }
+    // Scrolled down to the move list, as a player looking at the moves is: the board is out of view.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    assert.ok(await page.evaluate(() => document.querySelector('svg.board').getBoundingClientRect().top < 0), 'the board scrolled off');
     await page.click('#takeback');
     await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 2);
+    // On a phone Take back is under the board: the board comes back into view after it.
+    await page.waitForFunction(() => {
+      const box = document.querySelector('svg.board').getBoundingClientRect();
+      return box.top >= -1 && box.bottom <= window.innerHeight + 1;
+    });
     await page.goto(server.url + '/');
-    assert.match(await page.locator('#kept-list a').innerText(), /: 2 turns, still being played$/);
+    assert.match(await page.locator('#kept-list a').innerText(), /: 1 move, still being played$/);
   });
 });

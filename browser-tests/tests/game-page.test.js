@@ -55,13 +55,13 @@ test('earlier positions can be browsed while the game goes on, and the live one 
     await host.click('#moves button[data-ply="2"]');
     await host.waitForSelector('#browsing:not([hidden])');
     assert.deepEqual(await stones(host), { c3: 'pale', d4: 'dark' });
-    assert.equal(await host.locator('#browse-note').innerText(), 'You are looking at move 2 of 5: d4.');
+    assert.equal(await host.locator('#browse-note').innerText(), 'You are looking at 1... d4 (move 1 of 3).');
     assert.equal(await host.locator('#moves [aria-current="true"]').innerText(), 'd4');
     assert.equal(await host.locator('[data-cell].put').count(), 0);
     assert.equal(await host.locator('#player-white .hand').innerText(), '11 in hand');
     // Arrow keys go back and forth from there (the focus is on the move list).
     await host.keyboard.press('ArrowLeft');
-    await host.waitForFunction(() => document.querySelector('#browse-note').textContent.includes('move 1 of 5'));
+    await host.waitForFunction(() => document.querySelector('#browse-note').textContent.startsWith('You are looking at 1. c3 '));
     assert.deepEqual(await stones(host), { c3: 'pale' });
     await host.keyboard.press('ArrowLeft');
     assert.equal(await host.locator('#browse-note').innerText(), 'You are looking at the start.');
@@ -69,19 +69,19 @@ test('earlier positions can be browsed while the game goes on, and the live one 
     await host.keyboard.press('ArrowRight');
     await host.keyboard.press('ArrowRight');
     await host.keyboard.press('ArrowRight');
-    assert.equal(await host.locator('#browse-note').innerText(), 'You are looking at move 3 of 5: a1.');
+    assert.equal(await host.locator('#browse-note').innerText(), 'You are looking at 2. a1 (move 2 of 3).');
 
     // The game goes on: the friend's move does not move the host's view, but is told.
     await play(friend, 'e2');
     await host.waitForFunction(() => document.querySelector('#live').textContent === 'Back to the live position (1 new)');
-    assert.match(await host.locator('#browse-note').innerText(), /^You are looking at move 3 of 6: a1\. 1 new move since\.$/);
+    assert.match(await host.locator('#browse-note').innerText(), /^You are looking at 2\. a1 \(move 2 of 3\)\. 1 new turn since\.$/);
     assert.deepEqual(await stones(host), { c3: 'pale', d4: 'dark', a1: 'pale' });
     assert.equal(await host.locator('#turn').innerText(), 'Your turn: place a stone.');
     // The page's own buttons go back and forth too.
     await host.click('#prev');
-    assert.match(await host.locator('#browse-note').innerText(), /move 2 of 6/);
+    assert.match(await host.locator('#browse-note').innerText(), /^You are looking at 1\.\.\. d4 /);
     await host.click('#next');
-    assert.match(await host.locator('#browse-note').innerText(), /move 3 of 6/);
+    assert.match(await host.locator('#browse-note').innerText(), /^You are looking at 2\. a1 /);
 
     // Back to the live position: the new move is there, and the board plays again.
     await host.click('#live');
@@ -300,6 +300,101 @@ test('the board flips at a press, and the count of watchers is shown to everyone
   });
 });
 
+test('a watcher hears nothing addressed to a player: offers and the rematch are said with the side', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('watcher-words', pages, async () => {
+    const { created, host, friend } = await friendGame('arcade');
+    const watcher = await newPage();
+    // Every announcement the watcher's screen reader is given, in order.
+    await watcher.addInitScript(() => {
+      window.heard = [];
+      document.addEventListener('DOMContentLoaded', () => {
+        const announce = document.getElementById('announce');
+        new MutationObserver(() => window.heard.push(announce.textContent)).observe(announce, { childList: true, characterData: true, subtree: true });
+      });
+    });
+    await watcher.goto(`${server.url}/g/${created.game}`);
+    await watcher.waitForSelector('#watch-note:not([hidden])');
+    await playAll([host, friend], ['c3', 'd4']);
+    await watcher.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 2);
+    // Pale offers a draw (asked first), dark declines it.
+    await host.click('#draw');
+    await host.click('#draw-yes');
+    await friend.click('#decline');
+    await watcher.waitForFunction(() => window.heard.includes('The draw offer was declined.'));
+    // Pale resigns and asks for a rematch.
+    await host.click('#resign');
+    await host.click('#resign-confirm');
+    await watcher.waitForSelector('#end:not([hidden])');
+    await host.click('#rematch');
+    await friend.waitForFunction(() => document.querySelector('#announce').textContent === 'Your opponent asks for a rematch.');
+    await watcher.waitForFunction(() => document.querySelector('#announce').textContent === 'Pale asks for a rematch.');
+    const heard = await watcher.evaluate(() => window.heard);
+    assert.ok(heard.includes('Pale offers a draw.'), heard.join(' | '));
+    assert.deepEqual(heard.filter((text) => /\byou|\byour/i.test(text)), [], 'nothing said to the watcher as to a player');
+  });
+});
+
+test('the tab says "Your turn", a hidden page calls its player back; R flips the board; a move typed anywhere is played', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('tab-keys', pages, async () => {
+    const created = await createGame(server, { opponent: 'friend', rules: 'arcade', first: 'me' });
+    const host = await newPage();
+    // Every note the page starts, by its pitch.
+    await host.context().addInitScript(() => {
+      window.notes = [];
+      const start = OscillatorNode.prototype.start;
+      OscillatorNode.prototype.start = function (...args) {
+        window.notes.push(Math.round(this.frequency.value));
+        return start.apply(this, args);
+      };
+    });
+    await host.goto(server.url + created.url);
+    const friend = await newPage();
+    await friend.goto(`${server.url}/g/${created.game}`);
+    await host.waitForSelector('#invite', { state: 'hidden' });
+    // Pale's turn: pale's tab says so, dark's does not.
+    await host.waitForFunction(() => document.title === 'Your turn · Dara — arcade');
+    await friend.waitForFunction(() => document.title === 'Dara — arcade');
+
+    // A move typed with the focus nowhere in particular: the letters go to the move box.
+    await host.locator('h1, header').first().click();
+    await host.keyboard.type('c3');
+    assert.equal(await host.locator('#typed-input').inputValue(), 'c3');
+    await host.keyboard.press('Enter');
+    await friend.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 1);
+    await host.waitForFunction(() => document.title === 'Dara — arcade');
+    await friend.waitForFunction(() => document.title === 'Your turn · Dara — arcade');
+
+    // R turns the board round, and back.
+    await host.keyboard.press('r');
+    assert.equal(await host.locator('#flip').getAttribute('aria-pressed'), 'true');
+    await host.keyboard.press('r');
+    assert.equal(await host.locator('#flip').getAttribute('aria-pressed'), 'false');
+
+    // Pale's page out of sight: headless Chromium keeps every tab visible, so the page is
+    // told it is hidden as a browser tells a tab behind another. Dark's move calls pale back
+    // with the rising pair, after the move's own note.
+    const setHidden = (hidden) => host.evaluate((h) => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => h });
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (h ? 'hidden' : 'visible') });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }, hidden);
+    await setHidden(true);
+    const before = (await host.evaluate(() => window.notes)).length;
+    await play(friend, 'd4');
+    await host.waitForFunction((n) => window.notes.length >= n + 3, before);
+    assert.deepEqual((await host.evaluate(() => window.notes)).slice(before), [540, 660, 880]);
+    assert.equal(await host.evaluate(() => document.title), 'Your turn · Dara — arcade');
+    // In sight, a move is only its note.
+    await setHidden(false);
+    await play(host, 'a1');
+    const seen = (await host.evaluate(() => window.notes)).length;
+    await play(friend, 'f5');
+    await host.waitForFunction((n) => window.notes.length >= n + 1, seen);
+    await host.waitForTimeout(300);
+    assert.deepEqual((await host.evaluate(() => window.notes)).slice(seen), [540]);
+  });
+});
+
 test('sounds for a move, a capture and the end, and a mute switch the browser remembers', { timeout: 60000 }, async () => {
   await keepScreenshotsOnFailure('sound', pages, async () => {
     const created = await createGame(server, { opponent: 'friend', rules: 'arcade,stones=3', first: 'me' });
@@ -318,7 +413,9 @@ test('sounds for a move, a capture and the end, and a mute switch the browser re
     await friend.goto(`${server.url}/g/${created.game}`);
     await host.waitForSelector('#invite', { state: 'hidden' });
     const notes = () => host.evaluate(() => window.notes);
-    assert.equal(await host.locator('#mute').getAttribute('aria-pressed'), 'false');
+    // The switch says the state it is in, and is pressed while sounds play.
+    assert.equal(await host.locator('#mute').innerText(), 'Sound: on');
+    assert.equal(await host.locator('#mute').getAttribute('aria-pressed'), 'true');
 
     await host.click('[data-cell="a1"].put');
     await host.waitForFunction(() => window.notes.length === 1);
@@ -328,7 +425,8 @@ test('sounds for a move, a capture and the end, and a mute switch the browser re
 
     // Muted: silence, remembered across a reload.
     await host.click('#mute');
-    assert.equal(await host.locator('#mute').getAttribute('aria-pressed'), 'true');
+    assert.equal(await host.locator('#mute').innerText(), 'Sound: off');
+    assert.equal(await host.locator('#mute').getAttribute('aria-pressed'), 'false');
     assert.equal(await host.evaluate(() => localStorage.getItem('dara.sound')), 'off');
     await play(host, 'b1');
     await play(friend, 'f3');
@@ -336,10 +434,11 @@ test('sounds for a move, a capture and the end, and a mute switch the browser re
     assert.deepEqual(await notes(), [540, 540]);
     await host.reload();
     await host.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 4);
-    assert.equal(await host.locator('#mute').getAttribute('aria-pressed'), 'true');
+    assert.equal(await host.locator('#mute').innerText(), 'Sound: off');
+    assert.equal(await host.locator('#mute').getAttribute('aria-pressed'), 'false');
 
     await host.click('#mute');
-    assert.equal(await host.locator('#mute').getAttribute('aria-pressed'), 'false');
+    assert.equal(await host.locator('#mute').getAttribute('aria-pressed'), 'true');
     await play(host, 'd1');
     await play(friend, 'd5');
     await host.waitForFunction(() => window.notes.length === 2);

@@ -103,6 +103,7 @@ const PREFIXES = {
   PositionError: 'position',
   Refusal: 'refusal',
   AppError: 'error',
+  Phrase: 'phrase',
 };
 
 test('every code the crates give has its words in every language', async () => {
@@ -119,6 +120,11 @@ test('every code the crates give has its words in every language', async () => {
       }
     }
     assert.deepEqual(missing, [], `codes with no words in lang-${language}.js`);
+  }
+  // The game page makes a button of each `phrase.*` key: exactly the phrases the server takes.
+  for (const language of ['en', ...LANGUAGES]) {
+    const phrases = Object.keys(await catalogue(language)).filter((k) => k.startsWith('phrase.'));
+    assert.deepEqual(phrases.sort(), Object.keys(codes.Phrase).map((c) => `phrase.${c}`).sort(), `lang-${language}.js's phrases`);
   }
   assert.deepEqual(codes.Illegal['not-a-step'], ['diagonal', 'from', 'to']);
   assert.ok('illegal.not-a-step-diagonal' in (await catalogue('en')));

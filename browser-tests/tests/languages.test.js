@@ -31,7 +31,11 @@ test('a browser set to French gets the pages in French, and plays a game in Fren
     assert.equal(await text(page, '#phase'), 'Phase de pose');
     assert.equal(await text(page, '#flip'), 'Retourner le plateau');
     // French puts a (non-breaking) space before a colon.
-    assert.equal(await text(page, '#mute'), 'Couper le son\u00a0: désactivé');
+    // The sound switch says the state it is in.
+    assert.equal(await text(page, '#mute'), 'Son\u00a0: activé');
+    await page.click('#mute');
+    assert.equal(await text(page, '#mute'), 'Son\u00a0: coupé');
+    await page.click('#mute');
     assert.equal(await text(page, '#resign'), 'Abandonner');
     assert.equal(await page.getAttribute('#prev', 'aria-label'), 'Position précédente');
     // A few placements by clicks; the computer answers each, and the announcement is French.
@@ -105,6 +109,12 @@ test('the switch puts the pages in Hausa and is remembered; a friend game in Hau
     await friend.goto(`${server.url}/g/${created.game}`);
     assert.equal(await friend.getAttribute('html', 'lang'), 'ha');
     await host.waitForSelector('#invite', { state: 'hidden' });
+    // The sound switch says the state it is in, in Hausa too.
+    await friend.waitForSelector('#player-black.to-move, #player-white.to-move');
+    assert.equal(await text(friend, '#mute'), 'Sauti: a kunne');
+    await friend.click('#mute');
+    assert.equal(await text(friend, '#mute'), 'Sauti: a kashe');
+    await friend.click('#mute');
     await host.waitForFunction(() => document.querySelector('#turn').textContent === 'Lokacinka ne: ajiye dutse.');
     await friend.waitForFunction(() => document.querySelector('#turn').textContent === 'Lokacin Fari ne: ajiye dutse.');
     await host.click('[data-cell="c3"]');

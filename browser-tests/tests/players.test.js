@@ -5,7 +5,7 @@
 // explained, the review's table on a phone, and moves chosen ahead in the opponent's turn.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useArcade, keepScreenshotsOnFailure, createGame, startServer, countShifts } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, createGame, startServer, countShifts, expectText } from '../harness.js';
 
 const { server, newPage, pages } = useArcade(['--instant-computer']);
 
@@ -55,7 +55,7 @@ test('a game won on the board opens on the analysis board with every move', { ti
     assert.equal(await host.locator('#import-error').innerText(), '');
     // Stepping through it by keyboard throws nothing (the harness fails on a page error).
     for (const key of ['Home', 'ArrowRight', 'ArrowRight', 'End']) await host.keyboard.press(key);
-    await host.waitForFunction(() => document.querySelector('#shown').textContent.startsWith('After move 7 of 7'));
+    await host.waitForFunction(() => document.querySelector('#shown').textContent.startsWith('After 4. d1-c1xd5 (move 4 of 4)'));
   });
 });
 
@@ -243,10 +243,34 @@ test('on a laptop the board\'s tools are on the first screen, on a phone the boa
       const [hand, onBoard] = await Promise.all(['hand', 'on-board'].map((c) => friend.locator(`#player-${side} .${c}`).boundingBox()));
       assert.ok(Math.abs(hand.y - onBoard.y) < 1, `${side}'s counts on one line at 390 px (${hand.y} and ${onBoard.y})`);
     }
-    assert.equal(await host.locator('#mute').innerText(), 'Mute sounds: off');
-    await host.click('#mute');
-    assert.equal(await host.locator('#mute').innerText(), 'Mute sounds: on');
+    // The sound switch says the state it is in: "Sound: on" while sounds play.
+    assert.equal(await host.locator('#mute').innerText(), 'Sound: on');
     assert.equal(await host.getAttribute('#mute', 'aria-pressed'), 'true');
+    await host.click('#mute');
+    assert.equal(await host.locator('#mute').innerText(), 'Sound: off');
+    assert.equal(await host.getAttribute('#mute', 'aria-pressed'), 'false');
+  });
+});
+
+test('the game and learning pages link to Puzzles and Analysis; the analysis board comes first, on a laptop\'s first screen', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('headers', pages, async () => {
+    const links = (page) => page.$$eval('header.top nav a', (as) => as.map((a) => new URL(a.href).pathname));
+    const created = await createGame(server, { opponent: 'computer', level: 1, first: 'me' });
+    for (const lang of ['en', 'fr', 'ha']) {
+      const page = await newPage({ width: 1280, height: 800 });
+      await page.addInitScript((code) => localStorage.setItem('dara.lang', code), lang);
+      await page.goto(server.url + created.url);
+      assert.deepEqual((await links(page)).slice(0, 2), ['/puzzles', '/analysis'], `the game page (${lang})`);
+      await page.goto(`${server.url}/learn`);
+      assert.deepEqual((await links(page)).slice(0, 2), ['/puzzles', '/analysis'], `the learning page (${lang})`);
+      await page.goto(`${server.url}/analysis#rules=arcade&moves=c3,d4,a1,f5`);
+      assert.equal((await links(page))[0], '/puzzles');
+      await page.waitForFunction(() => document.querySelectorAll('#moves button.move').length === 4);
+      const board = await page.locator('svg.board').boundingBox();
+      const paste = await page.locator('#import-text').boundingBox();
+      assert.ok(board.y + board.height <= 800, `the board on the laptop's first screen (${lang}: bottom at ${board.y + board.height})`);
+      assert.ok(paste.y > board.y + board.height, `the paste box under the board (${lang})`);
+    }
   });
 });
 
@@ -330,11 +354,52 @@ for (const [viewport, lang] of [[{ width: 390, height: 844 }, 'en'], [{ width: 3
   });
 }
 
+test('a game is aborted by either player until both sides have moved, and not after', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('abort', pages, async () => {
+    const { host, friend } = await friendGame('arcade');
+    for (const page of [host, friend]) await page.waitForSelector('#abort:not([hidden])');
+    assert.equal(await host.locator('#abort').innerText(), 'Abort game');
+    // Pale has placed; dark has not moved yet, and calls the game off.
+    await play(host, 'c3');
+    await movesShown(friend, 1);
+    await friend.waitForSelector('#abort:not([hidden])');
+    await friend.click('#abort');
+    const ended = 'No result (*): Dark called the game off before the first moves: the game is aborted';
+    for (const page of [host, friend]) {
+      await page.waitForSelector('#end:not([hidden])');
+      await expectText(page, '#result', ended);
+      assert.ok(await page.locator('#abort').isHidden());
+    }
+    // Once both sides have moved, there is no abort: one resigns.
+    const second = await friendGame('arcade');
+    await playAll([second.host, second.friend], ['c3', 'd4']);
+    for (const page of [second.host, second.friend]) {
+      await page.waitForSelector('#abort', { state: 'hidden' });
+      assert.ok(await page.locator('#resign').isVisible());
+    }
+  });
+});
+
 test('premoves: a step chosen in the opponent\'s turn is played when it comes; a click cancels one; an illegal one is let go', { timeout: 90000 }, async () => {
   await keepScreenshotsOnFailure('premove', pages, async () => {
     const { host, friend } = await friendGame('arcade,stones=4');
     await playAll([host, friend], ['a1', 'f5', 'b1', 'f3', 'd1', 'd5', 'a3', 'e4']);
-    // Pale to step; dark chooses f3 to f2 ahead, and sees it marked.
+    // Pale to step. Dark's stones offer exactly the steps the rules allow them (e4's four
+    // neighbours, not every empty cell), said in words too; pale's stones offer nothing.
+    const targets = (page) => page.$$eval('[data-cell].target', (c) => c.map((x) => x.dataset.cell).sort());
+    await friend.click('[data-cell="a1"]');
+    assert.deepEqual(await targets(friend), []);
+    await friend.click('[data-cell="e4"]');
+    await friend.waitForFunction(() => document.querySelectorAll('[data-cell].target').length > 0);
+    assert.deepEqual(await targets(friend), ['d4', 'e3', 'e5', 'f4']);
+    const said = (await friend.locator('#announce').innerText()).match(/^e4 selected: choose where it steps when your turn comes \((.*)\)\.$/);
+    assert.ok(said, 'the steps said');
+    assert.deepEqual(said[1].split(', ').sort(), ['d4', 'e3', 'e5', 'f4']);
+    await friend.click('[data-cell="e4"]');
+    await friend.click('[data-cell="f5"]');
+    assert.deepEqual(await targets(friend), ['e5', 'f4']);
+    await friend.click('[data-cell="f5"]');
+    // Dark chooses f3 to f2 ahead, and sees it marked.
     await friend.click('[data-cell="f3"]');
     await friend.click('[data-cell="f2"]');
     assert.deepEqual(await friend.$$eval('[data-cell].premove', (c) => c.map((x) => x.dataset.cell).sort()), ['f2', 'f3']);
@@ -357,17 +422,19 @@ test('premoves: a step chosen in the opponent\'s turn is played when it comes; a
     await friend.waitForFunction(() => document.querySelector('#turn').textContent === 'Your turn: step a stone.');
     assert.equal(await moveCount(friend), 11);
 
-    // One the position does not allow when its turn comes (e4 to c2 is no step): let go, said.
+    // One pale's step makes impossible (pale steps onto e1 first): let go when the turn comes, said.
     await play(friend, 'f2-f1');
-    await friend.click('[data-cell="e4"]');
-    await friend.click('[data-cell="c2"]');
-    await friend.waitForSelector('[data-cell="c2"].premove');
-    await play(host, 'a3-a4');
-    await friend.waitForFunction(() => document.querySelector('#announce').textContent.startsWith('e4-c2, chosen ahead, cannot be played now'));
+    await friend.waitForFunction(() => document.querySelector('#turn').textContent.startsWith('Pale to play'));
+    await friend.click('[data-cell="f1"]');
+    await friend.waitForSelector('[data-cell="e1"].target');
+    await friend.click('[data-cell="e1"]');
+    await friend.waitForSelector('[data-cell="e1"].premove');
+    await play(host, 'd1-e1');
+    await friend.waitForFunction(() => document.querySelector('#announce').textContent.startsWith('f1-e1, chosen ahead, cannot be played now'));
     assert.equal(await friend.locator('[data-cell].premove').count(), 0);
     await friend.waitForTimeout(300);
     assert.equal(await moveCount(host), 13);
     const list = await host.$$eval('#moves button.move', (b) => b.map((x) => x.textContent));
-    assert.deepEqual(list.slice(8), ['a3-a4', 'f3-f2', 'a4-a3', 'f2-f1', 'a3-a4']);
+    assert.deepEqual(list.slice(8), ['a3-a4', 'f3-f2', 'a4-a3', 'f2-f1', 'd1-e1']);
   });
 });

@@ -40,19 +40,19 @@ test('a finished game is reviewed: marks, a graph, a table, and the better turn'
       assert.match(row[4], /^([+-]?\d+\.\d|Pale wins|Dark wins)$/);
     }
     // The note follows the position shown: the last turn, then the first after a click.
-    assert.match(await page.locator('#review-note').innerText(), /^Move 4, /);
+    assert.match(await page.locator('#review-note').innerText(), /^2\.\.\. \S+ by the computer: /);
     await page.click('#review-table tr:first-child button');
     await page.waitForSelector('#browsing:not([hidden])');
     const note = await page.locator('#review-note').innerText();
-    assert.match(note, /^Move 1, c3 by you: (best|good|inaccuracy|mistake|blunder) \(/);
+    assert.match(note, /^1\. c3 by you: (best|good|inaccuracy|mistake|blunder) \(/);
     if (!/: (best|good) /.test(note)) assert.match(note, /Better was \S+\.$/);
     // A click on the graph shows that position too.
     await page.click('#review-graph circle[data-ply="3"]');
-    assert.match(await page.locator('#review-note').innerText(), new RegExp(`^Move 3, ${second} by you`));
+    assert.match(await page.locator('#review-note').innerText(), new RegExp(`^2\\. ${second} by you`));
     // Anywhere on the graph, not only on a point: the turn nearest the click.
     const graph = await page.locator('#review-graph svg').boundingBox();
     await page.mouse.click(graph.x + graph.width * 0.26, graph.y + 5);
-    assert.match(await page.locator('#review-note').innerText(), /^Move 1, c3 by you/);
+    assert.match(await page.locator('#review-note').innerText(), /^1\. c3 by you/);
     assert.deepEqual(await page.$$eval('#review-graph text.eval-label', (l) => l.map((x) => x.textContent)), ['You ahead', 'The computer ahead']);
     assert.match(await page.locator('#review-table tr:first-child').innerText(), /\bYou\b/);
   });

@@ -62,6 +62,7 @@ fn main() {
             Some("css") => "text/css; charset=utf-8",
             Some("js") => "text/javascript; charset=utf-8",
             Some("svg") => "image/svg+xml",
+            Some("png") => "image/png",
             Some("wasm") => "application/wasm",
             Some("webmanifest") => "application/manifest+json",
             _ => panic!("assets/{name}: no content type for it; add one in build.rs"),
@@ -72,7 +73,10 @@ fn main() {
             pages += &page_in_each_language(&out, name, content_type, bytes, &catalogues);
         } else {
             assets += &served(&out, name, content_type, path, bytes);
-            kept.push(url.to_owned());
+            // The app's PNG icons are for the browser's installing, never for a page offline.
+            if content_type != "image/png" {
+                kept.push(url.to_owned());
+            }
             urls.push((name.to_owned(), url.to_owned()));
         }
     }

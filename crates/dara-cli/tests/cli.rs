@@ -130,6 +130,7 @@ fn codes_lists_every_type_with_its_codes_and_figures() {
             "EndReason",
             "Illegal",
             "MoveError",
+            "Phrase",
             "PositionError",
             "Refusal",
             "RulesetError",
@@ -144,4 +145,7 @@ fn codes_lists_every_type_with_its_codes_and_figures() {
     assert_eq!(codes["Refusal"]["illegal-move"], serde_json::json!(["detail", "why"]));
     assert_eq!(codes["EndReason"]["resigned"], serde_json::json!(["loser"]));
     assert_eq!(codes["Illegal"].as_object().unwrap().len(), 23);
+    assert_eq!(codes["Phrase"]["good-game"], serde_json::json!([]));
+    assert_eq!(codes["Phrase"].as_object().unwrap().len(), 10);
+    assert_eq!(codes["Refusal"]["too-many-quick-messages"], serde_json::json!(["seconds"]));
 }

@@ -150,6 +150,12 @@ impl PageTable {
                     // Both seats are taken: the table says so in its own words.
                     Asking::Sit => self.ask(now, Ask::Sit { key: () }, Answering::Done),
                     Asking::Unkept(answer) | Asking::Answered(answer) => (Some(answer), None),
+                    // The page's table plays the computer, which reads no quick message (the
+                    // adapter refuses them in such a game; said again here should that change).
+                    Asking::Say { .. } => {
+                        let refused = Refusal::QuickMessagesBetweenPeople;
+                        (Some(PageAnswer::Error(refused.into())), None)
+                    }
                 },
             },
             Call::Computer { ticket, m } => {

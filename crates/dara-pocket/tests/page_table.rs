@@ -147,6 +147,11 @@ fn what_does_not_read_is_refused_with_a_reason() {
     let illegal = message(&mut table, 10, json!({ "t": "move", "d": { "id": 5, "m": "z9" } }));
     assert_eq!(illegal["messages"][0]["t"], "rejected");
     assert_eq!(illegal["kept"]["journal"].as_array().unwrap().len(), 0);
+    // The computer reads no quick message, and nothing of one is kept.
+    let said = message(&mut table, 10, json!({ "t": "say", "d": { "phrase": "good-luck" } }));
+    assert_eq!(said["messages"][0]["t"], "error");
+    assert_eq!(said["messages"][0]["d"]["code"], "quick-messages-between-people");
+    assert_eq!(said["kept"]["journal"].as_array().unwrap().len(), 0);
 
     let said = |request: &str| -> String {
         let mut none = None;

@@ -13,6 +13,8 @@ import { parseMove } from './notation.js';
 import { evaluationText } from './review.js';
 import { analyse } from './study.js';
 import { renderMoveList } from './movelist.js';
+import { moveNumbers, moversOf, moveCount } from './numbering.js';
+import { analysisLink, shareLink } from './share.js';
 import { t, lang, verdictText } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -139,12 +141,16 @@ function render() {
     fen, legal: open ? pos.legal : [], forbidden: open ? pos.forbidden : {}, closed: open ? pos.closed : {},
     mine: open, waiting: !pos, browsing: false, lastMove, flipped: false,
   });
-  $('shown').textContent = shown === 0 ? t('analysis.at-start') : t('analysis.after', { ply: shown, plies: study.moves.length, move: lastMove });
+  // Numbered as the record numbers them (numbering.js).
+  const numbers = moveNumbers(moversOf(study.positions));
+  const at = numbers[shown - 1];
+  $('shown').textContent = shown === 0 ? t('analysis.at-start')
+    : t('analysis.after', { label: at.label, move: lastMove, number: at.number, moves: moveCount(numbers) });
   $('variation').hidden = branch === null;
-  if (branch !== null) $('variation-note').textContent = t('analysis.variation', { n: branch + 1 });
+  if (branch !== null) $('variation-note').textContent = t('analysis.variation', { n: numbers[branch].label });
   $('first').disabled = $('prev').disabled = shown === 0;
   $('last').disabled = $('next').disabled = shown === study.moves.length;
-  renderMoveList($('moves'), study.moves, shown, show);
+  renderMoveList($('moves'), study.moves, numbers, shown, show);
   renderEngine();
 }
 
@@ -292,6 +298,14 @@ document.addEventListener('keydown', (e) => {
   show(to);
 });
 
+// The position shown, as a link that opens it here (the position in the address's fragment).
+$('share-position').addEventListener('click', () => {
+  const { study, shown } = state;
+  if (study.positions.length === 0) return;
+  const url = analysisLink({ rules: study.rules, start: study.positions[shown] });
+  shareLink({ title: document.title, text: t('share.position-text'), url }, say);
+});
+
 // A link from a finished game: `#rules=…&start=…&moves=c3,d4,…` (in the fragment, so the game
 // never reaches the server's logs); else the empty board under the Arcade's rules.
 const hash = new URLSearchParams(location.hash.slice(1));
@@ -300,11 +314,14 @@ if (hash.has('moves') || hash.has('start')) {
   const start = hash.get('start');
   const moves = (hash.get('moves') || '').split(',').filter(Boolean);
   const tags = `[Rules "${rules}"]\n${start ? `[Position "${start}"]\n` : ''}`;
-  const numbered = moves.map((m, i) => (i % 2 === 0 ? `${i / 2 + 1}. ${m}` : m)).join(' ');
+  // The moves unnumbered: the record's reader numbers them itself (dark may start, pale may
+  // move twice in a row when the movement phase begins), where numbers by alternation would be
+  // refused.
+  const numbered = moves.join(' ');
   // The game's result as it ended ("1-0" when the rules ended it: "*" would be refused), or
   // "*" from an older link that has none.
   const result = ['1-0', '0-1', '1/2-1/2'].includes(hash.get('result')) ? hash.get('result') : '*';
-  const record = `${tags}\n${numbered} ${result}\n`;
+  const record = `${tags}\n${numbered ? `${numbered} ` : ''}${result}\n`;
   $('import-text').value = record;
   importFrom(record, rules);
 } else {

@@ -49,7 +49,8 @@ export class Board {
   // its way), browsing (bool: an earlier position), lastMove, flipped (bool: pale at the top),
   // fresh ({ key, move }: a move just made by the other side, to show moving), premoving
   // (bool: a step may be chosen ahead, in the other side's turn), own ('W' or 'B': the
-  // stones that may be chosen so), premove ('c3-c4': the step chosen ahead, or null) }
+  // stones that may be chosen so), premoveSteps (['c3-c4', ...]: the steps those stones may
+  // take, were it their turn), premove ('c3-c4': the step chosen ahead, or null) }
   show(state) {
     const samePosition = this.state && this.state.fen === state.fen && this.state.mine === state.mine;
     this.state = state;
@@ -75,10 +76,10 @@ export class Board {
 
   role(name) {
     if (this.premoveRoles()) {
-      // The rules are the server's: any empty cell may be chosen, and a step the position
-      // does not allow when its turn comes is let go then.
-      if (this.selected && !this.pos.stones.get(name)) return 'target';
-      return this.pos.stones.get(name) === this.state.own ? 'select' : null;
+      // The steps the rules allow these stones in this position (`premoveSteps`, asked of the
+      // rules by the page); one the opponent's move makes impossible is let go when it comes.
+      if (this.selected && this.premoveTargets(this.selected).includes(name)) return 'target';
+      return this.pos.stones.get(name) === this.state.own && this.premoveTargets(name).length ? 'select' : null;
     }
     if (this.pending) {
       return this.captureChoices().includes(name) ? 'capture' : null;
@@ -91,6 +92,11 @@ export class Board {
 
   // Whether a step is being chosen ahead: the other side's turn, none chosen yet.
   premoveRoles() { return !this.state.mine && this.state.premoving && !this.state.premove; }
+
+  // Where the stone on `from` may step, chosen ahead.
+  premoveTargets(from) {
+    return (this.state.premoveSteps || []).filter((s) => s.startsWith(`${from}-`)).map((s) => s.split('-')[1]);
+  }
 
   // The step chosen ahead, as its two cells.
   premoveCells() {
@@ -329,7 +335,7 @@ export class Board {
     if (role === 'select') {
       this.selected = this.selected === name ? null : name;
       this.draw();
-      if (this.selected) this.say(t('board.premove-selected', { cell: name }));
+      if (this.selected) this.say(t('board.premove-selected', { cell: name, targets: this.premoveTargets(name).join(', ') }));
       return;
     }
     if (role === 'target') {

@@ -1,11 +1,19 @@
 // The server's messages to the game page (PROTOCOL.md), each handled by a small function that
 // brings the state up to date and says what happened. `page` holds what a message may do
-// beyond the state: `say(text, options)`, `send(type)`, `play(sound)`, `keepSeat(game, token)`,
-// `go(url)`, `openGame(id)`, `endDialogs()` and `choosing()` (the person is choosing which stone to take).
-import { parseMove } from './notation.js';
+// beyond the state: `say(text, options)`, `announce(text)` (to screen readers alone), `send(type)`, `play(sound)`, `keepSeat(game, token)`,
+// `go(url)`, `openGame(id)`, `endDialogs()`, `choosing()` (the person is choosing which stone to take)
+// and `hidden()` (the page is out of sight).
+import { parseMove, parsePosition } from './notation.js';
 import { t, cap } from './i18n.js';
 import { clockAt } from './game-clock.js';
-import { side, describeMove, resultText, turnText, refusalText } from './game-words.js';
+import { bothSeated, SAID_SHOWN } from './game-state.js';
+import { side, describeMove, resultText, turnText, refusalText, phraseText, saidLine } from './game-words.js';
+
+// The person's turn has come while their page is hidden (another tab, another window): a sound
+// calls them back, beside the tab's title.
+function callIfAway(game, page) {
+  if (game.you && !game.end && game.pos.side === game.you && bothSeated(game) && page.hidden()) page.play('your-turn');
+}
 
 const HANDLERS = {
   snapshot(state, d, page) {
@@ -15,6 +23,13 @@ const HANDLERS = {
     if (state.viewing !== null && state.viewing >= game.moves.length) state.viewing = null;
     game.lastMove = d.moves.length ? d.moves[d.moves.length - 1] : null;
     state.clock = clockAt(d.clock);
+    // A reload (or a page opened mid-game) still says what the last move was, as the move
+    // event said it: the highlight alone does not.
+    if (game.lastMove && !game.end) {
+      const before = parsePosition(game.positions[game.moves.length - 1]);
+      const mover = before.side === 'b' ? 'black' : 'white';
+      page.say(`${describeMove(game.lastMove, mover)}. ${turnText(game, false)}`);
+    }
     if (!game.you && !state.token && !state.joinAsked && (d.seats.white.kind === 'open' || d.seats.black.kind === 'open')) {
       // The invite link: the first to open it takes the free seat.
       state.joinAsked = true;
@@ -32,6 +47,7 @@ const HANDLERS = {
   seated(state, d, page) {
     state.game.seats[d.colour] = { kind: 'human' };
     state.clock = clockAt(d.clock);
+    callIfAway(state.game, page);
     page.say(t('game.sat-down', { side: side(d.colour) }));
   },
 
@@ -53,6 +69,7 @@ const HANDLERS = {
     if (mover !== game.you) state.fresh = { key: `${d.ply} ${d.m}`, move: d.m };
     state.clock = clockAt(d.clock);
     page.play(parseMove(d.m).captures.length ? 'capture' : 'move');
+    callIfAway(game, page);
     page.say(`${describeMove(d.m, mover)}. ${turnText(game, page.choosing())}`);
   },
 
@@ -94,8 +111,12 @@ const HANDLERS = {
   },
 
   'rematch-offer'(state, d, page) {
-    state.game.rematchOffer = d.by;
-    page.say(d.by === state.game.you ? t('game.you-asked-rematch') : t('game.opponent-asks-rematch'));
+    const { game } = state;
+    game.rematchOffer = d.by;
+    // A watcher is told who asks, never "your opponent".
+    const text = !game.you ? t('game.asks-rematch', { side: side(d.by) })
+      : d.by === game.you ? t('game.you-asked-rematch') : t('game.opponent-asks-rematch');
+    page.say(text);
   },
 
   rematch(state, d, page) {
@@ -110,6 +131,18 @@ const HANDLERS = {
 
   presence(state, d) {
     state.presence = { ...d, at: performance.now() };
+  },
+
+  // A quick message, never kept: shown in the list and said once to a screen reader (the
+  // person's own as "You said", their button's press having said nothing); the opponent's not at
+  // all while they are hidden.
+  said(state, d, page) {
+    const { game } = state;
+    const mine = !!game.you && d.by === game.you;
+    if (game.you && !mine && state.hideOpponent) return;
+    state.said.push({ by: d.by, phrase: d.phrase });
+    state.said.splice(0, state.said.length - SAID_SHOWN);
+    page.announce(mine ? t('quick.you-said', { phrase: phraseText(d.phrase) }) : saidLine(game, d.by, d.phrase));
   },
 
   queue(state, d) {

@@ -1,21 +1,24 @@
 // The game page drawn from its state: every part of the page that changes is set here, from
 // `state` alone (game-state.js), so drawing twice draws the same. `page` gives the board, whether
-// a turn is on its way (`sending()`), whether a stone's capture is being chosen (`choosing()`)
-// and `view(ply)` for the move list and the review to show a position.
+// a turn is on its way (`sending()`), whether a stone's capture is being chosen (`choosing()`),
+// `view(ply)` for the move list and the review to show a position, and `review` (review.js, once
+// a review is asked for).
 import { parsePosition } from './notation.js';
-import { MARKS, drawGraph, turnNote, sideNames } from './review.js';
 import { renderMoveList } from './movelist.js';
+import { moveNumbers, moversOf, moveCount } from './numbering.js';
 import { t } from './i18n.js';
-import { bothSeated, mayPlay, mayPremove, opponentOf, shownPly } from './game-state.js';
+import { bothSeated, mayPlay, mayPremove, opponentOf, shownPly, quickMessages } from './game-state.js';
 import { clockMs, formatMs, presenceText, claimWait, firstMoveText } from './game-clock.js';
-import { side, headline, playerName, resultText } from './game-words.js';
+import { side, headline, playerName, resultText, saidLine } from './game-words.js';
 
 const $ = (id) => document.getElementById(id);
 
 export function render(state, page) {
   const { game } = state;
   if (!game) return;
-  document.title = `Dara — ${game.rules}`;
+  // The tab says when the person's turn has come, as lichess's does.
+  const yours = !!game.you && !game.end && bothSeated(game) && game.pos.side === game.you;
+  document.title = yours ? `${t('game.title-your-turn')} · Dara — ${game.rules}` : `Dara — ${game.rules}`;
   $('rules').textContent = game.rules;
   const browsing = state.viewing !== null;
   const fen = browsing ? game.positions[state.viewing] : game.pos.fen;
@@ -36,7 +39,7 @@ export function render(state, page) {
     fen, legal: browsing ? [] : game.pos.legal, forbidden: browsing ? {} : game.pos.forbidden, closed: browsing ? {} : game.pos.closed, mine, waiting, browsing, flipped,
     lastMove: browsing ? game.moves[state.viewing - 1] || null : game.lastMove,
     fresh: !browsing && fresh && fresh.key === `${game.moves.length} ${game.lastMove}` ? fresh : null,
-    premoving: mayPremove(state), own: game.you === 'black' ? 'B' : 'W', premove: browsing ? null : state.premove,
+    premoving: mayPremove(state), premoveSteps: state.premoveSteps.fen === game.pos.fen ? state.premoveSteps.steps : [], own: game.you === 'black' ? 'B' : 'W', premove: browsing ? null : state.premove,
   });
   renderTurn(state, page);
   $('status-note').hidden = !!game.end;
@@ -48,12 +51,14 @@ export function render(state, page) {
   renderMoves(state, page);
   renderControls(state, mine);
   renderReview(state, page);
+  renderQuick(state);
 }
 
-// The mute switch says its state in words, as well as pressed to a screen reader.
+// The sound switch says the state it is in ("Sound: on"), and is pressed while sounds play: a
+// switch named for what it stops ("Mute: off") read as the opposite.
 export function renderMute(muted) {
-  $('mute').setAttribute('aria-pressed', String(muted));
-  $('mute-state').textContent = t(muted ? 'game.mute-on' : 'game.mute-off');
+  $('mute').setAttribute('aria-pressed', String(!muted));
+  $('mute-state').textContent = t(muted ? 'game.sound-off' : 'game.sound-on');
 }
 
 // The headline alone: drawn again when the board starts or stops choosing a capture.
@@ -117,7 +122,10 @@ function renderBrowsing(state) {
   $('prev').disabled = shownPly(state) === 0;
   $('next').disabled = !browsing;
   if (!browsing) return;
-  const what = viewing === 0 ? t('browse.start') : t('browse.move', { ply: viewing, plies: game.moves.length, move: game.moves[viewing - 1] });
+  const numbers = moveNumbers(moversOf(game.positions));
+  const at = numbers[viewing - 1];
+  const what = viewing === 0 ? t('browse.start')
+    : t('browse.move', { label: at.label, move: game.moves[viewing - 1], number: at.number, moves: moveCount(numbers) });
   const news = unseen ? ` ${t('browse.news', { count: unseen })}` : '';
   $('browse-note').textContent = `${what}${news}`;
   $('live').textContent = unseen ? t('browse.live-news', { count: unseen }) : t('game.live');
@@ -128,7 +136,9 @@ function renderBrowsing(state) {
 function renderMoves(state, page) {
   const { game } = state;
   const { reviewed } = state.review;
-  renderMoveList($('moves'), game.moves, shownPly(state), page.view, (button, ply) => {
+  // review.js came with the review (page.review): its marks go on the list.
+  const MARKS = reviewed && page.review.MARKS;
+  renderMoveList($('moves'), game.moves, moveNumbers(moversOf(game.positions)), shownPly(state), page.view, (button, ply) => {
     const mark = reviewed && reviewed.turns[ply - 1] ? reviewed.turns[ply - 1].mark : null;
     if (mark && MARKS[mark].sign) {
       button.classList.add(`mark-${mark}`);
@@ -161,6 +171,9 @@ function renderControls(state, mine) {
   // Not while the invite link's seat is being asked for: the note would come and go at once.
   $('watch-note').hidden = !!game.you || joining(state);
   $('resign').hidden = !playing || !seated;
+  // Until both sides have made their first move the game may be called off without a result
+  // (the table decides, and refuses a late one as too-late-to-abort).
+  $('abort').hidden = !playing || !seated || game.moves.length >= 2;
   // The computer plays every game out: no draw is offered to it.
   const mayOffer = playing && seated && !vsComputer;
   $('draw').hidden = !mayOffer || game.drawOffer === game.you || state.confirmingDraw;
@@ -207,7 +220,29 @@ function renderReview(state, page) {
   $('review-start').hidden = !game.end || review.reviewed !== null || review.asking;
   if (!review.reviewed) return;
   const shown = shownPly(state);
+  const { drawGraph, turnNote, sideNames } = page.review;
   const names = sideNames(game.you, game.opponent);
   drawGraph($('review-graph'), review.reviewed, shown, page.view, names);
   $('review-note').textContent = turnNote(review.reviewed, shown, names);
+}
+
+// Quick messages, in a game between people: the last few said (none of the opponent's while
+// hidden), and for a player with an opponent seated, the phrases to send and the switch.
+function renderQuick(state) {
+  const { game } = state;
+  $('quick').hidden = !quickMessages(game);
+  const speaking = !!game.you && bothSeated(game);
+  $('phrases').hidden = !speaking;
+  $('hide-said').hidden = !game.you;
+  $('hide-said').setAttribute('aria-pressed', String(state.hideOpponent));
+  $('hide-said-state').textContent = t(state.hideOpponent ? 'quick.hide-on' : 'quick.hide-off');
+  const list = $('said');
+  list.replaceChildren(...state.said.map(({ by, phrase }) => {
+    const line = document.createElement('li');
+    line.textContent = saidLine(game, by, phrase);
+    line.className = by === game.you ? 'mine' : 'theirs';
+    line.dataset.phrase = phrase;
+    return line;
+  }));
+  list.hidden = state.said.length === 0;
 }

@@ -21,7 +21,11 @@ export function newState({ gameId, token }) {
     review: { asking: false, reviewed: null }, // the engine's review, once asked for
     confirmingDraw: false, // "Offer draw" pressed: the page asks before sending it
     premove: null,       // a step chosen in the opponent's turn, to play when it comes: 'c3-c4'
+    premoveSteps: { fen: null, steps: [] }, // the steps the rules allow the person's stones in the
+                         // position `fen`, were it their turn: what may be chosen ahead
     link: 'connected',   // the socket's state (connection.js): 'connected', 'reconnecting', ...
+    said: [],            // the last quick messages heard on this page: [{ by, phrase }], oldest first
+    hideOpponent: false, // the person hides the opponent's quick messages (kept in local storage)
   };
 }
 
@@ -47,3 +51,17 @@ export function mayPremove(state) {
   if (!game.you || game.end || game.opponent === 'computer' || !bothSeated(game) || state.viewing !== null) return false;
   return game.pos.side !== game.you && game.pos.hand[game.you] === 0;
 }
+
+// Quick messages are for games between people: their players say them, and watchers read them.
+export const quickMessages = (game) => game.opponent !== 'computer';
+
+// How many quick messages the page keeps showing: the newest few.
+export const SAID_SHOWN = 4;
+
+// Whether the sounds are muted, which the browser remembers: read as the page is drawn, and by
+// the sounds (sound.js), fetched only once the person first presses or types. Kept here, in a
+// module the page has anyway, rather than in one of its own (a request more before the page is
+// usable: some 0.5 KB of the game page's budget).
+const SOUND = 'dara.sound';
+export const muted = () => localStorage.getItem(SOUND) === 'off';
+export const setMuted = (off) => localStorage.setItem(SOUND, off ? 'off' : 'on');

@@ -21,7 +21,7 @@ export function refusalText(d) {
 // How a game ended, from its code.
 function endReason(end) {
   const key = `end.${end.code}`;
-  const params = { limit: end.limit, loser: end.loser && side(end.loser), idle: end.idle && side(end.idle) };
+  const params = { limit: end.limit, loser: end.loser && side(end.loser), idle: end.idle && side(end.idle), by: end.by && side(end.by) };
   return end.code && t(key, params) !== key ? t(key, params) : end.reason;
 }
 
@@ -56,7 +56,18 @@ export function headline(game, choosing, linked = true) {
   if (game.end) return t('game.over', { result: resultText(game.end) });
   // While the link is down nobody's turn can be told for sure, and none is asked for.
   if (!linked) return t('game.link-down');
-  return bothSeated(game) ? turnText(game, choosing) : t('game.waiting');
+  if (bothSeated(game)) return turnText(game, choosing);
+  // The person waiting at the table has the invitation (or the open table's note) saying so:
+  // the headline keeps its one line for the turn, rather than two that shrink to one when the
+  // opponent sits down and move what is under them (a layout shift on a phone's first screen).
+  return game.you ? '' : t('game.waiting');
+}
+
+// A quick message in the reader's words: "Your opponent: Good game!" (a watcher reads the side).
+export const phraseText = (phrase) => t(`phrase.${phrase}`);
+export function saidLine(game, by, phrase) {
+  const who = !game.you ? side(by) : by === game.you ? t('player.you') : t('player.opponent');
+  return t('quick.line', { who, phrase: phraseText(phrase) });
 }
 
 export function playerName(game, colour) {

@@ -3,12 +3,19 @@
 // drawn from that state (game-render.js). This file ties them to the board, the socket and the
 // buttons: what the person does.
 import { Board } from './board.js';
-import * as sound from './sound.js';
-import { fetchReview, fillTable, summary, sideNames } from './review.js';
-import { t } from './i18n.js';
-import { newState, shownPly, mayPlay, mayPremove } from './game-state.js';
+import { t, keysUnder } from './i18n.js';
+import { newState, shownPly, mayPlay, mayPremove, muted, setMuted } from './game-state.js';
 import { receive } from './game-messages.js';
 import { render, renderTurn, renderTick, renderMute } from './game-render.js';
+// The rules' answer (judge.js) and sharing (share.js) are fetched when first needed, not
+// with the page: a game's page stays within its byte budget (weight.test.js).
+const judge = () => import('./judge.js');
+const sharing = () => import('./share.js');
+// So is the review's (review.js), once a finished game's review is asked for.
+const reviewing = () => import('./review.js');
+import { resultText } from './game-words.js';
+// The sounds (sound.js), fetched at the person's first press or key (see unlockSound).
+let sounds = null;
 
 const $ = (id) => document.getElementById(id);
 const storeKey = (id) => `dara.seat.${id}`;
@@ -32,6 +39,9 @@ function seatToken() {
 }
 
 const state = newState({ gameId, token: seatToken() });
+// Hiding the opponent's quick messages is the person's choice on this browser, for every game.
+const HIDE_SAID = 'dara.quick.hide-opponent';
+state.hideOpponent = localStorage.getItem(HIDE_SAID) === '1';
 
 // Tells screen readers, and shows the same under the headline unless `shown` is false (the
 // page already shows it elsewhere, as the note of a standing draw offer).
@@ -71,15 +81,17 @@ const view = {
   board,
   sending: () => conn.sending(),
   choosing: () => board.choosingCapture(),
-  muted: () => sound.muted(),
+  muted: () => muted(),
   view: (ply) => showPly(ply),
+  review: null, // review.js, once a review is asked for: the marks, the graph and the notes
 };
 
 // What a server message may do beyond changing the state.
 const effects = {
   say,
+  announce: (text) => { $('announce').textContent = text; },
   send: (type) => conn.send(type),
-  play: (kind) => sound.play(kind),
+  play: (kind) => sounds?.then((sound) => sound.play(kind)),
   keepSeat: (id, token) => {
     localStorage.setItem(storeKey(id), token);
     if (id === gameId) conn.setSeat(token);
@@ -88,9 +100,35 @@ const effects = {
   openGame: (id) => { location.href = inPage ? pageTable.computerGameUrl(id) : `/g/${id}`; },
   endDialogs: () => { if ($('resign-dialog').open) $('resign-dialog').close(); },
   choosing: () => board.choosingCapture(),
+  hidden: () => document.hidden,
 };
 
-const draw = () => render(state, view);
+const draw = () => {
+  render(state, view);
+  askPremoveSteps();
+};
+
+// In the opponent's turn, the steps the person's stones may take were it their turn: asked of
+// the rules (the server's `POST /api/position`, or table.wasm offline) about this position with
+// the person to move and the hands empty, once a position; the page derives none itself.
+async function askPremoveSteps() {
+  const { game } = state;
+  if (!game || !mayPremove(state) || state.premoveSteps.fen === game.pos.fen) return;
+  const fen = game.pos.fen;
+  state.premoveSteps = { fen, steps: [] };
+  const [stones, , , , quiet] = fen.split(' ');
+  const position = `${stones} ${game.you === 'white' ? 'w' : 'b'} 0 0 ${quiet}`;
+  try {
+    const { judgePosition } = await judge();
+    const answer = await judgePosition({ position, rules: game.rules });
+    const steps = answer.pos.legal.filter((m) => m.includes('-')).map((m) => m.split('x')[0]);
+    if (state.premoveSteps.fen !== fen) return;
+    state.premoveSteps = { fen, steps: [...new Set(steps)] };
+    render(state, view);
+  } catch {
+    // No answer: nothing is offered ahead, and the turn is played when it comes.
+  }
+}
 
 // The room kept from the first paint (game-early.js) is the snapshot's to keep or give back
 // from now on; its words leave the address, so that a reload later in the game does not keep
@@ -161,6 +199,7 @@ async function startReview() {
   $('review-status').textContent = t('review.working');
   draw();
   try {
+    const { fetchReview, fillTable, summary, sideNames } = view.review = await reviewing();
     state.review.reviewed = await fetchReview(state.game);
     // Made in the page, the server away: said, as its endgame tables were not used.
     $('review-status').textContent = state.review.reviewed.inPage ? t('review.in-page') : '';
@@ -221,39 +260,90 @@ $('prev').addEventListener('click', () => showPly(shownPly(state) - 1));
 $('next').addEventListener('click', () => showPly(state.viewing === null ? Infinity : state.viewing + 1));
 $('live').addEventListener('click', () => showPly(Infinity));
 $('flip').addEventListener('click', () => { state.turnedRound = !state.turnedRound; draw(); });
-renderMute(sound.muted());
+renderMute(muted());
 $('mute').addEventListener('click', () => {
-  sound.setMuted(!sound.muted());
-  renderMute(sound.muted());
-  sound.unlock();
+  setMuted(!muted());
+  renderMute(muted());
+  unlockSound();
 });
-// Sound may start only after a press or a key (see sound.js).
-for (const kind of ['pointerdown', 'keydown']) document.addEventListener(kind, () => sound.unlock(), { capture: true });
+// Sound may start only after a press or a key (see sound.js), so the sounds are fetched then, not
+// among the bytes before the page is usable: a sound asked for while they come is made when they
+// have come, and one asked for before any press is not made, as it could not be.
+function unlockSound() {
+  sounds ??= import('./sound.js');
+  sounds.then((sound) => sound.unlock());
+}
+for (const kind of ['pointerdown', 'keydown']) document.addEventListener(kind, unlockSound, { capture: true });
 
 // Left and right go through the earlier positions, Home to the start and End back to the live
 // one, wherever the focus is, except on the board (whose arrows move between cells), in a text
 // field, or in the dialog.
 document.addEventListener('keydown', (e) => {
   if (!state.game || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-  if (e.target.closest && e.target.closest('svg.board, input, textarea, select, dialog')) return;
+  if (e.target.closest && e.target.closest('input, textarea, select, dialog')) return;
+  // R turns the board round, wherever the focus is (as lichess's F: here f is a file).
+  if (e.key === 'r') {
+    e.preventDefault();
+    $('flip').click();
+    return;
+  }
+  // A move typed anywhere goes to the move box: a file's letter (a to f) or the p of "pass"
+  // starts it there, and Enter plays it.
+  if (/^[a-fp]$/.test(e.key) && !$('typed').hidden && !$('typed-input').disabled) {
+    e.preventDefault();
+    $('typed-input').focus();
+    $('typed-input').value += e.key;
+    return;
+  }
+  if (e.target.closest && e.target.closest('svg.board')) return;
   const at = shownPly(state);
   const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: Infinity }[e.key];
   if (to === undefined) return;
   e.preventDefault();
   showPly(to);
 });
-$('takeback').addEventListener('click', () => conn.send('takeback'));
+// Taken back from under the board (a phone's screen): the board comes back into view, to show
+// what the takeback undoes.
+$('takeback').addEventListener('click', () => {
+  conn.send('takeback');
+  $('board').scrollIntoView({ block: 'nearest' });
+});
+$('abort').addEventListener('click', () => conn.send('abort'));
 $('review-start').addEventListener('click', () => startReview());
 $('claim').addEventListener('click', () => conn.send('claim'));
 $('rematch').addEventListener('click', () => conn.send('rematch'));
 $('copy-link').addEventListener('click', () => copy($('invite-link').value, t('game.link-copied')));
 $('copy-record').addEventListener('click', () => copy($('record').value, t('game.record-copied')));
+$('download-record').addEventListener('click', async () => (await sharing()).download(`dara-${gameId}.txt`, $('record').value));
+// The finished game goes on the analysis board's link: the game itself, not this page, which
+// the server forgets minutes after the end.
+$('share-game').addEventListener('click', async () => (await sharing()).shareLink({
+  title: document.title, text: t('share.game-text', { result: resultText(state.game.end) }), url: $('analyse-link').href,
+}, say));
 $('typed').addEventListener('submit', (e) => {
   e.preventDefault();
   const text = $('typed-input').value.trim();
   if (!text) return;
   playTurn(text);
   $('typed-input').value = '';
+});
+
+// The quick messages' phrases, each a button worded from the catalogue (whose `phrase.*` keys are
+// the server's codes); the switch hides the opponent's, those shown already too.
+$('phrases').replaceChildren(...keysUnder('phrase.').map((key) => {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'secondary';
+  button.dataset.phrase = key.slice('phrase.'.length);
+  button.textContent = t(key);
+  button.addEventListener('click', () => conn.send('say', { phrase: button.dataset.phrase }));
+  return button;
+}));
+$('hide-said').addEventListener('click', () => {
+  state.hideOpponent = !state.hideOpponent;
+  localStorage.setItem(HIDE_SAID, state.hideOpponent ? '1' : '0');
+  if (state.hideOpponent) state.said = state.said.filter(({ by }) => by === state.game.you);
+  draw();
 });
 
 // Clocks and the "reconnecting (n s)" counters tick between messages.

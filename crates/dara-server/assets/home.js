@@ -4,6 +4,7 @@ import { t } from './i18n.js';
 import { postJson as post } from './api.js';
 import { newComputerGame, tableInPage, keptGames, computerGameUrl } from './page-table.js';
 import { modulesServed } from './engine-wasm.js';
+import { moveNumbers, moveCount } from './numbering.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -162,12 +163,18 @@ function listKeptGames() {
   const games = keptGames();
   $('kept-games').hidden = games.length === 0;
   $('kept-list').replaceChildren(...games.map((kept) => {
-    // Turns played, less those taken back.
-    const turns = kept.journal.reduce((n, e) => n + (e.e === 'moved' ? 1 : e.e === 'took-back' ? -e.plies : 0), 0);
+    // The moves played, less those taken back, numbered as the record numbers them: the
+    // person's turns are those the page gave an id (`turn`), the computer's have none.
+    const movers = [];
+    for (const e of kept.journal) {
+      if (e.e === 'moved') movers.push(e.turn === undefined ? (kept.you === 'white' ? 'black' : 'white') : kept.you);
+      if (e.e === 'took-back') movers.length = Math.max(0, movers.length - e.plies);
+    }
+    const moves = moveCount(moveNumbers(movers));
     const end = kept.journal.find((e) => e.e === 'ended');
     const a = document.createElement('a');
     a.href = computerGameUrl(kept.game);
-    a.textContent = t('home.kept-game', { level: kept.level, date: kept.date, turns, state: end ? end.result : t('home.kept-playing') });
+    a.textContent = t('home.kept-game', { level: kept.level, date: kept.date, count: moves, state: end ? end.result : t('home.kept-playing') });
     const li = document.createElement('li');
     li.appendChild(a);
     return li;

@@ -70,6 +70,10 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
+// The keys under `prefix` (`'phrase.'`), in the catalogue's order: the quick messages' phrases
+// are the catalogue's `phrase.*` keys, which a test holds to the server's codes (`dara codes`).
+export const keysUnder = (prefix) => Object.keys(words).filter((key) => key.startsWith(prefix));
+
 // The same word with a capital, for a sentence's start.
 export const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 

@@ -1,6 +1,7 @@
 // Every page installs the Arcade's service worker (/sw.js), which keeps the pages, their assets
 // and the engine so that they open without a connection. A newer release's worker waits until
-// a page that is not a game loads, and takes over then: never under a game in progress.
+// a page that is not a game loads, and takes over then: never under a game in progress. And
+// every page offers to install the Arcade as an app once the browser says it may.
 if ('serviceWorker' in navigator) {
   const inGame = /^\/(g|computer)\//.test(location.pathname);
   navigator.serviceWorker.register('/sw.js').then((registration) => {
@@ -15,3 +16,11 @@ if ('serviceWorker' in navigator) {
     });
   }, (error) => console.warn(`no service worker: ${error.message}`));
 }
+
+// The browser says the Arcade may be installed (Chromium's `beforeinstallprompt`: the manifest,
+// its icons and the service worker pass): its own banner is held back, and the header offers
+// it instead (install.js, fetched then), until it is used or the app is installed.
+window.addEventListener('beforeinstallprompt', (event) => {
+  event.preventDefault();
+  import('./install.js').then(({ offerInstall }) => offerInstall(event));
+});

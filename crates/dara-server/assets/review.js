@@ -5,6 +5,7 @@
 // (PROTOCOL.md, "Analysis").
 
 import { t } from './i18n.js';
+import { moveNumbers } from './numbering.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -98,11 +99,12 @@ export function drawGraph(host, review, shown, onView, who = sideNames(null)) {
 // The same figures as a table, a row a turn, each with a button to see the board after it.
 export function fillTable(tbody, review, onView, who = sideNames(null)) {
   tbody.replaceChildren();
+  const numbers = moveNumbers(review.turns.map((turn) => turn.by));
   review.turns.forEach((turn, i) => {
     const ply = i + 1;
     const row = document.createElement('tr');
     const cells = [
-      String(Math.floor(i / 2) + 1),
+      numbers[i].label,
       null,
       who[turn.by].head,
       MARKS[turn.mark].word,
@@ -145,7 +147,8 @@ export function summary(review, who = sideNames(null)) {
 export function turnNote(review, ply, who = sideNames(null)) {
   if (ply === 0) return t('review.start', { move: review.positions[0].best || t('review.nothing') });
   const turn = review.turns[ply - 1];
-  const head = t('review.turn', { ply, move: turn.move, side: who[turn.by].by, mark: MARKS[turn.mark].word, evaluation: evaluationText(review.positions[ply].pale) });
+  const { label } = moveNumbers(review.turns.map((each) => each.by))[ply - 1];
+  const head = t('review.turn', { label, move: turn.move, side: who[turn.by].by, mark: MARKS[turn.mark].word, evaluation: evaluationText(review.positions[ply].pale) });
   const better = turn.mark === 'best' || turn.mark === 'good' || !turn.best ? '' : ` ${t('review.better', { move: turn.best })}`;
   return `${head}${better}`;
 }

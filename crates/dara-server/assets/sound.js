@@ -1,16 +1,10 @@
 // Quiet sounds for a move, a capture and the end of a game, made on the spot with WebAudio
-// (nothing is downloaded), and the switch that mutes them, which the browser remembers.
+// (nothing is downloaded). Whether they are muted is game-state.js's; this module is fetched only
+// at the person's first press or key, before which no page may make a sound anyway.
 
-const KEY = 'dara.sound';
+import { muted } from './game-state.js';
+
 let context = null;
-
-export function muted() {
-  return localStorage.getItem(KEY) === 'off';
-}
-
-export function setMuted(off) {
-  localStorage.setItem(KEY, off ? 'off' : 'on');
-}
 
 // Browsers let a page make sound only after the person has touched it, so the audio context is
 // made on the first press or key, not before (which would only earn a warning).
@@ -35,7 +29,7 @@ function note(frequency, at, length, volume, type = 'sine') {
   oscillator.stop(at + length + 0.02);
 }
 
-// 'move', 'capture' or 'end'.
+// 'move', 'capture', 'your-turn' (the page is hidden and the person's turn has come) or 'end'.
 export function play(kind) {
   if (muted() || !context) return;
   const t = context.currentTime + 0.01;
@@ -44,6 +38,10 @@ export function play(kind) {
   } else if (kind === 'capture') {
     note(330, t, 0.12, 0.07, 'triangle');
     note(220, t + 0.08, 0.18, 0.06, 'triangle');
+  } else if (kind === 'your-turn') {
+    // Heard in another tab: a rising pair, unlike any move's note.
+    note(660, t, 0.14, 0.06);
+    note(880, t + 0.12, 0.22, 0.06);
   } else if (kind === 'end') {
     [523, 659, 784].forEach((f, i) => note(f, t + i * 0.15, 0.35, 0.05));
   }

@@ -123,6 +123,12 @@ pub enum EndReason {
         /// The side that did not move.
         idle: Colour,
     },
+    /// A player called the game off before both sides had moved: no result, as if it had
+    /// never been played.
+    AbortedBy {
+        /// The player who called it off.
+        by: Colour,
+    },
 }
 
 impl fmt::Display for EndReason {
@@ -160,6 +166,11 @@ impl fmt::Display for EndReason {
                 "{} made no first move in time: the game is aborted",
                 word(idle).unwrap_or_default()
             ),
+            EndReason::AbortedBy { by } => write!(
+                f,
+                "{} called the game off before the first moves: the game is aborted",
+                word(by).unwrap_or_default()
+            ),
         }
     }
 }
@@ -177,6 +188,7 @@ impl dara::Coded for EndReason {
             EndReason::Left { loser },
             EndReason::Agreement,
             EndReason::Aborted { idle: Colour::White },
+            EndReason::AbortedBy { by: Colour::Black },
         ];
         // A variant added without a value above does not compile.
         for reason in &all {
@@ -188,7 +200,8 @@ impl dara::Coded for EndReason {
                 | EndReason::Resigned { .. }
                 | EndReason::Left { .. }
                 | EndReason::Agreement
-                | EndReason::Aborted { .. } => {}
+                | EndReason::Aborted { .. }
+                | EndReason::AbortedBy { .. } => {}
             }
         }
         all

@@ -65,6 +65,8 @@ pub enum Ask<K> {
     Back,
     /// Give up.
     Resign,
+    /// Call the game off, without a result, before both sides have made their first move.
+    Abort,
     /// Offer a draw, or accept the one on offer.
     DrawOffer,
     /// Turn down the draw on offer.

@@ -84,6 +84,8 @@ pub enum Refusal {
     },
     /// A claim against an opponent who is connected.
     OpponentPresent,
+    /// An abort once both sides have moved.
+    TooLateToAbort,
 }
 
 impl fmt::Display for Refusal {
@@ -132,6 +134,9 @@ impl fmt::Display for Refusal {
                 write!(f, "your opponent may still come back: you can claim in {seconds} s")
             }
             Refusal::OpponentPresent => f.write_str("your opponent is still here"),
+            Refusal::TooLateToAbort => {
+                f.write_str("both sides have moved: the game can no longer be aborted")
+            }
         }
     }
 }
@@ -175,6 +180,7 @@ impl Coded for Refusal {
             Refusal::RematchAlreadyAsked,
             Refusal::ClaimTooEarly { seconds: 12 },
             Refusal::OpponentPresent,
+            Refusal::TooLateToAbort,
         ];
         // A variant added without a value above does not compile.
         for refusal in &all {
@@ -203,7 +209,8 @@ impl Coded for Refusal {
                 | Refusal::RematchBegun
                 | Refusal::RematchAlreadyAsked
                 | Refusal::ClaimTooEarly { .. }
-                | Refusal::OpponentPresent => {}
+                | Refusal::OpponentPresent
+                | Refusal::TooLateToAbort => {}
             }
         }
         all

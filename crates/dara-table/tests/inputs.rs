@@ -222,6 +222,41 @@ fn resigning_ends_the_game_once() {
     refused(&mut table, at(6), ask(Some(White), turn(2, "e3")), Refusal::GameOver);
 }
 
+#[test]
+fn a_game_is_aborted_by_either_player_until_both_sides_have_moved() {
+    // Before any move, pale calls it off: no result, the clocks untouched.
+    let mut table = friends(minute());
+    refused(&mut table, at(1), ask(None, Ask::Abort), Refusal::Watching);
+    let outcome = table.handle(at(2), ask(Some(White), Ask::Abort));
+    assert_eq!(outcome.reply, Ok(Reply::Done));
+    assert_eq!(outcome.effects, [Effect::Ended(at(2))]);
+    assert_eq!(
+        table.journal().last(),
+        Some(&GameEvent::Ended {
+            result: GameResult::Unfinished,
+            reason: EndReason::AbortedBy { by: White },
+            left: Some(TimeLeft { white: 60_000, black: 60_000 }),
+        })
+    );
+    refused(&mut table, at(3), ask(Some(Black), Ask::Abort), Refusal::GameOver);
+
+    // After pale's first placement, dark (who has not moved) may still call it off.
+    let mut table = friends(minute());
+    let _ = play(&mut table, at(1), 1, "c3");
+    let outcome = table.handle(at(2), ask(Some(Black), Ask::Abort));
+    assert_eq!(outcome.reply, Ok(Reply::Done));
+    assert!(matches!(
+        table.journal().last(),
+        Some(GameEvent::Ended { reason: EndReason::AbortedBy { by: Black }, .. })
+    ));
+
+    // Once both sides have moved, it is too late: one resigns instead.
+    let mut table = both_placed_once(minute());
+    for colour in [White, Black] {
+        refused(&mut table, at(1), ask(Some(colour), Ask::Abort), Refusal::TooLateToAbort);
+    }
+}
+
 /// A game by link with both seated, and each side's first placement made, at `at(0)`: pale's
 /// clock runs from there.
 fn both_placed_once(clock: Option<dara_table::TimeControl>) -> Table<Key> {

@@ -104,7 +104,8 @@ fn run(mut table: Table<Key>, steps: Vec<(u64, Step)>, begun: Vec<Effect>) {
             Step::Ask { who: code, what, away } => {
                 let ask = match what {
                     0 => Ask::Sit { key: 7 },
-                    11..=20 => Ask::Lag(Duration::from_millis(away.unwrap_or(0) * 50)),
+                    11..=19 => Ask::Lag(Duration::from_millis(away.unwrap_or(0) * 50)),
+                    20 => Ask::Abort,
                     2 | 21.. => Ask::Back,
                     1 => Ask::DrawOffer,
                     3 => Ask::Resign,

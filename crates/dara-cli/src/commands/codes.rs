@@ -7,11 +7,12 @@ use anyhow::{bail, Result};
 use dara::{ClosedCell, Coded, Illegal, MoveError, PositionError, RulesetError, Status};
 use dara_server::error::AppError;
 use dara_server::protocol::Refusal;
+use dara_table::wire::Phrase;
 use dara_table::EndReason;
 use serde_json::{Map, Value};
 
 /// Print every code as JSON: `{"Illegal": {"occupied": ["cell"], ...}, ...}`, each type's codes
-/// with the names of their figures.
+/// with the names of their figures (the quick messages' phrases too, which have none).
 #[derive(Debug, clap::Args)]
 pub struct Args {}
 
@@ -26,6 +27,7 @@ pub fn run(_: Args) -> Result<()> {
         ("EndReason", codes::<EndReason>()?),
         ("Refusal", codes::<Refusal>()?),
         ("AppError", codes::<AppError>()?),
+        ("Phrase", codes::<Phrase>()?),
     ];
     let all: Map<String, Value> =
         types.into_iter().map(|(name, codes)| (name.to_owned(), codes)).collect();

@@ -2,7 +2,10 @@
 //! decided) and the shell around it: who is at it (`crowd`), where it is kept and what waits to
 //! be told (`keeping`), the engine's search, and when it ends its life here. Its owner
 //! (`owner::run`) hands it each letter of its mailbox; it hands the table what was asked, carries
-//! out the table's outcome (events told once kept, effects), and says what to answer.
+//! out the table's outcome (events told once kept, effects), and says what to answer. Who is
+//! at it, as everyone is told and as the lobby lists it, is in `presence`.
+
+mod presence;
 
 use std::net::IpAddr;
 use std::sync::{Arc, Weak};
@@ -10,7 +13,7 @@ use std::time::SystemTime;
 
 use dara::{Colour, Move};
 use dara_table::view::View;
-use dara_table::wire::{Asking, ClientMessage, OpenTable};
+use dara_table::wire::{Asking, ClientMessage};
 use dara_table::{Ask, Effect, GameEvent, Input, Moment, Opponent, Outcome, Table, Ticket};
 use tokio::time::Instant;
 
@@ -22,13 +25,14 @@ use super::keeping::Keeping;
 use super::lifespan::Lifespan;
 use super::mailbox::{Greeting, SitRefused};
 use super::origin::Origin;
+use super::quick_messages::QuickMessages;
 use super::settings::rematch;
 use super::thinking::Thinking;
 use crate::date::record_date;
 use crate::error::AppError;
 use crate::outlet::{Ending, Outlet};
 use crate::protocol::{Answer, Refusal, Wire, WireAnswer};
-use crate::seat::{GameId, Seat, SeatHash, SeatKey, SeatToken};
+use crate::seat::{GameId, SeatHash, SeatKey, SeatToken};
 use crate::store::kept::Store;
 
 /// One live game, as its owner holds it.
@@ -49,6 +53,8 @@ pub(super) struct Game {
     /// closed after a while.
     created: Instant,
     crowd: Crowd,
+    /// How often each seat may say a quick message (none is kept).
+    quick: QuickMessages,
     /// The computer's search the table waits for, if any.
     pub(super) thinking: Thinking,
     /// Where the game is kept, and what waits to be told.
@@ -95,6 +101,7 @@ impl Game {
             date: record_date(SystemTime::now()),
             created: now,
             crowd: Crowd::new(now),
+            quick: QuickMessages::default(),
             thinking: Thinking::default(),
             keeping: Keeping::new(store),
             key,
@@ -202,6 +209,14 @@ impl Game {
                 refused
             }
             Asking::Answered(answer) => answer,
+            // Told as presence is, to every connection, and kept nowhere.
+            Asking::Say { by, phrase } => match self.quick.say(by, phrase, Instant::now()) {
+                Ok(said) => {
+                    self.keeping.tell(said);
+                    Answer::Ok
+                }
+                Err(refusal) => Answer::Error(refusal.into()),
+            },
         })
     }
 
@@ -343,63 +358,7 @@ impl Game {
         self.carry_out(outcome).map(|_| ())
     }
 
-    // --- Who is here ---------------------------------------------------------------------
-
-    /// Connection `number` holds `colour`'s seat; the oldest of that seat's connections is
-    /// closed if there are now too many.
-    fn seat_connection(&mut self, colour: Colour, number: u32) {
-        if let Some(replaced) = self.crowd.seat(colour, number) {
-            tracing::debug!(game = %self.id, ?colour, "a seat's oldest connection is replaced");
-            self.keeping.sockets.replace(colour, replaced);
-        }
-    }
-
-    fn seat_of(&self, token: &str) -> Option<Colour> {
-        let offered = self.key.hash(token);
-        Colour::ALL
-            .into_iter()
-            .find(|c| matches!(&self.table.seats()[*c], Seat::Human(t) if t.matches(&offered)))
-    }
-
-    /// Tells everyone the new number of watchers, now or when it is due.
-    fn watchers_changed(&mut self) {
-        if self.crowd.watchers_changed(Instant::now()) {
-            self.announce_presence();
-        }
-    }
-
-    fn announce_presence(&mut self) {
-        let presence = self.presence();
-        self.keeping.tell(presence);
-        self.crowd.told(Instant::now());
-    }
-
-    /// Who is connected, and for a player who is gone, how long until the opponent may claim.
-    fn presence(&self) -> Wire {
-        self.crowd.presence(self.table.seats(), &self.table.patience(), Instant::now())
-    }
-
-    /// An open table is listed while it has a free seat and the person waiting at it is
-    /// connected: nobody should sit down opposite an empty chair.
-    fn relist(&self) {
-        let Some(host) = self.server() else { return };
-        let settings = self.table.settings();
-        if settings.opponent != Opponent::Open {
-            return;
-        }
-        match self.table.free_seat() {
-            Some(free) if self.table.ending().is_none() && self.crowd.is_online(!free) => {
-                let table = OpenTable {
-                    game: self.id.clone(),
-                    rules: settings.rules,
-                    clock: settings.clock,
-                    seat: free,
-                };
-                host.lobby().open(self.id.clone(), table);
-            }
-            _ => host.lobby().close(&self.id),
-        }
-    }
+    // --- The table as seen, and taken up again -------------------------------------------
 
     /// The table as the pages see it.
     fn view(&self) -> View<'_, SeatHash> {

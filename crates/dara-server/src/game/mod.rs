@@ -22,6 +22,7 @@ pub(crate) mod mailbox;
 mod origin;
 mod owner;
 mod queue;
+mod quick_messages;
 mod restore;
 mod rotation;
 pub mod settings;

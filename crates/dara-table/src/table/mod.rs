@@ -361,6 +361,7 @@ impl<K> Table<K> {
                 Ok(Reply::Done)
             }
             Ask::Resign => self.resign(now, by).map(|()| Reply::Done),
+            Ask::Abort => self.abort(now, by).map(|()| Reply::Done),
             Ask::DrawOffer => self.offer_draw(now, by).map(|()| Reply::Done),
             Ask::DrawDecline => self.decline_draw(now, by).map(|()| Reply::Done),
             Ask::DrawWithdraw => self.withdraw_draw(now, by).map(|()| Reply::Done),

@@ -6,7 +6,7 @@ use std::time::Duration;
 use dara::record::GameResult;
 use dara::{Colour, Move, MoveError};
 
-use super::{Checked, Table};
+use super::{side_has_moved, Checked, Table};
 use crate::clock::Clock;
 use crate::effect::Effect;
 use crate::ending::by_the_rules;
@@ -115,6 +115,18 @@ impl<K> Table<K> {
         let colour = Self::player(by)?;
         self.ongoing()?;
         self.finish(now, GameResult::from_winner(!colour), EndReason::Resigned { loser: colour });
+        Ok(())
+    }
+
+    /// Calls the game off, without a result, as if it had never been played: allowed until
+    /// both sides have made their first move (lichess's abort), after which one resigns.
+    pub(super) fn abort(&mut self, now: Moment, by: Option<Colour>) -> Result<(), Refusal> {
+        let colour = Self::player(by)?;
+        self.ongoing()?;
+        if side_has_moved(&self.played) {
+            return Err(Refusal::TooLateToAbort);
+        }
+        self.finish(now, GameResult::Unfinished, EndReason::AbortedBy { by: colour });
         Ok(())
     }
 

@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::open_table::OpenTable;
+use super::phrase::Phrase;
 use super::refusal::Explained;
 use dara::Colour;
 
@@ -40,6 +41,14 @@ pub enum Answer<B> {
     Pong,
     /// Who is connected.
     Presence(PresenceView),
+    /// A player said one of the quick messages: sent to every connection of the game as it is
+    /// said, never kept (no version, not in the journal, not sent again on reconnecting).
+    Said {
+        /// Who said it.
+        by: Colour,
+        /// What they said.
+        phrase: Phrase,
+    },
     /// The open tables, in the lobby.
     Tables(Vec<OpenTable>),
     /// The computer's search for this game waits its turn: how many searches wait ahead of it
@@ -107,5 +116,9 @@ mod tests {
             r#"{"t":"joined","d":{"seat":"ab","colour":"black"}}"#
         );
         assert_eq!(wire(&Answer::Queue { ahead: 3 }), r#"{"t":"queue","d":{"ahead":3}}"#);
+        assert_eq!(
+            wire(&Answer::Said { by: Colour::White, phrase: Phrase::GoodLuck }),
+            r#"{"t":"said","d":{"by":"white","phrase":"good-luck"}}"#
+        );
     }
 }

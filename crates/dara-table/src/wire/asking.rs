@@ -11,9 +11,11 @@ use std::time::Duration;
 
 use dara::Colour;
 
-use super::client::lag;
-use super::{Answer, ClientMessage, Refusal};
-use crate::{Ask, Checked, Reply, Table};
+use super::answer::Answer;
+use super::client::{lag, ClientMessage};
+use super::phrase::Phrase;
+use super::refusal::Refusal;
+use crate::{Ask, Checked, Opponent, Reply, Table};
 
 /// What a message comes to. `K` stands in for a person in a seat, `B` is why a rematch could
 /// not start (see [`Refusal`]).
@@ -42,8 +44,18 @@ pub enum Asking<K, B> {
     /// reach), and a change played but not kept would be lost. The page may send it again.
     Unkept(Answer<B>),
     /// Answered without asking the table: while nothing can be kept, a turn sent again (answered
-    /// as before) or one the table would refuse anyway (refused for its own reason).
+    /// as before) or one the table would refuse anyway (refused for its own reason); a quick
+    /// message from a watcher, or in a game against the computer.
     Answered(Answer<B>),
+    /// A player of a game between people says a quick message: the shell lets it through if
+    /// the seat has not said too many lately, tells it to everyone at the game and keeps
+    /// nothing of it (the table never hears of it).
+    Say {
+        /// Who says it.
+        by: Colour,
+        /// What they say.
+        phrase: Phrase,
+    },
 }
 
 /// How the table's reply to an ask is answered.
@@ -106,11 +118,22 @@ impl<K, B> Asking<K, B> {
                     Asking::Answered(Answer::Rejected { id, why: Refusal::from(refusal).into() })
                 }
             },
+            // Nothing said is kept, so a store out of reach does not stop it.
+            ClientMessage::Say { phrase } => match by {
+                None => {
+                    Asking::Answered(Answer::Error(Refusal::from(crate::Refusal::Watching).into()))
+                }
+                Some(_) if matches!(table.settings().opponent, Opponent::Computer(_)) => {
+                    Asking::Answered(Answer::Error(Refusal::QuickMessagesBetweenPeople.into()))
+                }
+                Some(by) => Asking::Say { by, phrase },
+            },
             // Everything else may change the game.
             _ if !keeps => Asking::Unkept(Answer::Error(Refusal::StoreUnreachable.into())),
             ClientMessage::Join => Asking::Sit,
             ClientMessage::Claim => asked(Ask::Claim { opponent_away: by.and_then(|c| away(!c)) }),
             ClientMessage::Resign => asked(Ask::Resign),
+            ClientMessage::Abort => asked(Ask::Abort),
             ClientMessage::DrawOffer => asked(Ask::DrawOffer),
             ClientMessage::DrawDecline => asked(Ask::DrawDecline),
             ClientMessage::DrawWithdraw => asked(Ask::DrawWithdraw),
@@ -170,6 +193,36 @@ mod tests {
         let asking = Local::new(&table(), Some(Colour::Black), turn, false, none);
         let Asking::Answered(answer) = asking else { panic!("{asking:?}") };
         assert!(wire(&answer).contains("not-your-turn"));
+    }
+
+    #[test]
+    fn a_quick_message_is_a_players_in_a_game_between_people() {
+        let none = |_| None;
+        let say = || ClientMessage::Say { phrase: Phrase::Hello };
+        // Said even while nothing can be kept: nothing of it is.
+        let asking = Local::new(&table(), Some(Colour::Black), say(), false, none);
+        assert!(matches!(asking, Asking::Say { by: Colour::Black, phrase: Phrase::Hello }));
+        let Asking::Answered(answer) = Local::new(&table(), None, say(), true, none) else {
+            panic!("a watcher says nothing")
+        };
+        assert!(wire(&answer).contains(r#""code":"watching""#));
+        let settings = GameSettings {
+            rules: "arcade".parse().unwrap(),
+            opponent: Opponent::Computer(dara_engine::level::Level::new(3).unwrap()),
+            creator: Colour::White,
+            clock: None,
+        };
+        let seats = ByColour {
+            white: Seat::Human("pale"),
+            black: Seat::Computer(dara_engine::level::Level::new(3).unwrap()),
+        };
+        let computer = Table::new(settings, seats, Patience::default());
+        let Asking::Answered(answer) =
+            Local::new(&computer, Some(Colour::White), say(), true, none)
+        else {
+            panic!("the computer reads no quick message")
+        };
+        assert!(wire(&answer).contains(r#""code":"quick-messages-between-people""#));
     }
 
     #[test]

@@ -12,6 +12,8 @@ use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 
+use super::phrase::Phrase;
+
 /// What a browser may ask of a game.
 ///
 /// Its tags are serde's names for its variants, both ways: written by the derived `Serialize`
@@ -47,6 +49,8 @@ pub enum ClientMessage {
     },
     /// Give up.
     Resign,
+    /// Call the game off, without a result, before both sides have moved.
+    Abort,
     /// Offer a draw, or accept the one on offer.
     DrawOffer,
     /// Turn down the draw on offer.
@@ -59,6 +63,12 @@ pub enum ClientMessage {
     Rematch,
     /// Claim the win when the opponent has been gone long enough.
     Claim,
+    /// A quick message to everyone at the game: one of the fixed phrases, by its code.
+    #[serde(skip_deserializing)]
+    Say {
+        /// The phrase.
+        phrase: Phrase,
+    },
     /// Keep-alive carrying the browser's measured round trip, for lag-fair clocks.
     #[serde(skip_deserializing)]
     Ping {
@@ -130,6 +140,12 @@ struct MoveData {
     m: String,
     #[serde(default)]
     lag: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SayData {
+    phrase: Phrase,
 }
 
 #[derive(Deserialize)]
@@ -256,6 +272,10 @@ impl ClientMessage {
                 }
                 ClientMessage::Move { id: d.id, text: d.m, lag: d.lag }
             }
+            "say" => {
+                let d: SayData = serde_json::from_str(data).map_err(bad)?;
+                ClientMessage::Say { phrase: d.phrase }
+            }
             "ping" => {
                 let d: PingData = if is_null {
                     PingData { lag: 0 }
@@ -321,12 +341,14 @@ mod tests {
             ClientMessage::Move { id: 4, text: "c3-c4xe5".into(), lag: Some(12) },
             ClientMessage::Move { id: 5, text: "a1".into(), lag: None },
             ClientMessage::Resign,
+            ClientMessage::Abort,
             ClientMessage::DrawOffer,
             ClientMessage::DrawDecline,
             ClientMessage::DrawWithdraw,
             ClientMessage::Takeback,
             ClientMessage::Rematch,
             ClientMessage::Claim,
+            ClientMessage::Say { phrase: Phrase::GoodGame },
             ClientMessage::Ping { lag: 0 },
         ];
         for message in all {
@@ -335,6 +357,10 @@ mod tests {
         }
         let written = |m: ClientMessage| serde_json::to_string(&m).unwrap();
         assert_eq!(written(ClientMessage::Join), r#"{"t":"join"}"#);
+        assert_eq!(
+            written(ClientMessage::Say { phrase: Phrase::WellPlayed }),
+            r#"{"t":"say","d":{"phrase":"well-played"}}"#
+        );
         assert_eq!(written(ClientMessage::Ping { lag: 0 }), r#"{"t":"ping","d":{"lag":0}}"#);
         assert_eq!(
             written(ClientMessage::Move { id: 4, text: "c3-c4xe5".into(), lag: Some(12) }),
@@ -354,6 +380,10 @@ mod tests {
         assert_eq!(said(r#"{"t":"dance"}"#), "unknown message type \"dance\"");
         assert_eq!(said(r#"{"t":7}"#), "the \"t\" field must be a string naming the message");
         assert!(said(r#"{"t":"move","d":{"m":"c3"}}"#).contains("missing field `id`"));
+        // Nothing but the fixed phrases can be said.
+        let shout = said(r#"{"t":"say","d":{"phrase":"you-lose"}}"#);
+        assert!(shout.starts_with("\"say\": bad data: unknown variant `you-lose`"), "{shout}");
+        assert!(said(r#"{"t":"say","d":{"phrase":"hello","text":"hi"}}"#).contains("unknown field"));
     }
 
     #[test]

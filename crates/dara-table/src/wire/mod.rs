@@ -9,6 +9,7 @@ mod answer;
 mod asking;
 mod client;
 mod open_table;
+mod phrase;
 mod refusal;
 
 use serde::Serialize;
@@ -17,6 +18,7 @@ pub use answer::{Answer, PresenceView, SeatPresence};
 pub use asking::{Answering, Asking};
 pub use client::{lag, ClientMessage, ParseError, PROTOCOL_VERSION};
 pub use open_table::OpenTable;
+pub use phrase::Phrase;
 pub use refusal::{Explained, NoShellError, Refusal};
 
 use crate::view::Event;

@@ -1,6 +1,6 @@
 //! Why a request changed nothing: the connection's own refusals (unreadable frames, the hello,
-//! seat links, a rematch that could not start, a store out of reach) and, as they are, the
-//! table's ([`crate::Refusal`]). Each is sent as a code with its parameters (the page words it,
+//! seat links, a rematch that could not start, a store out of reach, quick messages) and, as
+//! they are, the table's ([`crate::Refusal`]). Each is sent as a code with its parameters (the page words it,
 //! in any language) beside plain English for any other client.
 //!
 //! `B` is why a rematch could not start, which only the shell knows: the server's error (its
@@ -48,6 +48,13 @@ pub enum Refusal<B> {
     /// The server cannot reach where it keeps games (a node of a cluster whose Redis does not
     /// answer): what would change the game is refused rather than played and lost.
     StoreUnreachable,
+    /// A quick message in a game against the computer, which reads none.
+    QuickMessagesBetweenPeople,
+    /// A quick message from a seat that has said as many as it may for now.
+    TooManyQuickMessages {
+        /// Whole seconds until the seat may say another.
+        seconds: u64,
+    },
     /// What the table refused, with its own code and figures.
     #[serde(untagged)]
     Table(crate::Refusal),
@@ -109,6 +116,14 @@ impl<B> fmt::Display for Refusal<B> {
                 "the server cannot keep the game just now, so nothing was played: try again in \
                  a moment",
             ),
+            Refusal::QuickMessagesBetweenPeople => {
+                f.write_str("quick messages are for games between people")
+            }
+            Refusal::TooManyQuickMessages { seconds } => write!(
+                f,
+                "you have sent as many quick messages as you may for now: send another in \
+                 {seconds} s"
+            ),
             Refusal::Table(refusal) => refusal.fmt(f),
         }
     }
@@ -125,6 +140,8 @@ impl<B: dara::Coded + fmt::Display> dara::Coded for Refusal<B> {
             Refusal::HelloAgain,
             Refusal::NotYourSeatLink,
             Refusal::StoreUnreachable,
+            Refusal::QuickMessagesBetweenPeople,
+            Refusal::TooManyQuickMessages { seconds: 12 },
         ];
         // One value a code: the reasons themselves are listed by `B`'s own codes.
         all.extend(B::one_of_each().into_iter().take(1).map(Refusal::rematch_unavailable));
@@ -139,6 +156,8 @@ impl<B: dara::Coded + fmt::Display> dara::Coded for Refusal<B> {
                 | Refusal::NotYourSeatLink
                 | Refusal::RematchUnavailable { .. }
                 | Refusal::StoreUnreachable
+                | Refusal::QuickMessagesBetweenPeople
+                | Refusal::TooManyQuickMessages { .. }
                 | Refusal::Table(_) => {}
             }
         }
