@@ -8,7 +8,7 @@
 //!
 //! The modules stand in layers, each importing only those below it (`scripts/import-cycles`
 //! fails on a circle of more than a parent and two children):
-//! - the shell's parts: [`protocol`] (the wire), [`lobby`], [`metrics`], [`config`], [`seat`];
+//! - the shell's parts: [`protocol`] (the wire), [`lobby`], [`watch`], [`metrics`], [`config`], [`seat`];
 //!   [`redis`], the one module that speaks to Redis (a game's journal, leases, the shared lobby,
 //!   the per-address counts, the nodes' inboxes); [`store`], which keeps games in SQLite or
 //!   through [`redis`]; the cluster's relay and limits ([`cluster`]);
@@ -53,6 +53,7 @@ pub mod seat;
 pub mod served;
 pub mod state;
 pub mod store;
+pub mod watch;
 pub mod ws;
 
 // The build's wording of the pages and their shared head (build.rs includes them), here only
@@ -83,6 +84,7 @@ pub fn app(state: AppState) -> Router {
         .route("/sw.js", get(pages::service_worker))
         .route("/rules", get(pages::rules))
         .route("/privacy", get(pages::privacy))
+        .route("/watch", get(pages::watch))
         .route("/analysis", get(pages::analysis))
         .route("/learn", get(pages::learn))
         .route("/puzzles", get(pages::puzzles))
@@ -98,6 +100,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/tables/{id}/sit", post(api::sit))
         .route("/ws/game/{id}", get(ws::game_socket))
         .route("/ws/lobby", get(ws::lobby_socket))
+        .route("/ws/watch", get(ws::watch_socket))
         .route("/healthz", get(metrics::healthz))
         .route("/readyz", get(metrics::readyz))
         .route("/metrics", get(metrics::metrics))

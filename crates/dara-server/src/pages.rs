@@ -146,6 +146,11 @@ pub async fn privacy(request: HeaderMap) -> Response {
     page(StatusCode::OK, "privacy.html", &request)
 }
 
+/// `/watch`: the games being played at open tables, to watch.
+pub async fn watch(request: HeaderMap) -> Response {
+    page(StatusCode::OK, "watch.html", &request)
+}
+
 /// `/sw.js`: the service worker, at the root so that it may serve every page. Browsers look for
 /// a new one at most a day apart whatever this says; `no-cache` has them ask each time a page
 /// loads.
@@ -426,6 +431,7 @@ mod tests {
             super::learn(asked()).await,
             super::puzzles(asked()).await,
             super::privacy(asked()).await,
+            super::watch(asked()).await,
             super::computer_game(axum::extract::Path("00000000000000ab".into()), asked()).await,
         ] {
             assert_eq!(answer.status(), StatusCode::OK);

@@ -22,6 +22,7 @@ use super::keeping::Keeping;
 use super::mailbox::{SitRefused, Welcome};
 use super::settings::rematch;
 use super::thinking::Thinking;
+use super::watched;
 use crate::date::record_date;
 use crate::error::AppError;
 use crate::protocol::{Answer, Refusal, Wire, WireAnswer};
@@ -313,6 +314,9 @@ impl Game {
                 }
             }
         }
+        if let Some(host) = self.server() {
+            watched::tell(&*host, &self.id, &self.table, self.crowd.watchers());
+        }
         reply
     }
 
@@ -367,9 +371,11 @@ impl Game {
     }
 
     /// An open table is listed while it has a free seat and the person waiting at it is
-    /// connected: nobody should sit down opposite an empty chair.
+    /// connected: nobody should sit down opposite an empty chair. The watch list hears of the
+    /// watchers here too.
     fn relist(&self) {
         let Some(host) = self.server() else { return };
+        watched::tell(&*host, &self.id, &self.table, self.crowd.watchers());
         let settings = self.table.settings();
         if settings.opponent != Opponent::Open {
             return;

@@ -1,5 +1,5 @@
-//! The WebSocket endpoints: one per game (players and watchers, `game`) and one for the lobby
-//! (`lobby`). Each socket is served by one task, not a reader and a writer: it waits at once for
+//! The WebSocket endpoints: one per game (players and watchers, `game`), one for the lobby
+//! (`lobby`) and one for the list of games to watch (`watch`). Each socket is served by one task, not a reader and a writer: it waits at once for
 //! the browser's next frame, the game's events (or the lobby's listing) and the heartbeat
 //! (`heartbeat`: a ping to a quiet socket, the close of a silent one, or of every socket when the
 //! server stops). A frame is checked, parsed and carried out on the game; what the socket is to
@@ -12,6 +12,8 @@ mod game;
 mod heartbeat;
 mod lobby;
 mod socket;
+mod watch;
 
 pub use game::{game_socket, serve_relayed};
 pub use lobby::lobby_socket;
+pub use watch::watch_socket;
