@@ -630,5 +630,21 @@ export default {
   "meta.puzzles": "Problèmes de dara : trouvez la prise, l'alignement de trois ou le coup qui tient, et gardez votre série.",
   "meta.rules": "Les règles du dara : trente cases, douze pions chacun, la pose, les déplacements, et la prise que donne un alignement d'exactement trois.",
   "meta.privacy": "Ce que l'Arcade de dara garde de vous : rien après une partie, pas de compte, un seul cookie pour votre langue.",
-  "meta.analysis": "Le plateau d'analyse du dara : posez une position ou collez une partie, et voyez ce que le moteur pense de chaque coup."
+  "meta.analysis": "Le plateau d'analyse du dara : posez une position ou collez une partie, et voyez ce que le moteur pense de chaque coup.",
+  "common.watch": "Regarder",
+  "watch.watch-dara": "Regarder — Dara",
+  "meta.watch": "Regardez les parties de dara jouées en ce moment entre joueurs aux tables ouvertes.",
+  "watch.heading": "Parties en cours",
+  "watch.note": "Les parties entre joueurs qui se sont rencontrés à une table ouverte, les plus regardées d'abord, puis celles dont le dernier tour est le plus récent, puis les plus longues. Ouvrez-en une pour la regarder : vous voyez chaque tour, vous ne pouvez pas jouer. La partie d'un ami reste privée à son lien, et les parties contre l'ordinateur ne sont jamais listées.",
+  "watch.featured": "La plus regardée",
+  "watch.others": "Autres parties",
+  "watch.empty": "Aucune partie n'est jouée à une table ouverte pour le moment. Asseyez-vous à l'une d'elles depuis l'accueil, ou revenez plus tard.",
+  "watch.game": "{rules}, {clock} : {turns} tours",
+  "watch.open": "Regarder",
+  "watch.offline": "Vous êtes hors ligne : les parties en cours reviendront avec la connexion. En attendant, vous pouvez jouer contre l'ordinateur, résoudre des problèmes, apprendre les règles ou analyser une partie.",
+  "home.watch-link": "Regarder les parties en cours",
+  "home.offline": "Vous êtes hors ligne : aucune table ouverte à montrer. Ce qui marche encore sans connexion :",
+  "home.offline-computer": "jouer contre l'ordinateur (plus haut)",
+  "home.offline-needs-server": "Vous êtes hors ligne : il faut le serveur pour cela. L'ordinateur, les problèmes, l'apprentissage et l'analyse marchent encore.",
+  "privacy.watch-list": "La page « Regarder » liste les parties jouées entre joueurs qui se sont rencontrés à une table ouverte, pour que chacun puisse les regarder : pour chaque partie, seulement ses règles, sa pendule, le nombre de tours joués, quand a eu lieu le dernier, et combien de personnes la regardent. Rien sur les joueurs n'est listé : ni place, ni adresse, ni nom. Une partie quitte la liste quand elle se termine ou est oubliée, et là où l'Arcade tourne sur plusieurs serveurs son entrée dans la mémoire partagée part avec elle, ou expire d'elle-même en une minute si son serveur s'arrête. La partie d'un ami par lien et une partie contre l'ordinateur ne sont jamais listées."
 };

@@ -236,7 +236,7 @@ mod tests {
             .flat_map(|(_, copies)| copies.iter())
             .map(|page| core::str::from_utf8(page.identity).unwrap())
             .collect();
-        assert_eq!(PAGES.len(), 8, "every page is read here");
+        assert_eq!(PAGES.len(), 9, "every page is read here");
         let modules = ASSETS.iter().filter(|served| served.name.ends_with(".js"));
         let modules = modules.map(|served| core::str::from_utf8(served.identity).unwrap());
         let modules: Vec<&str> = modules.collect();
