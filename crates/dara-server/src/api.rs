@@ -23,6 +23,7 @@ use crate::game;
 use crate::game::mailbox::SitRefused;
 use crate::game::settings::NewGame;
 use crate::redis::node::NodeName;
+use crate::watch::Playing;
 use crate::seat::{GameId, Seat, SeatToken};
 use crate::state::AppState;
 
@@ -219,4 +220,9 @@ async fn sit_elsewhere(
 /// `GET /api/tables`: the open tables now.
 pub async fn tables(State(state): State<AppState>) -> Json<Vec<OpenTable>> {
     Json(state.lobby.tables())
+}
+
+/// `GET /api/watch`: the games being played that anyone may watch, the liveliest first.
+pub async fn watched(State(state): State<AppState>) -> Json<Vec<Playing>> {
+    Json(state.watch.playing())
 }

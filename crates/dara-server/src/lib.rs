@@ -95,6 +95,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/record", post(record::read))
         .route("/api/seek", post(api::seek))
         .route("/api/tables", get(api::tables))
+        .route("/api/watch", get(api::watched))
         .route("/api/position", post(position::judge))
         .route("/api/puzzles", get(puzzles::list))
         .route("/api/tables/{id}/sit", post(api::sit))

@@ -125,12 +125,17 @@ impl Default for WatchList {
     }
 }
 
-/// The list as a message: the liveliest first.
-fn render(all: &BTreeMap<GameId, Playing>) -> Wire {
+/// The liveliest games, first to last, at most [`LISTED`].
+fn ranked(all: &BTreeMap<GameId, Playing>) -> Vec<&Playing> {
     let mut ranked: Vec<&Playing> = all.values().collect();
     ranked.sort_by(|a, b| a.rank().cmp(&b.rank()));
     ranked.truncate(LISTED);
-    wire(&WatchMessage::Playing(&ranked))
+    ranked
+}
+
+/// The list as a message.
+fn render(all: &BTreeMap<GameId, Playing>) -> Wire {
+    wire(&WatchMessage::Playing(&ranked(all)))
 }
 
 fn now_ms() -> u64 {
@@ -193,6 +198,11 @@ impl WatchList {
     /// This node's games, for the cluster to keep them alive in the shared list.
     pub fn mine(&self) -> Vec<Playing> {
         self.games.lock().expect("watch lock").mine.values().cloned().collect()
+    }
+
+    /// The current list, the liveliest first.
+    pub fn playing(&self) -> Vec<Playing> {
+        ranked(&self.games.lock().expect("watch lock").all).into_iter().cloned().collect()
     }
 
     /// The current list, as a message.
