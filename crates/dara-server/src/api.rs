@@ -23,9 +23,9 @@ use crate::game;
 use crate::game::mailbox::SitRefused;
 use crate::game::settings::NewGame;
 use crate::redis::node::NodeName;
-use crate::watch::Playing;
 use crate::seat::{GameId, Seat, SeatToken};
 use crate::state::AppState;
+use crate::watch::Playing;
 
 /// What the creator of a game gets back.
 #[derive(Debug, Serialize)]

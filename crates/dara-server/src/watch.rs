@@ -60,7 +60,12 @@ impl Playing {
     /// How it ranks: more watchers first, then the game whose last turn came in a later minute,
     /// then more turns played (the id last, so that the order never flickers).
     fn rank(&self) -> impl Ord + '_ {
-        (Reverse(self.watchers), Reverse(self.last_turn_ms / 60_000), Reverse(self.turns), &self.game)
+        (
+            Reverse(self.watchers),
+            Reverse(self.last_turn_ms / 60_000),
+            Reverse(self.turns),
+            &self.game,
+        )
     }
 }
 
@@ -152,7 +157,8 @@ impl WatchList {
             _ => now_ms(),
         };
         let Shown { kind, rules, clock, turns, watchers } = shown;
-        let playing = Playing { game: id.clone(), kind, rules, clock, turns, watchers, last_turn_ms };
+        let playing =
+            Playing { game: id.clone(), kind, rules, clock, turns, watchers, last_turn_ms };
         if games.mine.get(id) == Some(&playing) {
             return;
         }
