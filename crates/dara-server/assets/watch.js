@@ -13,7 +13,7 @@ function item(game) {
   li.dataset.game = game.game;
   const text = document.createElement('span');
   const about = document.createElement('span');
-  about.textContent = t('watch.game', { rules: game.rules, clock: clockLabel(game.clock), turns: game.turns });
+  about.textContent = t('watch.game', { rules: game.rules, clock: clockLabel(game.clock), count: game.turns });
   const watching = document.createElement('span');
   watching.className = 'note watchers';
   watching.textContent = t('game.watchers', { count: game.watchers });
@@ -32,14 +32,16 @@ function show(games) {
   $('featured-game').replaceChildren(...(top ? [item(top)] : []));
   $('watch-games').replaceChildren(...rest.map(item));
   $('watch-empty').hidden = games.length > 0;
-  $('others-title').hidden = !top;
+  // The other games' card: their list, or, with no game at all, that there is none.
+  $('others-title').hidden = rest.length === 0;
+  $('watch-others').hidden = Boolean(top) && rest.length === 0;
 }
 
 function setOffline(offline) {
   $('watch-offline').hidden = !offline;
   if (!offline) return;
   show([]);
-  $('watch-empty').hidden = true;
+  $('watch-others').hidden = true;
 }
 
 function listen() {
