@@ -550,6 +550,59 @@ fn play_anyone_pairs_people_on_different_nodes() {
     }
 }
 
+/// A game played at an open table on one node is listed to watch on another (through the
+/// shared list in Redis), with its turns and watchers, and leaves every node's list when it
+/// ends; a friend's game on either node is never listed.
+#[test]
+fn a_game_played_on_one_node_is_listed_to_watch_on_another() {
+    let redis = Redis::start("watch");
+    let nodes: Vec<Node> = ["w", "x"].iter().map(|n| Node::start(&redis, n)).collect();
+    let mut friend = FriendGame::start(nodes[0].addr, nodes[1].addr);
+    friend.white.send(&json!({"t": "move", "d": {"id": 1, "m": "c3"}})).unwrap();
+    friend.white.until(|m| m["t"] == "accepted").unwrap();
+    let seek = |browser: &str| json!({"rules": "arcade", "clock": null, "browser": browser});
+    let first = post(nodes[0].addr, "/api/seek", &seek("watch-browser-00001"));
+    let game = first["game"].as_str().unwrap().to_owned();
+    let (mut waiting, _) = Seat::hello(nodes[0].addr, &game, first["seat"].as_str()).unwrap();
+    // Listed only once both sit: wait for the table to reach the lobby of the node that pairs.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while get_json(nodes[0].addr, "/api/tables").as_array().unwrap().is_empty() {
+        assert!(Instant::now() < deadline, "the table is not listed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(get_json(nodes[1].addr, "/api/watch"), json!([]));
+    let second = post(nodes[0].addr, "/api/seek", &seek("watch-browser-00002"));
+    assert_eq!(second["game"], json!(game));
+    let (mut arriving, _) = Seat::hello(nodes[0].addr, &game, second["seat"].as_str()).unwrap();
+    let white = if first["colour"] == "white" { &mut waiting } else { &mut arriving };
+    white.send(&json!({"t": "move", "d": {"id": 1, "m": "c3"}})).unwrap();
+    white.until(|m| m["t"] == "accepted").unwrap();
+    // A watcher on node A; node B lists the game with its turn and its watcher.
+    let (_watcher, _) = Seat::hello(nodes[0].addr, &game, None).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let listed = loop {
+        let list = get_json(nodes[1].addr, "/api/watch");
+        if list.as_array().unwrap().iter().any(|g| g["watchers"] == 1 && g["turns"] == 1) {
+            break list;
+        }
+        assert!(Instant::now() < deadline, "node B does not list the game: {list}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(listed.as_array().unwrap().len(), 1, "only the open table's game: {listed}");
+    assert_eq!(listed[0]["game"], json!(game));
+    // Resigned: gone from both nodes' lists, and from Redis.
+    waiting.send(&json!({"t": "resign"})).unwrap();
+    waiting.until(|m| m["t"] == "end").unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    for node in &nodes {
+        while !get_json(node.addr, "/api/watch").as_array().unwrap().is_empty() {
+            assert!(Instant::now() < deadline, "the ended game is still listed");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    assert_eq!(redis.command("HLEN dara:watch"), ":0\r\n");
+}
+
 /// A client address's games are counted across the nodes (as a keyed hash in Redis, never the
 /// address): starting them on several nodes gains nothing.
 #[test]

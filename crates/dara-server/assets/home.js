@@ -8,9 +8,23 @@ import { moveNumbers, moveCount } from './numbering.js';
 
 const $ = (id) => document.getElementById(id);
 
-function showError(text) {
-  $('home-error').textContent = text;
-  $('home-error').hidden = !text;
+// An error is shown where the player tapped: the banner moves to just after the control that
+// failed (its row of buttons, or the open tables' list) and is scrolled into view, not left at
+// the top of the page, off the screen of a phone.
+function showError(text, near) {
+  const banner = $('home-error');
+  banner.textContent = text;
+  banner.hidden = !text;
+  if (!text || !near) return;
+  const anchor = near.closest('.controls, #tables') || near;
+  anchor.after(banner);
+  banner.scrollIntoView({ block: 'nearest' });
+}
+
+// Why something that needs the server failed: offline said as such, with what still works.
+function failure(key, e) {
+  const offline = !navigator.onLine || e instanceof TypeError;
+  return offline ? t('home.offline-needs-server') : t(key, { reason: e.message });
 }
 
 
@@ -24,12 +38,12 @@ function go(created, { invite = false, clock = false } = {}) {
   location.href = invite ? created.url + hints : created.url;
 }
 
-async function start(body) {
+async function start(body, near) {
   showError('');
   try {
     go(await post('/api/games', body), { invite: body.opponent === 'friend', clock: Boolean(body.clock) });
   } catch (e) {
-    showError(t('home.could-not-start', { reason: e.message }));
+    showError(failure('home.could-not-start', e), near);
   }
 }
 
@@ -59,16 +73,16 @@ $('play-computer').addEventListener('submit', async (e) => {
   e.preventDefault();
   const game = { rules: chosenRules(), level: Number($('level').value), first: $('computer-colour').value };
   if (tableInPage() && await modulesServed()) location.href = newComputerGame(game);
-  else start({ opponent: 'computer', ...game });
+  else start({ opponent: 'computer', ...game }, e.submitter || $('play-computer').querySelector('button'));
 });
 
 $('play-friend').addEventListener('submit', (e) => {
   e.preventDefault();
-  start({ opponent: 'friend', rules: chosenRules(), first: $('friend-first').value, clock: chosenClock() });
+  start({ opponent: 'friend', rules: chosenRules(), first: $('friend-first').value, clock: chosenClock() }, e.submitter || $('play-friend').querySelector('button'));
 });
 
 $('open-table').addEventListener('click', () => {
-  start({ opponent: 'open', rules: chosenRules(), first: 'random', clock: chosenClock() });
+  start({ opponent: 'open', rules: chosenRules(), first: 'random', clock: chosenClock() }, $('open-table'));
 });
 
 // The open tables as last listed (the lobby socket below).
@@ -101,7 +115,7 @@ $('play-anyone').addEventListener('click', async () => {
   try {
     go(await post('/api/seek', { rules: chosenRules(), clock: chosenClock(), browser: browserId() }));
   } catch (e) {
-    showError(t('home.could-not-find', { reason: e.message }));
+    showError(failure('home.could-not-find', e), $('play-anyone'));
   }
 });
 
@@ -113,7 +127,7 @@ async function sitDown(game) {
   try {
     go(await post(`/api/tables/${game}/sit`, {}));
   } catch (e) {
-    showError(t('home.could-not-sit', { reason: e.message }));
+    showError(failure('home.could-not-sit', e), $('tables'));
   }
 }
 
@@ -121,13 +135,28 @@ function clockLabel(clock) {
   return clock ? `${clock.initial / 60}+${clock.increment}` : t('home.no-clock-summary');
 }
 
+// Offline (the browser says so, or the lobby's socket cannot connect), the lobby says so and
+// what still works, rather than that no table is open.
+function setOffline(offline) {
+  $('lobby-offline').hidden = !offline;
+  if (!offline) return;
+  listed = [];
+  $('tables').replaceChildren();
+  $('no-tables').hidden = true;
+}
+
 // The open tables, live.
+let lobby = null;
 function listen() {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const ws = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
+  lobby = ws;
+  let opened = false;
+  ws.onopen = () => { opened = true; };
   ws.onmessage = (e) => {
     const msg = JSON.parse(e.data);
     if (msg.t !== 'tables') return;
+    setOffline(false);
     listed = msg.d;
     const list = $('tables');
     list.replaceChildren();
@@ -154,8 +183,15 @@ function listen() {
       list.appendChild(li);
     }
   };
-  ws.onclose = () => setTimeout(listen, 2000);
+  ws.onclose = () => {
+    if (lobby !== ws) return;
+    if (!opened || !navigator.onLine) setOffline(true);
+    setTimeout(listen, 2000);
+  };
 }
+addEventListener('offline', () => setOffline(true));
+// Back online: the list at once, not at the next try.
+addEventListener('online', () => { const old = lobby; listen(); old?.close(); });
 listen();
 
 // The games against the computer this browser keeps, each a link to its page.

@@ -664,5 +664,22 @@ export default {
   "quick.hide-off": "off",
   "refusal.quick-messages-between-people": "quick messages are for games between people",
   "refusal.too-many-quick-messages": "you have sent as many quick messages as you may for now: send another in {seconds} s",
-  "privacy.quick-messages": "Quick messages (“Hello!”, “Good game!”…) are sent as they are said to the other player's page and to anyone watching, and nowhere else: the server keeps none of them, not even while the game lasts, they are never in the game's record, and a page that comes back later does not see them again. Only the fixed phrases can be sent: nothing can be typed. Hiding your opponent's messages is remembered by your browser alone."
+  "privacy.quick-messages": "Quick messages (“Hello!”, “Good game!”…) are sent as they are said to the other player's page and to anyone watching, and nowhere else: the server keeps none of them, not even while the game lasts, they are never in the game's record, and a page that comes back later does not see them again. Only the fixed phrases can be sent: nothing can be typed. Hiding your opponent's messages is remembered by your browser alone.",
+  "common.watch": "Watch",
+  "watch.watch-dara": "Watch — Dara",
+  "meta.watch": "Watch Dara games being played right now between players at open tables.",
+  "watch.heading": "Games being played",
+  "watch.note": "Games between players who met at an open table, the most watched first, then those whose last turn is the most recent, then the longest. Open one to watch it: you see every turn, you cannot play. A friend's game stays private to its link, and games against the computer are never listed.",
+  "watch.featured": "Most watched now",
+  "watch.others": "Other games",
+  "watch.empty": "No game is being played at an open table right now. Sit down at one from the home page, or come back later.",
+  "watch.game.one": "{rules}, {clock}: {count} turn",
+  "watch.game.other": "{rules}, {clock}: {count} turns",
+  "watch.open": "Watch",
+  "watch.offline": "You are offline: the games being played come back with the connection. Meanwhile you can play the computer, solve puzzles, learn the rules or analyse a game.",
+  "home.watch-link": "Watch games being played",
+  "home.offline": "You are offline, so there are no open tables to show. Still working without a connection:",
+  "home.offline-computer": "playing the computer (above)",
+  "home.offline-needs-server": "You are offline: this needs the server. Playing the computer, puzzles, learn and analysis still work.",
+  "privacy.watch-list": "The page “Watch” lists the games being played between players who met at an open table, so that anyone may watch them: for each game only its rules, its clock, how many turns have been played, when the last one was, and how many people are watching. Nothing about the players is listed: no seat, no address, no name. A game leaves the list when it ends or is forgotten, and where the Arcade runs on several servers its entry in the shared store goes with it, or lapses by itself within a minute if its server stops. A friend's game by link and a game against the computer are never listed."
 };

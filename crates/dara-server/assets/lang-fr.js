@@ -664,5 +664,22 @@ export default {
   "quick.hide-off": "désactivé",
   "refusal.quick-messages-between-people": "les messages rapides sont réservés aux parties entre personnes",
   "refusal.too-many-quick-messages": "vous avez envoyé autant de messages rapides que permis pour l'instant : envoyez-en un autre dans {seconds} s",
-  "privacy.quick-messages": "Les messages rapides (« Bonjour ! », « Belle partie ! »…) sont envoyés, au moment où ils sont dits, à la page de l'autre joueur et à ceux qui regardent, et nulle part ailleurs : le serveur n'en garde aucun, même pendant la partie, ils ne figurent jamais dans le relevé de la partie, et une page qui revient plus tard ne les revoit pas. Seules les phrases prévues peuvent être envoyées : rien ne peut être tapé. Le choix de masquer les messages de l'adversaire n'est gardé que par votre navigateur."
+  "privacy.quick-messages": "Les messages rapides (« Bonjour ! », « Belle partie ! »…) sont envoyés, au moment où ils sont dits, à la page de l'autre joueur et à ceux qui regardent, et nulle part ailleurs : le serveur n'en garde aucun, même pendant la partie, ils ne figurent jamais dans le relevé de la partie, et une page qui revient plus tard ne les revoit pas. Seules les phrases prévues peuvent être envoyées : rien ne peut être tapé. Le choix de masquer les messages de l'adversaire n'est gardé que par votre navigateur.",
+  "common.watch": "Regarder",
+  "watch.watch-dara": "Regarder — Dara",
+  "meta.watch": "Regardez les parties de dara jouées en ce moment entre joueurs aux tables ouvertes.",
+  "watch.heading": "Parties en cours",
+  "watch.note": "Les parties entre joueurs qui se sont rencontrés à une table ouverte, les plus regardées d'abord, puis celles dont le dernier tour est le plus récent, puis les plus longues. Ouvrez-en une pour la regarder : vous voyez chaque tour, vous ne pouvez pas jouer. La partie d'un ami reste privée à son lien, et les parties contre l'ordinateur ne sont jamais listées.",
+  "watch.featured": "La plus regardée",
+  "watch.others": "Autres parties",
+  "watch.empty": "Aucune partie n'est jouée à une table ouverte pour le moment. Asseyez-vous à l'une d'elles depuis l'accueil, ou revenez plus tard.",
+  "watch.game.one": "{rules}, {clock} : {count} tour",
+  "watch.game.other": "{rules}, {clock} : {count} tours",
+  "watch.open": "Regarder",
+  "watch.offline": "Vous êtes hors ligne : les parties en cours reviendront avec la connexion. En attendant, vous pouvez jouer contre l'ordinateur, résoudre des problèmes, apprendre les règles ou analyser une partie.",
+  "home.watch-link": "Regarder les parties en cours",
+  "home.offline": "Vous êtes hors ligne : aucune table ouverte à montrer. Ce qui marche encore sans connexion :",
+  "home.offline-computer": "jouer contre l'ordinateur (plus haut)",
+  "home.offline-needs-server": "Vous êtes hors ligne : il faut le serveur pour cela. L'ordinateur, les problèmes, l'apprentissage et l'analyse marchent encore.",
+  "privacy.watch-list": "La page « Regarder » liste les parties jouées entre joueurs qui se sont rencontrés à une table ouverte, pour que chacun puisse les regarder : pour chaque partie, seulement ses règles, sa pendule, le nombre de tours joués, quand a eu lieu le dernier, et combien de personnes la regardent. Rien sur les joueurs n'est listé : ni place, ni adresse, ni nom. Une partie quitte la liste quand elle se termine ou est oubliée, et là où l'Arcade tourne sur plusieurs serveurs son entrée dans la mémoire partagée part avec elle, ou expire d'elle-même en une minute si son serveur s'arrête. La partie d'un ami par lien et une partie contre l'ordinateur ne sont jamais listées."
 };

@@ -664,5 +664,22 @@ export default {
   "quick.hide-off": "a kashe",
   "refusal.quick-messages-between-people": "gajerun saƙonni na wasanni tsakanin mutane ne kawai",
   "refusal.too-many-quick-messages": "ka aika iyakar gajerun saƙonnin da aka yarda a yanzu: aika wani cikin daƙiƙa {seconds}",
-  "privacy.quick-messages": "Gajerun saƙonni (“Sannu!”, “Wasa mai kyau!”…) ana aika su a lokacin da aka faɗe su zuwa shafin ɗayan ɗan wasan da masu kallo kawai: sabar ba ta ajiye ko ɗaya, ko da lokacin da wasan ke gudana, ba sa cikin rubutun wasan, kuma shafin da ya dawo daga baya ba zai sake ganin su ba. Jimlolin da aka tanada kawai ake iya aikawa: ba a iya rubuta komai. Burauzarka kaɗai ke tuna ko ka ɓoye saƙonnin abokin hamayyarka."
+  "privacy.quick-messages": "Gajerun saƙonni (“Sannu!”, “Wasa mai kyau!”…) ana aika su a lokacin da aka faɗe su zuwa shafin ɗayan ɗan wasan da masu kallo kawai: sabar ba ta ajiye ko ɗaya, ko da lokacin da wasan ke gudana, ba sa cikin rubutun wasan, kuma shafin da ya dawo daga baya ba zai sake ganin su ba. Jimlolin da aka tanada kawai ake iya aikawa: ba a iya rubuta komai. Burauzarka kaɗai ke tuna ko ka ɓoye saƙonnin abokin hamayyarka.",
+  "common.watch": "Kallo",
+  "watch.watch-dara": "Kallo — Dara",
+  "meta.watch": "Kalli wasannin dara da ake yi yanzu tsakanin 'yan wasa a teburan da ke buɗe.",
+  "watch.heading": "Wasannin da ake yi",
+  "watch.note": "Wasanni tsakanin 'yan wasan da suka haɗu a tebur da ke buɗe, waɗanda aka fi kallo da farko, sannan waɗanda jujjuyarsu ta ƙarshe ta fi kusa, sannan mafi tsawo. Buɗe ɗaya don kallo: za ka ga kowace jujjuya, ba za ka iya yin wasa ba. Wasan aboki yana nan a ɓoye ga mahaɗinsa, kuma ba a taɓa jera wasanni da kwamfuta ba.",
+  "watch.featured": "Wanda aka fi kallo yanzu",
+  "watch.others": "Sauran wasanni",
+  "watch.empty": "Babu wasan da ake yi a tebur da ke buɗe yanzu. Zauna a ɗaya daga shafin farko, ko ka dawo anjima.",
+  "watch.game.one": "{rules}, {clock}: motsi {count}",
+  "watch.game.other": "{rules}, {clock}: motsi {count}",
+  "watch.open": "Kalla",
+  "watch.offline": "Ba ka da haɗi: wasannin da ake yi za su dawo tare da haɗi. Kafin nan za ka iya yin wasa da kwamfuta, warware wasannin tunani, koyon dokoki ko nazarin wasa.",
+  "home.watch-link": "Kalli wasannin da ake yi",
+  "home.offline": "Ba ka da haɗi, don haka babu teburan da ke buɗe da za a nuna. Abin da ke aiki ba tare da haɗi ba:",
+  "home.offline-computer": "wasa da kwamfuta (a sama)",
+  "home.offline-needs-server": "Ba ka da haɗi: wannan yana buƙatar sabar. Wasa da kwamfuta, wasannin tunani, koyo da nazari suna aiki har yanzu.",
+  "privacy.watch-list": "Shafin “Kallo” yana jera wasannin da ake yi tsakanin 'yan wasan da suka haɗu a tebur da ke buɗe, don kowa ya iya kallonsu: ga kowane wasa dokokinsa kawai, agogonsa, jujjuya nawa aka yi, yaushe ne ta ƙarshe, da mutane nawa ke kallo. Babu abin da aka jera game da 'yan wasa: babu kujera, babu adireshi, babu suna. Wasa yana barin jerin idan ya ƙare ko aka manta da shi, kuma inda Arcade ke aiki a kan sabobi da yawa shigarsa a cikin ma'ajiyar da aka raba tana tafiya tare da shi, ko ta ƙare da kanta cikin minti ɗaya idan sabarsa ta tsaya. Ba a taɓa jera wasan aboki ta mahaɗi ko wasa da kwamfuta ba."
 };

@@ -13,7 +13,7 @@
 
 const CACHE = `dara-${VERSION}`;
 // The pages kept, by address; a game's page is one page for every game, kept under GAME_PAGE.
-const PAGES = ['/', '/rules', '/learn', '/puzzles', '/analysis', '/privacy'];
+const PAGES = ['/', '/rules', '/learn', '/puzzles', '/analysis', '/privacy', '/watch'];
 const GAME_PAGE = '/computer/0000000000000000';
 // The server's answers kept too: the puzzles (the same for every visitor of a release).
 const DATA = ['/api/puzzles'];

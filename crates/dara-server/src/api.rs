@@ -25,6 +25,7 @@ use crate::game::settings::NewGame;
 use crate::redis::node::NodeName;
 use crate::seat::{GameId, Seat, SeatToken};
 use crate::state::AppState;
+use crate::watch::Playing;
 
 /// What the creator of a game gets back.
 #[derive(Debug, Serialize)]
@@ -220,4 +221,9 @@ async fn sit_elsewhere(
 /// `GET /api/tables`: the open tables now.
 pub async fn tables(State(state): State<AppState>) -> Json<Vec<OpenTable>> {
     Json(state.lobby.tables())
+}
+
+/// `GET /api/watch`: the games being played that anyone may watch, the liveliest first.
+pub async fn watched(State(state): State<AppState>) -> Json<Vec<Playing>> {
+    Json(state.watch.playing())
 }

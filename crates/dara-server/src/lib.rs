@@ -9,9 +9,10 @@
 //! The modules stand in layers, each importing only those below it (`scripts/import-cycles`
 //! fails on a circle of more than a parent and two children):
 //! - the shell's parts: [`protocol`] (the wire), [`outlet`] (what a socket is sent, written by
-//!   its game's owner or its own task), [`lobby`], [`metrics`], [`config`], [`seat`];
-//!   [`redis`], the one module that speaks to Redis (a game's journal, leases, the shared lobby,
-//!   the per-address counts, the nodes' inboxes); [`store`], which keeps games in SQLite or
+//!   its game's owner or its own task), [`lobby`], [`watch`] (the games anyone may watch),
+//!   [`metrics`], [`config`], [`seat`];
+//!   [`redis`], the one module that speaks to Redis (a game's journal, leases, the shared lobby
+//!   and games to watch, the per-address counts, the nodes' inboxes); [`store`], which keeps games in SQLite or
 //!   through [`redis`]; the cluster's relay and limits ([`cluster`]);
 //! - [`game`]: the live games, each a `dara_table::Table` (where every rule is decided) and the
 //!   shell around it, which sees the server only through [`game::Host`];
@@ -55,6 +56,7 @@ pub mod seat;
 pub mod served;
 pub mod state;
 pub mod store;
+pub mod watch;
 pub mod ws;
 
 // The build's wording of the pages and their shared head (build.rs includes them), here only
@@ -85,6 +87,7 @@ pub fn app(state: AppState) -> Router {
         .route("/sw.js", get(pages::service_worker))
         .route("/rules", get(pages::rules))
         .route("/privacy", get(pages::privacy))
+        .route("/watch", get(pages::watch))
         .route("/analysis", get(pages::analysis))
         .route("/learn", get(pages::learn))
         .route("/puzzles", get(pages::puzzles))
@@ -95,11 +98,13 @@ pub fn app(state: AppState) -> Router {
         .route("/api/record", post(record::read))
         .route("/api/seek", post(api::seek))
         .route("/api/tables", get(api::tables))
+        .route("/api/watch", get(api::watched))
         .route("/api/position", post(position::judge))
         .route("/api/puzzles", get(puzzles::list))
         .route("/api/tables/{id}/sit", post(api::sit))
         .route("/ws/game/{id}", get(ws::game_socket))
         .route("/ws/lobby", get(ws::lobby_socket))
+        .route("/ws/watch", get(ws::watch_socket))
         .route("/healthz", get(metrics::healthz))
         .route("/readyz", get(metrics::readyz))
         .route("/metrics", get(metrics::metrics))

@@ -146,6 +146,11 @@ pub async fn privacy(request: HeaderMap) -> Response {
     page(StatusCode::OK, "privacy.html", &request)
 }
 
+/// `/watch`: the games being played at open tables, to watch.
+pub async fn watch(request: HeaderMap) -> Response {
+    page(StatusCode::OK, "watch.html", &request)
+}
+
 /// `/sw.js`: the service worker, at the root so that it may serve every page. Browsers look for
 /// a new one at most a day apart whatever this says; `no-cache` has them ask each time a page
 /// loads.
@@ -231,7 +236,7 @@ mod tests {
             .flat_map(|(_, copies)| copies.iter())
             .map(|page| core::str::from_utf8(page.identity).unwrap())
             .collect();
-        assert_eq!(PAGES.len(), 8, "every page is read here");
+        assert_eq!(PAGES.len(), 9, "every page is read here");
         let modules = ASSETS.iter().filter(|served| served.name.ends_with(".js"));
         let modules = modules.map(|served| core::str::from_utf8(served.identity).unwrap());
         let modules: Vec<&str> = modules.collect();
@@ -428,6 +433,7 @@ mod tests {
             super::learn(asked()).await,
             super::puzzles(asked()).await,
             super::privacy(asked()).await,
+            super::watch(asked()).await,
             super::computer_game(axum::extract::Path("00000000000000ab".into()), asked()).await,
         ] {
             assert_eq!(answer.status(), StatusCode::OK);

@@ -20,6 +20,7 @@ use crate::lobby::Lobby;
 use crate::metrics::measures::Metrics;
 use crate::seat::{GameId, Seat, SeatKey};
 use crate::store::kept::Store;
+use crate::watch::WatchList;
 
 /// The server's shared state, cheap to clone.
 pub type AppState = Arc<Shared>;
@@ -33,6 +34,8 @@ pub struct Shared {
     registry: Mutex<Registry>,
     /// The open tables.
     pub lobby: Lobby,
+    /// The games anyone may watch.
+    pub watch: WatchList,
     /// The engine pool.
     pub computer: Computer,
     /// Open connections, per client address.
@@ -115,6 +118,7 @@ impl Shared {
             config,
             registry: Mutex::default(),
             lobby: Lobby::default(),
+            watch: WatchList::default(),
             computer,
             connections: Arc::default(),
             metrics: Metrics::default().with_store(&store),
@@ -251,6 +255,7 @@ impl Shared {
             }
         };
         self.lobby.forget(id);
+        self.watch.hide(id);
         self.give_back_count(&forgotten?)
     }
 
@@ -361,6 +366,10 @@ impl Host for Shared {
 
     fn lobby(&self) -> &Lobby {
         &self.lobby
+    }
+
+    fn watch_list(&self) -> &WatchList {
+        &self.watch
     }
 
     fn metrics(&self) -> &Metrics {

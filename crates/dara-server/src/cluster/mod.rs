@@ -44,6 +44,8 @@ pub struct Cluster {
     renewed: Mutex<tokio::time::Instant>,
     /// Rung when the cluster's tables changed.
     lobby_stale: Arc<tokio::sync::Notify>,
+    /// Rung when the cluster's games to watch changed.
+    watch_stale: Arc<tokio::sync::Notify>,
     /// Games per client address, across the nodes.
     pub games: limits::GameCounts,
     /// Seats taken at open tables per client address, across the nodes.
@@ -72,6 +74,7 @@ impl Cluster {
             // It has just said so.
             renewed: Mutex::new(tokio::time::Instant::now()),
             lobby_stale: Arc::default(),
+            watch_stale: Arc::default(),
         };
         Ok((cluster, key))
     }

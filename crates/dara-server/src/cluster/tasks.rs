@@ -1,6 +1,6 @@
 //! What a node of the cluster does by itself while it runs: it listens to its inbox in Redis
-//! (sockets relayed here, seats asked for, the lobby changed), says it is alive and renews its
-//! leases, and mirrors the shared lobby.
+//! (sockets relayed here, seats asked for, the lobby or the games to watch changed), says it is
+//! alive and renews its leases, and mirrors the shared lobby and list of games to watch.
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Weak};
@@ -10,6 +10,7 @@ use futures_util::StreamExt;
 
 use super::{relay, Cluster};
 use crate::redis::inbox::Heard;
+use crate::redis::watch::KEEP_EVERY;
 use crate::redis::{LEASE, RENEW_EVERY, TOUCH_EVERY};
 use crate::state::{AppState, Shared};
 
@@ -18,10 +19,12 @@ use crate::state::{AppState, Shared};
 pub fn start(state: &AppState) {
     if let Some(cluster) = &state.cluster {
         state.lobby.share(Box::new(cluster.redis.clone()));
+        state.watch.share(Box::new(cluster.redis.clone()));
         tokio::spawn(listen(Arc::downgrade(state)));
         tokio::spawn(renew(Arc::downgrade(state)));
         tokio::spawn(watch_owners(Arc::downgrade(state)));
         tokio::spawn(mirror_lobby(Arc::downgrade(state)));
+        tokio::spawn(mirror_watch(Arc::downgrade(state)));
     }
 }
 
@@ -39,10 +42,15 @@ async fn listen(state: Weak<Shared>) {
             Ok(mut heard) => {
                 set_inbox(&state, true);
                 refresh_lobby(&state);
+                refresh_watch(&state);
                 while let Some(heard) = heard.next().await {
                     let letter = match heard {
                         Heard::TablesChanged => {
                             refresh_lobby(&state);
+                            continue;
+                        }
+                        Heard::WatchChanged => {
+                            refresh_watch(&state);
                             continue;
                         }
                         Heard::Letter(letter) => letter,
@@ -106,6 +114,43 @@ async fn mirror_lobby(state: Weak<Shared>) {
             Ok(tables) => state.lobby.replace(tables),
             Err(e) => tracing::warn!("the lobby could not be read from Redis: {e}"),
         }
+    }
+}
+
+/// Reads the cluster's games to watch again soon (see [`mirror_watch`]).
+fn refresh_watch(state: &Weak<Shared>) {
+    let Some(state) = state.upgrade() else { return };
+    let Some(cluster) = &state.cluster else { return };
+    cluster.watch_stale.notify_one();
+}
+
+/// Keeps this node's list of games to watch a copy of the cluster's, read when a node says it
+/// changed but at most once a second (a turn anywhere changes it, and the sockets send it no
+/// more often), and every [`KEEP_EVERY`] anyway, when this node also writes its own games again
+/// so that they do not lapse.
+async fn mirror_watch(state: Weak<Shared>) {
+    let mut kept = tokio::time::Instant::now();
+    loop {
+        let Some(notify) =
+            state.upgrade().and_then(|s| s.cluster.as_ref().map(|c| c.watch_stale.clone()))
+        else {
+            return;
+        };
+        let _ = tokio::time::timeout(KEEP_EVERY, notify.notified()).await;
+        let Some(state) = state.upgrade() else { return };
+        let Some(cluster) = &state.cluster else { return };
+        if kept.elapsed() >= KEEP_EVERY {
+            kept = tokio::time::Instant::now();
+            if let Err(e) = cluster.redis.keep_watched(&state.watch.mine()).await {
+                tracing::warn!("the games to watch could not be kept in Redis: {e}");
+            }
+        }
+        match cluster.redis.watched().await {
+            Ok(games) => state.watch.replace(games),
+            Err(e) => tracing::warn!("the games to watch could not be read from Redis: {e}"),
+        }
+        drop(state);
+        tokio::time::sleep(crate::watch::EVERY).await;
     }
 }
 

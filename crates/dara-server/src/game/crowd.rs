@@ -159,6 +159,11 @@ impl Crowd {
         self.online[colour] += 1;
     }
 
+    /// How many watch the game now.
+    pub(super) fn watchers(&self) -> u32 {
+        self.watchers
+    }
+
     /// Whether `colour`'s player has a connection open.
     pub(super) fn is_online(&self, colour: Colour) -> bool {
         self.online[colour] > 0

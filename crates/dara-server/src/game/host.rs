@@ -19,6 +19,7 @@ use crate::lobby::Lobby;
 use crate::metrics::measures::Metrics;
 use crate::seat::{GameId, Seat, SeatKey};
 use crate::store::kept::Store;
+use crate::watch::WatchList;
 
 /// The server as its games see it.
 pub trait Host: Send + Sync + 'static {
@@ -40,6 +41,9 @@ pub trait Host: Send + Sync + 'static {
 
     /// The open tables.
     fn lobby(&self) -> &Lobby;
+
+    /// The games anyone may watch.
+    fn watch_list(&self) -> &WatchList;
 
     /// What an operator watches.
     fn metrics(&self) -> &Metrics;
@@ -101,6 +105,9 @@ pub(super) fn nobody() -> std::sync::Weak<dyn Host> {
             match *self {}
         }
         fn lobby(&self) -> &Lobby {
+            match *self {}
+        }
+        fn watch_list(&self) -> &WatchList {
             match *self {}
         }
         fn metrics(&self) -> &Metrics {

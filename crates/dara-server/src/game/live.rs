@@ -28,6 +28,7 @@ use super::origin::Origin;
 use super::quick_messages::QuickMessages;
 use super::settings::rematch;
 use super::thinking::Thinking;
+use super::watched;
 use crate::date::record_date;
 use crate::error::AppError;
 use crate::outlet::{Ending, Outlet};
@@ -340,6 +341,9 @@ impl Game {
                     }
                 }
             }
+        }
+        if let Some(host) = self.server() {
+            watched::tell(&*host, &self.id, &self.table, self.crowd.watchers());
         }
         reply
     }

@@ -30,6 +30,7 @@ mod sockets;
 pub(crate) mod start;
 pub mod study;
 mod thinking;
+mod watched;
 
 pub use crate::seat::Seat;
 pub use dara_table::{EndReason, GameEvent, Played, JOURNAL_FORMAT};

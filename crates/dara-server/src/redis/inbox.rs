@@ -1,12 +1,13 @@
 //! The nodes' inboxes: every node listens on a channel of its own (`dara:node:NAME`), through
-//! which other nodes relay sockets to it (`cluster::relay`), and on the lobby's channel, on
-//! which a node says the shared tables changed ([`lobby`](super::lobby)). Redis pub/sub: what
+//! which other nodes relay sockets to it (`cluster::relay`), and on the lobby's and the watch
+//! list's channels, on which a node says the shared tables ([`lobby`](super::lobby)) or games
+//! to watch ([`watch`](super::watch)) changed. Redis pub/sub: what
 //! crosses is a live conversation, not a record, and a message nobody hears is lost.
 
 use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 
-use super::keys::{inbox, TABLES_CHANGED};
+use super::keys::{inbox, TABLES_CHANGED, WATCH_CHANGED};
 use super::node::NodeName;
 use super::{Failed, Redis};
 
@@ -15,6 +16,8 @@ use super::{Failed, Redis};
 pub enum Heard {
     /// A node changed the lobby's tables: they are to be read again.
     TablesChanged,
+    /// A node changed the games to watch: they are to be read again.
+    WatchChanged,
     /// A message in this node's inbox (see [`Letter::payload`]).
     Letter(Letter),
 }
@@ -42,8 +45,8 @@ impl Redis {
         matches!(sent, Ok(n) if n > 0)
     }
 
-    /// Listens, on a connection of its own, to this node's inbox and to the lobby's channel,
-    /// until that connection is lost (the stream ends).
+    /// Listens, on a connection of its own, to this node's inbox and to the lobby's and the watch
+    /// list's channels, until that connection is lost (the stream ends).
     ///
     /// # Errors
     /// Redis cannot be reached.
@@ -51,11 +54,15 @@ impl Redis {
         let mut pubsub = self.inner.client.get_async_pubsub().await?;
         pubsub.subscribe(inbox(&self.inner.node)).await?;
         pubsub.subscribe(TABLES_CHANGED).await?;
+        pubsub.subscribe(WATCH_CHANGED).await?;
         Ok(pubsub
             .into_on_message()
             .map(|message| {
-                if message.get_channel_name() == TABLES_CHANGED {
+                let channel = message.get_channel_name();
+                if channel == TABLES_CHANGED {
                     Heard::TablesChanged
+                } else if channel == WATCH_CHANGED {
+                    Heard::WatchChanged
                 } else {
                     Heard::Letter(Letter(message))
                 }

@@ -25,6 +25,12 @@ pub(super) const TABLES: &str = "dara:lobby";
 /// The channel on which a node says the lobby's tables changed.
 pub(super) const TABLES_CHANGED: &str = "dara:lobby:changed";
 
+/// The hash of the games anyone may watch (game id → game as listed, with its lapse).
+pub(super) const WATCH: &str = "dara:watch";
+
+/// The channel on which a node says the games to watch changed.
+pub(super) const WATCH_CHANGED: &str = "dara:watch:changed";
+
 /// A game's keys.
 pub(super) struct Keys {
     /// The node that runs it, with the lease's epoch: `node:epoch`.

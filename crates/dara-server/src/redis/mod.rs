@@ -37,9 +37,10 @@
 //! Redis's crash too (the deploy example sets both); a node's `kill -9` never loses one either
 //! way.
 //!
-//! Beside the games: the lobby's open tables, shared by every node ([`lobby`]); the per-address
-//! counts of games and seats ([`counts`]); and each node's inbox, through which sockets are
-//! relayed and the lobby's changes announced ([`inbox`]).
+//! Beside the games: the lobby's open tables, shared by every node ([`lobby`]); the games
+//! anyone may watch ([`watch`]); the per-address counts of games and seats ([`counts`]); and
+//! each node's inbox, through which sockets are relayed and the lobby's and the watch list's
+//! changes announced ([`inbox`]).
 //!
 //! What this does not survive: Redis's replication is asynchronous, so a replica has a script's
 //! writes only some time after the node was answered. A failover to a replica (Sentinel's, or a
@@ -67,6 +68,7 @@ pub mod node;
 #[cfg(test)]
 mod scratch;
 mod scripts;
+pub mod watch;
 mod writer;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

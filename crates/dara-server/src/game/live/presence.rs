@@ -1,5 +1,6 @@
 //! Who is at a live game: which seat a connection holds, the watchers counted and everyone
-//! told who is here, and an open table listed in the lobby while someone waits at it.
+//! told who is here, an open table listed in the lobby while someone waits at it, and the watch
+//! list told of the watchers.
 
 use dara::Colour;
 use dara_table::wire::OpenTable;
@@ -7,6 +8,7 @@ use dara_table::Opponent;
 use tokio::time::Instant;
 
 use super::Game;
+use crate::game::watched;
 use crate::protocol::Wire;
 use crate::seat::Seat;
 
@@ -46,9 +48,11 @@ impl Game {
     }
 
     /// An open table is listed while it has a free seat and the person waiting at it is
-    /// connected: nobody should sit down opposite an empty chair.
+    /// connected: nobody should sit down opposite an empty chair. The watch list hears of the
+    /// watchers here too.
     pub(super) fn relist(&self) {
         let Some(host) = self.server() else { return };
+        watched::tell(&*host, &self.id, &self.table, self.crowd.watchers());
         let settings = self.table.settings();
         if settings.opponent != Opponent::Open {
             return;
