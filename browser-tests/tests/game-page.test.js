@@ -221,7 +221,7 @@ test('a draw offer can be withdrawn; resigning asks in the page first; a finishe
     await friend.click('#resign');
     await friend.getByRole('button', { name: 'Resign', exact: true }).last().click();
     await host.waitForSelector('#end:not([hidden])');
-    assert.match(await host.locator('#result').innerText(), /^Pale wins \(1-0\): Dark resigned/);
+    assert.match(await host.locator('#result').innerText(), /^You won \(1-0\): Dark resigned/);
     // The friend's page, read once it has the end too.
     await friend.waitForSelector('#end:not([hidden])');
     assert.ok(await friend.locator('#resign').isHidden());

@@ -46,7 +46,7 @@ test('a game won on the board opens on the analysis board with every move', { ti
     const { host, friend } = await friendGame('arcade,stones=3');
     await playAll([host, friend], ['a1', 'f5', 'b1', 'f3', 'd1', 'd5', 'd1-c1xd5']);
     await host.waitForSelector('#end:not([hidden])');
-    assert.match(await host.locator('#result').innerText(), /^Pale wins \(1-0\)/);
+    assert.match(await host.locator('#result').innerText(), /^You won \(1-0\)/);
     const moves = await host.$$eval('#moves button.move', (b) => b.map((x) => x.textContent));
     await host.click('#analyse-link');
     await host.waitForURL(/\/analysis#/);
