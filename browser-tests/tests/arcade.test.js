@@ -35,7 +35,7 @@ test('a complete game against the computer, played by clicking', { timeout: 2400
       assert.ok(turns < 400, 'the game ends');
     }
     const result = await page.locator('#result').innerText();
-    assert.match(result, /(Pale wins|Dark wins|Draw) \((1-0|0-1|1\/2-1\/2)\): /);
+    assert.match(result, /(You won|You lost|Draw) \((1-0|0-1|1\/2-1\/2)\): /);
     const record = await page.locator('#record').inputValue();
     assert.match(record, /\[Rules "wikipedia"\]/);
     assert.match(record, /\[Black "Computer level 1"\]/);
@@ -81,7 +81,7 @@ test('two browsers play each other through the invite link, then rematch', { tim
     await friend.click('#resign');
     await friend.click('#resign-confirm');
     await host.waitForSelector('#end:not([hidden])');
-    assert.match(await host.locator('#result').innerText(), /^Pale wins \(1-0\): Dark resigned/);
+    assert.match(await host.locator('#result').innerText(), /^You won \(1-0\): Dark resigned/);
     await host.click('#rematch');
     await friend.waitForFunction(() => document.querySelector('#rematch').textContent === 'Accept rematch');
     const oldUrl = friend.url();
@@ -162,7 +162,7 @@ test('a player who leaves is shown reconnecting, and the game can be claimed', {
     await host.waitForSelector('#claim:not([hidden]):not([disabled])', { timeout: 10000 });
     await host.click('#claim');
     await host.waitForSelector('#end:not([hidden])');
-    assert.match(await host.locator('#result').innerText(), /^Pale wins \(1-0\): Dark left the game/);
+    assert.match(await host.locator('#result').innerText(), /^You won \(1-0\): Dark left the game/);
   });
 });
 

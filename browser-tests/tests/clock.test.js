@@ -53,12 +53,13 @@ test('no clock runs before a side\'s first move; then a player whose clock runs 
     // the lag allowance) later...
     await host.waitForFunction(() => document.querySelector('#player-white .clock').textContent < '0:29');
     assert.equal(await host.locator('#player-black .first-move').innerText(), '');
-    for (const page of [host, friend]) {
+    // Each player hears the result as theirs: pale lost, dark won.
+    for (const [page, head] of [[host, 'You lost'], [friend, 'You won']]) {
       await page.waitForSelector('#end:not([hidden])', { timeout: 45000 });
-      assert.equal(await page.locator('#result').innerText(), 'Dark wins (0-1): Pale ran out of time');
+      assert.equal(await page.locator('#result').innerText(), `${head} (0-1): Pale ran out of time`);
       assert.equal(await page.locator('#player-white .clock').innerText(), '0:00');
       assert.equal(await page.locator('#player-black .clock').innerText(), '0:30');
-      assert.match(await page.locator('#turn').innerText(), /^Game over: Dark wins/);
+      assert.equal((await page.locator('#turn').innerText()).startsWith(`Game over: ${head}`), true);
     }
     const record = await host.locator('#record').inputValue();
     assert.match(record, /^\[Event "Casual game"\]\n\[Date "\d{4}\.\d\d\.\d\d"\]\n/);

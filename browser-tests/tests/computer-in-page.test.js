@@ -64,7 +64,7 @@ test('the computer plays in the page: started from home, nothing on the server, 
 
     await playToTheEnd(page, 'arcade', { reloadAt: 6 });
     const result = await page.locator('#end').innerText();
-    assert.match(result, /Pale wins \(1-0\): Dark has (too few stones left|no stone that can step)/, result);
+    assert.match(result, /You won \(1-0\): Dark has (too few stones left|no stone that can step)/, result);
     const moves = await moveList(page);
     assert.ok(moves.length > 24, `${moves.length} turns: placement and steps were played`);
     // The game's moves as its record numbers them: the number of its last.

@@ -221,7 +221,7 @@ test('a draw offer can be withdrawn; resigning asks in the page first; a finishe
     await friend.click('#resign');
     await friend.getByRole('button', { name: 'Resign', exact: true }).last().click();
     await host.waitForSelector('#end:not([hidden])');
-    assert.match(await host.locator('#result').innerText(), /^Pale wins \(1-0\): Dark resigned/);
+    assert.match(await host.locator('#result').innerText(), /^You won \(1-0\): Dark resigned/);
     // The friend's page, read once it has the end too.
     await friend.waitForSelector('#end:not([hidden])');
     assert.ok(await friend.locator('#resign').isHidden());
@@ -334,23 +334,29 @@ test('a watcher hears nothing addressed to a player: offers and the rematch are 
   });
 });
 
+// A friend's game `created` with both seated: the host's page records every note it starts, by
+// its pitch, in `window.notes`.
+async function seatedRecordingNotes(created) {
+  const host = await newPage();
+  await host.context().addInitScript(() => {
+    window.notes = [];
+    const start = OscillatorNode.prototype.start;
+    OscillatorNode.prototype.start = function (...args) {
+      window.notes.push(Math.round(this.frequency.value));
+      return start.apply(this, args);
+    };
+  });
+  await host.goto(server.url + created.url);
+  const friend = await newPage();
+  await friend.goto(`${server.url}/g/${created.game}`);
+  await host.waitForSelector('#invite', { state: 'hidden' });
+  return { host, friend };
+}
+
 test('the tab says "Your turn", a hidden page calls its player back; R flips the board; a move typed anywhere is played', { timeout: 60000 }, async () => {
   await keepScreenshotsOnFailure('tab-keys', pages, async () => {
     const created = await createGame(server, { opponent: 'friend', rules: 'arcade', first: 'me' });
-    const host = await newPage();
-    // Every note the page starts, by its pitch.
-    await host.context().addInitScript(() => {
-      window.notes = [];
-      const start = OscillatorNode.prototype.start;
-      OscillatorNode.prototype.start = function (...args) {
-        window.notes.push(Math.round(this.frequency.value));
-        return start.apply(this, args);
-      };
-    });
-    await host.goto(server.url + created.url);
-    const friend = await newPage();
-    await friend.goto(`${server.url}/g/${created.game}`);
-    await host.waitForSelector('#invite', { state: 'hidden' });
+    const { host, friend } = await seatedRecordingNotes(created);
     // Pale's turn: pale's tab says so, dark's does not.
     await host.waitForFunction(() => document.title === 'Your turn · Dara — arcade');
     await friend.waitForFunction(() => document.title === 'Dara — arcade');
@@ -398,20 +404,7 @@ test('the tab says "Your turn", a hidden page calls its player back; R flips the
 test('sounds for a move, a capture and the end, and a mute switch the browser remembers', { timeout: 60000 }, async () => {
   await keepScreenshotsOnFailure('sound', pages, async () => {
     const created = await createGame(server, { opponent: 'friend', rules: 'arcade,stones=3', first: 'me' });
-    const host = await newPage();
-    // Every note the page starts, by its pitch.
-    await host.context().addInitScript(() => {
-      window.notes = [];
-      const start = OscillatorNode.prototype.start;
-      OscillatorNode.prototype.start = function (...args) {
-        window.notes.push(Math.round(this.frequency.value));
-        return start.apply(this, args);
-      };
-    });
-    await host.goto(server.url + created.url);
-    const friend = await newPage();
-    await friend.goto(`${server.url}/g/${created.game}`);
-    await host.waitForSelector('#invite', { state: 'hidden' });
+    const { host, friend } = await seatedRecordingNotes(created);
     const notes = () => host.evaluate(() => window.notes);
     // The switch says the state it is in, and is pressed while sounds play.
     assert.equal(await host.locator('#mute').innerText(), 'Sound: on');

@@ -78,8 +78,9 @@ test('a browser set to French gets the pages in French, and plays a game in Fren
     assert.equal(await text(page, '#resign-title'), 'Abandonner cette partie ?');
     await page.click('#resign-confirm');
     await page.waitForSelector('#end:not([hidden])');
-    assert.equal(await text(page, '#result'), 'Foncé gagne (0-1) : Clair a abandonné');
-    assert.equal(await text(page, '#turn'), 'Partie terminée : Foncé gagne (0-1) : Clair a abandonné.');
+    // The player (pale) hears the loss as theirs.
+    assert.equal(await text(page, '#result'), 'Vous avez perdu (0-1) : Clair a abandonné');
+    assert.equal(await text(page, '#turn'), 'Partie terminée : Vous avez perdu (0-1) : Clair a abandonné.');
     assert.equal(await text(page, '#review-start'), 'Faire revoir la partie par le moteur');
   });
 });

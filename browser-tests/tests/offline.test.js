@@ -56,7 +56,7 @@ test('offline: the service worker keeps the Arcade, and a level-8 game against t
       assert.ok(turns < 300, 'the game ends');
     }
     await shoot(page, 'offline-game-390-end');
-    assert.match(await page.locator('#result').innerText(), /(Pale wins|Dark wins|Draw) \((1-0|0-1|1\/2-1\/2)\): /);
+    assert.match(await page.locator('#result').innerText(), /(You won|You lost|Draw) \((1-0|0-1|1\/2-1\/2)\): /);
     assert.match(await page.locator('#record').inputValue(), /\[Black "Computer level 8"\]/);
     const moves = await page.locator('#moves button.move').count();
     assert.ok(moves >= 24, `${moves} turns: the computer answered every one`);

@@ -46,7 +46,7 @@ test('a game won on the board opens on the analysis board with every move', { ti
     const { host, friend } = await friendGame('arcade,stones=3');
     await playAll([host, friend], ['a1', 'f5', 'b1', 'f3', 'd1', 'd5', 'd1-c1xd5']);
     await host.waitForSelector('#end:not([hidden])');
-    assert.match(await host.locator('#result').innerText(), /^Pale wins \(1-0\)/);
+    assert.match(await host.locator('#result').innerText(), /^You won \(1-0\)/);
     const moves = await host.$$eval('#moves button.move', (b) => b.map((x) => x.textContent));
     await host.click('#analyse-link');
     await host.waitForURL(/\/analysis#/);
@@ -88,6 +88,32 @@ test('"Play anyone" from two tabs of one browser leads back to its own table, an
     await first.waitForURL(`${server.url}/`);
     await other.waitForSelector('#no-tables:not([hidden])', { timeout: 5000 });
     assert.equal(await first.locator('#tables li.own').count(), 0);
+  });
+});
+
+test('Cancel in one of two tabs waiting at a table takes it off every list at once, and the other tab hears it', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('play-anyone-cancel', pages, async () => {
+    const first = await newPage();
+    await first.goto(server.url + '/');
+    await first.click('#play-anyone');
+    await first.waitForURL(/\/g\//);
+    await first.waitForSelector('#seeking:not([hidden])');
+    // The second tab goes to the same table and stays there.
+    const second = await first.context().newPage();
+    await second.goto(first.url());
+    await second.waitForSelector('#seeking:not([hidden])');
+
+    const other = await newPage();
+    await other.goto(server.url + '/');
+    await other.waitForSelector('#tables li');
+    await first.click('#leave-table');
+    await first.waitForURL(`${server.url}/`);
+    // Off the stranger's list at once (within two seconds), though a tab is still at it.
+    await other.waitForSelector('#no-tables:not([hidden])', { timeout: 2000 });
+    // The tab still at the table is told that it is over, and offers nobody a seat.
+    await second.waitForSelector('#seeking', { state: 'hidden' });
+    await second.waitForFunction(() => /aborted/i.test(document.querySelector('#status-note, #turn')?.textContent ?? '') || /aborted/i.test(document.body.innerText));
+    assert.equal(await first.locator('#tables li').count(), 0, 'no table of its own left listed');
   });
 });
 

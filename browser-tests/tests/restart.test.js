@@ -42,7 +42,7 @@ test('a server killed mid-game comes back: both pages reconnect, resume and fini
       await host.click('#resign');
       await host.click('#resign-confirm');
       for (const page of [host, friend]) await page.waitForSelector('#end:not([hidden])');
-      assert.match(await friend.locator('#result').innerText(), /^Dark wins \(0-1\)/);
+      assert.match(await friend.locator('#result').innerText(), /^You won \(0-1\)/);
     });
   } finally {
     server.stop();

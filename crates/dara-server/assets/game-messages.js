@@ -107,7 +107,7 @@ const HANDLERS = {
     state.clock = clockAt(d.clock);
     page.endDialogs();
     page.play('end');
-    page.say(t('game.over', { result: resultText(d) }));
+    page.say(t('game.over', { result: resultText(d, state.game.you) }));
   },
 
   'rematch-offer'(state, d, page) {

@@ -32,7 +32,9 @@ export function render(state, page) {
   const mine = mayPlay(state, page.sending());
   $('phase').textContent = t(`phase.${game.pos.phase}`);
   const quiet = $('quiet');
-  quiet.hidden = game.pos.quiet_limit === null || game.pos.phase !== 'movement';
+  // Only once the count matters: from half the limit, after which the game is drawn.
+  quiet.hidden = game.pos.quiet_limit === null || game.pos.phase !== 'movement'
+    || game.pos.quiet * 2 < game.pos.quiet_limit;
   quiet.textContent = ` · ${t('game.quiet', { quiet: game.pos.quiet, limit: game.pos.quiet_limit })}`;
   const fresh = state.fresh;
   page.board.show({
@@ -200,7 +202,7 @@ function renderEnd(state) {
   const { game } = state;
   $('end').hidden = !game.end;
   if (!game.end) return;
-  $('result').textContent = resultText(game.end);
+  $('result').textContent = resultText(game.end, game.you);
   $('record').value = game.end.record;
   $('rematch').hidden = !game.you || !!game.rematch;
   $('rematch').textContent = game.rematchOffer && game.rematchOffer !== game.you ? t('game.accept-rematch') : game.rematchOffer === game.you ? t('game.rematch-asked') : t('game.rematch');

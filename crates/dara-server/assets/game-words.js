@@ -25,9 +25,12 @@ function endReason(end) {
   return end.code && t(key, params) !== key ? t(key, params) : end.reason;
 }
 
-export function resultText(end) {
-  const head = end.winner ? t('end.wins', { side: side(end.winner) })
-    : end.result === '*' ? t('end.no-result') : t('end.draw');
+// To a player, `you`, a win or a loss is theirs ("You won"); to a watcher, and in what is shared
+// with others, it is a side's ("Pale wins").
+export function resultText(end, you = null) {
+  const mine = you && end.winner ? t(end.winner === you ? 'end.you-won' : 'end.you-lost') : null;
+  const head = mine ?? (end.winner ? t('end.wins', { side: side(end.winner) })
+    : end.result === '*' ? t('end.no-result') : t('end.draw'));
   return t('end.result', { head, result: end.result, reason: endReason(end) });
 }
 
@@ -53,7 +56,7 @@ export function turnText(game, choosing) {
 
 // The headline: whose turn and what to do, or how the game ended.
 export function headline(game, choosing, linked = true) {
-  if (game.end) return t('game.over', { result: resultText(game.end) });
+  if (game.end) return t('game.over', { result: resultText(game.end, game.you) });
   // While the link is down nobody's turn can be told for sure, and none is asked for.
   if (!linked) return t('game.link-down');
   if (bothSeated(game)) return turnText(game, choosing);

@@ -60,6 +60,7 @@ const board = new Board($('board'), {
 const conn = new Link(gameId, {
   seat: state.token,
   onMessage: (msg) => {
+    if (leaving && msg.t === 'end') { leaveTable(); return; }
     if (!receive(state, msg, effects)) return;
     draw();
     if (msg.t === 'move' || msg.t === 'takeback' || msg.t === 'end') playPremove();
@@ -222,9 +223,20 @@ $('retry-now').addEventListener('click', () => conn.retryNow());
 // Leaving an open table before anyone sat down: the seat is forgotten here, and the page goes
 // home; the socket closing takes the table off the list (the server lists a table only while
 // the person waiting at it is connected).
-$('leave-table').addEventListener('click', () => {
+// Cancel calls the table off rather than only leaving it: it comes off every list at once, and
+// any other tab of this browser waiting at it hears that it is over, where a table left open in
+// another tab would stay listed for anyone to sit at, this browser included. The page goes home
+// once the server has ended it, or after a second if the line is down (the table then closes
+// when no tab is left at it).
+let leaving = false;
+function leaveTable() {
   localStorage.removeItem(storeKey(gameId));
   location.href = '/';
+}
+$('leave-table').addEventListener('click', () => {
+  leaving = true;
+  conn.send('abort');
+  setTimeout(leaveTable, 1000);
 });
 // Resigning asks first, in the page: a dialog that holds the focus, Escape or "Keep playing"
 // closing it, and the focus back on the resign button after.

@@ -56,3 +56,34 @@ async fn one_address_may_hold_only_so_many_games() {
         waited += Duration::from_millis(50);
     }
 }
+
+/// Three hundred "play anyone" from one address, as fast as it can send them: as many tables
+/// as an address may hold open, every other seek refused with a code the page words, and
+/// another address seated at once at one of them.
+#[tokio::test]
+async fn a_flood_of_seeks_from_one_address_is_limited_with_a_code() {
+    let config = dara_server::Config { games_per_address: 5, ..test_config() };
+    let addr = start(config).await;
+    let seek = json!({ "rules": "arcade" });
+    let (mut opened, mut refused) = (Vec::new(), 0);
+    for _ in 0..300 {
+        let (status, body) = post(addr, "/api/seek", seek.clone()).await;
+        match status {
+            200 => opened.push((body["game"].to_string(), body["seat"].to_string())),
+            429 => {
+                assert_eq!(body["code"], "too-many-games", "{body}");
+                assert_eq!(body["limit"], 5, "{body}");
+                refused += 1;
+            }
+            _ => panic!("{status}: {body}"),
+        }
+    }
+    assert_eq!((opened.len(), refused), (5, 295));
+    // A table is listed once the person waiting is at it: another address is seated there.
+    let (game, seat) = (opened[0].0.trim_matches('"'), opened[0].1.trim_matches('"'));
+    let (_waiting, _) = Client::hello(addr, game, Some(seat), None).await;
+    let other: IpAddr = "127.0.0.2".parse().unwrap();
+    let (status, body) = post_from(addr, "/api/seek", seek, Some(other)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["game"], game, "{body}");
+}
