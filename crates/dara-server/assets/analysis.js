@@ -8,12 +8,10 @@
 // says that the endgame tables are not at hand. Everything the page knows is one state object,
 // changed by the named functions below and drawn by `render`.
 import { judgePosition, readRecord } from './judge.js';
-import { Board } from './board.js';
-import { parseMove } from './notation.js';
+import { Board, renderMoveList } from './board.js';
+import { parseMove, moveNumbers, moversOf, moveCount } from './notation.js';
 import { evaluationText } from './review.js';
 import { analyse } from './study.js';
-import { renderMoveList } from './movelist.js';
-import { moveNumbers, moversOf, moveCount } from './numbering.js';
 import { analysisLink, shareLink } from './share.js';
 import { t, lang, verdictText } from './i18n.js';
 
@@ -141,7 +139,7 @@ function render() {
     fen, legal: open ? pos.legal : [], forbidden: open ? pos.forbidden : {}, closed: open ? pos.closed : {},
     mine: open, waiting: !pos, browsing: false, lastMove, flipped: false,
   });
-  // Numbered as the record numbers them (numbering.js).
+  // Numbered as the record numbers them (moveNumbers, notation.js).
   const numbers = moveNumbers(moversOf(study.positions));
   const at = numbers[shown - 1];
   $('shown').textContent = shown === 0 ? t('analysis.at-start')

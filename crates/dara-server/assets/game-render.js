@@ -3,9 +3,8 @@
 // a turn is on its way (`sending()`), whether a stone's capture is being chosen (`choosing()`),
 // `view(ply)` for the move list and the review to show a position, and `review` (review.js, once
 // a review is asked for).
-import { parsePosition } from './notation.js';
-import { renderMoveList } from './movelist.js';
-import { moveNumbers, moversOf, moveCount } from './numbering.js';
+import { parsePosition, moveNumbers, moversOf, moveCount } from './notation.js';
+import { renderMoveList } from './board.js';
 import { t } from './i18n.js';
 import { bothSeated, mayPlay, mayPremove, opponentOf, shownPly, quickMessages } from './game-state.js';
 import { clockMs, formatMs, presenceText, claimWait, firstMoveText } from './game-clock.js';

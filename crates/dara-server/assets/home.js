@@ -4,7 +4,7 @@ import { t } from './i18n.js';
 import { postJson as post } from './api.js';
 import { newComputerGame, tableInPage, keptGames, computerGameUrl } from './page-table.js';
 import { modulesServed } from './engine-wasm.js';
-import { moveNumbers, moveCount } from './numbering.js';
+import { moveNumbers, moveCount } from './notation.js';
 
 const $ = (id) => document.getElementById(id);
 

@@ -5,7 +5,7 @@
 // (PROTOCOL.md, "Analysis").
 
 import { t } from './i18n.js';
-import { moveNumbers } from './numbering.js';
+import { moveNumbers } from './notation.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
