@@ -67,7 +67,7 @@ export async function keepScreenshotsOnFailure(name, pages, body) {
 // their assets from that folder instead of the copy built into the binary (the server still
 // answers, with its status and headers: only the body is swapped), so a change to a page is
 // tried without building the server again. The tests of record run without it.
-const PAGE_FILES = { '/': 'index.html', '/rules': 'rules.html', '/analysis': 'analysis.html', '/learn': 'learn.html', '/puzzles': 'puzzles.html', '/privacy': 'privacy.html' };
+const PAGE_FILES = { '/': 'index.html', '/rules': 'rules.html', '/analysis': 'analysis.html', '/learn': 'learn.html', '/puzzles': 'puzzles.html', '/privacy': 'privacy.html', '/watch': 'watch.html' };
 
 async function servePagesFromDisk(context, dir) {
   const { readFileSync } = await import('node:fs');

@@ -71,7 +71,7 @@ test('the service worker keeps each page in each language, whatever the cookie s
       }
       return found;
     });
-    for (const path of ['/', '/rules', '/learn', '/puzzles', '/analysis', '/privacy', '/computer/0000000000000000']) {
+    for (const path of ['/', '/rules', '/learn', '/puzzles', '/analysis', '/privacy', '/watch', '/computer/0000000000000000']) {
       for (const code of ['en', 'fr', 'ha']) assert.equal(kept[`${path}?lang=${code}`], code, `${path} in ${code}`);
     }
     // Without a connection the kept copy in the cookie's language is the one served. (The

@@ -1,9 +1,9 @@
 // The Arcade without a connection, in real Chromium on a phone's screen: the service worker
 // takes control on the first visit; then, with the network cut and the server stopped, a
 // reload shows the home page, the rules, /learn, /puzzles and /analysis open (their moves judged
-// by the page's module, /analysis's empty board read by it too), a game against
-// the computer at level 8 is played to its end by clicking (the computer, in the page,
-// answering every move), and a friend's link says that it needs a connection.
+// by the page's module, /analysis's empty board read by it too), /watch says it is offline, a
+// game against the computer at level 8 is played to its end by clicking (the computer, in the
+// page, answering every move), and a friend's link says that it needs a connection.
 // DARA_SHOTS=<folder> keeps screenshots of the offline game to look at.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -39,7 +39,7 @@ test('offline: the service worker keeps the Arcade, and a level-8 game against t
     });
     assert.deepEqual(late, [200, true], 'an older name, offline');
     // The pages that teach judge moves with the page's own module: they work offline too.
-    for (const [path, ready] of [['/rules', 'h1'], ['/privacy', 'h1'], ['/learn', '#board [data-cell].put'], ['/puzzles', '#board [data-cell].put, #board [data-cell].select'], ['/analysis', '#board [data-cell].put']]) {
+    for (const [path, ready] of [['/rules', 'h1'], ['/privacy', 'h1'], ['/learn', '#board [data-cell].put'], ['/puzzles', '#board [data-cell].put, #board [data-cell].select'], ['/analysis', '#board [data-cell].put'], ['/watch', '#watch-offline:not([hidden])']]) {
       await page.goto(server.url + path);
       await page.locator(ready).first().waitFor({ timeout: 10000 });
     }
