@@ -113,6 +113,7 @@ test('Cancel in one of two tabs waiting at a table takes it off every list at on
     // The tab still at the table is told that it is over, and offers nobody a seat.
     await second.waitForSelector('#seeking', { state: 'hidden' });
     await second.waitForFunction(() => /aborted/i.test(document.querySelector('#status-note, #turn')?.textContent ?? '') || /aborted/i.test(document.body.innerText));
+    assert.equal(await second.locator('#player-black .name, #player-white .name').allInnerTexts().then((n) => n.sort().join(' | ')), 'Nobody sat down | You');
     assert.equal(await first.locator('#tables li').count(), 0, 'no table of its own left listed');
   });
 });

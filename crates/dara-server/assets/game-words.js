@@ -76,6 +76,7 @@ export function saidLine(game, by, phrase) {
 export function playerName(game, colour) {
   const seat = game.seats[colour];
   if (seat.kind === 'computer') return t('player.computer', { level: seat.level });
-  if (seat.kind === 'open') return t('player.open');
+  // A table called off before anyone sat down waits for nobody any more.
+  if (seat.kind === 'open') return t(game.end ? 'player.nobody' : 'player.open');
   return colour === game.you ? t('player.you') : (game.you ? t('player.opponent') : t(`player.${colour}`));
 }

@@ -271,6 +271,7 @@ export default {
   "phase.movement": "Movement phase",
   "player.computer": "Computer, level {level}",
   "player.open": "Waiting for a player",
+  "player.nobody": "Nobody sat down",
   "player.you": "You",
   "player.opponent": "Your opponent",
   "player.white": "Pale player",

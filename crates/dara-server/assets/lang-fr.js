@@ -271,6 +271,7 @@ export default {
   "phase.movement": "Phase de déplacement",
   "player.computer": "Ordinateur, niveau {level}",
   "player.open": "En attente d'un joueur",
+  "player.nobody": "Personne ne s'est assis",
   "player.you": "Vous",
   "player.opponent": "Votre adversaire",
   "player.white": "Joueur clair",

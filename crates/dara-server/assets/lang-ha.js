@@ -271,6 +271,7 @@ export default {
   "phase.movement": "Lokacin matsawa",
   "player.computer": "Kwamfuta, mataki na {level}",
   "player.open": "Ana jiran ɗan wasa",
+  "player.nobody": "Babu wanda ya zauna",
   "player.you": "Kai",
   "player.opponent": "Abokin hamayyarka",
   "player.white": "Ɗan wasan Fari",
