@@ -13,6 +13,7 @@
 mod connection;
 mod game;
 mod heartbeat;
+mod listing;
 mod lobby;
 mod socket;
 mod watch;
