@@ -134,10 +134,8 @@ async fn answer(game: &mut Game, asking: Asking) -> Settled {
     };
     let settled = settle(game, Some((number, answer.wire()))).await;
     if settled == Settled::Paused {
-        if let Some(outlet) = game.keeping.sockets.outlet(number) {
-            outlet.answer(unkept(game, turn).wire());
-            outlet.send(&[]);
-        }
+        game.keeping.sockets.answer(number, unkept(game, turn).wire());
+        game.keeping.sockets.tell(&[], Some(number));
     }
     // The time a turn takes from its socket to its answer, for `/metrics`.
     if let Some((read_at, host)) = read_at.zip(game.server()).filter(|_| settled == Settled::Kept) {

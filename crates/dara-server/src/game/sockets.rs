@@ -45,11 +45,6 @@ impl Sockets {
         Some(self.0.swap_remove(at).seat)
     }
 
-    /// Socket `number`'s outlet, if it is open.
-    pub(super) fn outlet(&self, number: u32) -> Option<&Outlet> {
-        self.find(number).map(|s| &s.outlet)
-    }
-
     /// Queues `wire` as the answer to socket `number`'s request, to be written with what is
     /// told next (see [`Sockets::tell`]).
     pub(super) fn answer(&self, number: u32, wire: Wire) {

@@ -51,17 +51,12 @@ impl SharedList for Redis {
             since: *since,
         };
         let text = serde_json::to_string(&stored).expect("tables serialise");
-        let mut pipe = redis::pipe();
-        pipe.cmd("HSET").arg(TABLES).arg(table.game.as_str()).arg(text).ignore();
-        pipe.cmd("PUBLISH").arg(TABLES_CHANGED).arg(1).ignore();
-        self.change_tables(pipe);
+        // In the background: the lobby is only an offer.
+        self.change_shared_list((TABLES, TABLES_CHANGED), &table.game, Some(text));
     }
 
     fn close(&self, game: &GameId) {
-        let mut pipe = redis::pipe();
-        pipe.cmd("HDEL").arg(TABLES).arg(game.as_str()).ignore();
-        pipe.cmd("PUBLISH").arg(TABLES_CHANGED).arg(1).ignore();
-        self.change_tables(pipe);
+        self.change_shared_list((TABLES, TABLES_CHANGED), game, None);
     }
 
     fn take<'a>(&'a self, game: &'a GameId) -> Pin<Box<dyn Future<Output = bool> + Send + 'a>> {
@@ -76,16 +71,6 @@ impl SharedList for Redis {
 }
 
 impl Redis {
-    /// Sends a change of the tables in the background: the lobby is only an offer.
-    fn change_tables(&self, pipe: redis::Pipeline) {
-        let mut conn = self.uncounted();
-        tokio::spawn(async move {
-            if let Err(e) = pipe.query_async::<()>(&mut conn).await {
-                tracing::warn!("the lobby in Redis could not be changed: {e}");
-            }
-        });
-    }
-
     /// Every node's tables, read afresh; tables whose game has left Redis are dropped.
     ///
     /// # Errors

@@ -80,7 +80,7 @@ use redis::Value;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::hex;
-use crate::seat::SeatKey;
+use crate::seat::{GameId, SeatKey};
 use crate::store::error::StoreError;
 use crate::store::write::Write;
 use keys::{FORMAT_KEY, GAMES_PATTERN, SEAT_KEY};
@@ -213,6 +213,29 @@ impl Redis {
     /// have never been counted as round trips (the metric is the games' and the leases').
     fn uncounted(&self) -> ConnectionManager {
         self.inner.conn.clone()
+    }
+
+    /// Sets (`Some`) or removes (`None`) game `game`'s entry in a list every node shares (the
+    /// lobby's tables, the games to watch), a hash, and announces the change on its channel:
+    /// in the background, as these lists are only an offer or a view.
+    fn change_shared_list(
+        &self,
+        (hash, changed): (&'static str, &'static str),
+        game: &GameId,
+        entry: Option<String>,
+    ) {
+        let mut pipe = redis::pipe();
+        match entry {
+            Some(entry) => pipe.cmd("HSET").arg(hash).arg(game.as_str()).arg(entry).ignore(),
+            None => pipe.cmd("HDEL").arg(hash).arg(game.as_str()).ignore(),
+        };
+        pipe.cmd("PUBLISH").arg(changed).arg(1).ignore();
+        let mut conn = self.uncounted();
+        tokio::spawn(async move {
+            if let Err(e) = pipe.query_async::<()>(&mut conn).await {
+                tracing::warn!("the shared list {hash} in Redis could not be changed: {e}");
+            }
+        });
     }
 
     /// Round trips to Redis so far.

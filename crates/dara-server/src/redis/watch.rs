@@ -45,32 +45,17 @@ fn stored(playing: &Playing) -> String {
 
 /// The cluster's shared list of games to watch, as this node reaches it.
 impl SharedWatch for Redis {
+    // In the background: the list is only a view.
     fn show(&self, playing: &Playing) {
-        let mut pipe = redis::pipe();
-        pipe.cmd("HSET").arg(WATCH).arg(playing.game.as_str()).arg(stored(playing)).ignore();
-        pipe.cmd("PUBLISH").arg(WATCH_CHANGED).arg(1).ignore();
-        self.change_watch(pipe);
+        self.change_shared_list((WATCH, WATCH_CHANGED), &playing.game, Some(stored(playing)));
     }
 
     fn hide(&self, game: &GameId) {
-        let mut pipe = redis::pipe();
-        pipe.cmd("HDEL").arg(WATCH).arg(game.as_str()).ignore();
-        pipe.cmd("PUBLISH").arg(WATCH_CHANGED).arg(1).ignore();
-        self.change_watch(pipe);
+        self.change_shared_list((WATCH, WATCH_CHANGED), game, None);
     }
 }
 
 impl Redis {
-    /// Sends a change of the list in the background: it is only a view.
-    fn change_watch(&self, pipe: redis::Pipeline) {
-        let mut conn = self.uncounted();
-        tokio::spawn(async move {
-            if let Err(e) = pipe.query_async::<()>(&mut conn).await {
-                tracing::warn!("the games to watch in Redis could not be changed: {e}");
-            }
-        });
-    }
-
     /// Writes this node's games again, pushing their lapse back.
     ///
     /// # Errors
