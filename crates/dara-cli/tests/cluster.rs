@@ -548,6 +548,20 @@ fn play_anyone_pairs_people_on_different_nodes() {
         assert!(Instant::now() < deadline, "the taken table is still listed");
         std::thread::sleep(Duration::from_millis(20));
     }
+    // The third node's lobby counts the people on every node (the two players' sockets and its
+    // own) and their game, in its pool.
+    let (mut lobby, _) = tungstenite::connect(format!("ws://{}/ws/lobby", nodes[2].addr)).unwrap();
+    if let tungstenite::stream::MaybeTlsStream::Plain(s) = lobby.get_ref() {
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    }
+    loop {
+        let tungstenite::Message::Text(text) = lobby.read().unwrap() else { continue };
+        let msg: serde_json::Value = serde_json::from_str(text.as_str()).unwrap();
+        assert_eq!(msg["t"], "lobby", "{msg}");
+        if msg["d"]["here"] == 3 && msg["d"]["playing"] == 1 {
+            break;
+        }
+    }
 }
 
 /// A game played at an open table on one node is listed to watch on another (through the

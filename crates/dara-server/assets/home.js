@@ -16,7 +16,7 @@ function showError(text, near) {
   banner.textContent = text;
   banner.hidden = !text;
   if (!text || !near) return;
-  const anchor = near.closest('.controls, #tables') || near;
+  const anchor = near.closest('.controls, #tables, #pools') || near;
   anchor.after(banner);
   banner.scrollIntoView({ block: 'nearest' });
 }
@@ -105,19 +105,22 @@ function browserId() {
   return id;
 }
 
-$('play-anyone').addEventListener('click', async () => {
+// "Play anyone" with these rules and clock: back to this browser's own table with the same
+// rules if one waits in another tab, rather than open a second one (the server pairs across
+// clocks, but never the two, as they share the browser's id); else seated at whoever waited
+// longest with the same rules, or at a new table to wait at.
+async function seek(rules, clock, near) {
   showError('');
-  // Already waiting at a table of the same rules, in another tab: back to it, rather than open
-  // a second one (the server pairs across clocks, but never the two, as they share the
-  // browser's id).
-  const mine = listed.find((table) => ownTable(table) && table.rules === chosenRules());
+  const mine = listed.find((table) => ownTable(table) && table.rules === rules);
   if (mine) { location.href = `/g/${mine.game}`; return; }
   try {
-    go(await post('/api/seek', { rules: chosenRules(), clock: chosenClock(), browser: browserId() }));
+    go(await post('/api/seek', { rules, clock, browser: browserId() }));
   } catch (e) {
-    showError(failure('home.could-not-find', e), $('play-anyone'));
+    showError(failure('home.could-not-find', e), near);
   }
-});
+}
+
+$('play-anyone').addEventListener('click', () => seek(chosenRules(), chosenClock(), $('play-anyone')));
 
 // The seat is asked for here, not on the game's page: the list may be a moment old, and if
 // someone else sat down first the person should hear it while still looking at the list,
@@ -135,11 +138,59 @@ function clockLabel(clock) {
   return clock ? `${clock.initial / 60}+${clock.increment}` : t('home.no-clock-summary');
 }
 
+// How long a table has waited, as people say it: seconds, then minutes.
+function waited(ms) {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  return seconds < 60 ? t('home.waited-seconds', { count: seconds }) : t('home.waited-minutes', { count: Math.floor(seconds / 60) });
+}
+
+// The server's clock less this page's, as the lobby's last message said: a table's wait is
+// counted on the server's clock, whatever this device's says.
+let skew = 0;
+
+// Each listed table's wait, said again every few seconds between messages.
+function showWaits() {
+  for (const span of $('tables').querySelectorAll('[data-since]')) {
+    span.textContent = waited(Date.now() + skew - Number(span.dataset.since));
+  }
+}
+setInterval(showWaits, 5000);
+
+// The pools: a button each, its clock and how many wait and play in it. Made once (the
+// server names the pools), then only their counts change, so a press is never lost.
+function showPools(pools) {
+  const box = $('pools');
+  for (const pool of pools) {
+    const label = clockLabel(pool.clock);
+    let button = box.querySelector(`[data-pool="${label}"]`);
+    if (!button) {
+      button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'secondary';
+      button.dataset.pool = label;
+      const clock = document.createElement('span');
+      clock.className = 'pool-clock';
+      clock.textContent = label;
+      const waiting = document.createElement('span');
+      const playing = document.createElement('span');
+      waiting.className = 'pool-waiting';
+      playing.className = 'pool-playing';
+      button.append(clock, waiting, playing);
+      button.addEventListener('click', () => seek(pool.rules, pool.clock, button));
+      box.appendChild(button);
+    }
+    button.querySelector('.pool-waiting').textContent = t('home.pool-waiting', { count: pool.waiting });
+    button.querySelector('.pool-playing').textContent = t('home.pool-playing', { count: pool.playing });
+  }
+}
+
 // Offline (the browser says so, or the lobby's socket cannot connect), the lobby says so and
 // what still works, rather than that no table is open.
 function setOffline(offline) {
   $('lobby-offline').hidden = !offline;
+  $('pools').hidden = offline;
   if (!offline) return;
+  $('presence').textContent = '';
   listed = [];
   $('tables').replaceChildren();
   $('no-tables').hidden = true;
@@ -155,13 +206,17 @@ function listen() {
   ws.onopen = () => { opened = true; };
   ws.onmessage = (e) => {
     const msg = JSON.parse(e.data);
-    if (msg.t !== 'tables') return;
+    if (msg.t !== 'lobby') return;
     setOffline(false);
-    listed = msg.d;
+    const lobbyNow = msg.d;
+    skew = lobbyNow.now - Date.now();
+    listed = lobbyNow.tables;
+    $('presence').textContent = `${t('home.here', { count: lobbyNow.here })} · ${t('home.playing', { count: lobbyNow.playing })}`;
+    showPools(lobbyNow.pools);
     const list = $('tables');
     list.replaceChildren();
-    $('no-tables').hidden = msg.d.length > 0;
-    for (const table of msg.d) {
+    $('no-tables').hidden = listed.length > 0;
+    for (const table of listed) {
       const li = document.createElement('li');
       const text = document.createElement('span');
       const link = document.createElement('a');
@@ -179,9 +234,14 @@ function listen() {
         link.textContent = t('home.sit-down');
         link.addEventListener('click', (e) => { e.preventDefault(); sitDown(table.game); });
       }
+      const wait = document.createElement('span');
+      wait.className = 'note waited';
+      wait.dataset.since = table.since;
+      text.append(document.createElement('br'), wait);
       li.append(text, link);
       list.appendChild(li);
     }
+    showWaits();
   };
   ws.onclose = () => {
     if (lobby !== ws) return;

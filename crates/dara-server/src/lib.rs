@@ -212,6 +212,7 @@ pub async fn serve(
         trusted: state.config.trusted_proxies.clone(),
         header_timeout: state.config.header_timeout,
     };
+    lobby::counting::start(&state);
     let connections = state.connections.clone();
     let stopping = state.clone();
     let shutdown = async move {
@@ -233,6 +234,7 @@ pub async fn serve(
     if let Some(cluster) = &state.cluster {
         cluster.redis.release_all().await;
         cluster.redis.say_gone().await;
+        cluster.redis.say_not_here().await;
     }
     Ok(())
 }

@@ -206,6 +206,13 @@ impl WatchList {
         self.games.lock().expect("watch lock").mine.values().cloned().collect()
     }
 
+    /// The settings of every game being played (in a cluster, on every node), for the lobby's
+    /// counts.
+    pub fn settings(&self) -> Vec<(Ruleset, Option<TimeControl>)> {
+        let games = self.games.lock().expect("watch lock");
+        games.all.values().map(|p| (p.rules, p.clock)).collect()
+    }
+
     /// The current list, the liveliest first.
     pub fn playing(&self) -> Vec<Playing> {
         ranked(&self.games.lock().expect("watch lock").all).into_iter().cloned().collect()

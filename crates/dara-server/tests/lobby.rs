@@ -20,11 +20,40 @@ async fn lobby(addr: SocketAddr) -> Lobby {
     tokio_tungstenite::connect_async(format!("ws://{addr}/ws/lobby")).await.unwrap().0
 }
 
+/// The lobby's next message.
+async fn message(lobby: &mut Lobby) -> Value {
+    loop {
+        let next = tokio::time::timeout(std::time::Duration::from_secs(10), lobby.next()).await;
+        if let Some(Ok(Message::Text(t))) = next.expect("a message in time") {
+            let msg = serde_json::from_str::<Value>(t.as_str()).unwrap();
+            assert_eq!(msg["t"], "lobby", "{msg}");
+            return msg["d"].clone();
+        }
+    }
+}
+
 /// The next list of tables.
 async fn listing(lobby: &mut Lobby) -> Value {
+    message(lobby).await["tables"].clone()
+}
+
+/// Reads the lobby until its tables are `count`: the socket sends the lobby as it stands at
+/// most once a second, and a count that changed sends it too.
+async fn until_listed(lobby: &mut Lobby, count: usize) -> Value {
     loop {
-        if let Some(Ok(Message::Text(t))) = lobby.next().await {
-            return serde_json::from_str::<Value>(t.as_str()).unwrap()["d"].clone();
+        let listed = listing(lobby).await;
+        if listed.as_array().unwrap().len() == count {
+            return listed;
+        }
+    }
+}
+
+/// Reads the lobby until `done` holds of it.
+async fn until(lobby: &mut Lobby, done: impl Fn(&Value) -> bool) -> Value {
+    loop {
+        let lobby = message(lobby).await;
+        if done(&lobby) {
+            return lobby;
         }
     }
 }
@@ -55,7 +84,7 @@ async fn open_tables_are_listed_live_and_play_anyone_pairs() {
     let (table, seat, colour) = seated(&first);
     // Listed once the person waiting is at the table.
     let (mut waiting, _) = Client::hello(addr, &table, Some(&seat), None).await;
-    let listed = listing(&mut lobby).await;
+    let listed = until_listed(&mut lobby, 1).await;
     assert_eq!(listed[0]["rules"], "jaques");
     assert_eq!(listed[0]["clock"], clock);
     assert_eq!(listed[0]["seat"], other(&json!(colour)));
@@ -64,14 +93,14 @@ async fn open_tables_are_listed_live_and_play_anyone_pairs() {
     let (other_table, other_seat, _) = seated(&another);
     assert_ne!(other_table, table);
     let (other_waiting, _) = Client::hello(addr, &other_table, Some(&other_seat), None).await;
-    assert_eq!(listing(&mut lobby).await.as_array().unwrap().len(), 2);
+    until_listed(&mut lobby, 2).await;
     // The same rules and clock do: the seeker holds the other seat, and the table leaves the
     // list.
     let (_, second) = post(addr, "/api/seek", json!({ "rules": "jaques", "clock": clock })).await;
     let (paired, paired_seat, paired_colour) = seated(&second);
     assert_eq!(paired, table);
     assert_eq!(paired_colour, other(&json!(colour)));
-    assert_eq!(listing(&mut lobby).await.as_array().unwrap().len(), 1);
+    until_listed(&mut lobby, 1).await;
     assert_eq!(waiting.next_of("seated").await["d"]["colour"], paired_colour);
     let (mut sitter, snapshot) = Client::hello(addr, &table, Some(&paired_seat), None).await;
     assert_eq!(snapshot["d"]["you"], paired_colour);
@@ -79,7 +108,7 @@ async fn open_tables_are_listed_live_and_play_anyone_pairs() {
     assert_eq!(sitter.next_of("pong").await["t"], "pong");
     // A table whose waiting player leaves comes off the list.
     drop(other_waiting);
-    assert_eq!(listing(&mut lobby).await, json!([]));
+    until_listed(&mut lobby, 0).await;
 }
 
 #[tokio::test]
@@ -91,7 +120,7 @@ async fn play_anyone_never_pairs_a_browser_with_a_table_it_opened() {
     let (_, first) = post(addr, "/api/seek", mine.clone()).await;
     let (table, seat, _) = seated(&first);
     let (_waiting, _) = Client::hello(addr, &table, Some(&seat), None).await;
-    let listed = listing(&mut lobby).await;
+    let listed = until_listed(&mut lobby, 1).await;
     assert_eq!(listed[0]["game"], json!(table));
     // The id is compared, never shown.
     assert!(!listed.to_string().contains("tab-shared"), "{listed}");
@@ -220,8 +249,7 @@ async fn play_anyone_pairs_the_longest_waiting_whatever_the_clock() {
         let (table, seat, _) =
             create(addr, json!({ "opponent": "open", "rules": rules, "clock": clock })).await;
         waiting.push((table.clone(), Client::hello(addr, &table, Some(&seat), None).await.0));
-        let listed = listing(&mut lobby).await;
-        assert_eq!(listed.as_array().unwrap().len(), waiting.len(), "{listed}");
+        until_listed(&mut lobby, waiting.len()).await;
         // Listed a few milliseconds apart, so that which waited longest is plain.
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
@@ -244,4 +272,46 @@ async fn play_anyone_pairs_the_longest_waiting_whatever_the_clock() {
     assert_eq!(snapshot["d"]["clock"]["white"], 600_000, "{snapshot}");
     let listed = listing(&mut lobby).await;
     assert!(listed.to_string().contains("ninja"), "the other rules still wait: {listed}");
+}
+
+/// The lobby says who is here: the people on the site's pages, the games being played, each
+/// pool's tables waiting and games playing, and since when each table waits (on the server's
+/// clock, which it sends with them).
+#[tokio::test]
+async fn the_lobby_counts_who_is_here_and_what_waits_and_plays_in_each_pool() {
+    let addr = start(test_config()).await;
+    let mut lobby = lobby(addr).await;
+    let first = message(&mut lobby).await;
+    let pools: Vec<String> = first["pools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| format!("{} {}+{}", p["rules"], p["clock"]["initial"], p["clock"]["increment"]))
+        .collect();
+    assert_eq!(pools, [r#""arcade" 180+2"#, r#""arcade" 300+3"#, r#""arcade" 600+5"#]);
+
+    // Someone waits in the 3+2 pool.
+    let blitz = json!({ "initial": 180, "increment": 2 });
+    let (_, seek) = post(addr, "/api/seek", json!({ "rules": "arcade", "clock": blitz })).await;
+    let (table, seat, _) = seated(&seek);
+    let (_waiting, _) = Client::hello(addr, &table, Some(&seat), None).await;
+    let waited = until(&mut lobby, |l| l["pools"][0]["waiting"] == 1 && l["here"] == 2).await;
+    assert_eq!(waited["tables"][0]["game"], json!(table));
+    let since = waited["tables"][0]["since"].as_u64().unwrap();
+    let now = waited["now"].as_u64().unwrap();
+    assert!(since <= now && now - since < 60_000, "waited since {since}, now {now}");
+    assert_eq!(waited["playing"], 0);
+
+    // Someone seeking the 5+3 pool with the same rules sits there: the 3+2 pool now plays one
+    // game and waits for nobody.
+    let rapid = json!({ "initial": 300, "increment": 3 });
+    let (_, paired) = post(addr, "/api/seek", json!({ "rules": "arcade", "clock": rapid })).await;
+    let (game, paired_seat, _) = seated(&paired);
+    assert_eq!(game, table);
+    let (_sitter, _) = Client::hello(addr, &game, Some(&paired_seat), None).await;
+    let playing = until(&mut lobby, |l| l["playing"] == 1 && l["here"] == 3).await;
+    assert_eq!(playing["pools"][0]["waiting"], 0, "{playing}");
+    assert_eq!(playing["pools"][0]["playing"], 1, "{playing}");
+    assert_eq!(playing["pools"][1]["playing"], 0, "{playing}");
+    assert_eq!(playing["tables"], json!([]));
 }

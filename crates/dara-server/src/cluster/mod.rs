@@ -20,7 +20,7 @@ pub mod route;
 mod taking;
 pub mod tasks;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::redis::node::NodeName;
@@ -50,6 +50,8 @@ pub struct Cluster {
     pub games: limits::GameCounts,
     /// Seats taken at open tables per client address, across the nodes.
     pub seats: limits::SeatCounts,
+    /// The sockets every node holds, added up when last read (see `crate::redis::here`).
+    pub here: AtomicU32,
 }
 
 impl Cluster {
@@ -75,6 +77,7 @@ impl Cluster {
             renewed: Mutex::new(tokio::time::Instant::now()),
             lobby_stale: Arc::default(),
             watch_stale: Arc::default(),
+            here: AtomicU32::new(0),
         };
         Ok((cluster, key))
     }

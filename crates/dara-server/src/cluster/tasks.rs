@@ -25,6 +25,22 @@ pub fn start(state: &AppState) {
         tokio::spawn(watch_owners(Arc::downgrade(state)));
         tokio::spawn(mirror_lobby(Arc::downgrade(state)));
         tokio::spawn(mirror_watch(Arc::downgrade(state)));
+        tokio::spawn(count_here(Arc::downgrade(state)));
+    }
+}
+
+/// Says once a second how many sockets this node holds, and reads how many the cluster holds,
+/// for the lobby's "people here".
+async fn count_here(state: Weak<Shared>) {
+    loop {
+        tokio::time::sleep(crate::lobby::COUNT_EVERY).await;
+        let Some(state) = state.upgrade() else { return };
+        let Some(cluster) = &state.cluster else { return };
+        let mine = crate::lobby::counting::browsers(&state);
+        match cluster.redis.count_here(mine).await {
+            Ok(total) => cluster.here.store(total, Ordering::Relaxed),
+            Err(e) => tracing::warn!("the people here could not be counted in Redis: {e}"),
+        }
     }
 }
 

@@ -19,6 +19,9 @@ pub struct Metrics {
     pub connections: Gauge<i64, AtomicI64>,
     /// WebSockets open (game and lobby).
     pub sockets: Gauge<i64, AtomicI64>,
+    /// In a cluster: of those, the sockets another node relays here (its browser is
+    /// connected to that node, and counted there).
+    pub relayed_sockets: Gauge<i64, AtomicI64>,
     /// Turns accepted, people's and the computer's.
     pub turns: Counter<u64, AtomicU64>,
     /// Seconds from a turn's frame read to its answer queued.
@@ -47,6 +50,12 @@ impl Default for Metrics {
         registry.register("connections", "TCP connections open", connections.clone());
         let sockets = Gauge::default();
         registry.register("sockets", "WebSockets open", sockets.clone());
+        let relayed_sockets = Gauge::default();
+        registry.register(
+            "relayed_sockets",
+            "WebSockets another node relays here",
+            relayed_sockets.clone(),
+        );
         let turns = Counter::default();
         registry.register("turns", "Turns accepted", turns.clone());
         // 10 µs to about 0.7 s.
@@ -89,6 +98,7 @@ impl Default for Metrics {
             games,
             connections,
             sockets,
+            relayed_sockets,
             turns,
             turn_seconds,
             engine_queue,

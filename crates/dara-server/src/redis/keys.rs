@@ -31,6 +31,9 @@ pub(super) const WATCH: &str = "dara:watch";
 /// The channel on which a node says the games to watch changed.
 pub(super) const WATCH_CHANGED: &str = "dara:watch:changed";
 
+/// The hash of how many sockets each node holds (node → `count:until_ms`).
+pub(super) const HERE: &str = "dara:here";
+
 /// A game's keys.
 pub(super) struct Keys {
     /// The node that runs it, with the lease's epoch: `node:epoch`.

@@ -38,7 +38,8 @@
 //! way.
 //!
 //! Beside the games: the lobby's open tables, shared by every node ([`lobby`]); the games
-//! anyone may watch ([`watch`]); the per-address counts of games and seats ([`counts`]); and
+//! anyone may watch ([`watch`]); how many sockets each node holds ([`here`]); the per-address
+//! counts of games and seats ([`counts`]); and
 //! each node's inbox, through which sockets are relayed and the lobby's and the watch list's
 //! changes announced ([`inbox`]).
 //!
@@ -60,6 +61,7 @@
 //! first.
 
 pub mod counts;
+pub mod here;
 pub mod inbox;
 pub mod keys;
 pub mod leases;

@@ -88,7 +88,7 @@ async fn relay_to(state: &AppState, conn: &mut Connection, id: &GameId, owner: N
 /// relaying node cannot: otherwise the page would be sent back and forth for as long as the
 /// lease lasts. If another node runs it now, the page is told to reconnect, and finds it there.
 pub async fn serve_relayed(state: AppState, opened: Opened) {
-    let _open = Open::new(&state);
+    let _open = Open::relayed(&state);
     let mut conn = Connection::relayed(opened.link, state.config.silence);
     let ending = match route::route(&state, &opened.game).await {
         Route::Here(handle) => serve_game(&mut conn, handle, &state).await,

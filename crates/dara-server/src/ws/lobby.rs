@@ -1,4 +1,5 @@
-//! `GET /ws/lobby`: the list of open tables, sent again whenever it changes.
+//! `GET /ws/lobby`: the lobby (its open tables and who is here), sent again when it changes, at
+//! most once a second.
 
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::State;
@@ -13,6 +14,6 @@ pub async fn lobby_socket(ws: WebSocketUpgrade, State(state): State<AppState>) -
     let max = state.config.max_message;
     sized(ws, max).on_upgrade(move |socket| {
         let listing = state.lobby.listing();
-        serve_listing(socket, state, listing, None)
+        serve_listing(socket, state, listing, Some(crate::lobby::COUNT_EVERY))
     })
 }

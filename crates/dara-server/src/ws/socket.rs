@@ -20,18 +20,34 @@ pub(crate) fn sized(ws: WebSocketUpgrade, max: usize) -> WebSocketUpgrade {
 }
 
 /// Counts a socket open in the metrics while it lives.
-pub(crate) struct Open(AppState);
+pub(crate) struct Open {
+    state: AppState,
+    relayed: bool,
+}
 
 impl Open {
+    /// A socket from a browser.
     pub(crate) fn new(state: &AppState) -> Open {
         state.metrics.sockets.inc();
-        Open(state.clone())
+        Open { state: state.clone(), relayed: false }
+    }
+
+    /// A socket another node relays here: counted apart too, as its browser is counted by the
+    /// node it is connected to (the lobby's "people here").
+    pub(crate) fn relayed(state: &AppState) -> Open {
+        let mut open = Open::new(state);
+        state.metrics.relayed_sockets.inc();
+        open.relayed = true;
+        open
     }
 }
 
 impl Drop for Open {
     fn drop(&mut self) {
-        self.0.metrics.sockets.dec();
+        self.state.metrics.sockets.dec();
+        if self.relayed {
+            self.state.metrics.relayed_sockets.dec();
+        }
     }
 }
 

@@ -4,7 +4,6 @@
 
 use serde::Serialize;
 
-use super::open_table::OpenTable;
 use super::phrase::Phrase;
 use super::refusal::Explained;
 use dara::Colour;
@@ -49,8 +48,6 @@ pub enum Answer<B> {
         /// What they said.
         phrase: Phrase,
     },
-    /// The open tables, in the lobby.
-    Tables(Vec<OpenTable>),
     /// The computer's search for this game waits its turn: how many searches wait ahead of it
     /// (0: it runs next). Sent to the game's connections whenever the number changes, and on
     /// hello while it waits.

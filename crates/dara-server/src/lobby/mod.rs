@@ -6,6 +6,11 @@
 //! The list is only an offer: the seat itself is given by the game (`GameHandle::sit`), which
 //! alone knows whether it is still free. So a listing a moment old does no harm.
 //!
+//! The lobby also counts who is here ([`Presence`]): the people on the site's pages, the games
+//! being played, and for each of the [`pools`] the tables waiting and the games playing. The
+//! counts are given by the shell once a second ([`Lobby::count`]); the lobby's message
+//! ([`view`]) carries them with the tables.
+//!
 //! "Play anyone" never pairs a browser with itself: a table opened by it remembers the
 //! browser's id (see [`BrowserId`]), here and in the cluster's shared list, and a seeker is not
 //! given a table its own browser opened. The id is kept while the game lives on this node; a
@@ -15,15 +20,25 @@ use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Mutex, OnceLock};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use dara::Ruleset;
+use dara_table::clock::TimeControl;
 use dara_table::wire::OpenTable;
 use tokio::sync::watch;
 
 use crate::browser::BrowserId;
-use crate::protocol::{Answer, Wire, WireAnswer};
+use crate::protocol::{wire, Wire};
 use crate::seat::GameId;
+use view::{LobbyMessage, LobbyView, TableView};
+
+pub mod counting;
+pub mod pools;
+pub mod view;
+
+/// How often who is here is counted, and the least time between two messages to one lobby
+/// socket.
+pub const COUNT_EVERY: Duration = Duration::from_secs(1);
 
 /// A listed table, and the browser that opened it if it said.
 #[derive(Debug, Clone)]
@@ -73,20 +88,43 @@ struct Tables {
     /// When this node first listed each of its open tables (see [`Listed::since`]): a table
     /// listed again once the person waiting is back keeps its place in the queue.
     first_listed: HashMap<GameId, u64>,
+    /// Who is here, as last counted.
+    presence: Presence,
+}
+
+/// Who is here, as the shell counts it once a second.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Presence {
+    /// People on the site's pages: the sockets open (in a cluster, on every node).
+    pub here: u32,
+    /// The settings of each game being played between people who met in the lobby.
+    pub playing: Vec<(Ruleset, Option<TimeControl>)>,
 }
 
 impl Default for Lobby {
     fn default() -> Lobby {
         Lobby {
             tables: Mutex::default(),
-            listing: watch::Sender::new(render(&BTreeMap::new())),
+            listing: watch::Sender::new(render(&Tables::default())),
             shared: OnceLock::new(),
         }
     }
 }
 
-fn render(tables: &BTreeMap<GameId, Listed>) -> Wire {
-    Answer::Tables(tables.values().map(|l| l.table.clone()).collect()).wire()
+/// The lobby's message: its tables, the longest waiting first, with the counts.
+fn render(tables: &Tables) -> Wire {
+    let mut listed: Vec<&Listed> = tables.listed.values().collect();
+    listed.sort_by_key(|l| (l.since, &l.table.game));
+    let settings = |l: &&Listed| (l.table.rules, l.table.clock);
+    let pools = pools::count(listed.iter().map(settings), tables.presence.playing.iter().copied());
+    let view = LobbyView {
+        now: now_ms(),
+        tables: listed.iter().map(|l| TableView { table: &l.table, since: l.since }).collect(),
+        pools: &pools,
+        here: tables.presence.here,
+        playing: u32::try_from(tables.presence.playing.len()).unwrap_or(u32::MAX),
+    };
+    wire(&LobbyMessage::Lobby(view))
 }
 
 impl Lobby {
@@ -107,7 +145,7 @@ impl Lobby {
             shared.open(&listed);
         }
         tables.listed.insert(id, listed);
-        self.listing.send_replace(render(&tables.listed));
+        self.listing.send_replace(render(&tables));
     }
 
     /// Takes a table off the list (someone sat down, or its opener went away for now).
@@ -117,7 +155,7 @@ impl Lobby {
             if let Some(shared) = self.shared.get() {
                 shared.close(id);
             }
-            self.listing.send_replace(render(&tables.listed));
+            self.listing.send_replace(render(&tables));
         }
     }
 
@@ -146,7 +184,7 @@ impl Lobby {
                     .min_by_key(|(_, l)| l.since)
                     .map(|(id, _)| id.clone())?;
                 tables.listed.remove(&id);
-                self.listing.send_replace(render(&tables.listed));
+                self.listing.send_replace(render(&tables));
                 id
             };
             match self.shared.get() {
@@ -167,18 +205,29 @@ impl Lobby {
     pub fn replace(&self, tables: BTreeMap<GameId, Listed>) {
         let mut mine = self.tables.lock().expect("lobby lock");
         mine.listed = tables;
-        self.listing.send_replace(render(&mine.listed));
+        self.listing.send_replace(render(&mine));
     }
 
-    /// The current list, as a message.
+    /// Who is here now, as counted: the message is made again only if a count changed.
+    pub fn count(&self, presence: Presence) {
+        let mut tables = self.tables.lock().expect("lobby lock");
+        if tables.presence != presence {
+            tables.presence = presence;
+            self.listing.send_replace(render(&tables));
+        }
+    }
+
+    /// The lobby, as a message.
     pub fn listing(&self) -> watch::Receiver<Wire> {
         self.listing.subscribe()
     }
 
-    /// The current list.
+    /// The current list, the longest waiting first.
     pub fn tables(&self) -> Vec<OpenTable> {
         let tables = self.tables.lock().expect("lobby lock");
-        tables.listed.values().map(|l| l.table.clone()).collect()
+        let mut listed: Vec<&Listed> = tables.listed.values().collect();
+        listed.sort_by_key(|l| (l.since, &l.table.game));
+        listed.into_iter().map(|l| l.table.clone()).collect()
     }
 }
 
