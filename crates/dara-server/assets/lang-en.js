@@ -243,6 +243,7 @@ export default {
   "game.waiting": "Waiting for your opponent to sit down.",
   "game.claim-in": "Claim the win (in {seconds} s)",
   "game.quiet": "moves without a capture: {quiet} of {limit}",
+  "game.watchers.zero": "Nobody watching",
   "game.watchers.one": "{count} person watching",
   "game.watchers.other": "{count} people watching",
   "game.accept-draw": "Accept draw",

@@ -243,6 +243,7 @@ export default {
   "game.waiting": "En attente de votre adversaire.",
   "game.claim-in": "Réclamer la victoire (dans {seconds} s)",
   "game.quiet": "coups sans prise : {quiet} sur {limit}",
+  "game.watchers.zero": "Personne ne regarde",
   "game.watchers.one": "{count} personne regarde",
   "game.watchers.other": "{count} personnes regardent",
   "game.accept-draw": "Accepter la nulle",

@@ -243,6 +243,7 @@ export default {
   "game.waiting": "Ana jiran abokin hamayyarka ya zauna.",
   "game.claim-in": "Karɓi nasara (cikin daƙiƙa {seconds})",
   "game.quiet": "motsi ba tare da ɗauka ba: {quiet} cikin {limit}",
+  "game.watchers.zero": "Babu mai kallo",
   "game.watchers.one": "Mutum {count} yana kallo",
   "game.watchers.other": "Mutane {count} suna kallo",
   "game.accept-draw": "Amince da kunnen doki",
