@@ -80,7 +80,7 @@ export default {
   "common.earlier-position-left-arrow": "Earlier position (left arrow)",
   "common.later-position": "Later position",
   "common.later-position-right-arrow": "Later position (right arrow)",
-  "game.flip": "Flip board",
+  "game.flip": "Flip<span class=\"flip-what\"> board</span>",
   "game.sound": "Sound:",
   "game.takeback": "Take back",
   "game.draw": "Offer draw",

@@ -80,7 +80,7 @@ export default {
   "common.earlier-position-left-arrow": "Position précédente (flèche gauche)",
   "common.later-position": "Position suivante",
   "common.later-position-right-arrow": "Position suivante (flèche droite)",
-  "game.flip": "Retourner le plateau",
+  "game.flip": "Retourner<span class=\"flip-what\"> le plateau</span>",
   "game.sound": "Son\u00a0:",
   "game.takeback": "Reprendre le coup",
   "game.draw": "Proposer la nulle",

@@ -80,7 +80,7 @@ export default {
   "common.earlier-position-left-arrow": "Matsayin baya (kibiyar hagu)",
   "common.later-position": "Matsayin gaba",
   "common.later-position-right-arrow": "Matsayin gaba (kibiyar dama)",
-  "game.flip": "Juya allo",
+  "game.flip": "Juya<span class=\"flip-what\"> allo</span>",
   "game.sound": "Sauti:",
   "game.takeback": "Mayar da motsi",
   "game.draw": "Nemi kunnen doki",
