@@ -43,7 +43,7 @@ test('a game at an open table is listed on /watch and opened as a watcher', { ti
     const featured = watcher.locator('#featured-game li a');
     await featured.waitFor();
     assert.equal(await featured.getAttribute('href'), game);
-    assert.match(await watcher.locator('#featured-game li').innerText(), /arcade, 5\+3: 1 turn\s+0 people watching/);
+    assert.match(await watcher.locator('#featured-game li').innerText(), /arcade, 5\+3: 1 turn\s+Nobody watching/);
     await shoot(watcher, 'watch-390');
     await watcher.setViewportSize({ width: 1280, height: 800 });
     await shoot(watcher, 'watch-1280');

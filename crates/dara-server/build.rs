@@ -12,6 +12,8 @@ use std::{env, fs};
 
 #[path = "src/compress.rs"]
 mod compress;
+#[path = "build/css.rs"]
+mod css;
 #[path = "src/hashed.rs"]
 mod hashed;
 #[path = "build/hashed_urls.rs"]

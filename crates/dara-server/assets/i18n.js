@@ -58,11 +58,13 @@ const words = (await LANGUAGES[lang].load()).default;
 const plurals = new Intl.PluralRules(lang);
 
 // The words for `key`, with `{name}` replaced by `params.name`. A key with a `count` parameter
-// may have plural forms `key.one` / `key.other` (the language's own rules choose).
+// may have plural forms `key.one` / `key.other` (the language's own rules choose), and words of
+// its own for none, `key.zero`, where a count of 0 makes no sentence: French puts 0 with 1
+// ("0 personne regarde"), and "Personne ne regarde" says it.
 export function t(key, params = {}) {
   let text;
   if ('count' in params) {
-    const form = `${key}.${plurals.select(params.count)}`;
+    const form = params.count === 0 && `${key}.zero` in words ? `${key}.zero` : `${key}.${plurals.select(params.count)}`;
     text = words[form] ?? words[`${key}.other`];
   }
   text = text ?? words[key];

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::css;
 use crate::hashed::hash_all;
 
 /// Every file of `assets/` as served: by its name in the folder, its name under `/assets/`
@@ -14,8 +15,9 @@ use crate::hashed::hash_all;
 pub struct Rewritten(BTreeMap<String, (String, PathBuf, Vec<u8>)>);
 
 /// Reads `files` (the folder's, hidden ones left out), each page as `page` makes it of its
-/// text (given its name), before the names it refers to are read; rewrites and names them. A
-/// file the rewriting changed is written to `out/hashed/`, to be included from there.
+/// text (given its name) and a stylesheet without its comments (`build/css.rs`), before the
+/// names it refers to are read; rewrites and names them. A file the rewriting changed is
+/// written to `out/hashed/`, to be included from there.
 pub fn rewrite(out: &Path, files: &[PathBuf], page: impl Fn(&str, &str) -> String) -> Rewritten {
     // Each file's name, its bytes, and the file on disk that holds those bytes, if one does (a
     // page's are its file's with the shared head written in).
@@ -27,6 +29,11 @@ pub fn rewrite(out: &Path, files: &[PathBuf], page: impl Fn(&str, &str) -> Strin
             let (bytes, source) = if name.ends_with(".html") {
                 let text = std::str::from_utf8(&bytes).expect("pages are UTF-8");
                 (page(name, text).into_bytes(), None)
+            } else if name.ends_with(".css") {
+                let text = std::str::from_utf8(&bytes).expect("stylesheets are UTF-8");
+                let served = css::without_comments(text)
+                    .unwrap_or_else(|error| panic!("assets/{name}: {error}"));
+                (served.into_bytes(), None)
             } else {
                 (bytes, Some(path))
             };

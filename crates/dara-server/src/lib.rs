@@ -59,8 +59,11 @@ pub mod store;
 pub mod watch;
 pub mod ws;
 
-// The build's wording of the pages and their shared head (build.rs includes them), here only
-// for their tests to run.
+// The build's wording of the pages, their shared head and the stylesheet's served copy
+// (build.rs includes them), here only for their tests to run.
+#[cfg(test)]
+#[path = "../build/css.rs"]
+mod build_css;
 #[cfg(test)]
 #[path = "../build/head.rs"]
 mod build_head;
