@@ -80,6 +80,8 @@ const HANDLERS = {
     game.pos = d.pos;
     game.end = null;
     game.lastMove = game.moves[game.moves.length - 1] || null;
+    game.drawOffer = null;
+    state.clock = clockAt(d.clock);
     state.awaiting = null;
     if (state.viewing !== null && state.viewing >= d.ply) state.viewing = null;
     page.say(`${t('game.took-back', { count: d.plies })} ${turnText(game, page.choosing())}`);

@@ -53,6 +53,7 @@ export function render(state, page) {
   renderControls(state, mine);
   renderReview(state, page);
   renderQuick(state);
+  page.asked?.(state);
 }
 
 // The sound switch says the state it is in ("Sound: on"), and is pressed while sounds play: a

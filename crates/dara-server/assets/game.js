@@ -27,7 +27,8 @@ const inPage = location.pathname.startsWith('/computer/');
 // socket (game-early.js starts that fetch with the page's first bytes): a game on the server
 // never needs the page's table and engine, nor one in the page the socket.
 const pageTable = inPage ? await import('./page-table.js') : null;
-const Link = inPage ? pageTable.PageConnection : (await import('./connection.js')).Connection;
+// With the socket, takebacks asked of a person (game-asked.js): none against the computer.
+const [Link, asked] = inPage ? [pageTable.PageConnection] : await Promise.all([import('./connection.js').then((m) => m.Connection), import('./game-asked.js')]);
 
 // The seat token: from the seat's link (then remembered), or remembered from before. It is
 // never written into the address bar: a player copying the address to invite someone must not
@@ -61,7 +62,8 @@ const conn = new Link(gameId, {
   seat: state.token,
   onMessage: (msg) => {
     if (leaving && msg.t === 'end') { leaveTable(); return; }
-    if (!receive(state, msg, effects)) return;
+    const known = receive(state, msg, effects);
+    if (!(asked?.receive(state, msg, effects) || known)) return;
     draw();
     if (msg.t === 'move' || msg.t === 'takeback' || msg.t === 'end') playPremove();
   },
@@ -86,6 +88,7 @@ const view = {
   view: (ply) => showPly(ply),
   review: null, // review.js, once a review is asked for: the marks, the graph and the notes
 };
+asked?.setUp(conn, view);
 
 // What a server message may do beyond changing the state.
 const effects = {

@@ -216,6 +216,9 @@ async fn a_game_at_its_event_cap_refuses_offers_and_takebacks() {
     assert_eq!(white.turn(2, "a1").await["t"], "accepted");
     white.send(json!({ "t": "draw-offer" })).await;
     refused_at_cap(white.next_of_any(&["ok", "error"]).await);
+    // A takeback asked of a person too: its request and the takeback would both be history.
+    white.send(json!({ "t": "takeback" })).await;
+    refused_at_cap(white.next_of_any(&["ok", "error"]).await);
 
     let (mut player, snapshot) =
         Client::hello(addr, &computer.to_string(), Some(pale.as_str()), None).await;

@@ -336,9 +336,11 @@ async fn bad_input_never_changes_a_game() {
     dark.send(json!({ "t": "draw-decline" })).await;
     assert_eq!(reason(&dark.next_of("error").await), "there is no draw on offer to you");
     dark.send(json!({ "t": "takeback" })).await;
+    assert_eq!(reason(&dark.next_of("error").await), "you have no move to take back");
+    dark.send(json!({ "t": "takeback-accept" })).await;
     assert_eq!(
         reason(&dark.next_of("error").await),
-        "takebacks are only for games against the computer"
+        "there is no takeback request to answer or withdraw"
     );
     dark.send(json!({ "t": "rematch" })).await;
     assert_eq!(reason(&dark.next_of("error").await), "finish this game first");
@@ -453,6 +455,40 @@ async fn a_draw_offer_can_be_withdrawn_by_the_one_who_made_it() {
     dark.send(json!({ "t": "draw-offer" })).await;
     assert_eq!(pale.next_of("draw-offer").await["d"]["by"], "black");
     assert_eq!(pale.turn(1, "c3").await["t"], "accepted");
+}
+
+#[tokio::test]
+async fn a_takeback_asked_of_a_friend_is_declined_then_granted() {
+    let addr = start(test_config()).await;
+    let (game, _, mut pale, mut dark) = common::two_players(addr).await;
+    assert_eq!(pale.turn(1, "c3").await["t"], "accepted");
+    pale.send(json!({ "t": "takeback" })).await;
+    assert_eq!(dark.next_of("takeback-offer").await["d"]["by"], "white");
+    // A watcher arriving now sees the request standing: the page decides what to show.
+    let (_, snapshot) = Client::hello(addr, &game, None, None).await;
+    assert_eq!(snapshot["d"]["takebackOffer"], "white");
+    assert_eq!(snapshot["d"]["moves"], json!(["c3"]));
+    dark.send(json!({ "t": "takeback-decline" })).await;
+    assert_eq!(pale.next_of("takeback-decline").await["d"]["by"], "black");
+    pale.send(json!({ "t": "takeback" })).await;
+    assert_eq!(pale.next_of("error").await["d"]["code"], "takeback-asked-lately");
+    // Dark answers the board instead; asked again on pale's own turn, it reaches back over
+    // dark's answer, and granted it is pale's turn at the start.
+    assert_eq!(dark.turn(1, "d3").await["t"], "accepted");
+    pale.send(json!({ "t": "takeback" })).await;
+    dark.next_of("takeback-offer").await;
+    dark.send(json!({ "t": "takeback-accept" })).await;
+    assert_eq!(dark.next_of("ok").await["t"], "ok");
+    let took = pale.next_of("takeback").await;
+    assert_eq!((&took["d"]["plies"], &took["d"]["ply"]), (&json!(2), &json!(0)));
+    assert_eq!(took["d"]["pos"]["side"], "white");
+    let (_, snapshot) = Client::hello(addr, &game, None, None).await;
+    assert_eq!(snapshot["d"]["moves"], json!([]));
+    assert_eq!(snapshot["d"]["takebackOffer"], Value::Null);
+    // Nothing is left to accept, and the game goes on from the start.
+    dark.send(json!({ "t": "takeback-accept" })).await;
+    assert_eq!(dark.next_of("error").await["d"]["code"], "no-takeback-asked");
+    assert_eq!(pale.turn(2, "a1").await["t"], "accepted");
 }
 
 #[tokio::test]

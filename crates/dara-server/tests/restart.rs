@@ -97,6 +97,44 @@ async fn the_time_the_server_was_down_is_nobodys() {
     second.crash();
 }
 
+/// A takeback is kept as a turn is: a server killed mid-game takes the game up after it, with
+/// the request that was standing still there to answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_takeback_and_a_standing_request_survive_a_crash() {
+    let data = DataDir::new("takeback");
+    let (pale, dark) = (SeatToken::random(), SeatToken::random());
+    let first = Process::start(&data.0, test_config());
+    let game = spawn_clock_game(&first, 600, &pale, &dark).await;
+    let addr = first.addr;
+    let (mut white, _) = Client::hello(addr, &game, Some(pale.as_str()), None).await;
+    let (mut black, _) = Client::hello(addr, &game, Some(dark.as_str()), None).await;
+    for (id, m) in [(1, "c3"), (2, "e3")] {
+        assert_eq!(white.turn(id, m).await["t"], "accepted");
+        let reply = if id == 1 { "d3" } else { "f3" };
+        assert_eq!(black.turn(id, reply).await["t"], "accepted");
+    }
+    // Dark asks back its f3 and pale grants it; then pale asks back e3, which dark has not
+    // answered, and the server dies before dark answers the request.
+    black.send(json!({ "t": "takeback" })).await;
+    white.next_of("takeback-offer").await;
+    white.send(json!({ "t": "takeback-accept" })).await;
+    assert_eq!(black.next_of("takeback").await["d"]["ply"], 3);
+    white.send(json!({ "t": "takeback" })).await;
+    black.next_of("takeback-offer").await;
+    first.crash();
+    drop((white, black));
+
+    let second = Process::start(&data.0, test_config());
+    let (mut black, snapshot) = Client::hello(second.addr, &game, Some(dark.as_str()), None).await;
+    assert_eq!(snapshot["d"]["moves"], json!(["c3", "d3", "e3"]), "{snapshot}");
+    assert_eq!(snapshot["d"]["takebackOffer"], "white");
+    black.send(json!({ "t": "takeback-accept" })).await;
+    let took = black.next_of("takeback").await;
+    assert_eq!((&took["d"]["plies"], &took["d"]["ply"]), (&json!(1), &json!(2)));
+    assert_eq!(took["d"]["pos"]["side"], "white");
+    second.crash();
+}
+
 /// An operator sees how long the store's commits take (a slow disk holds every turn behind it):
 /// the game's beginning and each turn were committed, and counted.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

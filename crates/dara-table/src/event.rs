@@ -39,10 +39,32 @@ pub enum GameEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         turn: Option<u64>,
     },
-    /// The last `plies` turns were undone (against the computer).
+    /// The last `plies` turns were undone: at once against the computer, or the opponent
+    /// granted the takeback asked for.
     TookBack {
         /// How many.
         plies: usize,
+        /// Both clocks as the game goes on from the earlier position, if it has them: the time
+        /// used on the turns taken back is not given back (a game against the computer has no
+        /// clock, and its takebacks, written before this field, have none).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        left: Option<TimeLeft>,
+    },
+    /// A player asks the opponent to take back their last turn (and the opponent's answer to
+    /// it, if given: back to the asker's turn).
+    TakebackOffered {
+        /// By whom.
+        by: Colour,
+    },
+    /// The opponent turned the takeback down.
+    TakebackDeclined {
+        /// By whom.
+        by: Colour,
+    },
+    /// The player who asked for a takeback withdrew the request.
+    TakebackWithdrawn {
+        /// By whom.
+        by: Colour,
     },
     /// A draw is offered.
     DrawOffered {
@@ -290,7 +312,23 @@ mod tests {
                 GameEvent::Moved { m: step, left: None, turn: Some(7) },
                 r#"{"e":"moved","m":"c3-c4xe5","left":null,"turn":7}"#,
             ),
-            (GameEvent::TookBack { plies: 2 }, r#"{"e":"took-back","plies":2}"#),
+            (GameEvent::TookBack { plies: 2, left: None }, r#"{"e":"took-back","plies":2}"#),
+            (
+                GameEvent::TookBack { plies: 1, left: Some(TimeLeft { white: 5_000, black: 7 }) },
+                r#"{"e":"took-back","plies":1,"left":{"white":5000,"black":7}}"#,
+            ),
+            (
+                GameEvent::TakebackOffered { by: Colour::Black },
+                r#"{"e":"takeback-offered","by":"black"}"#,
+            ),
+            (
+                GameEvent::TakebackDeclined { by: Colour::White },
+                r#"{"e":"takeback-declined","by":"white"}"#,
+            ),
+            (
+                GameEvent::TakebackWithdrawn { by: Colour::Black },
+                r#"{"e":"takeback-withdrawn","by":"black"}"#,
+            ),
             (GameEvent::DrawOffered { by: Colour::White }, r#"{"e":"draw-offered","by":"white"}"#),
             (
                 GameEvent::DrawWithdrawn { by: Colour::White },

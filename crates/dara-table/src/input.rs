@@ -73,8 +73,15 @@ pub enum Ask<K> {
     DrawDecline,
     /// Take back one's own draw offer before it is answered.
     DrawWithdraw,
-    /// Against the computer: back to one's previous turn.
+    /// Back to one's previous turn: at once against the computer; in a game between people,
+    /// asked of the opponent, who accepts or declines it.
     Takeback,
+    /// Grant the takeback the opponent asked for.
+    TakebackAccept,
+    /// Turn down the takeback the opponent asked for.
+    TakebackDecline,
+    /// Withdraw one's own takeback request before it is answered.
+    TakebackWithdraw,
     /// Ask for (or agree to) another game with colours swapped.
     Rematch,
     /// Claim the win over an opponent who has gone.

@@ -1,6 +1,6 @@
 //! A game of Dara at the table, as a pure state machine: who sits where, the turns, the
-//! clocks and lag credit, draw and rematch offers and their limits, takebacks against the
-//! computer, and the result.
+//! clocks and lag credit, draw and rematch offers and their limits, takebacks (at once against
+//! the computer, asked of the opponent and answered between people), and the result.
 //!
 //! Nothing here reads a clock, touches a socket or a store, or runs a task: a shell (the
 //! server, or a page running this crate as WebAssembly) feeds a [`Table`] each [`Input`] with
@@ -62,7 +62,7 @@ pub use event::{written_move, EndReason, GameEvent, JOURNAL_FORMAT};
 pub use game_id::GameId;
 pub use input::{Ask, Input, Outcome, Reply};
 pub use moment::Moment;
-pub use offers::Offers;
+pub use offers::{Offers, MAX_TAKEBACKS_ASKED};
 pub use played::Played;
 pub use refusal::Refusal;
 pub use seat::Seat;

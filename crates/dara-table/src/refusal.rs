@@ -1,6 +1,7 @@
 //! Why the table refused what it was asked. Whatever the reason, the table is exactly as it
 //! was (but for [`Refusal::OutOfTime`]: the turn came after the mover's time ran out, and the
-//! flag that fell ended the game).
+//! flag that fell ended the game; and for [`Refusal::GameOver`] in answer to a takeback granted
+//! after the running clock's flag fell, which ended the game the same way).
 //!
 //! A refusal serialises as its code (the variant's name in kebab case) with its figures, as it
 //! travels to the pages, which word it in the player's language; its `Display` is the English.
@@ -56,10 +57,20 @@ pub enum Refusal {
     NoDrawOffered,
     /// A withdrawal with no offer of one's own standing.
     NoDrawToWithdraw,
-    /// A takeback in a game between people.
-    TakebacksAgainstComputerOnly,
     /// A takeback before the player's first move.
     NothingToTakeBack,
+    /// A takeback request while one stands, unanswered (the player's own, or the opponent's).
+    TakebackPending,
+    /// A takeback request again after the last was turned down or withdrawn, before a turn.
+    TakebackAskedLately,
+    /// A player has asked for as many takebacks as one player may in a game.
+    TakebacksAskedLimit {
+        /// How many.
+        limit: u32,
+    },
+    /// An accept, decline or withdrawal with no takeback request to answer or withdraw (it was
+    /// answered, withdrawn, or lapsed with a move).
+    NoTakebackAsked,
     /// The game has had as many takebacks as one game may.
     TakebackLimit {
         /// How many.
@@ -115,10 +126,20 @@ impl fmt::Display for Refusal {
             Refusal::ComputerPlaysOn => f.write_str("the computer plays every game out"),
             Refusal::NoDrawOffered => f.write_str("there is no draw on offer to you"),
             Refusal::NoDrawToWithdraw => f.write_str("you have no draw offer to withdraw"),
-            Refusal::TakebacksAgainstComputerOnly => {
-                f.write_str("takebacks are only for games against the computer")
-            }
             Refusal::NothingToTakeBack => f.write_str("you have no move to take back"),
+            Refusal::TakebackPending => {
+                f.write_str("a takeback request is already waiting for its answer")
+            }
+            Refusal::TakebackAskedLately => f.write_str(
+                "your last takeback request was turned down or withdrawn: ask again after the \
+                 next move",
+            ),
+            Refusal::TakebacksAskedLimit { limit } => {
+                write!(f, "you have asked for your {limit} takebacks in this game")
+            }
+            Refusal::NoTakebackAsked => {
+                f.write_str("there is no takeback request to answer or withdraw")
+            }
             Refusal::TakebackLimit { limit } => {
                 write!(f, "this game has had its {limit} takebacks: play it on from here")
             }
@@ -171,8 +192,11 @@ impl Coded for Refusal {
             Refusal::ComputerPlaysOn,
             Refusal::NoDrawOffered,
             Refusal::NoDrawToWithdraw,
-            Refusal::TakebacksAgainstComputerOnly,
             Refusal::NothingToTakeBack,
+            Refusal::TakebackPending,
+            Refusal::TakebackAskedLately,
+            Refusal::TakebacksAskedLimit { limit: 3 },
+            Refusal::NoTakebackAsked,
             Refusal::TakebackLimit { limit: 200 },
             Refusal::EventLimit { limit: 2000 },
             Refusal::FinishFirst,
@@ -201,8 +225,11 @@ impl Coded for Refusal {
                 | Refusal::ComputerPlaysOn
                 | Refusal::NoDrawOffered
                 | Refusal::NoDrawToWithdraw
-                | Refusal::TakebacksAgainstComputerOnly
                 | Refusal::NothingToTakeBack
+                | Refusal::TakebackPending
+                | Refusal::TakebackAskedLately
+                | Refusal::TakebacksAskedLimit { .. }
+                | Refusal::NoTakebackAsked
                 | Refusal::TakebackLimit { .. }
                 | Refusal::EventLimit { .. }
                 | Refusal::FinishFirst

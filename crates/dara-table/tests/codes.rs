@@ -53,7 +53,7 @@ fn every_refusal_and_ending_has_a_code_of_its_own() {
         codes
     }
     let refusals = codes::<Refusal>();
-    assert_eq!(refusals.len(), 26);
+    assert_eq!(refusals.len(), 29);
     assert!(refusals.iter().all(|code| !code.is_empty() && !code.contains('_')));
     let endings = codes::<EndReason>();
     assert_eq!(

@@ -10,7 +10,7 @@ use dara::ByColour;
 use dara::Colour::{Black, White};
 use dara_table::{
     Ask, Effect, EndReason, GameEvent, GameId, Input, Opponent, Patience, Refusal, Reply, Seat,
-    Table, TimeLeft, MAX_EVENTS, MAX_TAKEBACKS,
+    Table, TimeLeft, MAX_EVENTS, MAX_TAKEBACKS, MAX_TAKEBACKS_ASKED,
 };
 
 #[test]
@@ -337,13 +337,6 @@ fn refused_silently(table: &mut Table<Key>, input: Input<Key>) {
 
 #[test]
 fn a_takeback_goes_back_to_the_players_last_turn() {
-    let mut friendly = friends(None);
-    refused(
-        &mut friendly,
-        at(0),
-        ask(Some(White), Ask::Takeback),
-        Refusal::TakebacksAgainstComputerOnly,
-    );
     let (mut table, _) = against_computer(White);
     refused(&mut table, at(0), ask(None, Ask::Takeback), Refusal::Watching);
     refused(&mut table, at(0), ask(Some(White), Ask::Takeback), Refusal::NothingToTakeBack);
@@ -352,7 +345,7 @@ fn a_takeback_goes_back_to_the_players_last_turn() {
     // Taken back while the computer thinks: its search is called off, one ply undone.
     let outcome = table.handle(at(2), ask(Some(White), Ask::Takeback));
     assert_eq!(outcome.effects, [Effect::CallOff(asked.ticket)]);
-    assert_eq!(table.journal().last(), Some(&GameEvent::TookBack { plies: 1 }));
+    assert_eq!(table.journal().last(), Some(&GameEvent::TookBack { plies: 1, left: None }));
     assert!(table.played().moves().is_empty());
     // Played again, answered, then taken back: both plies go.
     let again = play(&mut table, at(3), 2, "c3");
@@ -365,11 +358,132 @@ fn a_takeback_goes_back_to_the_players_last_turn() {
     let outcome = table.handle(at(4), ask(Some(White), Ask::Takeback));
     assert_eq!(outcome.reply, Ok(Reply::Done));
     assert!(outcome.effects.is_empty(), "the person is to move: the computer is not asked");
-    assert_eq!(table.journal().last(), Some(&GameEvent::TookBack { plies: 2 }));
+    assert_eq!(table.journal().last(), Some(&GameEvent::TookBack { plies: 2, left: None }));
     assert_eq!(table.takebacks(), 2);
     // After a resignation there is nothing to go back to.
     let _ = table.handle(at(5), ask(Some(White), Ask::Resign));
     refused(&mut table, at(5), ask(Some(White), Ask::Takeback), Refusal::GameOver);
+}
+
+#[test]
+fn a_takeback_asked_of_a_person_is_declined_withdrawn_lapses_and_has_a_limit() {
+    let mut table = friends(None);
+    refused(&mut table, at(0), ask(None, Ask::Takeback), Refusal::Watching);
+    refused(&mut table, at(0), ask(Some(White), Ask::Takeback), Refusal::NothingToTakeBack);
+    let _ = play(&mut table, at(1), 1, "c3");
+    refused(&mut table, at(1), ask(Some(Black), Ask::Takeback), Refusal::NothingToTakeBack);
+    // Asked: nothing is undone yet, the opponent is to answer.
+    let outcome = table.handle(at(2), ask(Some(White), Ask::Takeback));
+    assert_eq!((outcome.reply, outcome.events), (Ok(Reply::Done), 3..4));
+    assert!(outcome.effects.is_empty());
+    assert_eq!(table.journal().last(), Some(&GameEvent::TakebackOffered { by: White }));
+    assert_eq!(table.offers().takeback(), Some(White));
+    assert_eq!(table.played().moves().len(), 1);
+    refused(&mut table, at(2), ask(Some(White), Ask::Takeback), Refusal::TakebackPending);
+    refused(&mut table, at(2), ask(Some(Black), Ask::Takeback), Refusal::TakebackPending);
+    refused(&mut table, at(2), ask(Some(White), Ask::TakebackAccept), Refusal::NoTakebackAsked);
+    refused(&mut table, at(2), ask(None, Ask::TakebackAccept), Refusal::Watching);
+    let withdraw = ask(Some(Black), Ask::TakebackWithdraw);
+    refused(&mut table, at(2), withdraw, Refusal::NoTakebackAsked);
+    // Declined: the position stays, and the asker may not ask again before a turn.
+    let _ = table.handle(at(3), ask(Some(Black), Ask::TakebackDecline));
+    assert_eq!(table.journal().last(), Some(&GameEvent::TakebackDeclined { by: Black }));
+    assert_eq!((table.offers().takeback(), table.played().moves().len()), (None, 1));
+    refused(&mut table, at(3), ask(Some(White), Ask::Takeback), Refusal::TakebackAskedLately);
+    refused(&mut table, at(3), ask(Some(Black), Ask::TakebackDecline), Refusal::NoTakebackAsked);
+    // Any turn lifts the bar: asked on one's own turn, it reaches back over the opponent's.
+    let _ = play(&mut table, at(4), 1, "d3");
+    assert_eq!(table.handle(at(4), ask(Some(White), Ask::Takeback)).reply, Ok(Reply::Done));
+    // Withdrawn: the same bar.
+    let _ = table.handle(at(5), ask(Some(White), Ask::TakebackWithdraw));
+    assert_eq!(table.journal().last(), Some(&GameEvent::TakebackWithdrawn { by: White }));
+    refused(&mut table, at(5), ask(Some(White), Ask::Takeback), Refusal::TakebackAskedLately);
+    // A turn makes a request lapse, unanswered: nothing is left to accept.
+    let _ = play(&mut table, at(6), 2, "e3");
+    assert_eq!(table.handle(at(6), ask(Some(White), Ask::Takeback)).reply, Ok(Reply::Done));
+    let _ = play(&mut table, at(7), 2, "f3");
+    assert_eq!(table.offers().takeback(), None);
+    assert!(!table.offers().takeback_barred(White), "a lapsed request bars nobody");
+    refused(&mut table, at(7), ask(Some(Black), Ask::TakebackAccept), Refusal::NoTakebackAsked);
+    assert_eq!(table.played().moves().len(), 4);
+    // Three asked, whatever became of them: no more in this game for pale; dark may still ask.
+    assert_eq!(table.offers().takebacks_asked(White), MAX_TAKEBACKS_ASKED);
+    let limit = Refusal::TakebacksAskedLimit { limit: MAX_TAKEBACKS_ASKED };
+    refused(&mut table, at(8), ask(Some(White), Ask::Takeback), limit);
+    assert_eq!(table.handle(at(8), ask(Some(Black), Ask::Takeback)).reply, Ok(Reply::Done));
+    // The end of the game makes it lapse, and nothing is asked after it.
+    let _ = table.handle(at(9), ask(Some(White), Ask::Resign));
+    assert_eq!(table.offers().takeback(), None);
+    refused(&mut table, at(9), ask(Some(Black), Ask::Takeback), Refusal::GameOver);
+    refused(&mut table, at(9), ask(Some(White), Ask::TakebackAccept), Refusal::GameOver);
+}
+
+#[test]
+fn a_granted_takeback_goes_back_to_the_askers_turn_with_the_time_as_it_stands() {
+    let mut table = both_placed_once(minute());
+    // Pale takes 10 s over e3; dark's clock runs.
+    let _ = play(&mut table, at(10), 2, "e3");
+    let _ = table.handle(at(12), ask(Some(White), Ask::Takeback));
+    // Dark offers a draw meanwhile: it goes with the position taken back.
+    let _ = table.handle(at(13), ask(Some(Black), Ask::DrawOffer));
+    // Dark thinks 5 s, then grants it: one ply back, pale to move, pale's clock running; the
+    // 5 s are dark's, and pale's 10 s are not given back.
+    let outcome = table.handle(at(15), ask(Some(Black), Ask::TakebackAccept));
+    assert_eq!(outcome.reply, Ok(Reply::Done));
+    let left = Some(TimeLeft { white: 50_000, black: 55_000 });
+    assert_eq!(table.journal().last(), Some(&GameEvent::TookBack { plies: 1, left }));
+    assert_eq!(table.played().moves().len(), 2);
+    assert_eq!(table.played().pos().side(), White);
+    assert_eq!((table.offers().takeback(), table.offers().draw()), (None, None));
+    assert_eq!(table.takebacks(), 1);
+    let clock = table.clock().unwrap();
+    assert_eq!(clock.running(), Some(White));
+    assert_eq!(clock.left(at(20)), TimeLeft { white: 45_000, black: 55_000 });
+    // Asked on pale's own turn, after dark answered: both plies go, and it is pale's turn again.
+    let _ = play(&mut table, at(20), 3, "e3");
+    let _ = play(&mut table, at(25), 3, "f3");
+    let _ = table.handle(at(26), ask(Some(White), Ask::Takeback));
+    let _ = table.handle(at(27), ask(Some(Black), Ask::TakebackAccept));
+    let left = TimeLeft { white: 43_000, black: 50_000 };
+    assert_eq!(table.journal().last(), Some(&GameEvent::TookBack { plies: 2, left: Some(left) }));
+    assert_eq!((table.played().moves().len(), table.played().pos().side()), (2, White));
+    assert_eq!(table.clock().unwrap().running(), Some(White));
+    // Kept as a turn is: the journal replays into the same game, clocks as last written.
+    let restored = Table::restore(
+        table.settings().clone(),
+        table.seats().clone(),
+        Patience::default(),
+        table.journal().to_vec(),
+        at(30),
+    )
+    .unwrap();
+    assert_eq!(restored.played(), table.played());
+    assert_eq!(restored.offers(), table.offers());
+    assert_eq!(restored.takebacks(), 2);
+    assert_eq!(restored.clock().unwrap().left(at(30)), left);
+}
+
+#[test]
+fn a_takeback_back_to_before_a_first_move_waits_for_it_again() {
+    let mut table = friends(minute());
+    let _ = play(&mut table, at(1), 1, "c3");
+    let _ = table.handle(at(2), ask(Some(White), Ask::Takeback));
+    let _ = table.handle(at(3), ask(Some(Black), Ask::TakebackAccept));
+    assert!(table.played().moves().is_empty());
+    assert_eq!(table.clock().unwrap().running(), None);
+    assert_eq!(table.first_move_by(), Some(at(33)), "pale's time for a first move, afresh");
+}
+
+#[test]
+fn a_takeback_granted_after_the_flag_fell_comes_too_late() {
+    let mut table = both_placed_once(minute());
+    let _ = play(&mut table, at(10), 2, "e3");
+    let _ = table.handle(at(11), ask(Some(White), Ask::Takeback));
+    // Dark's minute and the lag credit are gone before dark answers.
+    let outcome = table.handle(at(75), ask(Some(Black), Ask::TakebackAccept));
+    assert_eq!(outcome.reply, Err(Refusal::GameOver));
+    assert_eq!(table.ending().unwrap().reason, EndReason::OutOfTime { loser: Black });
+    assert_eq!(table.played().moves().len(), 3);
 }
 
 #[test]

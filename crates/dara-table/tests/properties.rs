@@ -106,7 +106,10 @@ fn run(mut table: Table<Key>, steps: Vec<(u64, Step)>, begun: Vec<Effect>) {
                     0 => Ask::Sit { key: 7 },
                     11..=19 => Ask::Lag(Duration::from_millis(away.unwrap_or(0) * 50)),
                     20 => Ask::Abort,
-                    2 | 21.. => Ask::Back,
+                    21 => Ask::TakebackAccept,
+                    22 => Ask::TakebackDecline,
+                    23 => Ask::TakebackWithdraw,
+                    2 | 24.. => Ask::Back,
                     1 => Ask::DrawOffer,
                     3 => Ask::Resign,
                     4 => Ask::DrawOffer,
@@ -144,6 +147,13 @@ fn run(mut table: Table<Key>, steps: Vec<(u64, Step)>, begun: Vec<Effect>) {
             Err(Refusal::OutOfTime) => {
                 let ending = table.ending().expect("a late turn loses on time");
                 assert!(matches!(ending.reason, dara_table::EndReason::OutOfTime { .. }));
+            }
+            // A takeback granted once the running clock's flag had fell: the flag ended the
+            // game first.
+            Err(Refusal::GameOver) if before.ending().is_none() => {
+                let ending = table.ending().expect("the flag fell");
+                assert!(matches!(ending.reason, dara_table::EndReason::OutOfTime { .. }));
+                assert!(matches!(input, Input::Ask { ask: Ask::TakebackAccept, .. }), "{input:?}");
             }
             Err(why) => {
                 assert_eq!(table, before, "{input:?} refused ({why}) but changed the table");
@@ -199,6 +209,7 @@ fn last_clock(journal: &[GameEvent]) -> Option<dara_table::TimeLeft> {
     journal.iter().rev().find_map(|e| match *e {
         GameEvent::Seated { left, .. }
         | GameEvent::Moved { left, .. }
+        | GameEvent::TookBack { left, .. }
         | GameEvent::Ended { left, .. } => left,
         _ => None,
     })

@@ -28,7 +28,8 @@ mod requests;
 mod turns;
 
 /// Takebacks one game allows: plenty for someone learning against the computer, and a bound on
-/// how long a takeback loop can grow the game's journal.
+/// how long a takeback loop can grow the game's journal (between people, each player's requests
+/// are bounded far lower, by [`crate::MAX_TAKEBACKS_ASKED`]).
 pub const MAX_TAKEBACKS: u32 = 200;
 
 /// The most events one game's journal may hold before offers and takebacks are refused (turns
@@ -166,6 +167,7 @@ impl<K> Table<K> {
             let left = match *event {
                 GameEvent::Seated { left, .. }
                 | GameEvent::Moved { left, .. }
+                | GameEvent::TookBack { left, .. }
                 | GameEvent::Ended { left, .. } => left,
                 _ => None,
             };
@@ -366,6 +368,9 @@ impl<K> Table<K> {
             Ask::DrawDecline => self.decline_draw(now, by).map(|()| Reply::Done),
             Ask::DrawWithdraw => self.withdraw_draw(now, by).map(|()| Reply::Done),
             Ask::Takeback => self.take_back(now, by).map(|()| Reply::Done),
+            Ask::TakebackAccept => self.accept_takeback(now, by).map(|()| Reply::Done),
+            Ask::TakebackDecline => self.decline_takeback(now, by).map(|()| Reply::Done),
+            Ask::TakebackWithdraw => self.withdraw_takeback(now, by).map(|()| Reply::Done),
             Ask::Rematch => self.ask_rematch(now, by).map(|()| Reply::Done),
             Ask::Claim { opponent_away } => {
                 self.claim(now, by, opponent_away).map(|()| Reply::Done)
@@ -395,12 +400,16 @@ impl<K> Table<K> {
                 }
                 self.offers.moved(mover);
             }
-            GameEvent::TookBack { plies } => {
+            GameEvent::TookBack { plies, .. } => {
                 self.played.take_back(plies);
                 self.takebacks += 1;
                 self.ending = None;
                 self.offers.draw_lapses();
+                self.offers.takeback_lapses();
             }
+            GameEvent::TakebackOffered { by } => self.offers.takeback_asked(by),
+            GameEvent::TakebackDeclined { by } => self.offers.takeback_refused(!by),
+            GameEvent::TakebackWithdrawn { by } => self.offers.takeback_refused(by),
             GameEvent::DrawOffered { by } => self.offers.draw_offered(by),
             GameEvent::DrawDeclined { by } => self.offers.draw_refused(!by),
             GameEvent::DrawWithdrawn { by } => self.offers.draw_refused(by),
@@ -409,6 +418,7 @@ impl<K> Table<K> {
             GameEvent::Ended { result, reason, .. } => {
                 self.ending = Some(Ending { result, reason, at: now });
                 self.offers.draw_lapses();
+                self.offers.takeback_lapses();
             }
         }
         Ok(())

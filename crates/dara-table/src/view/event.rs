@@ -44,6 +44,23 @@ pub enum Event {
         ply: usize,
         /// The position now.
         pos: PositionView,
+        /// The clocks, if the game has them.
+        clock: Option<ClockView>,
+    },
+    /// A player asks the opponent to take back a move.
+    TakebackOffer {
+        /// By whom.
+        by: Colour,
+    },
+    /// The opponent turned the takeback down.
+    TakebackDecline {
+        /// By whom.
+        by: Colour,
+    },
+    /// The player who asked for a takeback withdrew the request.
+    TakebackWithdraw {
+        /// By whom.
+        by: Colour,
     },
     /// A draw is offered.
     DrawOffer {
@@ -100,6 +117,8 @@ pub struct Snapshot {
     pub end: Option<EndView>,
     /// Who offers a draw, if anyone.
     pub draw_offer: Option<Colour>,
+    /// Who asks the opponent to take back a move, if anyone.
+    pub takeback_offer: Option<Colour>,
     /// Who asks for a rematch, if anyone.
     pub rematch_offer: Option<Colour>,
     /// The rematch's game, once it has begun.

@@ -73,11 +73,15 @@ impl<K> View<'_, K> {
                 pos: PositionView::of(pos, played.legal()),
                 clock: turn_clock(left),
             },
-            GameEvent::TookBack { plies } => Event::Takeback {
+            GameEvent::TookBack { plies, left } => Event::Takeback {
                 plies,
                 ply: played.moves().len(),
                 pos: PositionView::of(pos, played.legal()),
+                clock: turn_clock(left),
             },
+            GameEvent::TakebackOffered { by } => Event::TakebackOffer { by },
+            GameEvent::TakebackDeclined { by } => Event::TakebackDecline { by },
+            GameEvent::TakebackWithdrawn { by } => Event::TakebackWithdraw { by },
             GameEvent::DrawOffered { by } => Event::DrawOffer { by },
             GameEvent::DrawDeclined { by } => Event::DrawDecline { by },
             GameEvent::DrawWithdrawn { by } => Event::DrawWithdraw { by },
@@ -131,6 +135,7 @@ impl<K> View<'_, K> {
             }),
             end,
             draw_offer: table.offers().draw(),
+            takeback_offer: table.offers().takeback(),
             rematch_offer: table.offers().rematch(),
             rematch: table.offers().rematch_game().cloned(),
         }
@@ -177,7 +182,7 @@ fn positions(played: &Played) -> Vec<String> {
 pub fn replay(played: &mut Played, event: &GameEvent) -> Result<(), dara::IllegalMoveError> {
     match *event {
         GameEvent::Moved { m, .. } => played.play(m),
-        GameEvent::TookBack { plies } => {
+        GameEvent::TookBack { plies, .. } => {
             played.take_back(plies);
             Ok(())
         }

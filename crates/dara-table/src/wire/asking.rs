@@ -138,6 +138,9 @@ impl<K, B> Asking<K, B> {
             ClientMessage::DrawDecline => asked(Ask::DrawDecline),
             ClientMessage::DrawWithdraw => asked(Ask::DrawWithdraw),
             ClientMessage::Takeback => asked(Ask::Takeback),
+            ClientMessage::TakebackAccept => asked(Ask::TakebackAccept),
+            ClientMessage::TakebackDecline => asked(Ask::TakebackDecline),
+            ClientMessage::TakebackWithdraw => asked(Ask::TakebackWithdraw),
             ClientMessage::Rematch => asked(Ask::Rematch),
         }
     }

@@ -57,8 +57,15 @@ pub enum ClientMessage {
     DrawDecline,
     /// Take back the draw one offered oneself, before the opponent answers.
     DrawWithdraw,
-    /// Undo your last move (against the computer only).
+    /// Back to your previous turn: at once against the computer; in a game between people,
+    /// asked of the opponent.
     Takeback,
+    /// Grant the takeback the opponent asked for.
+    TakebackAccept,
+    /// Turn down the takeback the opponent asked for.
+    TakebackDecline,
+    /// Withdraw your own takeback request before it is answered.
+    TakebackWithdraw,
     /// Ask for (or agree to) another game with colours swapped.
     Rematch,
     /// Claim the win when the opponent has been gone long enough.
@@ -330,6 +337,10 @@ mod tests {
             ClientMessage::parse(r#"{"t":"draw-withdraw"}"#),
             Ok(ClientMessage::DrawWithdraw)
         );
+        assert_eq!(
+            ClientMessage::parse(r#"{"t":"takeback-accept"}"#),
+            Ok(ClientMessage::TakebackAccept)
+        );
     }
 
     #[test]
@@ -346,6 +357,9 @@ mod tests {
             ClientMessage::DrawDecline,
             ClientMessage::DrawWithdraw,
             ClientMessage::Takeback,
+            ClientMessage::TakebackAccept,
+            ClientMessage::TakebackDecline,
+            ClientMessage::TakebackWithdraw,
             ClientMessage::Rematch,
             ClientMessage::Claim,
             ClientMessage::Say { phrase: Phrase::GoodGame },
