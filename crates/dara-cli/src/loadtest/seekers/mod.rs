@@ -5,6 +5,10 @@
 //! measures the wait until paired, how many gave up, and what the lobby's messages cost the
 //! server (CPU over the window, memory per lobby socket).
 //!
+//! Only the seekers who arrive within `--duration` are counted; arrivals go on, uncounted,
+//! until the last of them is done, so that they meet the same crowd as the first. The first
+//! find an empty lobby, as on a site just started.
+//!
 //! Real time by default. `--time-scale K` runs K times faster (arrivals K times as often,
 //! patience K times shorter, waits multiplied back by K): the pairing depends only on the order
 //! of arrivals and on patience, as the server's own time limits (a table unjoined for 10
@@ -147,6 +151,7 @@ pub async fn run(plan: Plan) -> Result<Report> {
         time_scale: plan.time_scale,
         pacer: Pacer::new(plan.connect_rate),
         tally: Tally::new(),
+        late: Tally::new(),
     });
     let tally = &lobby.tally;
     let real_per_second = plan.arrivals_per_minute / 60.0 * plan.time_scale;
@@ -158,43 +163,46 @@ pub async fn run(plan: Plan) -> Result<Report> {
     let start = Instant::now();
     let end = start + plan.duration;
     let mut told = start;
-    for (index, offset) in Arrivals::new(real_per_second, plan.seed).enumerate() {
-        let at = start + offset;
-        if at >= end {
-            break;
-        }
-        while Instant::now() < at {
-            tokio::time::sleep_until(at.min(told + PROGRESS_EVERY)).await;
-            if told.elapsed() >= PROGRESS_EVERY {
-                told = Instant::now();
-                progress(start, tally);
-            }
-        }
+    let mut arrivals = Arrivals::new(real_per_second, plan.seed)
+        .enumerate()
+        .map(|(index, offset)| (index, start + offset))
+        .peekable();
+    let mut arrive = |index: usize, at: Instant, counted: bool| {
         let seeker = Seeker {
             index,
             choice: plan.mix.draw(&mut rng),
             browser: requests::browser(&mut rng),
             arrived: at,
+            counted,
         };
         let lobby = lobby.clone();
         tokio::spawn(async move { seeker::visit(&lobby, seeker).await });
+    };
+    while let Some(&(index, at)) = arrivals.peek() {
+        if at >= end {
+            break;
+        }
+        sleep_until(at, start, &mut told, tally).await;
+        arrivals.next();
+        arrive(index, at, true);
     }
-    while Instant::now() < end {
-        tokio::time::sleep_until(end.min(Instant::now() + PROGRESS_EVERY)).await;
-        progress(start, tally);
-    }
+    sleep_until(end, start, &mut told, tally).await;
     listeners.enter(Phase::After);
     let window = start.elapsed().as_secs_f64();
     let server_cpu = server.cpu_seconds()?.zip(server_cpu_before).map(|(a, b)| a - b);
     let driver_cpu = Process::Me.cpu_seconds()? - driver_cpu_before;
 
-    // The last seekers wait out their patience: every one then has an outcome.
+    // The last seekers wait out their patience, and people go on arriving meanwhile (not
+    // counted): had the crowd stopped with the window, those who came near its end would meet
+    // nobody and give up more often than anyone does on a site that stays open.
     let drain_until = Instant::now() + lobby.patience + DRAIN_SLACK;
     while tally.waiting.load(Relaxed) > 0 && Instant::now() < drain_until {
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        if told.elapsed() >= PROGRESS_EVERY {
-            told = Instant::now();
-            progress(start, tally);
+        let &(index, at) = arrivals.peek().expect("arrivals never end");
+        let step = at.min(Instant::now() + Duration::from_millis(200)).min(drain_until);
+        sleep_until(step, start, &mut told, tally).await;
+        if Instant::now() >= at {
+            arrivals.next();
+            arrive(index, at, false);
         }
     }
     let ran = start.elapsed().as_secs_f64();
@@ -226,7 +234,9 @@ pub async fn run(plan: Plan) -> Result<Report> {
         gave_up: tally.gave_up.load(Relaxed),
         failed: tally.failed.load(Relaxed),
         still_waiting: tally.waiting.load(Relaxed),
+        late_arrivals: lobby.late.arrived.load(Relaxed),
         wait_seconds: tally.waits(),
+        wait_at_own_table_seconds: tally.waits_at_own_table(),
         lobby_sockets: plan.lobby_sockets,
         lobby_sockets_open: sockets_open,
         lobby_sockets_failed: listeners.failed.load(Relaxed),
@@ -244,6 +254,17 @@ pub async fn run(plan: Plan) -> Result<Report> {
         open_files,
         sources: lobby.sources.len(),
     })
+}
+
+/// Sleeps until `at`, with a progress line on stderr every [`PROGRESS_EVERY`].
+async fn sleep_until(at: Instant, start: Instant, told: &mut Instant, tally: &Tally) {
+    while Instant::now() < at {
+        tokio::time::sleep_until(at.min(*told + PROGRESS_EVERY)).await;
+        if told.elapsed() >= PROGRESS_EVERY {
+            *told = Instant::now();
+            progress(start, tally);
+        }
+    }
 }
 
 fn progress(start: Instant, tally: &Tally) {

@@ -39,8 +39,13 @@ pub struct Report {
     pub failed: u64,
     /// Seekers still waiting when the driver stopped (0 unless the drain was cut short).
     pub still_waiting: i64,
+    /// Seekers who arrived after the window while the last counted ones waited: not counted.
+    pub late_arrivals: u64,
     /// The paired seekers' waits from arrival to meeting someone, in simulated seconds.
     pub wait_seconds: Percentiles,
+    /// Of those, the waits of who opened a table and waited there (the other half of each pair
+    /// sat down at once).
+    pub wait_at_own_table_seconds: Percentiles,
 
     pub lobby_sockets: usize,
     pub lobby_sockets_open: u64,
@@ -87,8 +92,9 @@ impl fmt::Display for Report {
         )?;
         writeln!(
             f,
-            "ran                {:.1} s of arrivals, {:.1} s until the last seeker was done (real time)",
-            self.seconds, self.ran_seconds
+            "ran                {:.1} s of arrivals counted, {:.1} s until the last of them was done \
+             (real time; {} more arrived meanwhile, not counted)",
+            self.seconds, self.ran_seconds, self.late_arrivals
         )?;
         let share = |n: u64| 100.0 * n as f64 / self.seekers.max(1) as f64;
         writeln!(
@@ -118,6 +124,14 @@ impl fmt::Display for Report {
             )?;
         } else {
             writeln!(f, "wait until paired  nobody was paired")?;
+        }
+        let w = &self.wait_at_own_table_seconds;
+        if w.samples > 0 {
+            writeln!(
+                f,
+                "  at their table   p50 {:.1} s, p95 {:.1} s, max {:.1} s ({} who opened one and were joined)",
+                w.p50, w.p95, w.max, w.samples
+            )?;
         }
         if self.lobby_sockets > 0 {
             write!(

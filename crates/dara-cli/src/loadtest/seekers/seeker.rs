@@ -47,6 +47,9 @@ pub struct Lobby {
     pub time_scale: f64,
     pub pacer: Pacer,
     pub tally: Tally,
+    /// The seekers who arrive after the window, only so that those inside it meet a crowd
+    /// that goes on: not reported.
+    pub late: Tally,
 }
 
 /// One seeker.
@@ -58,6 +61,8 @@ pub struct Seeker {
     pub browser: BrowserId,
     /// When it arrived.
     pub arrived: Instant,
+    /// Arrived inside the measured window: its visit is reported.
+    pub counted: bool,
 }
 
 /// How a seeker's visit ended.
@@ -74,7 +79,7 @@ enum Outcome {
 
 /// A seeker's whole visit, counted in the lobby's tally.
 pub async fn visit(lobby: &Lobby, seeker: Seeker) {
-    let tally = &lobby.tally;
+    let tally = counted_in(lobby, &seeker);
     tally.arrived.fetch_add(1, Relaxed);
     tally.waiting.fetch_add(1, Relaxed);
     match seek(lobby, &seeker).await {
@@ -92,6 +97,15 @@ pub async fn visit(lobby: &Lobby, seeker: Seeker) {
     tally.waiting.fetch_sub(1, Relaxed);
 }
 
+/// Where a seeker's visit is counted.
+fn counted_in<'a>(lobby: &'a Lobby, seeker: &Seeker) -> &'a Tally {
+    if seeker.counted {
+        &lobby.tally
+    } else {
+        &lobby.late
+    }
+}
+
 async fn seek(lobby: &Lobby, seeker: &Seeker) -> Outcome {
     let n = lobby.targets.len();
     let target = &lobby.targets[seeker.index % n];
@@ -105,7 +119,7 @@ async fn seek(lobby: &Lobby, seeker: &Seeker) -> Outcome {
     let seat = match seat {
         Ok(seat) => seat,
         Err(e) => {
-            lobby.tally.tell(|| format!("no seat for {}: {e:?}", seeker.choice));
+            counted_in(lobby, seeker).tell(|| format!("no seat for {}: {e:?}", seeker.choice));
             return Outcome::Failed;
         }
     };
@@ -117,12 +131,20 @@ async fn seek(lobby: &Lobby, seeker: &Seeker) -> Outcome {
     let mut ws = match ws {
         Ok(ws) => ws,
         Err(e) => {
-            lobby.tally.tell(|| format!("game socket not opened: {e}"));
+            counted_in(lobby, seeker).tell(|| format!("game socket not opened: {e}"));
             return Outcome::Failed;
         }
     };
     let deadline = seeker.arrived + lobby.patience;
-    let outcome = wait_at_table(lobby, &mut ws, &seat, seeker.choice, seated_at, deadline).await;
+    let outcome = wait_at_table(
+        counted_in(lobby, seeker),
+        &mut ws,
+        &seat,
+        seeker.choice,
+        seated_at,
+        deadline,
+    )
+    .await;
     // Leaving: the socket's end is the page closed.
     let _ = tokio::time::timeout(Duration::from_secs(1), ws.close(None)).await;
     outcome
@@ -211,14 +233,13 @@ enum Wake {
 /// Holds the seat's socket: says hello, and reads whether the game has begun (the seeker sat
 /// at a waiting table) or waits for its `seated` until `deadline`, then calls the table off.
 async fn wait_at_table(
-    lobby: &Lobby,
+    tally: &Tally,
     ws: &mut Socket,
     seat: &Created,
     choice: Choice,
     seated_at: Instant,
     deadline: Instant,
 ) -> Outcome {
-    let tally = &lobby.tally;
     let hello = wire::hello(Some(&seat.seat), Some(PROTOCOL_VERSION));
     if ws.send(Message::Text(hello.into())).await.is_err() {
         return Outcome::Failed;

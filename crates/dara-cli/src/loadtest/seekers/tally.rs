@@ -31,6 +31,9 @@ pub struct Tally {
     /// The waits of the seekers who met someone, in simulated milliseconds.
     // A std mutex: held only to record one sample, never across an await.
     waits: Mutex<Histogram<u64>>,
+    /// Of those, the waits of who opened a table and waited there until someone sat down: half
+    /// of every pair sits at once, so this is the wait a seeker who finds nobody has before them.
+    waited_at_own_table: Mutex<Histogram<u64>>,
     /// Problems printed so far (only the first few are, to stderr).
     told: AtomicU64,
 }
@@ -49,6 +52,7 @@ impl Tally {
             gave_up: AtomicU64::new(0),
             failed: AtomicU64::new(0),
             waits: Mutex::new(histogram()),
+            waited_at_own_table: Mutex::new(histogram()),
             told: AtomicU64::new(0),
         }
     }
@@ -60,11 +64,22 @@ impl Tally {
         self.other_clock.fetch_add(u64::from(other_clock), Relaxed);
         let ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX);
         self.waits.lock().unwrap_or_else(|e| e.into_inner()).saturating_record(ms);
+        if !at_once {
+            let mut waited = self.waited_at_own_table.lock().unwrap_or_else(|e| e.into_inner());
+            waited.saturating_record(ms);
+        }
     }
 
     /// The waits of the seekers who met someone, in simulated seconds.
     pub fn waits(&self) -> Percentiles {
         Percentiles::scaled(&self.waits.lock().unwrap_or_else(|e| e.into_inner()), 1000.0)
+    }
+
+    /// The waits of the seekers who waited at their own table until someone sat down, in
+    /// simulated seconds.
+    pub fn waits_at_own_table(&self) -> Percentiles {
+        let waited = self.waited_at_own_table.lock().unwrap_or_else(|e| e.into_inner());
+        Percentiles::scaled(&waited, 1000.0)
     }
 
     /// Prints `what` to stderr if few problems have been told yet.
@@ -96,6 +111,9 @@ mod tests {
         assert!((waits.p95 - 95.0).abs() < 0.1, "{}", waits.p95);
         assert!((waits.max - 100.0).abs() < 0.1, "{}", waits.max);
         assert_eq!(tally.sat_at_once.load(Relaxed), 11);
+        let own = tally.waits_at_own_table();
+        assert_eq!(own.samples, 90);
+        assert!((own.p50 - 55.0).abs() < 0.1, "{}", own.p50);
         assert_eq!(tally.other_clock.load(Relaxed), 1);
     }
 }
