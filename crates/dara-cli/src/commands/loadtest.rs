@@ -44,12 +44,13 @@ use crate::loadtest::{self, Plan};
 /// listed table with exactly the same rules and clock, else a table of their own), or `pools`,
 /// "Play anyone" (`POST /api/seek`: the longest-waiting table with the same rules whatever its
 /// clock, else their own). A seeker at its own table holds its game socket until someone sits
-/// down (then both call the game off at once) or its `--patience` runs out (then it calls the
-/// table off). Meanwhile `--lobby-sockets N` sockets sit on `GET /ws/lobby` counting every
-/// message they are sent. Arrivals go on for `--duration`, then the last seekers wait out their
-/// patience. It reports the wait until paired (p50, p95, max), how many gave up, the lobby's
-/// messages a second per socket (median, max), and with `--server-pid` the server's CPU and
-/// its memory per lobby socket, e.g.
+/// down (then it calls the game off at once: the wait is measured, not the game) or its
+/// `--patience` runs out (then it calls the table off). Meanwhile `--lobby-sockets N` sockets
+/// sit on `GET /ws/lobby` counting every message they are sent, whatever its type. The seekers
+/// arriving within `--duration` are counted; arrivals go on, uncounted, until the last of them
+/// has met someone or given up. It reports the wait until paired (p50, p95, max), how many gave
+/// up, the lobby's messages a second per socket (median, max), and with `--server-pid` the
+/// server's CPU and its memory per lobby socket. Real time unless `--time-scale`, e.g.
 ///
 ///     dara serve --listen 127.0.0.1:8080 --memory-only --connections-per-address 100000 \
 ///         --games-per-address 100000 --seats-per-address 100000 &
@@ -142,8 +143,8 @@ pub struct Args {
     /// Seekers arriving a minute, on average (simulated time).
     #[arg(long, default_value_t = 10.0, requires = "seekers")]
     arrivals_per_minute: f64,
-    /// How long seekers arrive, in real time (`90s`, `20m`, `1h`; a bare number is seconds);
-    /// then the last ones wait out their patience.
+    /// How long the seekers counted arrive, in real time (`90s`, `20m`, `1h`; a bare number is
+    /// seconds); then more arrive, uncounted, until the last of them is done.
     #[arg(long, default_value = "5m", value_parser = span, requires = "seekers")]
     duration: Duration,
     /// How long a seeker waits at its own table before calling it off (simulated time).

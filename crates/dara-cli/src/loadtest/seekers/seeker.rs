@@ -5,8 +5,8 @@
 //! How the seat is found is the `--matching` mode: `exact` is the lobby before "Play anyone"
 //! (a listed table with exactly the same rules and clock, else one's own table), `pools` is
 //! "Play anyone" (`POST /api/seek`: the longest-waiting table with the same rules whatever its
-//! clock, else one's own). Once met, the two call the game off at once: the wait is what is
-//! measured, and the games themselves are `dara loadtest`'s other business.
+//! clock, else one's own). Once met, the one who waited calls the game off at once (neither has
+//! moved): the wait is what is measured, and games in play are `dara loadtest`'s other business.
 
 use std::net::IpAddr;
 use std::sync::atomic::Ordering::Relaxed;
