@@ -82,6 +82,8 @@ pub struct Plan {
 const SETTLE: Duration = Duration::from_secs(3);
 /// Beyond the last seeker's patience, the most the driver waits for it to be done.
 const DRAIN_SLACK: Duration = Duration::from_secs(15);
+/// Told apart from the arrivals' seed for the choices' generator (any constant does).
+const CHOICES_STREAM: u64 = 0x9E37_79B9_7F4A_7C15;
 /// Between two progress lines on stderr.
 const PROGRESS_EVERY: Duration = Duration::from_secs(30);
 
@@ -155,7 +157,9 @@ pub async fn run(plan: Plan) -> Result<Report> {
     });
     let tally = &lobby.tally;
     let real_per_second = plan.arrivals_per_minute / 60.0 * plan.time_scale;
-    let mut rng = SmallRng::seed_from_u64(plan.seed);
+    // The choices' generator apart from the arrivals' (both from the seed): from the same seed
+    // they would draw one stream, each seeker's choice tied to some arrival's gap.
+    let mut rng = SmallRng::seed_from_u64(plan.seed ^ CHOICES_STREAM);
 
     let server_cpu_before = server.cpu_seconds()?;
     let driver_cpu_before = Process::Me.cpu_seconds()?;
