@@ -231,3 +231,54 @@ fn a_level_is_the_computers() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("--opponent computer"), "{stderr}");
 }
+
+#[test]
+fn seekers_meet_in_pools_and_the_report_adds_up() {
+    let server = Server::start_with(&["--seats-per-address", "1000"]);
+    // 10 arrivals a second for 0.5 s: with seed 2, 4 seekers, all wanting the same game, so
+    // "Play anyone" pairs them two by two; 3 onlookers on the lobby count its messages.
+    let report = server.load(&[
+        "--seekers",
+        "--matching",
+        "pools",
+        "--arrivals-per-minute",
+        "600",
+        "--duration",
+        "0.5s",
+        "--patience",
+        "5s",
+        "--mix",
+        "1:arcade@5+3",
+        "--lobby-sockets",
+        "3",
+        "--seed",
+        "2",
+    ]);
+    let n = |key: &str| figure(&report, key);
+    assert_eq!(n("seekers"), 4.0, "{report}");
+    assert_eq!(n("paired"), 4.0, "{report}");
+    assert_eq!(n("gave_up") + n("failed") + n("still_waiting"), 0.0, "{report}");
+    // Each pair: one opened a table and waited, the other sat down at it.
+    assert_eq!(n("sat_at_once"), 2.0, "{report}");
+    assert_eq!(n("other_clock"), 0.0, "{report}");
+    let wait = &report["wait_seconds"];
+    assert_eq!(wait["samples"], 4, "{report}");
+    assert!(wait["p50"].as_f64().unwrap() <= wait["p95"].as_f64().unwrap(), "{report}");
+    assert!(wait["p95"].as_f64().unwrap() <= wait["max"].as_f64().unwrap(), "{report}");
+    assert!(wait["max"].as_f64().unwrap() < 5.0, "{report}");
+    assert_eq!(n("lobby_sockets_open"), 3.0, "{report}");
+    assert_eq!(n("lobby_sockets_dropped") + n("lobby_sockets_failed"), 0.0, "{report}");
+    // Each table listed, then taken off the list: every socket was sent some of it.
+    let messages = &report["lobby_messages_per_second"];
+    assert_eq!(messages["samples"], 3, "{report}");
+    assert!(messages["p50"].as_f64().unwrap() > 0.0, "{report}");
+    let sent: u64 = report["lobby_message_types"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert!(sent >= 3, "{report}");
+    assert!(n("server_cpu_percent") >= 0.0, "{report}");
+    assert!(n("server_kib_per_lobby_socket").is_finite(), "{report}");
+}

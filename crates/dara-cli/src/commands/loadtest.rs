@@ -6,6 +6,9 @@ use dara::Ruleset;
 use dara_engine::level::Level;
 use dara_table::Opponent;
 
+use std::time::Duration;
+
+use crate::loadtest::seekers::{self, Matching, Mix, Weighted};
 use crate::loadtest::{self, Plan};
 
 /// Load a running Arcade (`dara serve`) with games played over real WebSockets, and measure it.
@@ -34,12 +37,34 @@ use crate::loadtest::{self, Plan};
 ///
 /// Only a server on this machine (127.0.0.0/8, ::1, localhost) is loaded unless
 /// `--allow-remote` is given.
+///
+/// With `--seekers`, strangers meeting in the lobby instead: seekers arrive at random (a
+/// Poisson process at `--arrivals-per-minute`), each wanting the rules and clock drawn from
+/// `--mix`, and take a seat as `--matching` says: `exact`, the lobby before "Play anyone" (a
+/// listed table with exactly the same rules and clock, else a table of their own), or `pools`,
+/// "Play anyone" (`POST /api/seek`: the longest-waiting table with the same rules whatever its
+/// clock, else their own). A seeker at its own table holds its game socket until someone sits
+/// down (then it calls the game off at once: the wait is measured, not the game) or its
+/// `--patience` runs out (then it calls the table off). Meanwhile `--lobby-sockets N` sockets
+/// sit on `GET /ws/lobby` counting every message they are sent, whatever its type. The seekers
+/// arriving within `--duration` are counted; arrivals go on, uncounted, until the last of them
+/// has met someone or given up. It reports the wait until paired (p50, p95, max), how many gave
+/// up, the lobby's messages a second per socket (median, max), and with `--server-pid` the
+/// server's CPU and its memory per lobby socket. Real time unless `--time-scale`, e.g.
+///
+///     dara serve --listen 127.0.0.1:8080 --memory-only --connections-per-address 100000 \
+///         --games-per-address 100000 --seats-per-address 100000 &
+///     dara loadtest --seekers --matching exact --arrivals-per-minute 10 --duration 20m \
+///         --spread-sources 64 --server-pid $!
+///     dara loadtest --seekers --lobby-sockets 10000 --arrivals-per-minute 600 --duration 60s \
+///         --spread-sources 64 --server-pid $!
 #[derive(Debug, Parser)]
 #[command(verbatim_doc_comment)]
 pub struct Args {
     /// The server, as http://host:port. Given more than once (the nodes of one cluster), each
     /// game is created on one and its second seat sits on the next.
-    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    /// With `--seekers`, each seeker (and each lobby socket) uses the nodes in turn.
+    #[arg(long, visible_alias = "target", default_value = "http://127.0.0.1:8080")]
     server: Vec<String>,
     /// Load a server that is not on this machine's loopback: only one you run and may load.
     #[arg(long)]
@@ -104,6 +129,60 @@ pub struct Args {
     /// Print the results as one line of JSON, to compare runs with a script.
     #[arg(long)]
     json: bool,
+
+    /// Strangers meeting in the lobby instead of games in play (see above).
+    #[arg(
+        long,
+        conflicts_with_all = ["games", "opponent", "level", "rate", "seconds", "warmup", "idle", "redis", "redis_pid"]
+    )]
+    seekers: bool,
+    /// How seekers find each other: `exact` rules and clock (the lobby before pools), or
+    /// `pools` ("Play anyone": the same rules, whatever the clock).
+    #[arg(long, value_enum, default_value_t = Matching::Pools, requires = "seekers")]
+    matching: Matching,
+    /// Seekers arriving a minute, on average (simulated time).
+    #[arg(long, default_value_t = 10.0, requires = "seekers")]
+    arrivals_per_minute: f64,
+    /// How long the seekers counted arrive, in real time (`90s`, `20m`, `1h`; a bare number is
+    /// seconds); then more arrive, uncounted, until the last of them is done.
+    #[arg(long, default_value = "5m", value_parser = span, requires = "seekers")]
+    duration: Duration,
+    /// How long a seeker waits at its own table before calling it off (simulated time).
+    #[arg(long, default_value = "300s", value_parser = span, requires = "seekers")]
+    patience: Duration,
+    /// Simulated seconds per real second: K makes arrivals K times as frequent and patience K
+    /// times shorter, and reports waits K times longer. Pairing depends only on the order of
+    /// arrivals and on patience, so the waits hold; the lobby's messages a second and the
+    /// server's CPU are then those of the faster crowd: measure them at 1.
+    #[arg(long, default_value_t = 1.0, requires = "seekers")]
+    time_scale: f64,
+    /// A choice seekers make, WEIGHT:RULES@CLOCK (`30:arcade@5+3`, `4:jaques@none`), given once
+    /// per choice [default: a small site's, mostly arcade on 3+2, 5+3, 10+5, 15+10 and no
+    /// clock, some a 6x6 board, ninja, jaques or wikipedia].
+    #[arg(long = "mix", value_name = "WEIGHT:RULES@CLOCK", requires = "seekers")]
+    mix: Vec<Weighted>,
+    /// Sockets on the lobby (`GET /ws/lobby`), as visitors of the home page hold, each counting
+    /// the messages it is sent while the seekers come and go.
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "seekers")]
+    lobby_sockets: usize,
+}
+
+/// A span of time as given on the command line: `300s`, `5m`, `5min`, `1h`, or seconds.
+fn span(text: &str) -> Result<Duration, String> {
+    let digits = text.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(text.len());
+    let (number, unit) = text.split_at(digits);
+    let number: f64 =
+        number.parse().map_err(|_| format!("{text:?} is not a span like 90s or 20m"))?;
+    let seconds = match unit.trim() {
+        "" | "s" => number,
+        "m" | "min" => number * 60.0,
+        "h" => number * 3600.0,
+        other => return Err(format!("{other:?}: a span is in s, m (min) or h")),
+    };
+    if !(seconds > 0.0 && seconds <= 7.0 * 86_400.0) {
+        return Err(format!("{text:?}: from more than 0 to a week"));
+    }
+    Ok(Duration::from_secs_f64(seconds))
 }
 
 /// Who the games of a load test are against, as the command line names them.
@@ -116,6 +195,9 @@ enum OpponentKind {
 }
 
 pub fn run(args: Args) -> Result<()> {
+    if args.seekers {
+        return run_seekers(args);
+    }
     let _: Ruleset = args.rules.parse().context("--rules")?;
     let opponent = match (args.opponent, args.level) {
         (OpponentKind::Friend, None) => Opponent::Friend,
@@ -165,4 +247,68 @@ pub fn run(args: Args) -> Result<()> {
     // The game tasks are stopped, not waited for: their sockets close with the process.
     runtime.shutdown_background();
     Ok(())
+}
+
+/// `--seekers`.
+fn run_seekers(args: Args) -> Result<()> {
+    ensure!(
+        args.arrivals_per_minute.is_finite() && args.arrivals_per_minute > 0.0,
+        "--arrivals-per-minute must be more than 0"
+    );
+    ensure!(
+        args.time_scale.is_finite() && (1.0..=1000.0).contains(&args.time_scale),
+        "--time-scale must be 1 to 1000"
+    );
+    ensure!(
+        args.connect_rate.is_finite() && args.connect_rate >= 0.0,
+        "--connect-rate must be 0 or more"
+    );
+    ensure!(args.spread_sources != Some(0), "--spread-sources must be at least 1");
+    let mix = if args.mix.is_empty() {
+        Mix::small_site()
+    } else {
+        Mix::new(args.mix).map_err(anyhow::Error::msg).context("--mix")?
+    };
+    let plan = seekers::Plan {
+        servers: args.server,
+        allow_remote: args.allow_remote,
+        matching: args.matching,
+        arrivals_per_minute: args.arrivals_per_minute,
+        time_scale: args.time_scale,
+        duration: args.duration,
+        patience: args.patience,
+        mix,
+        lobby_sockets: args.lobby_sockets,
+        connect_rate: args.connect_rate,
+        seed: args.seed,
+        spread_sources: args.spread_sources,
+        server_pids: args.server_pid,
+    };
+    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
+    let report = runtime.block_on(seekers::run(plan))?;
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        print!("{report}");
+    }
+    // The lobby sockets and any seeker left are stopped, not waited for.
+    runtime.shutdown_background();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_are_read_in_seconds_minutes_and_hours() {
+        assert_eq!(span("300s"), Ok(Duration::from_secs(300)));
+        assert_eq!(span("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(span("20m"), Ok(Duration::from_secs(1200)));
+        assert_eq!(span("1.5min"), Ok(Duration::from_secs(90)));
+        assert_eq!(span("1h"), Ok(Duration::from_secs(3600)));
+        for bad in ["", "0s", "m", "5 weeks", "-3s", "9999h"] {
+            assert!(span(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -16,6 +16,7 @@ mod process;
 mod progress;
 mod redis;
 mod report;
+pub mod seekers;
 mod stats;
 mod target;
 mod wire;

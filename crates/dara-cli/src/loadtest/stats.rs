@@ -78,7 +78,6 @@ const TELL_AT_MOST: u64 = 10;
 
 impl Stats {
     pub fn new() -> Stats {
-        let histogram = || Histogram::new_with_bounds(1, 3_600_000_000, 3).expect("valid bounds");
         Stats {
             measuring: AtomicBool::new(false),
             in_play: AtomicI64::new(0),
@@ -180,11 +179,18 @@ impl Stats {
     }
 }
 
+/// A histogram of values from 0 to an hour in µs (or anything below 3.6e9), to 3 significant
+/// digits.
+pub fn histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(1, 3_600_000_000, 3).expect("valid bounds")
+}
+
 fn micros(d: Duration) -> u64 {
     u64::try_from(d.as_micros()).unwrap_or(u64::MAX).max(1)
 }
 
-/// A round trip's distribution, in milliseconds.
+/// A distribution: a round trip's, in milliseconds (or, with [`Percentiles::scaled`], of any
+/// other quantity recorded).
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct Percentiles {
     pub samples: u64,
@@ -196,7 +202,13 @@ pub struct Percentiles {
 
 impl Percentiles {
     fn of(h: &Histogram<u64>) -> Percentiles {
-        let ms = |us: u64| us as f64 / 1000.0;
+        Percentiles::scaled(h, 1000.0)
+    }
+
+    /// The distribution of the values recorded in `h`, each divided by `unit` (1000 from µs to
+    /// ms, or from ms to seconds).
+    pub fn scaled(h: &Histogram<u64>, unit: f64) -> Percentiles {
+        let ms = |v: u64| v as f64 / unit;
         Percentiles {
             samples: h.len(),
             p50: ms(h.value_at_quantile(0.50)),

@@ -14,7 +14,7 @@ use std::sync::LazyLock;
 
 use dara::Colour;
 use dara_server::protocol::ClientMessage;
-use dara_table::Opponent;
+use dara_table::{GameId, Opponent};
 use serde::de::{Deserializer, IgnoredAny, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
@@ -81,11 +81,12 @@ pub fn new_game(rules: &str, opponent: Opponent) -> String {
     serde_json::to_string(&body).expect("a new game always serialises")
 }
 
-/// The answer to `POST /api/games`: the creator's seat.
+/// The answer to `POST /api/games` (and to the lobby's `POST /api/seek` and
+/// `/api/tables/<id>/sit`): the seat taken.
 #[derive(Debug, Deserialize)]
 pub struct Created {
     /// The game's id, for its socket's path.
-    pub game: String,
+    pub game: GameId,
     /// The creator's seat token.
     pub seat: String,
 }

@@ -9,7 +9,7 @@
 //! socket and says hello, `play` runs one game's sockets until it ends.
 
 mod play;
-mod seat;
+pub(super) mod seat;
 
 use std::net::IpAddr;
 use std::sync::atomic::Ordering::Relaxed;
@@ -102,7 +102,7 @@ async fn play_one(
     first: &mut bool,
 ) -> Stop {
     let stats = &shared.stats;
-    let created = match connect(shared, home, source).await {
+    let created = match connect(&shared.pacer, home, source).await {
         Ok(stream) => {
             let create = create_game(stream, &home.authority, &shared.new_game);
             tokio::time::timeout(CONNECT_TIMEOUT, create)

@@ -7,28 +7,30 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::time::Duration;
 
 use dara::Colour;
+use dara_table::GameId;
 use futures_util::SinkExt;
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_tungstenite::WebSocketStream;
 
 use super::Shared;
+use crate::loadtest::pacer::Pacer;
 use crate::loadtest::target::Target;
 use crate::loadtest::wire;
 
 /// For a connection, or a WebSocket handshake, to complete.
-pub(super) const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+pub(in crate::loadtest) const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
-pub(super) type Socket = WebSocketStream<TcpStream>;
+pub(in crate::loadtest) type Socket = WebSocketStream<TcpStream>;
 
 /// A seat's socket, which has said hello (with the seat's token, or none to join after).
 pub(super) async fn sit(
     shared: &Shared,
     target: &Target,
     source: Option<IpAddr>,
-    game: &str,
+    game: &GameId,
     token: Option<&str>,
     protocol: Option<u32>,
 ) -> Option<Seat> {
@@ -43,12 +45,12 @@ pub(super) async fn sit(
 }
 
 /// A connection to the server, from `source` if given, at the pacer's moment.
-pub(super) async fn connect(
-    shared: &Shared,
+pub(in crate::loadtest) async fn connect(
+    pacer: &Pacer,
     target: &Target,
     source: Option<IpAddr>,
 ) -> std::io::Result<TcpStream> {
-    shared.pacer.wait().await;
+    pacer.wait().await;
     let addr = target.addr;
     let socket = if addr.is_ipv4() { TcpSocket::new_v4()? } else { TcpSocket::new_v6()? };
     if let Some(ip) = source {
@@ -67,10 +69,10 @@ async fn open_socket(
     shared: &Shared,
     target: &Target,
     source: Option<IpAddr>,
-    game: &str,
+    game: &GameId,
 ) -> Option<Socket> {
     let stats = &shared.stats;
-    let stream = match connect(shared, target, source).await {
+    let stream = match connect(&shared.pacer, target, source).await {
         Ok(stream) => stream,
         Err(e) => {
             stats.connect_failed.fetch_add(1, Relaxed);
@@ -78,7 +80,26 @@ async fn open_socket(
             return None;
         }
     };
-    let url = format!("ws://{}/ws/game/{game}", target.authority);
+    match handshake(stream, target, &format!("/ws/game/{game}")).await {
+        Ok(ws) => Some(ws),
+        Err(e) => {
+            stats.connect_failed.fetch_add(1, Relaxed);
+            stats.tell(|| format!("WebSocket handshake failed: {e}"));
+            None
+        }
+    }
+}
+
+/// The WebSocket handshake for `path` on `stream`, within [`CONNECT_TIMEOUT`].
+///
+/// # Errors
+/// When the handshake fails or times out.
+pub(in crate::loadtest) async fn handshake(
+    stream: TcpStream,
+    target: &Target,
+    path: &str,
+) -> Result<Socket, WsError> {
+    let url = format!("ws://{}{path}", target.authority);
     // Messages are a few KiB at most: small buffers keep thousands of sockets light, and each
     // frame is written at once.
     let config = WebSocketConfig::default()
@@ -88,17 +109,9 @@ async fn open_socket(
         .max_frame_size(Some(1 << 20));
     let handshake = tokio_tungstenite::client_async_with_config(url, stream, Some(config));
     match tokio::time::timeout(CONNECT_TIMEOUT, handshake).await {
-        Ok(Ok((ws, _))) => Some(ws),
-        Ok(Err(e)) => {
-            stats.connect_failed.fetch_add(1, Relaxed);
-            stats.tell(|| format!("WebSocket handshake failed: {e}"));
-            None
-        }
-        Err(_) => {
-            stats.connect_failed.fetch_add(1, Relaxed);
-            stats.tell(|| "WebSocket handshake timed out".to_owned());
-            None
-        }
+        Ok(Ok((ws, _))) => Ok(ws),
+        Ok(Err(e)) => Err(e),
+        Err(_) => Err(WsError::Io(std::io::ErrorKind::TimedOut.into())),
     }
 }
 
