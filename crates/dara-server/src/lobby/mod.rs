@@ -37,7 +37,9 @@ pub mod pools;
 pub mod view;
 
 /// How often who is here is counted, and the least time between two messages to one lobby
-/// socket.
+/// socket. Every message goes to every lobby socket: with ten thousand of them and ten arrivals
+/// a second, each message a second costs some 7 % of a core (docs/PERFORMANCE.md, "The lobby's
+/// counts"), and a table called off leaves every listing within this.
 pub const COUNT_EVERY: Duration = Duration::from_secs(1);
 
 /// A listed table, and the browser that opened it if it said.
@@ -90,6 +92,8 @@ struct Tables {
     first_listed: HashMap<GameId, u64>,
     /// Who is here, as last counted.
     presence: Presence,
+    /// Whether the tables changed since the message was last made.
+    changed: bool,
 }
 
 /// Who is here, as the shell counts it once a second.
@@ -145,7 +149,7 @@ impl Lobby {
             shared.open(&listed);
         }
         tables.listed.insert(id, listed);
-        self.listing.send_replace(render(&tables));
+        tables.changed = true;
     }
 
     /// Takes a table off the list (someone sat down, or its opener went away for now).
@@ -155,7 +159,7 @@ impl Lobby {
             if let Some(shared) = self.shared.get() {
                 shared.close(id);
             }
-            self.listing.send_replace(render(&tables));
+            tables.changed = true;
         }
     }
 
@@ -184,7 +188,7 @@ impl Lobby {
                     .min_by_key(|(_, l)| l.since)
                     .map(|(id, _)| id.clone())?;
                 tables.listed.remove(&id);
-                self.listing.send_replace(render(&tables));
+                tables.changed = true;
                 id
             };
             match self.shared.get() {
@@ -205,14 +209,18 @@ impl Lobby {
     pub fn replace(&self, tables: BTreeMap<GameId, Listed>) {
         let mut mine = self.tables.lock().expect("lobby lock");
         mine.listed = tables;
-        self.listing.send_replace(render(&mine));
+        mine.changed = true;
     }
 
-    /// Who is here now, as counted: the message is made again only if a count changed.
+    /// Who is here now, as counted once a second ([`COUNT_EVERY`]), which also sends what
+    /// changed since: the message is made again only if the tables or a count changed, so that
+    /// every lobby socket is woken at most once a second, whatever the crowd's comings and
+    /// goings.
     pub fn count(&self, presence: Presence) {
         let mut tables = self.tables.lock().expect("lobby lock");
-        if tables.presence != presence {
+        if tables.changed || tables.presence != presence {
             tables.presence = presence;
+            tables.changed = false;
             self.listing.send_replace(render(&tables));
         }
     }

@@ -1,6 +1,6 @@
 //! What the lobby's socket sends: the open tables, each with when it was opened, the pools'
 //! counts, how many people are here and how many games are being played. Sent whole, at most
-//! once a second (`ws::lobby`): nobody needs a count sooner, and ten thousand sockets on a
+//! once a second (`Lobby::count`): nobody needs a count sooner, and ten thousand sockets on a
 //! node cannot each be sent every arrival.
 
 use dara_table::wire::OpenTable;

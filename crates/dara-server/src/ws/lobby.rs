@@ -14,6 +14,7 @@ pub async fn lobby_socket(ws: WebSocketUpgrade, State(state): State<AppState>) -
     let max = state.config.max_message;
     sized(ws, max).on_upgrade(move |socket| {
         let listing = state.lobby.listing();
-        serve_listing(socket, state, listing, Some(crate::lobby::COUNT_EVERY))
+        // The lobby's message changes at most once a second already (`Lobby::count`).
+        serve_listing(socket, state, listing, None)
     })
 }

@@ -171,12 +171,14 @@ pub async fn listen(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dara_server::protocol::{Answer, WireAnswer};
+    use dara_server::lobby::view::{LobbyMessage, LobbyView};
+    use dara_server::protocol::wire;
 
     #[test]
     fn any_message_is_counted_by_its_type() {
-        let tables = Answer::Tables(Vec::new()).wire();
-        assert_eq!(type_of(tables.as_str()), Some("tables"));
+        let view = LobbyView { now: 0, tables: Vec::new(), pools: &[], here: 0, playing: 0 };
+        let lobby = wire(&LobbyMessage::Lobby(view));
+        assert_eq!(type_of(lobby.as_str()), Some("lobby"));
         // Another order of keys, or another message, read whole.
         assert_eq!(type_of(r#"{"d": {"here": 3}, "t": "presence"}"#), Some("presence"));
         assert_eq!(type_of(r#"{"t":"lobby","d":{"tables":[],"here":12}}"#), Some("lobby"));
