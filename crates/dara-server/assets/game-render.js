@@ -176,8 +176,9 @@ function renderControls(state, mine) {
   // Until both sides have made their first move the game may be called off without a result
   // (the table decides, and refuses a late one as too-late-to-abort).
   $('abort').hidden = !playing || !seated || game.moves.length >= 2;
-  // The computer plays every game out: no draw is offered to it.
-  const mayOffer = playing && seated && !vsComputer;
+  // The computer plays every game out: no draw is offered to it. Before both first moves a
+  // game is called off with Abort rather than drawn (and on a phone the row keeps to one line).
+  const mayOffer = playing && seated && !vsComputer && game.moves.length >= 2;
   $('draw').hidden = !mayOffer || game.drawOffer === game.you || state.confirmingDraw;
   $('draw-confirm').hidden = !mayOffer || !state.confirmingDraw || !!game.drawOffer;
   $('draw').textContent = game.drawOffer === opponent ? t('game.accept-draw') : t('game.draw');
