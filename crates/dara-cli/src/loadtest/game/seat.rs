@@ -21,9 +21,9 @@ use crate::loadtest::target::Target;
 use crate::loadtest::wire;
 
 /// For a connection, or a WebSocket handshake, to complete.
-pub(in crate::loadtest) const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
-pub(in crate::loadtest) type Socket = WebSocketStream<TcpStream>;
+pub(crate) type Socket = WebSocketStream<TcpStream>;
 
 /// A seat's socket, which has said hello (with the seat's token, or none to join after).
 pub(super) async fn sit(
@@ -45,7 +45,7 @@ pub(super) async fn sit(
 }
 
 /// A connection to the server, from `source` if given, at the pacer's moment.
-pub(in crate::loadtest) async fn connect(
+pub(crate) async fn connect(
     pacer: &Pacer,
     target: &Target,
     source: Option<IpAddr>,
@@ -94,7 +94,7 @@ async fn open_socket(
 ///
 /// # Errors
 /// When the handshake fails or times out.
-pub(in crate::loadtest) async fn handshake(
+pub(crate) async fn handshake(
     stream: TcpStream,
     target: &Target,
     path: &str,
