@@ -86,3 +86,39 @@ test('Play anyone pairs two browsers that chose different clocks, on the clock o
     }
   });
 });
+
+test('the pools: a button each with its live counts; two browsers on two pools of the Arcade rules meet at the table of the one who waited', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('lobby-pools', pages, async () => {
+    const onlooker = await newPage({ width: 390, height: 844 });
+    await onlooker.goto(server.url + '/');
+    const pool = (clock, what) => `#pools [data-pool="${clock}"] .pool-${what}`;
+    const reads = (selector, text) => onlooker.waitForFunction(
+      ([s, t]) => document.querySelector(s)?.textContent === t, [selector, text]);
+    await reads(pool('3+2', 'waiting'), '0 waiting');
+    assert.deepEqual(await onlooker.locator('#pools button').evaluateAll((bs) => bs.map((b) => b.dataset.pool)), ['3+2', '5+3', '10+5']);
+    await onlooker.waitForFunction(() => / here · /.test(document.querySelector('#presence').textContent));
+
+    // Someone presses 3+2 and waits: the onlooker's 3+2 says so, and the table how long it waits.
+    const first = await newPage();
+    await first.goto(server.url + '/');
+    await first.click('#pools [data-pool="3+2"]');
+    await first.waitForURL(/#seat=/);
+    await first.waitForSelector('#seeking', { state: 'visible' });
+    await reads(pool('3+2', 'waiting'), '1 waiting');
+    await onlooker.waitForFunction(() => /^waiting for \d+ seconds?$/.test(document.querySelector('#tables .waited')?.textContent || ''));
+
+    // Someone else presses 10+5: the same rules, so they sit down at the 3+2 table.
+    const second = await newPage();
+    await second.goto(server.url + '/');
+    await second.click('#pools [data-pool="10+5"]');
+    await second.waitForURL(/#seat=/);
+    assert.equal(new URL(second.url()).pathname, new URL(first.url()).pathname, 'one table');
+    for (const page of [first, second]) {
+      await page.waitForFunction(() => document.querySelector('#player-white .clock')?.textContent === '3:00');
+    }
+    await reads(pool('3+2', 'waiting'), '0 waiting');
+    await reads(pool('3+2', 'playing'), '1 playing');
+    assert.equal(await onlooker.locator(pool('10+5', 'playing')).innerText(), '0 playing');
+    await onlooker.waitForFunction(() => /games? being played/.test(document.querySelector('#presence').textContent));
+  });
+});
