@@ -369,8 +369,8 @@ impl<K> Table<K> {
             Ask::DrawWithdraw => self.withdraw_draw(now, by).map(|()| Reply::Done),
             Ask::Takeback => self.take_back(now, by).map(|()| Reply::Done),
             Ask::TakebackAccept => self.accept_takeback(now, by).map(|()| Reply::Done),
-            Ask::TakebackDecline => self.decline_takeback(now, by).map(|()| Reply::Done),
-            Ask::TakebackWithdraw => self.withdraw_takeback(now, by).map(|()| Reply::Done),
+            Ask::TakebackDecline => self.end_takeback(now, by, false).map(|()| Reply::Done),
+            Ask::TakebackWithdraw => self.end_takeback(now, by, true).map(|()| Reply::Done),
             Ask::Rematch => self.ask_rematch(now, by).map(|()| Reply::Done),
             Ask::Claim { opponent_away } => {
                 self.claim(now, by, opponent_away).map(|()| Reply::Done)

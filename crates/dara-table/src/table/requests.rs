@@ -175,33 +175,27 @@ impl<K> Table<K> {
         Ok(())
     }
 
-    /// Turns down the takeback the opponent asked for.
-    pub(super) fn decline_takeback(
+    /// Ends a standing takeback request without granting it: turned down by the opponent of
+    /// whoever asked (`withdrawn` false), or withdrawn by its asker before the opponent answers
+    /// (`withdrawn` true).
+    pub(super) fn end_takeback(
         &mut self,
         now: Moment,
         by: Option<Colour>,
+        withdrawn: bool,
     ) -> Result<(), Refusal> {
         let colour = Self::player(by)?;
         self.ongoing()?;
-        if self.offers.takeback() != Some(!colour) {
+        let asker = if withdrawn { colour } else { !colour };
+        if self.offers.takeback() != Some(asker) {
             return Err(Refusal::NoTakebackAsked);
         }
-        self.record(GameEvent::TakebackDeclined { by: colour }, now);
-        Ok(())
-    }
-
-    /// Withdraws the player's own takeback request before the opponent answers it.
-    pub(super) fn withdraw_takeback(
-        &mut self,
-        now: Moment,
-        by: Option<Colour>,
-    ) -> Result<(), Refusal> {
-        let colour = Self::player(by)?;
-        self.ongoing()?;
-        if self.offers.takeback() != Some(colour) {
-            return Err(Refusal::NoTakebackAsked);
-        }
-        self.record(GameEvent::TakebackWithdrawn { by: colour }, now);
+        let event = if withdrawn {
+            GameEvent::TakebackWithdrawn { by: colour }
+        } else {
+            GameEvent::TakebackDeclined { by: colour }
+        };
+        self.record(event, now);
         Ok(())
     }
 
