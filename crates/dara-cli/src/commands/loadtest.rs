@@ -237,14 +237,23 @@ pub fn run(args: Args) -> Result<()> {
         idle: args.idle,
         protocol: (args.protocol_version > 0).then_some(args.protocol_version),
     };
+    // The game tasks are stopped, not waited for: their sockets close with the process.
+    run_and_report(loadtest::run(plan), args.json)
+}
+
+/// Runs a load test on a runtime of its own and prints its report, as JSON or as text. What
+/// it left running (game tasks, lobby sockets, seekers) is stopped, not waited for.
+fn run_and_report<R: serde::Serialize + std::fmt::Display>(
+    test: impl std::future::Future<Output = Result<R>>,
+    json: bool,
+) -> Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    let report = runtime.block_on(loadtest::run(plan))?;
-    if args.json {
+    let report = runtime.block_on(test)?;
+    if json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
         print!("{report}");
     }
-    // The game tasks are stopped, not waited for: their sockets close with the process.
     runtime.shutdown_background();
     Ok(())
 }
@@ -284,16 +293,8 @@ fn run_seekers(args: Args) -> Result<()> {
         spread_sources: args.spread_sources,
         server_pids: args.server_pid,
     };
-    let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
-    let report = runtime.block_on(seekers::run(plan))?;
-    if args.json {
-        println!("{}", serde_json::to_string(&report)?);
-    } else {
-        print!("{report}");
-    }
     // The lobby sockets and any seeker left are stopped, not waited for.
-    runtime.shutdown_background();
-    Ok(())
+    run_and_report(seekers::run(plan), args.json)
 }
 
 #[cfg(test)]
