@@ -185,4 +185,17 @@ export class Connection {
   }
 
   setSeat(seat) { this.seat = seat; }
+
+  // Done with the game here: the socket is closed and not opened again.
+  close() {
+    this.stopped = true;
+    clearTimeout(this.reopen);
+    clearInterval(this.watchdog);
+    const ws = this.ws;
+    this.ws = null;
+    if (!ws) return;
+    ws.onclose = null;
+    ws.onmessage = null;
+    try { ws.close(); } catch { /* already closing */ }
+  }
 }

@@ -14,6 +14,9 @@ const sharing = () => import('./share.js');
 // So is the review's (review.js), once a finished game's review is asked for.
 const reviewing = () => import('./review.js');
 import { resultText } from './game-words.js';
+// The seek (seek.js), fetched by a page waiting at its open table: the table is the browser's
+// while it waits, and every page of the Arcade calls the person when someone sits down.
+let seek = null;
 // The sounds (sound.js), fetched at the person's first press or key (see unlockSound).
 let sounds = null;
 
@@ -110,6 +113,11 @@ const effects = {
 const draw = () => {
   render(state, view);
   askPremoveSteps();
+  const { game } = state;
+  if (game?.you && game.opponent === 'open') {
+    seek ??= import('./seek.js');
+    seek.then((module) => module.atTable(gameId, game));
+  }
 };
 
 // In the opponent's turn, the steps the person's stones may take were it their turn: asked of
@@ -238,6 +246,7 @@ function leaveTable() {
 }
 $('leave-table').addEventListener('click', () => {
   leaving = true;
+  seek?.then((module) => module.forget(gameId));
   conn.send('abort');
   setTimeout(leaveTable, 1000);
 });

@@ -29,7 +29,8 @@ function note(frequency, at, length, volume, type = 'sine') {
   oscillator.stop(at + length + 0.02);
 }
 
-// 'move', 'capture', 'your-turn' (the page is hidden and the person's turn has come) or 'end'.
+// 'move', 'capture', 'your-turn' (the page is hidden and the person's turn has come), 'found'
+// (someone sat down at the table this browser waits at: seek.js) or 'end'.
 export function play(kind) {
   if (muted() || !context) return;
   const t = context.currentTime + 0.01;
@@ -42,6 +43,9 @@ export function play(kind) {
     // Heard in another tab: a rising pair, unlike any move's note.
     note(660, t, 0.14, 0.06);
     note(880, t + 0.12, 0.22, 0.06);
+  } else if (kind === 'found') {
+    // A call heard from any page: three rising notes, twice.
+    [0, 0.6].forEach((at) => [587, 740, 880].forEach((f, i) => note(f, t + at + i * 0.1, 0.2, 0.06)));
   } else if (kind === 'end') {
     [523, 659, 784].forEach((f, i) => note(f, t + i * 0.15, 0.35, 0.05));
   }
