@@ -24,9 +24,10 @@ const HOLDER = 'dara.seek.holder';
 const OVER = 'dara.seek.over';
 const seatKey = (game) => `dara.seat.${game}`;
 // The holder says it is there this often; a holder not heard for HOLDER_STALE_MS is gone (a tab
-// killed without its pagehide), and another tab takes the socket.
-const BEAT_MS = 2000;
-const HOLDER_STALE_MS = 5000;
+// closed or killed without its pagehide), and another tab takes the socket: the table is off the
+// listings for a few seconds at most.
+const BEAT_MS = 1000;
+const HOLDER_STALE_MS = 3000;
 // Two tabs may claim at the same moment: each looks again after this, and only the one whose
 // claim stands opens the socket.
 const CLAIM_SETTLE_MS = 300;
