@@ -316,7 +316,7 @@ impl Game {
                 Effect::SeatTaken => {
                     self.keeping.seats_changed = true;
                     if let Some(host) = self.server() {
-                        host.lobby().close(&self.id);
+                        host.lobby().taken(&self.id);
                     }
                     self.announce_presence();
                 }

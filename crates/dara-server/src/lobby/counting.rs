@@ -19,7 +19,8 @@ pub fn start(state: &AppState) {
                 Some(cluster) => cluster.here.load(Ordering::Relaxed),
                 None => browsers(&state),
             };
-            state.lobby.count(Presence { here, playing: state.watch.settings() });
+            let presence = Presence { here, playing: state.watch.settings() };
+            state.lobby.count(presence, tokio::time::Instant::now());
         }
     });
 }

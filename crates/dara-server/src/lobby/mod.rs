@@ -11,6 +11,14 @@
 //! counts are given by the shell once a second ([`Lobby::count`]); the lobby's message
 //! ([`view`]) carries them with the tables.
 //!
+//! The message goes to every lobby socket, so how often it is made again is the lobby's cost
+//! (docs/PERFORMANCE.md, "The lobby's counts"). A table whose person called it off or left is
+//! taken off every listing within the second ([`COUNT_EVERY`]): someone might otherwise try to
+//! sit there, and a seek never outlives its browser. Everything else (a table opened or taken,
+//! the counts) waits for the next calm message, [`CALM_EVERY`]: a taken table that someone tries
+//! is answered "someone else sat down first", and "play anyone" pairs from the list itself,
+//! not from anyone's page.
+//!
 //! "Play anyone" never pairs a browser with itself: a table opened by it remembers the
 //! browser's id (see [`BrowserId`]), here and in the cluster's shared list, and a seeker is not
 //! given a table its own browser opened. The id is kept while the game lives on this node; a
@@ -26,6 +34,7 @@ use dara::Ruleset;
 use dara_table::clock::TimeControl;
 use dara_table::wire::OpenTable;
 use tokio::sync::watch;
+use tokio::time::Instant;
 
 use crate::browser::BrowserId;
 use crate::protocol::{wire, Wire};
@@ -37,10 +46,15 @@ pub mod pools;
 pub mod view;
 
 /// How often who is here is counted, and the least time between two messages to one lobby
-/// socket. Every message goes to every lobby socket: with ten thousand of them and ten arrivals
-/// a second, each message a second costs some 7 % of a core (docs/PERFORMANCE.md, "The lobby's
-/// counts"), and a table called off leaves every listing within this.
+/// socket: a table called off leaves every listing within this.
 pub const COUNT_EVERY: Duration = Duration::from_secs(1);
+
+/// The least time between two messages that carry no urgent change (see the module's doc).
+/// Every message goes to every lobby socket: with ten thousand of them and ten arrivals a
+/// second, tables open and are taken every second, and a message a second cost 21 % of a core
+/// where one every 3 s costs 9 to 10 % (docs/PERFORMANCE.md, "The lobby: at once for a table
+/// called off").
+pub const CALM_EVERY: Duration = Duration::from_secs(3);
 
 /// A listed table, and the browser that opened it if it said.
 #[derive(Debug, Clone)]
@@ -94,6 +108,11 @@ struct Tables {
     presence: Presence,
     /// Whether the tables changed since the message was last made.
     changed: bool,
+    /// Whether a table was called off or left since the message was last made: the message is
+    /// made again at the next count, whatever the time since the last.
+    urgent: bool,
+    /// When the message was last made.
+    made_at: Option<Instant>,
 }
 
 /// Who is here, as the shell counts it once a second.
@@ -152,14 +171,26 @@ impl Lobby {
         tables.changed = true;
     }
 
-    /// Takes a table off the list (someone sat down, or its opener went away for now).
+    /// Takes a table off the list because its person called it off or went away for now: every
+    /// listing hears of it at the next count.
     pub fn close(&self, id: &GameId) {
+        self.unlist(id, true);
+    }
+
+    /// Takes a table off the list because someone sat down: listings hear of it with the next
+    /// calm message.
+    pub fn taken(&self, id: &GameId) {
+        self.unlist(id, false);
+    }
+
+    fn unlist(&self, id: &GameId, urgent: bool) {
         let mut tables = self.tables.lock().expect("lobby lock");
         if tables.listed.remove(id).is_some() {
             if let Some(shared) = self.shared.get() {
                 shared.close(id);
             }
             tables.changed = true;
+            tables.urgent |= urgent;
         }
     }
 
@@ -205,22 +236,33 @@ impl Lobby {
         let _ = self.shared.set(shared);
     }
 
-    /// Replaces the list with the cluster's, as just read.
+    /// Replaces the list with the cluster's, as just read. A table gone from it may have been
+    /// called off on another node (the list does not say why): it is urgent.
     pub fn replace(&self, tables: BTreeMap<GameId, Listed>) {
         let mut mine = self.tables.lock().expect("lobby lock");
+        let gone = mine.listed.keys().any(|id| !tables.contains_key(id));
         mine.listed = tables;
         mine.changed = true;
+        mine.urgent |= gone;
     }
 
-    /// Who is here now, as counted once a second ([`COUNT_EVERY`]), which also sends what
-    /// changed since: the message is made again only if the tables or a count changed, so that
-    /// every lobby socket is woken at most once a second, whatever the crowd's comings and
-    /// goings.
-    pub fn count(&self, presence: Presence) {
+    /// Who is here `now`, as counted once a second ([`COUNT_EVERY`]), which also sends what
+    /// changed since: the message is made again only if the tables or a count changed, and then
+    /// at once if a table was called off, else once [`CALM_EVERY`] has passed since the last;
+    /// so every lobby socket is woken at most once a second, whatever the crowd's comings and
+    /// goings, and mostly every few seconds.
+    pub fn count(&self, presence: Presence, now: Instant) {
         let mut tables = self.tables.lock().expect("lobby lock");
-        if tables.changed || tables.presence != presence {
+        let calm = match tables.made_at {
+            None => true,
+            Some(at) => now.duration_since(at) >= CALM_EVERY,
+        };
+        let changed = tables.changed || tables.presence != presence;
+        if changed && (tables.urgent || calm) {
             tables.presence = presence;
             tables.changed = false;
+            tables.urgent = false;
+            tables.made_at = Some(now);
             self.listing.send_replace(render(&tables));
         }
     }
@@ -243,3 +285,6 @@ impl Lobby {
 fn now_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
+
+#[cfg(test)]
+mod tests;
