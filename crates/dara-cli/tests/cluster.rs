@@ -5,6 +5,7 @@
 mod players;
 mod stopping;
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
@@ -525,7 +526,7 @@ fn play_anyone_pairs_people_on_different_nodes() {
         }
     }
     // The same browser in another tab, through another node, is not paired with its own table:
-    // it opens one of its own (not listed until someone waits at it).
+    // it opens one of its own (listed at once, behind the first).
     let again = post(nodes[2].addr, "/api/seek", &mine);
     assert_ne!(again["game"], json!(game), "a browser paired with itself: {again}");
     let second = post(nodes[1].addr, "/api/seek", &seek);
@@ -544,7 +545,12 @@ fn play_anyone_pairs_people_on_different_nodes() {
     white.until(|m| m["t"] == "accepted").unwrap();
     black.until(|m| m["t"] == "move" && m["d"]["ply"] == 1).unwrap();
     let deadline = Instant::now() + Duration::from_secs(5);
-    while !get_json(nodes[2].addr, "/api/tables").as_array().unwrap().is_empty() {
+    while get_json(nodes[2].addr, "/api/tables")
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|t| t["game"] == game)
+    {
         assert!(Instant::now() < deadline, "the taken table is still listed");
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -560,6 +566,118 @@ fn play_anyone_pairs_people_on_different_nodes() {
         assert_eq!(msg["t"], "lobby", "{msg}");
         if msg["d"]["here"] == 3 && msg["d"]["playing"] == 1 {
             break;
+        }
+    }
+}
+
+/// Many people ask to play anyone with the same rules at the same moment, half through each
+/// node. Pairing is one at a time in a pool, over Redis: each is seated once, never opposite
+/// their own browser, and whoever finds nobody waiting opens a table the next seeker finds at
+/// once. With every browser its own, everyone is paired (twelve at once, then two at once five
+/// times); with tabs sharing a browser, the tables left waiting are one browser's.
+#[test]
+fn seekers_arriving_at_once_on_two_nodes_are_paired_once_each() {
+    let redis = Redis::start("crowd");
+    let nodes: Vec<Node> = ["c1", "c2"].iter().map(|n| Node::start(&redis, n)).collect();
+    let addrs: Vec<SocketAddr> = nodes.iter().map(|n| n.addr).collect();
+    let browsers: Vec<String> = (0..12).map(|i| format!("crowd-browser-{i:04}")).collect();
+    let (seekers, _waiting) = seek_at_once(&addrs, &browsers);
+    let alone = check_pairing(&seekers);
+    assert!(alone.is_empty(), "tables left waiting with every browser its own: {alone:?}");
+    wait_listed(&addrs, &alone);
+    // Two at once, one through each node, again and again: each node alone would find nobody
+    // waiting (neither has the other's table yet), so only the cluster's hold pairs them.
+    for round in 0..5 {
+        let browsers: Vec<String> = (0..2).map(|i| format!("two-at-once-{round}-{i:04}")).collect();
+        let (seekers, _waiting) = seek_at_once(&addrs, &browsers);
+        let alone = check_pairing(&seekers);
+        assert!(alone.is_empty(), "two seekers missed each other: {alone:?}");
+    }
+
+    // Eight browsers of their own, and two that each seek in two tabs, one through each node.
+    let mut browsers: Vec<String> = (0..8).map(|i| format!("tabs-browser-{i:04}")).collect();
+    for shared in ["shared-browser-0001", "shared-browser-0002"] {
+        browsers.extend([shared.to_owned(), shared.to_owned()]);
+    }
+    let (seekers, _waiting) = seek_at_once(&addrs, &browsers);
+    let alone = check_pairing(&seekers);
+    let waiting: BTreeSet<&str> = alone.iter().map(|s| s.browser.as_str()).collect();
+    assert!(waiting.len() <= 1, "tables left waiting for more than one browser: {alone:?}");
+    wait_listed(&addrs, &alone);
+}
+
+/// Someone who asked to play anyone, and what they were given.
+#[derive(Debug)]
+struct Seeker {
+    browser: String,
+    game: String,
+    colour: String,
+}
+
+/// Every browser of `browsers` asks to play anyone with the arcade rules at the same moment
+/// (the `i`th through node `i % 2`, on one of two clocks), then connects to its game as the
+/// page does, and finds itself in the seat it was given. Their sockets stay open, so that the
+/// tables they wait at stay listed.
+fn seek_at_once(addrs: &[SocketAddr], browsers: &[String]) -> (Vec<Seeker>, Vec<Seat>) {
+    let start = Arc::new(std::sync::Barrier::new(browsers.len()));
+    let threads: Vec<_> = browsers
+        .iter()
+        .enumerate()
+        .map(|(i, browser)| {
+            let (addr, browser, start) = (addrs[i % addrs.len()], browser.clone(), start.clone());
+            std::thread::spawn(move || {
+                let clock =
+                    if i % 3 == 0 { json!(null) } else { json!({"initial": 180, "increment": 2}) };
+                let seek = json!({"rules": "arcade", "clock": clock, "browser": browser});
+                start.wait();
+                let (code, answer) = post_status(addr, "/api/seek", &seek);
+                assert_eq!(code, 200, "{answer}");
+                let game = answer["game"].as_str().unwrap().to_owned();
+                let colour = answer["colour"].as_str().unwrap().to_owned();
+                let (seat, snapshot) = Seat::hello(addr, &game, answer["seat"].as_str()).unwrap();
+                assert_eq!(snapshot["d"]["you"], json!(colour), "{browser}: {snapshot}");
+                (Seeker { browser, game, colour }, seat)
+            })
+        })
+        .collect();
+    threads.into_iter().map(|t| t.join().unwrap()).unzip()
+}
+
+/// Checks that no seat was given twice and no game has one browser in both seats; gives the
+/// seekers left alone at a table of their own.
+fn check_pairing(seekers: &[Seeker]) -> Vec<&Seeker> {
+    let mut games: BTreeMap<&str, Vec<&Seeker>> = BTreeMap::new();
+    for seeker in seekers {
+        games.entry(seeker.game.as_str()).or_default().push(seeker);
+    }
+    let mut alone = Vec::new();
+    for (game, seated) in games {
+        match seated[..] {
+            [one] => alone.push(one),
+            [a, b] => {
+                assert_ne!(a.colour, b.colour, "one seat of {game} given twice: {seated:?}");
+                assert_ne!(a.browser, b.browser, "a browser on both seats of {game}");
+            }
+            _ => panic!("more than two seekers at {game}: {seated:?}"),
+        }
+    }
+    alone
+}
+
+/// Waits until both nodes list exactly the tables of the seekers left `alone`.
+fn wait_listed(addrs: &[SocketAddr], alone: &[&Seeker]) {
+    let waiting: BTreeSet<&str> = alone.iter().map(|s| s.game.as_str()).collect();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    for addr in addrs {
+        loop {
+            let tables = get_json(*addr, "/api/tables");
+            let listed: BTreeSet<&str> =
+                tables.as_array().unwrap().iter().filter_map(|t| t["game"].as_str()).collect();
+            if listed == waiting {
+                break;
+            }
+            assert!(Instant::now() < deadline, "{addr} lists {listed:?}, not {waiting:?}");
+            std::thread::sleep(Duration::from_millis(20));
         }
     }
 }

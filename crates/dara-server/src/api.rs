@@ -22,6 +22,8 @@ use crate::error::AppError;
 use crate::game;
 use crate::game::mailbox::SitRefused;
 use crate::game::settings::NewGame;
+use crate::game::start::Listing;
+use crate::lobby::pairing::Pairing;
 use crate::redis::node::NodeName;
 use crate::seat::{GameId, Seat, SeatToken};
 use crate::state::AppState;
@@ -51,14 +53,17 @@ pub async fn create(
     body: Result<Json<NewGame>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Created>), AppError> {
     let setup = read(body)?.check()?;
-    Ok((StatusCode::CREATED, Json(create_game(&state, setup, client).await?)))
+    let created = create_game(&state, setup, client, Listing::OnceTheOpenerIsHere).await?;
+    Ok((StatusCode::CREATED, Json(created)))
 }
 
-/// Starts the game of `setup` with its creator in their seat, counted against `client`.
+/// Starts the game of `setup` with its creator in their seat, counted against `client`, its
+/// open table (if it is one) listed as `listing` says.
 async fn create_game(
     state: &AppState,
     setup: GameSettings,
     client: IpAddr,
+    listing: Listing,
 ) -> Result<Created, AppError> {
     let token = SeatToken::random();
     let other = match setup.opponent {
@@ -76,9 +81,10 @@ async fn create_game(
             return Err(state.too_many_games());
         }
     }
-    let (handle, stored) = game::spawn(state, setup, seats, Some(client)).inspect_err(|_| {
-        state.uncount_in_cluster(Some(client));
-    })?;
+    let (handle, stored) = game::spawn_listed(state, setup, seats, Some(client), listing)
+        .inspect_err(|_| {
+            state.uncount_in_cluster(Some(client));
+        })?;
     // The token is handed out only once the game it opens is kept; a game that could not be
     // kept ends its life at once, and stops counting against its client (in a cluster, once
     // Redis is known not to hold it).
@@ -123,8 +129,9 @@ pub struct Seek {
 const PAIRING_TRIES: usize = 8;
 
 /// `POST /api/seek`: sits the asker at the table with the same rules that has waited longest,
-/// whatever its clock, or opens one with the asker's clock for them to wait at. Either way they
-/// hold a seat when the answer comes.
+/// whatever its clock, or opens one with the asker's clock for them to wait at, listed at once.
+/// Either way they hold a seat when the answer comes. One seeker at a time in each pool (see
+/// `lobby::pairing`), so that two who arrive together find each other.
 pub async fn seek(
     State(state): State<AppState>,
     Client(client): Client,
@@ -139,20 +146,35 @@ pub async fn seek(
         clock: seek.clock,
     };
     let setup = request.check()?;
-    // Compared as rules, so `arcade` and `arcade,quiet=80` are the same table.
+    // Compared as rules, so `arcade` and `arcade,quiet=80` are the same pool.
+    let pairing = state.lobby.pairing(setup.rules).await;
+    let seated = pair_or_open(&state, &pairing, setup, seek.browser, client).await;
+    pairing.end().await;
+    Ok(Json(seated?))
+}
+
+/// Sits a seeker holding their pool at the table that has waited longest, or opens and lists
+/// one of their own.
+async fn pair_or_open(
+    state: &AppState,
+    pairing: &Pairing<'_>,
+    setup: GameSettings,
+    browser: Option<BrowserId>,
+    client: IpAddr,
+) -> Result<Created, AppError> {
     for _ in 0..PAIRING_TRIES {
-        let paired = state.lobby.pair(setup.rules, seek.browser.as_ref()).await;
-        let Some(id) = paired else { break };
-        if let Ok(seated) = sit_at(&state, &id, client).await {
-            return Ok(Json(seated));
+        let Some(id) = pairing.pair(browser.as_ref()).await else { break };
+        if let Ok(seated) = sit_at(state, &id, client).await {
+            return Ok(seated);
         }
     }
-    // Nobody else is waiting: open a table of their own (the request's opponent is "open").
-    let opened = create_game(&state, setup, client).await?;
-    if let Some(browser) = seek.browser {
-        state.lobby.opened_by(&opened.game, browser);
-    }
-    Ok(Json(opened))
+    // Nobody else is waiting: open a table of their own (the request's opponent is "open"),
+    // listed before the pool is given back, so that the next seeker finds it.
+    let (rules, clock, free) = (setup.rules, setup.clock, !setup.creator);
+    let opened = create_game(state, setup, client, Listing::AtOnce).await?;
+    let table = OpenTable { game: opened.game.clone(), rules, clock, seat: free };
+    pairing.list(table, browser).await;
+    Ok(opened)
 }
 
 /// `POST /api/tables/{id}/sit`: the lobby's "Sit down". Answers with the seat, or why there is

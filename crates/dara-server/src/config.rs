@@ -10,6 +10,13 @@ use dara_tablebase::Tablebase;
 
 use crate::address::TrustedProxies;
 
+/// How long a table "play anyone" opened stays listed before the seeker's page has connected
+/// (the default of [`Config::opener_expected_within`]). A page connects a few hundred
+/// milliseconds after its answer, a few seconds on a slow phone; a seeker who never comes (the
+/// page closed while the answer was on its way, a script) leaves the table listed no longer
+/// than this, and whoever is seated there meanwhile has the first-move abort.
+pub const OPENER_EXPECTED_WITHIN: Duration = Duration::from_secs(10);
+
 /// Everything the server can be tuned by.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -53,6 +60,10 @@ pub struct Config {
     pub max_unfinished: usize,
     /// How long a game waits for its second player before it is closed.
     pub unjoined_timeout: Duration,
+    /// How long a table "play anyone" opened stays listed while the seeker's page has not yet
+    /// connected to it (see [`OPENER_EXPECTED_WITHIN`], the default); after that
+    /// it is listed only while they are connected, as every open table is.
+    pub opener_expected_within: Duration,
     /// Reverse proxies whose `X-Forwarded-For` names the client.
     pub trusted_proxies: TrustedProxies,
     /// The site's own origin (`https://dara.example`), which a browser's `Origin` must match on
@@ -109,6 +120,7 @@ impl Default for Config {
             // A quarter of the usual 1,024 open files.
             max_unfinished: 256,
             unjoined_timeout: Duration::from_secs(10 * 60),
+            opener_expected_within: OPENER_EXPECTED_WITHIN,
             trusted_proxies: TrustedProxies::default(),
             public_origin: None,
             metrics_token: None,

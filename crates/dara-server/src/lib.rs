@@ -44,6 +44,7 @@ pub mod lang;
 pub mod listener;
 pub mod lobby;
 pub mod metrics;
+pub mod one_at_a_time;
 pub mod outlet;
 pub mod pages;
 pub mod position;

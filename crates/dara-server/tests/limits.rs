@@ -57,14 +57,15 @@ async fn one_address_may_hold_only_so_many_games() {
     }
 }
 
-/// Three hundred "play anyone" from one address, as fast as it can send them: as many tables
-/// as an address may hold open, every other seek refused with a code the page words, and
-/// another address seated at once at one of them.
+/// Three hundred "play anyone" from one address (one browser, so that it is never seated at
+/// its own tables), as fast as it can send them: as many tables as an address may hold open,
+/// every other seek refused with a code the page words, and another address seated at once at
+/// the one that has waited longest.
 #[tokio::test]
 async fn a_flood_of_seeks_from_one_address_is_limited_with_a_code() {
     let config = dara_server::Config { games_per_address: 5, ..test_config() };
     let addr = start(config).await;
-    let seek = json!({ "rules": "arcade" });
+    let seek = json!({ "rules": "arcade", "browser": "one-flooding-browser" });
     let (mut opened, mut refused) = (Vec::new(), 0);
     for _ in 0..300 {
         let (status, body) = post(addr, "/api/seek", seek.clone()).await;
@@ -79,10 +80,11 @@ async fn a_flood_of_seeks_from_one_address_is_limited_with_a_code() {
         }
     }
     assert_eq!((opened.len(), refused), (5, 295));
-    // A table is listed once the person waiting is at it: another address is seated there.
+    // Another address, another browser, is seated at the first.
     let (game, seat) = (opened[0].0.trim_matches('"'), opened[0].1.trim_matches('"'));
     let (_waiting, _) = Client::hello(addr, game, Some(seat), None).await;
     let other: IpAddr = "127.0.0.2".parse().unwrap();
+    let seek = json!({ "rules": "arcade", "browser": "another-browser-0001" });
     let (status, body) = post_from(addr, "/api/seek", seek, Some(other)).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["game"], game, "{body}");

@@ -126,15 +126,15 @@ async fn play_anyone_never_pairs_a_browser_with_a_table_it_opened() {
     assert!(!listed.to_string().contains("tab-shared"), "{listed}");
 
     // A second tab of the same browser is not seated opposite itself: it gets a table of its
-    // own, and the first stays listed for someone else.
+    // own (listed at once, behind the first), and the first stays listed for someone else.
     let (status, again) = post(addr, "/api/seek", mine).await;
     assert_eq!(status, 200, "{again}");
     let (own, _, _) = seated(&again);
     assert_ne!(own, table);
     let games = || state.lobby.tables().into_iter().map(|t| t.game.to_string()).collect::<Vec<_>>();
-    assert_eq!(games(), vec![table.clone()]);
+    assert_eq!(games(), vec![table.clone(), own]);
 
-    // Another browser is seated there.
+    // Another browser is seated at the one that has waited longest.
     let (_, other) =
         post(addr, "/api/seek", json!({ "rules": "jaques", "browser": "another-browser-42" }))
             .await;
@@ -221,8 +221,7 @@ async fn sit_down_at_a_table_that_is_not_open_says_why() {
     let (friend_game, _, _) = create(addr, json!({ "opponent": "friend" })).await;
     assert_eq!(sit(friend_game).await, (404, closed.to_owned()));
     // Nobody sits opposite an empty chair: the person who opened the table has not arrived.
-    let (_, first) = post(addr, "/api/seek", json!({ "rules": "ninja" })).await;
-    let (table, seat, colour) = seated(&first);
+    let (table, seat, colour) = create(addr, json!({ "opponent": "open", "rules": "ninja" })).await;
     assert_eq!(sit(table.clone()).await, (404, closed.to_owned()));
     // Once they are there, "Sit down" gives the seat.
     let (_waiting, _) = Client::hello(addr, &table, Some(&seat), None).await;
@@ -314,4 +313,65 @@ async fn the_lobby_counts_who_is_here_and_what_waits_and_plays_in_each_pool() {
     assert_eq!(playing["pools"][0]["playing"], 1, "{playing}");
     assert_eq!(playing["pools"][1]["playing"], 0, "{playing}");
     assert_eq!(playing["tables"], json!([]));
+}
+
+/// Two people who ask to play anyone with the same rules at the same instant are seated at one
+/// table: the pool pairs one seeker at a time, and the first one's table is listed before the
+/// second is paired, so the second sits there before the first one's page has even connected.
+/// They play a normal game.
+#[tokio::test]
+async fn two_seekers_at_the_same_instant_are_paired_with_each_other() {
+    let (addr, state) = start_with_state(test_config()).await;
+    let seek = |browser: &str| json!({ "rules": "jaques", "browser": browser });
+    let ((_, one), (_, two)) = tokio::join!(
+        post(addr, "/api/seek", seek("first-seeker-0000001")),
+        post(addr, "/api/seek", seek("second-seeker-000002")),
+    );
+    let (table, one_seat, one_colour) = seated(&one);
+    let (other_table, two_seat, two_colour) = seated(&two);
+    assert_eq!(table, other_table, "each opened a table: {one} {two}");
+    assert_ne!(one_colour, two_colour);
+    assert!(state.lobby.tables().is_empty(), "the table is still listed");
+    let (mut first, snapshot) = Client::hello(addr, &table, Some(&one_seat), None).await;
+    assert_eq!(snapshot["d"]["you"], json!(one_colour));
+    let (mut second, snapshot) = Client::hello(addr, &table, Some(&two_seat), None).await;
+    assert_eq!(snapshot["d"]["you"], json!(two_colour));
+    let pale = if one_colour == "white" { &mut first } else { &mut second };
+    assert_eq!(pale.turn(1, "c3").await["t"], "accepted");
+}
+
+/// A table "play anyone" opens is listed at once, before its opener's page has connected, and
+/// may be sat at meanwhile; if the opener never comes, it leaves the list after a while (here
+/// 300 ms), and is listed again once they connect.
+#[tokio::test]
+async fn a_table_whose_opener_never_comes_leaves_the_list() {
+    let config = dara_server::Config {
+        opener_expected_within: std::time::Duration::from_millis(300),
+        ..test_config()
+    };
+    let (addr, state) = start_with_state(config).await;
+    let listed =
+        || state.lobby.tables().into_iter().map(|t| t.game.to_string()).collect::<Vec<_>>();
+    let (_, first) = post(addr, "/api/seek", json!({ "rules": "ninja" })).await;
+    let (table, seat, _) = seated(&first);
+    assert_eq!(listed(), vec![table.clone()], "listed before the opener is here");
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !listed().is_empty() {
+        assert!(tokio::time::Instant::now() < deadline, "still listed: {:?}", listed());
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    // Nobody is seated opposite the empty chair now: "Sit down" says it closed, and a seeker
+    // opens a table of their own.
+    let (status, _) = post(addr, &format!("/api/tables/{table}/sit"), json!({})).await;
+    assert_eq!(status, 404);
+    let (_, other) = post(addr, "/api/seek", json!({ "rules": "ninja" })).await;
+    let (own, _, _) = seated(&other);
+    assert_ne!(own, table);
+    // The opener comes after all: the table is listed again while they are here.
+    let (_waiting, _) = Client::hello(addr, &table, Some(&seat), None).await;
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !listed().contains(&table) {
+        assert!(tokio::time::Instant::now() < deadline, "not listed again: {:?}", listed());
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
 }

@@ -17,15 +17,15 @@ pub mod relay;
 // What needs the server's state lives in these two, which nothing here imports: the state
 // holds the cluster.
 pub mod route;
-mod taking;
 pub mod tasks;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
+use crate::one_at_a_time::OneAtATime;
 use crate::redis::node::NodeName;
 use crate::redis::{Redis, LEASE};
-use crate::seat::SeatKey;
+use crate::seat::{GameId, SeatKey};
 use crate::store::error::StoreError;
 
 /// This node's part in a cluster.
@@ -37,7 +37,7 @@ pub struct Cluster {
     pub hub: Arc<relay::Hub>,
     /// One takeover at a time for each game on this node (two sockets that arrive together for
     /// a game whose node died take it up once), different games at once.
-    taking: taking::Taking,
+    taking: OneAtATime<GameId>,
     /// Whether this node's inbox is listened to.
     inbox: AtomicBool,
     /// When this node sent the last renewal that Redis answered (see [`Cluster::sure_alive`]).
@@ -71,7 +71,7 @@ impl Cluster {
             seats: limits::SeatCounts::new(redis.clone(), key.clone()),
             redis,
             hub,
-            taking: taking::Taking::default(),
+            taking: OneAtATime::default(),
             inbox: AtomicBool::new(false),
             // It has just said so.
             renewed: Mutex::new(tokio::time::Instant::now()),

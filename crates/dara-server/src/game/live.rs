@@ -53,6 +53,11 @@ pub(super) struct Game {
     /// When it was created (or taken up again): a game whose second seat nobody takes is
     /// closed after a while.
     created: Instant,
+    /// Until when a table that "play anyone" listed at once counts the person who opened it as
+    /// coming, though their page has not connected yet: it stays listed, and may be sat at,
+    /// meanwhile (see [`Game::expect_opener`]). `None` once they have connected or the time
+    /// has passed, and for every other game.
+    opener_expected_until: Option<Instant>,
     crowd: Crowd,
     /// How often each seat may say a quick message (none is kept).
     quick: QuickMessages,
@@ -101,6 +106,7 @@ impl Game {
             asked_from,
             date: record_date(SystemTime::now()),
             created: now,
+            opener_expected_until: None,
             crowd: Crowd::new(now),
             quick: QuickMessages::default(),
             thinking: Thinking::default(),
@@ -113,6 +119,21 @@ impl Game {
     /// Now, on the table's time.
     pub(super) fn now(&self) -> Moment {
         self.origin.now()
+    }
+
+    /// This open table was listed at its creation ("play anyone" lists the seeker's own table
+    /// at once, so that the next seeker finds it): until `within` has passed it counts its
+    /// opener as coming, though their page has not connected yet. Were it closed until then,
+    /// two seekers arriving together would each open a table and wait there forever; were it
+    /// listed for good, a seeker who never comes would leave it listed until it is forgotten.
+    pub(super) fn expect_opener(&mut self, within: std::time::Duration) {
+        self.opener_expected_until = Some(self.created + within);
+    }
+
+    /// Whether the opener of this table is still expected at `now` (see
+    /// [`Game::expect_opener`]).
+    fn opener_expected(&self, now: Instant) -> bool {
+        self.opener_expected_until.is_some_and(|until| now < until)
     }
 
     /// The server's state, while it runs: its settings are read there, not copied (this is
@@ -131,8 +152,12 @@ impl Game {
     }
 
     /// What falls due at `now` by itself: the clocks held after a restart run, a flag falls,
-    /// the number of watchers is told.
+    /// the number of watchers is told, a table whose opener never came leaves the lobby.
     pub(super) fn timed(&mut self, now: Instant) {
+        if self.opener_expected_until.is_some_and(|until| now >= until) {
+            self.opener_expected_until = None;
+            self.relist();
+        }
         if self.table.next_deadline().is_some_and(|at| self.origin.instant(at) <= now) {
             let outcome = self.table.handle(self.origin.moment(now), Input::Time);
             let _ = self.carry_out(outcome);
@@ -166,6 +191,8 @@ impl Game {
         let number = self.crowd.number();
         if let Some(colour) = seat {
             self.seat_connection(colour, number);
+            // The opener is here: from now on the table is listed while they are connected.
+            self.opener_expected_until = None;
         }
         if self.crowd.arrive(seat) {
             self.announce_presence();
@@ -249,8 +276,10 @@ impl Game {
             return Err(SitRefused::Closed);
         }
         let free = self.table.free_seat().ok_or(SitRefused::Taken)?;
-        // Nobody should sit down opposite an empty chair (the lobby lists no such table).
-        if !self.crowd.is_online(!free) {
+        // Nobody should sit down opposite an empty chair (the lobby lists no such table), unless
+        // the chair's owner is on their way: "play anyone" opened the table for them a moment
+        // ago, and they hold its seat already.
+        if !self.crowd.is_online(!free) && !self.opener_expected(Instant::now()) {
             return Err(SitRefused::Closed);
         }
         // Away until their page connects, so that if it never does the opponent may claim.
@@ -437,10 +466,14 @@ impl Game {
     }
 
     /// The next moment something happens by itself: the table's (a flag falls, held clocks
-    /// run), or the shell's (the game is forgotten, the watchers are told).
+    /// run), or the shell's (the game is forgotten, the watchers are told, a table whose
+    /// opener never came leaves the lobby).
     pub(super) fn next_wake(&self) -> Option<Instant> {
         let table = self.table.next_deadline().map(|at| self.origin.instant(at));
-        [table, self.expires_at(), self.crowd.presence_due()].into_iter().flatten().min()
+        [table, self.expires_at(), self.crowd.presence_due(), self.opener_expected_until]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Whether the game's time here is up at `now` (or the server is gone).

@@ -39,4 +39,4 @@ pub use host::Host;
 pub use mailbox::{Greeting, SitRefused};
 pub use restore::restore;
 pub use settings::{GameSettings, NewGame, Opponent};
-pub use start::spawn;
+pub use start::{spawn, spawn_listed, Listing};

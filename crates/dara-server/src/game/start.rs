@@ -20,6 +20,17 @@ use crate::store::kept::Committed;
 use crate::store::record::{GameRecord, StoredSeats};
 use crate::store::write::Write;
 
+/// When a new open table is first listed in the lobby.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listing {
+    /// Once the person waiting at it is connected ("Open a table", a rematch, any other game).
+    OnceTheOpenerIsHere,
+    /// At once, by "play anyone" (`lobby::pairing`), before the seeker's page has connected:
+    /// the table stays listed, and may be sat at, while they are expected
+    /// (`Config::opener_expected_within`).
+    AtOnce,
+}
+
 /// Starts a new game with these seats and registers it (an open table is listed in the lobby
 /// once the person waiting at it is connected). `asked_from` is the client address the game
 /// counts against (see `address::requester`), if any. The game is sent to the store at once;
@@ -35,6 +46,20 @@ pub fn spawn<H: Host>(
     seats: ByColour<Seat>,
     asked_from: Option<IpAddr>,
 ) -> Result<(GameHandle, Committed), AppError> {
+    spawn_listed(host, settings, seats, asked_from, Listing::OnceTheOpenerIsHere)
+}
+
+/// [`spawn`], its open table listed as `listing` says.
+///
+/// # Errors
+/// As [`spawn`].
+pub fn spawn_listed<H: Host>(
+    host: &Arc<H>,
+    settings: GameSettings,
+    seats: ByColour<Seat>,
+    asked_from: Option<IpAddr>,
+    listing: Listing,
+) -> Result<(GameHandle, Committed), AppError> {
     let weak: Weak<H> = Arc::downgrade(host);
     let weak: Weak<dyn Host> = weak;
     let host: &dyn Host = &**host;
@@ -46,7 +71,10 @@ pub fn spawn<H: Host>(
     host.register(handle.clone(), asked_from)?;
     let table = Table::new(settings, seats, host.config().patience);
     let kept = (host.store().for_new_game(), host.seat_key().clone());
-    let game = Game::new((weak, Lifespan::of(host.config())), &handle, table, asked_from, kept);
+    let mut game = Game::new((weak, Lifespan::of(host.config())), &handle, table, asked_from, kept);
+    if listing == Listing::AtOnce {
+        game.expect_opener(host.config().opener_expected_within);
+    }
     let begin = game.keeping.store.is_durable().then(|| Write::Begin {
         game: game.id.clone(),
         record: GameRecord::new(game.table.settings(), &game.date),

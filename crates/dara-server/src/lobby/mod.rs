@@ -6,6 +6,10 @@
 //! The list is only an offer: the seat itself is given by the game (`GameHandle::sit`), which
 //! alone knows whether it is still free. So a listing a moment old does no harm.
 //!
+//! "Play anyone" pairs one seeker at a time in each pool, on every node ([`pairing`]): two
+//! seekers with the same rules who arrive together find each other, where each would otherwise
+//! open a table of their own and wait there.
+//!
 //! The lobby also counts who is here ([`Presence`]): the people on the site's pages, the games
 //! being played, and for each of the [`pools`] the tables waiting and the games playing. The
 //! counts are given by the shell once a second ([`Lobby::count`]); the lobby's message
@@ -37,11 +41,14 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 
 use crate::browser::BrowserId;
+use crate::one_at_a_time::OneAtATime;
 use crate::protocol::{wire, Wire};
 use crate::seat::GameId;
+use pairing::{Hold, Holder};
 use view::{LobbyMessage, LobbyView, TableView};
 
 pub mod counting;
+pub mod pairing;
 pub mod pools;
 pub mod view;
 
@@ -68,19 +75,39 @@ pub struct Listed {
     pub since: u64,
 }
 
+/// A future the cluster's list answers with.
+pub type Answer<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
 /// The list of tables every node of a cluster shares, as the lobby tells it of its own (kept in
 /// Redis: `crate::redis::lobby`). The lobby only says what changed; how the list is kept, and
-/// read back into [`Lobby::replace`], is the cluster's.
+/// read back into [`Lobby::replace`], is the cluster's. So is the hold on a pool that makes
+/// "play anyone" pair one seeker at a time in it on every node ([`pairing`]).
 pub trait SharedList: Send + Sync + std::fmt::Debug {
     /// Lists a table for every node (in the background: the lobby is only an offer).
     fn open(&self, listed: &Listed);
+
+    /// Lists a table for every node now: true once any node that reads the list finds it,
+    /// false if it could not be listed.
+    fn list<'a>(&'a self, listed: &'a Listed) -> Answer<'a, bool>;
 
     /// Takes a table off every node's list (in the background).
     fn close(&self, game: &GameId);
 
     /// Takes table `game` for a seeker: true if it was still listed, so that no other node
     /// seats anyone there from the list.
-    fn take<'a>(&'a self, game: &'a GameId) -> Pin<Box<dyn Future<Output = bool> + Send + 'a>>;
+    fn take<'a>(&'a self, game: &'a GameId) -> Answer<'a, bool>;
+
+    /// Every node's tables, read afresh (this node's copy may lag behind by a round trip or
+    /// more); `None` if they could not be read.
+    fn read(&self) -> Answer<'_, Option<BTreeMap<GameId, Listed>>>;
+
+    /// Asks, once, for the hold on pool `rules` for `holder`: no seeker with these rules is
+    /// paired on any node while someone holds it.
+    fn hold(&self, rules: Ruleset, holder: Holder) -> Answer<'_, Hold>;
+
+    /// Gives the hold on pool `rules` back, if `holder` still has it (a hold lapses by itself
+    /// after a while, should its node die holding it).
+    fn release(&self, rules: Ruleset, holder: Holder) -> Answer<'static, ()>;
 }
 
 /// The list of open tables, and a channel that always holds it as a ready-made message.
@@ -91,6 +118,8 @@ pub struct Lobby {
     listing: watch::Sender<Wire>,
     /// In a cluster, the list every node shares, which this one mirrors.
     shared: OnceLock<Box<dyn SharedList>>,
+    /// One seeker at a time in each pool on this node (see [`pairing`]).
+    pools: OneAtATime<Ruleset>,
 }
 
 #[derive(Debug, Default)]
@@ -130,6 +159,7 @@ impl Default for Lobby {
             tables: Mutex::default(),
             listing: watch::Sender::new(render(&Tables::default())),
             shared: OnceLock::new(),
+            pools: OneAtATime::default(),
         }
     }
 }
@@ -158,17 +188,51 @@ impl Lobby {
 
     /// Lists a table.
     pub fn open(&self, id: GameId, table: OpenTable) {
-        let mut tables = self.tables.lock().expect("lobby lock");
-        if tables.listed.get(&id).is_some_and(|l| l.table.game == table.game) {
-            return;
-        }
-        let since = *tables.first_listed.entry(id.clone()).or_insert_with(now_ms);
-        let listed = Listed { table, opener: tables.openers.get(&id).cloned(), since };
+        let Some(listed) = self.enter(id, table) else { return };
         if let Some(shared) = self.shared.get() {
             shared.open(&listed);
         }
-        tables.listed.insert(id, listed);
+    }
+
+    /// Lists a table that `opener`'s browser opened now: in a cluster, once every node that
+    /// reads the shared list finds it (see [`pairing`]).
+    pub async fn list_now(&self, table: OpenTable, opener: Option<BrowserId>) {
+        let id = table.game.clone();
+        if let Some(browser) = opener {
+            self.opened_by(&id, browser);
+        }
+        self.enter(id.clone(), table);
+        let Some(shared) = self.shared.get() else { return };
+        // Awaited even if the game had listed it already, in the background.
+        let listed = self.tables.lock().expect("lobby lock").listed.get(&id).cloned();
+        let Some(listed) = listed else { return };
+        if !shared.list(&listed).await {
+            // Off this node's copy too, so that the game lists it again, as any table, when
+            // the person waiting at it connects.
+            self.unlist_here(&id);
+        }
+    }
+
+    /// Enters a table in this node's list: what is to be listed for every node, unless it was
+    /// listed already.
+    fn enter(&self, id: GameId, table: OpenTable) -> Option<Listed> {
+        let mut tables = self.tables.lock().expect("lobby lock");
+        if tables.listed.get(&id).is_some_and(|l| l.table.game == table.game) {
+            return None;
+        }
+        let since = *tables.first_listed.entry(id.clone()).or_insert_with(now_ms);
+        let listed = Listed { table, opener: tables.openers.get(&id).cloned(), since };
+        tables.listed.insert(id, listed.clone());
         tables.changed = true;
+        Some(listed)
+    }
+
+    /// Takes a table off this node's list only (every node's is the cluster's to change).
+    fn unlist_here(&self, id: &GameId) {
+        let mut tables = self.tables.lock().expect("lobby lock");
+        if tables.listed.remove(id).is_some() {
+            tables.changed = true;
+        }
     }
 
     /// Takes a table off the list because its person called it off or went away for now: every
@@ -207,17 +271,14 @@ impl Lobby {
     /// and not opened by `seeker`'s browser, off the list for a "play anyone" seeker to sit at:
     /// removing it at once keeps the next seeker from trying it too (in a cluster, on every
     /// node: of two nodes that pick it at once, one gets it).
+    ///
+    /// This node's list may lag behind the cluster's: "play anyone" pairs from it only when the
+    /// hold on the pool could not be had ([`pairing`]).
     pub async fn pair(&self, rules: Ruleset, seeker: Option<&BrowserId>) -> Option<GameId> {
         loop {
             let id = {
                 let mut tables = self.tables.lock().expect("lobby lock");
-                let own = |l: &Listed| seeker.is_some() && l.opener.as_ref() == seeker;
-                let id = tables
-                    .listed
-                    .iter()
-                    .filter(|(_, l)| l.table.rules == rules && !own(l))
-                    .min_by_key(|(_, l)| l.since)
-                    .map(|(id, _)| id.clone())?;
+                let id = longest_waiting(&tables.listed, rules, seeker)?;
                 tables.listed.remove(&id);
                 tables.changed = true;
                 id
@@ -279,6 +340,21 @@ impl Lobby {
         listed.sort_by_key(|l| (l.since, &l.table.game));
         listed.into_iter().map(|l| l.table.clone()).collect()
     }
+}
+
+/// The table of `tables` with these rules that has waited longest, whatever its clock, and not
+/// opened by `seeker`'s browser.
+fn longest_waiting(
+    tables: &BTreeMap<GameId, Listed>,
+    rules: Ruleset,
+    seeker: Option<&BrowserId>,
+) -> Option<GameId> {
+    let own = |l: &Listed| seeker.is_some() && l.opener.as_ref() == seeker;
+    tables
+        .iter()
+        .filter(|(_, l)| l.table.rules == rules && !own(l))
+        .min_by_key(|(_, l)| l.since)
+        .map(|(id, _)| id.clone())
 }
 
 /// Now, in milliseconds since the Unix epoch.

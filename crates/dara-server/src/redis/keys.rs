@@ -7,6 +7,8 @@
 
 use std::net::IpAddr;
 
+use dara::Ruleset;
+
 use super::node::NodeName;
 use crate::seat::{GameId, SeatKey};
 
@@ -24,6 +26,13 @@ pub(super) const TABLES: &str = "dara:lobby";
 
 /// The channel on which a node says the lobby's tables changed.
 pub(super) const TABLES_CHANGED: &str = "dara:lobby:changed";
+
+/// The hold on pool `rules` while a "play anyone" seeker is paired in it (its holder's token,
+/// see `lobby::pairing`): the rules in their canonical notation, so that `arcade` and
+/// `arcade,quiet=80` are one pool.
+pub(super) fn pairing_key(rules: &Ruleset) -> String {
+    format!("dara:pairing:{rules}")
+}
 
 /// The hash of the games anyone may watch (game id → game as listed, with its lapse).
 pub(super) const WATCH: &str = "dara:watch";

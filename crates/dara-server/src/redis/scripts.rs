@@ -73,7 +73,8 @@ static TOUCH: LazyLock<Script> = LazyLock::new(|| {
     )
 });
 
-/// Gives a lease up, if it is still this node's.
+/// Gives a lease up (a game's, or a pool's hold while a seeker is paired), if it is still its
+/// holder's.
 static RELEASE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         "if redis.call('GET', KEYS[1]) == ARGV[1] then \
@@ -257,6 +258,15 @@ pub(super) fn touch(pipe: &mut Pipeline, keys: &Keys, token: &str, kept_for: Dur
 /// The lease `lease` is given up, if it is still `token`.
 pub(super) fn release(pipe: &mut Pipeline, lease: &str, token: &str) {
     pipe.invoke_script(RELEASE.key(lease).arg(token));
+}
+
+/// [`release`], on its own: answers 1 if it was given up, 0 if it was not `token`'s any more.
+pub(super) async fn release_now(
+    conn: &mut ConnectionManager,
+    lease: &str,
+    token: &str,
+) -> RedisResult<i64> {
+    RELEASE.key(lease).arg(token).invoke_async(conn).await
 }
 
 /// Takes a game for node `node` if its holder is no longer alive, the lease's key kept for

@@ -48,8 +48,9 @@ impl Game {
     }
 
     /// An open table is listed while it has a free seat and the person waiting at it is
-    /// connected: nobody should sit down opposite an empty chair. The watch list hears of the
-    /// watchers here too.
+    /// connected (or, at a table "play anyone" listed at once, still expected: see
+    /// `Game::expect_opener`): nobody should sit down opposite an empty chair. The watch list
+    /// hears of the watchers here too.
     pub(super) fn relist(&self) {
         let Some(host) = self.server() else { return };
         watched::tell(&*host, &self.id, &self.table, self.crowd.watchers());
@@ -58,7 +59,10 @@ impl Game {
             return;
         }
         match self.table.free_seat() {
-            Some(free) if self.table.ending().is_none() && self.crowd.is_online(!free) => {
+            Some(free)
+                if self.table.ending().is_none()
+                    && (self.crowd.is_online(!free) || self.opener_expected(Instant::now())) =>
+            {
                 let table = OpenTable {
                     game: self.id.clone(),
                     rules: settings.rules,
