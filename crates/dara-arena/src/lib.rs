@@ -97,5 +97,5 @@ pub use player_id::PlayerId;
 pub use refusal::Refusal;
 pub use settings::{Settings, PAIR_EVERY, REST};
 pub use sheet::{Finish, Mark, Sheet, BERSERK_MOVES, QUICK_DRAW_PLIES};
-pub use standings::{Playing, Row, Standings, TIE_BREAK, TOP_ROWS};
+pub use standings::{Playing, Ranked, Row, Standings, TIE_BREAK, TOP_ROWS};
 pub use time::WallTime;

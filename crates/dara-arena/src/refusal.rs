@@ -81,10 +81,9 @@ impl fmt::Display for Refusal {
 
 impl std::error::Error for Refusal {}
 
-impl Refusal {
-    /// One of each refusal, for a page's catalogue to be checked against (a variant added
-    /// without a value here does not compile).
-    pub fn one_of_each() -> Vec<Refusal> {
+/// Every refusal, for the pages' catalogues to be checked against, as the table's are.
+impl dara::Coded for Refusal {
+    fn one_of_each() -> Vec<Refusal> {
         let all = vec![
             Refusal::NameEmpty,
             Refusal::NameTooLong { max: MAX_NAME_CHARS },
@@ -119,6 +118,8 @@ impl Refusal {
 
 #[cfg(test)]
 mod tests {
+    use dara::Coded;
+
     use super::*;
 
     #[test]

@@ -57,10 +57,19 @@ pub struct Row {
 pub struct Playing {
     /// Its number.
     pub game: GameNo,
-    /// Who plays pale, and their rank.
-    pub pale: (Name, u32),
-    /// Who plays dark, and their rank.
-    pub dark: (Name, u32),
+    /// Who plays pale.
+    pub pale: Ranked,
+    /// Who plays dark.
+    pub dark: Ranked,
+}
+
+/// A player named with their rank, as a game being played shows them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Ranked {
+    /// The name.
+    pub name: Name,
+    /// The rank now.
+    pub rank: u32,
 }
 
 /// The standings for one viewer.

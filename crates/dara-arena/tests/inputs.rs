@@ -517,6 +517,9 @@ fn the_standings_show_the_top_ten_the_viewers_row_the_games_and_the_time_left() 
     let json = serde_json::to_value(&standings).unwrap();
     assert_eq!(json["phase"], "running");
     assert_eq!(json["time_left"], 3_000_000);
+    assert_eq!(json["playing"][0]["pale"]["name"], "Player 1");
+    assert_eq!(json["playing"][0]["dark"]["rank"], 2);
+    assert_eq!(json["top"][0]["presence"], "active");
 }
 
 #[test]

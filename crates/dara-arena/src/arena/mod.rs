@@ -15,7 +15,7 @@ use crate::player::{Player, Presence};
 use crate::player_id::PlayerId;
 use crate::settings::Settings;
 use crate::sheet;
-use crate::standings::{self, Playing, Row, Standings, TIE_BREAK, TOP_ROWS};
+use crate::standings::{self, Playing, Ranked, Row, Standings, TIE_BREAK, TOP_ROWS};
 use crate::time::WallTime;
 
 mod handle;
@@ -145,21 +145,19 @@ impl Arena {
             Phase::Running => self.settings.ends().saturating_since(now),
             Phase::Finished => Default::default(),
         };
-        let seat = |id: &PlayerId| {
-            let p = &self.players[id];
-            (p.name.clone(), rank_of[id])
-        };
+        let ranked_name =
+            |id: &PlayerId| Ranked { name: self.players[id].name.clone(), rank: rank_of[id] };
         let mut playing: Vec<Playing> = self
             .games
             .values()
             .filter(|g| g.is_playing())
             .map(|g| Playing {
                 game: g.game,
-                pale: seat(&g.players.white),
-                dark: seat(&g.players.black),
+                pale: ranked_name(&g.players.white),
+                dark: ranked_name(&g.players.black),
             })
             .collect();
-        playing.sort_by_key(|g| g.pale.1.min(g.dark.1));
+        playing.sort_by_key(|g| g.pale.rank.min(g.dark.rank));
         Standings {
             phase: self.phase,
             time_left,
