@@ -20,7 +20,9 @@ pub enum Effect {
         /// Who plays dark.
         dark: PlayerId,
     },
-    /// Halve this side's clock at the table: it went berserk.
+    /// Halve this side's time at the table: it went berserk, before its first move. (lichess
+    /// also takes away a berserker's increment; the issue asks only the halving, and the table
+    /// is where that choice is made.)
     HalveClock {
         /// Which game.
         game: GameNo,
