@@ -149,3 +149,25 @@ test('declined from the bar on another page: the stranger\'s game is called off,
     assert.equal(await waiter.evaluate(() => localStorage.getItem('dara.seek')), null);
   });
 });
+
+test('the table\'s own page behind another tab: its title calls the person back when a stranger sits, and the seek ends once the page is seen', { timeout: 60000 }, async () => {
+  await keepScreenshotsOnFailure('seek-hidden-table', pages, async () => {
+    const waiter = await newPage();
+    const table = await waitInPool(waiter, '5+3');
+    // Told it is hidden as a browser tells a tab behind another.
+    const setHidden = (hidden) => waiter.evaluate((h) => {
+      Object.defineProperty(document, 'hidden', { configurable: true, get: () => h });
+      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (h ? 'hidden' : 'visible') });
+      document.dispatchEvent(new Event('visibilitychange'));
+    }, hidden);
+    await setHidden(true);
+    const stranger = await newPage();
+    await stranger.goto(server.url + '/');
+    await stranger.click('#pools [data-pool="10+5"]');
+    await stranger.waitForURL(new RegExp(`/g/${table}#seat=`));
+    await waiter.waitForFunction(() => /^Your game is ready \(\d+ s\) · Dara$/.test(document.title));
+    await setHidden(false);
+    await waiter.waitForFunction(() => !document.title.startsWith('Your game is ready') && localStorage.getItem('dara.seek') === null);
+    assert.match(await waiter.title(), /Dara — arcade/);
+  });
+});

@@ -96,7 +96,10 @@ function clockLabel(clock) {
 function show() {
   const seek = read(SEEK);
   if (!seek || atTablePage(seek)) {
-    restoreTitle();
+    // The table's page shows the game itself; hidden behind another tab or site, its title
+    // still calls the person back, whichever side moves first.
+    if (seek?.found && document.visibilityState === 'hidden') callBack(seek);
+    else restoreTitle();
     if (bar && Date.now() >= overUntil) bar.hidden = true;
     return;
   }
@@ -108,19 +111,14 @@ function show() {
   const play = box.querySelector('#seek-play');
   play.href = `/g/${seek.game}`;
   if (seek.found) {
-    const seconds = Math.max(0, Math.ceil((seek.found.deadline - Date.now()) / 1000));
+    const seconds = secondsLeft(seek);
     box.classList.add('found');
     box.setAttribute('role', 'alertdialog');
     box.querySelector('#seek-text').textContent = `${t('seek.found', settings)} ${t(`game.you-have.${seek.found.you}`)} ${t('seek.countdown', { count: seconds })}`;
     play.textContent = t('seek.play');
     play.hidden = false;
     box.querySelector('#seek-cancel').textContent = t('seek.decline');
-    titleBefore ??= document.title;
-    document.title = t('seek.found-title', { count: seconds });
-    if (!found) {
-      found = true;
-      call();
-    }
+    callBack(seek);
   } else {
     box.classList.remove('found');
     box.setAttribute('role', 'status');
@@ -131,6 +129,19 @@ function show() {
     play.hidden = false;
     box.querySelector('#seek-cancel').textContent = t('seek.cancel');
     restoreTitle();
+  }
+}
+
+// The seconds left to start the game found.
+const secondsLeft = (seek) => Math.max(0, Math.ceil((seek.found.deadline - Date.now()) / 1000));
+
+// The tab's title says the game is ready, with the seconds left; a sound the first time.
+function callBack(seek) {
+  titleBefore ??= document.title;
+  document.title = t('seek.found-title', { count: secondsLeft(seek) });
+  if (!found) {
+    found = true;
+    call();
   }
 }
 
@@ -308,7 +319,7 @@ export function atTable(gameId, game) {
   if (document.visibilityState === 'visible') over(null);
   else {
     seated(game.you, game.clock, game.pos.side);
-    addEventListener('visibilitychange', () => atTable(gameId, game), { once: true });
+    document.addEventListener('visibilitychange', () => atTable(gameId, game), { once: true });
   }
 }
 
