@@ -295,6 +295,14 @@ export async function assetUrl(serverUrl, name) {
   return `/assets/${hashed}`;
 }
 
+// Tells `page` it is hidden (or seen again) as a browser tells a tab behind another: headless
+// Chromium keeps every tab visible.
+export const setHidden = (page, hidden) => page.evaluate((h) => {
+  Object.defineProperty(document, 'hidden', { configurable: true, get: () => h });
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (h ? 'hidden' : 'visible') });
+  document.dispatchEvent(new Event('visibilitychange'));
+}, hidden);
+
 // Waits for the person's turn or the game's end; true at the end.
 export async function myTurnOrEnd(page, timeout = 30000) {
   await page.waitForFunction(() => !document.querySelector('#end').hidden

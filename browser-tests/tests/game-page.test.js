@@ -3,7 +3,7 @@
 // watchers, the announcements and the moving stones.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useArcade, keepScreenshotsOnFailure, createGame, expectText, settled } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, createGame, expectText, settled, setHidden } from '../harness.js';
 
 const { server, newPage, pages } = useArcade(['--instant-computer']);
 
@@ -376,22 +376,16 @@ test('the tab says "Your turn", a hidden page calls its player back; R flips the
     await host.keyboard.press('r');
     assert.equal(await host.locator('#flip').getAttribute('aria-pressed'), 'false');
 
-    // Pale's page out of sight: headless Chromium keeps every tab visible, so the page is
-    // told it is hidden as a browser tells a tab behind another. Dark's move calls pale back
-    // with the rising pair, after the move's own note.
-    const setHidden = (hidden) => host.evaluate((h) => {
-      Object.defineProperty(document, 'hidden', { configurable: true, get: () => h });
-      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (h ? 'hidden' : 'visible') });
-      document.dispatchEvent(new Event('visibilitychange'));
-    }, hidden);
-    await setHidden(true);
+    // Pale's page out of sight (setHidden: headless Chromium keeps every tab visible). Dark's
+    // move calls pale back with the rising pair, after the move's own note.
+    await setHidden(host, true);
     const before = (await host.evaluate(() => window.notes)).length;
     await play(friend, 'd4');
     await host.waitForFunction((n) => window.notes.length >= n + 3, before);
     assert.deepEqual((await host.evaluate(() => window.notes)).slice(before), [540, 660, 880]);
     assert.equal(await host.evaluate(() => document.title), 'Your turn · Dara — arcade');
     // In sight, a move is only its note.
-    await setHidden(false);
+    await setHidden(host, false);
     await play(host, 'a1');
     const seen = (await host.evaluate(() => window.notes)).length;
     await play(friend, 'f5');

@@ -5,7 +5,7 @@
 // Cancel in any tab, or closing every tab, takes the table off every listing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useArcade, keepScreenshotsOnFailure, clickTurn, myTurnOrEnd, playComputerFromHome, settled } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, clickTurn, myTurnOrEnd, playComputerFromHome, settled, setHidden } from '../harness.js';
 
 const { server, newPage, pages } = useArcade();
 
@@ -154,19 +154,13 @@ test('the table\'s own page behind another tab: its title calls the person back 
   await keepScreenshotsOnFailure('seek-hidden-table', pages, async () => {
     const waiter = await newPage();
     const table = await waitInPool(waiter, '5+3');
-    // Told it is hidden as a browser tells a tab behind another.
-    const setHidden = (hidden) => waiter.evaluate((h) => {
-      Object.defineProperty(document, 'hidden', { configurable: true, get: () => h });
-      Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (h ? 'hidden' : 'visible') });
-      document.dispatchEvent(new Event('visibilitychange'));
-    }, hidden);
-    await setHidden(true);
+    await setHidden(waiter, true);
     const stranger = await newPage();
     await stranger.goto(server.url + '/');
     await stranger.click('#pools [data-pool="10+5"]');
     await stranger.waitForURL(new RegExp(`/g/${table}#seat=`));
     await waiter.waitForFunction(() => /^Your game is ready \(\d+ s\) · Dara$/.test(document.title));
-    await setHidden(false);
+    await setHidden(waiter, false);
     await waiter.waitForFunction(() => !document.title.startsWith('Your game is ready') && localStorage.getItem('dara.seek') === null);
     assert.match(await waiter.title(), /Dara — arcade/);
   });
