@@ -53,6 +53,7 @@ export default {
   "home.dark": "Dark",
   "home.random": "Random",
   "home.no-clock-and-you-may": "No clock, and you may take moves back.",
+  "home.needs-javascript": "Playing needs JavaScript, which is turned off in this browser: turn it on to play the computer, a friend or anyone at a table. The rules can be read without it.",
   "home.play-a-friend": "Play a friend",
   "home.who-places-first": "Who places first",
   "home.me": "Me",

@@ -53,6 +53,7 @@ export default {
   "home.dark": "Foncés",
   "home.random": "Au hasard",
   "home.no-clock-and-you-may": "Sans pendule, et vous pouvez reprendre des coups.",
+  "home.needs-javascript": "Pour jouer, il faut JavaScript, désactivé dans ce navigateur : activez-le pour jouer contre l'ordinateur, un ami ou n'importe qui à une table. Les règles se lisent sans lui.",
   "home.play-a-friend": "Jouer avec un ami",
   "home.who-places-first": "Qui pose en premier",
   "home.me": "Moi",

@@ -53,6 +53,7 @@ export default {
   "home.dark": "Baƙi",
   "home.random": "Ko wanne, ba zaɓi",
   "home.no-clock-and-you-may": "Babu agogo, kuma za ka iya mayar da motsi.",
+  "home.needs-javascript": "Yin wasa yana buƙatar JavaScript, wanda aka kashe a wannan burauza: kunna shi don yin wasa da kwamfuta, da aboki ko da kowa a tebur. Ana iya karanta dokoki ba tare da shi ba.",
   "home.play-a-friend": "Yi wasa da aboki",
   "home.who-places-first": "Wa zai fara ajiyewa",
   "home.me": "Ni",
