@@ -308,3 +308,32 @@ async fn an_arena_that_waits_for_its_maker_starts_when_pressed() {
     // Pressed twice: it runs already.
     assert_eq!(ask(addr, &format!("/api/arenas/{arena}/start"), press).await.0, 403);
 }
+
+#[tokio::test]
+async fn a_player_who_makes_no_first_move_loses_and_is_paused() {
+    let mut config = test_config();
+    // Long enough for the board to tell the players their game first (it is pinned at most
+    // once a second).
+    config.patience.first_move_within = Duration::from_secs(3);
+    let addr = start(config).await;
+    let arena = arena_now(addr).await;
+    assert_eq!(join(addr, &arena, 0, "Ama").await.0, 204);
+    assert_eq!(join(addr, &arena, 1, "Kofi").await.0, 204);
+    let mut watcher = Watcher::hello(addr, &arena, Some(0)).await;
+    let game = watcher.game_other_than(None).await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    // Both come to the table; pale, who moves first, never does.
+    let (mut ama, _) = Client::hello(addr, &id, Some(&token(0)), None).await;
+    let (_kofi, _) = Client::hello(addr, &id, Some(&token(1)), None).await;
+    let end = ama.next_of("end").await;
+    assert_eq!(end["d"]["code"], "aborted", "{end}");
+    let pale = if game["colour"] == "white" { "Ama" } else { "Kofi" };
+    let dark = if pale == "Ama" { "Kofi" } else { "Ama" };
+    let standings =
+        watcher.until(|s| s["d"]["top"].as_array().unwrap().iter().any(|r| r["games"] == 1)).await;
+    assert_eq!(score_of(&standings, dark), 2, "{standings}");
+    assert_eq!(score_of(&standings, pale), 0, "{standings}");
+    let rows = standings["d"]["top"].as_array().unwrap();
+    let idle = rows.iter().find(|r| r["name"] == pale).unwrap();
+    assert_eq!(idle["presence"], "paused", "{standings}");
+}
