@@ -13,7 +13,8 @@ use dara_arena::{Input, WallTime};
 use dara_table::clock::TimeControl;
 use serde::{Deserialize, Serialize};
 
-use crate::arena::book::Listed;
+use crate::address::Client;
+use crate::arena::book::{Listed, Maker};
 use crate::arena::handle::ArenaHandle;
 use crate::arena::id::ArenaId;
 use crate::arena::owner::{open, Plan};
@@ -73,6 +74,7 @@ pub struct Made {
 /// `POST /api/arenas`: a private arena, reached by its link.
 pub async fn make(
     State(state): State<AppState>,
+    Client(client): Client,
     body: Result<Json<NewArena>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Made>), ArenaError> {
     let asked = read(body)?;
@@ -101,7 +103,7 @@ pub async fn make(
         // A time gone by: at once.
         starts: starts.map(|at| at.max(now)),
         length: Duration::from_secs(asked.minutes * 60),
-        maker: Some(state.seat_key.seal(&secret)),
+        maker: Some(Maker { secret: state.seat_key.seal(&secret), from: client }),
     };
     let handle = open(&state, &state.arenas, plan)?;
     let made = Made { arena: handle.id, secret: secret.as_str().to_owned() };

@@ -93,9 +93,11 @@ pub struct Config {
     /// How long an arena is kept after its end: then everything of it is forgotten (the
     /// issue: "everything is erased an hour after the arena ends").
     pub arena_kept_after: Duration,
-    /// Most arenas held at once (the schedule's and private ones); beyond it, new ones are
-    /// refused.
+    /// Most private arenas held at once (the schedule's always have room); beyond it, new
+    /// ones are refused.
     pub max_arenas: usize,
+    /// Most private arenas held at once that one client address made.
+    pub arenas_per_address: usize,
 }
 
 impl Config {
@@ -142,8 +144,9 @@ impl Default for Config {
             tablebase: None,
             arena_schedule: Schedule::default(),
             arena_kept_after: Duration::from_secs(3600),
-            // The schedule makes about 50 in a day; the rest are private ones.
             max_arenas: 500,
+            // A club's evening, and the next one announced.
+            arenas_per_address: 3,
         }
     }
 }

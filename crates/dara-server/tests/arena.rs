@@ -337,3 +337,29 @@ async fn a_player_who_makes_no_first_move_loses_and_is_paused() {
     let idle = rows.iter().find(|r| r["name"] == pale).unwrap();
     assert_eq!(idle["presence"], "paused", "{standings}");
 }
+
+#[tokio::test]
+async fn one_address_makes_a_few_private_arenas_and_the_schedule_s_keep_their_room() {
+    let mut config = test_config();
+    config.arena_schedule = "hourly:00 3+2 30m".parse().unwrap();
+    config.max_arenas = 4;
+    let addr = start(config).await;
+    for _ in 0..3 {
+        arena_now(addr).await;
+    }
+    let body = json!({ "clock": { "initial": 180, "increment": 2 }, "minutes": 30 });
+    let (status, refused) = post(addr, "/api/arenas", body.clone()).await;
+    assert_eq!((status, refused["code"].as_str()), (429, Some("too-many-arenas-from-you")));
+    assert_eq!(refused["limit"], 3);
+    // Another address may make one more, then the server holds as many as it will.
+    let other = Some("127.0.0.2".parse().unwrap());
+    let (status, _) = common::post_from(addr, "/api/arenas", body.clone(), other).await;
+    assert_eq!(status, 201);
+    let other = Some("127.0.0.3".parse().unwrap());
+    let (status, refused) = common::post_from(addr, "/api/arenas", body, other).await;
+    assert_eq!((status, refused["code"].as_str()), (503, Some("too-many-arenas")));
+    // The schedule's arena is there all the same.
+    let listed: Value =
+        reqwest::get(format!("http://{addr}/api/arenas")).await.unwrap().json().await.unwrap();
+    assert!(!listed.as_array().unwrap().is_empty(), "{listed}");
+}

@@ -2,6 +2,7 @@
 //! its maker's secret.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::Mutex;
 
 use serde::Serialize;
@@ -23,8 +24,27 @@ pub struct Arenas {
 #[derive(Debug)]
 struct Held {
     handle: ArenaHandle,
-    /// The keyed hash of its maker's secret; `None` for the server's own.
-    maker: Option<SeatHash>,
+    /// Who made it; `None` for the server's own.
+    maker: Option<Maker>,
+}
+
+/// Who made a private arena.
+#[derive(Debug, Clone, Copy)]
+pub struct Maker {
+    /// The keyed hash of their secret, which starts an arena that waits for them.
+    pub secret: SeatHash,
+    /// The client address it counts against (see `crate::address`).
+    pub from: IpAddr,
+}
+
+/// How many private arenas the book takes: the server's own always have room, so that nobody
+/// can keep them out by making arenas.
+#[derive(Debug, Clone, Copy)]
+pub struct Room {
+    /// Private arenas in all.
+    pub private: usize,
+    /// Private arenas made from one client address.
+    pub per_address: usize,
 }
 
 /// An arena as `GET /api/arenas` lists it.
@@ -45,20 +65,28 @@ impl Arenas {
         self.held.lock().expect("arenas lock").get(id).map(|held| held.handle.clone())
     }
 
-    /// Enters a new arena, made by whoever holds the secret hashed as `maker` (`None`: the
-    /// server), unless the book holds `most` already.
+    /// Enters a new arena made by `maker` (`None`: the server), unless it is private and there
+    /// is no `room` for it.
     ///
     /// # Errors
-    /// [`Shell::TooManyArenas`].
+    /// [`Shell::TooManyArenas`], [`Shell::TooManyArenasFromYou`].
     pub fn enter(
         &self,
         handle: ArenaHandle,
-        maker: Option<SeatHash>,
-        most: usize,
+        maker: Option<Maker>,
+        room: Room,
     ) -> Result<(), Shell> {
         let mut held = self.held.lock().expect("arenas lock");
-        if held.len() >= most {
-            return Err(Shell::TooManyArenas);
+        if let Some(maker) = &maker {
+            let private = held.values().filter_map(|h| h.maker.as_ref());
+            let (all, here) = private
+                .fold((0, 0), |(all, here), m| (all + 1, here + usize::from(m.from == maker.from)));
+            if here >= room.per_address {
+                return Err(Shell::TooManyArenasFromYou { limit: room.per_address });
+            }
+            if all >= room.private {
+                return Err(Shell::TooManyArenas);
+            }
         }
         held.insert(handle.id.clone(), Held { handle, maker });
         Ok(())
@@ -67,7 +95,7 @@ impl Arenas {
     /// Whether `offered` is the hash of arena `id`'s maker's secret.
     pub fn made_by(&self, id: &ArenaId, offered: &SeatHash) -> bool {
         let held = self.held.lock().expect("arenas lock");
-        held.get(id).and_then(|h| h.maker.as_ref()).is_some_and(|m| m.matches(offered))
+        held.get(id).and_then(|h| h.maker.as_ref()).is_some_and(|m| m.secret.matches(offered))
     }
 
     /// Forgets arena `id`: it ended an hour ago.

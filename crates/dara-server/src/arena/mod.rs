@@ -19,7 +19,7 @@ mod verdict;
 pub(crate) mod wall;
 
 pub use board::{About, Board, Podium, Seated};
-pub use book::{Arenas, Listed};
+pub use book::{Arenas, Listed, Maker, Room};
 pub use handle::ArenaHandle;
 pub use id::ArenaId;
 pub use owner::{open, Plan, BOARD_EVERY};

@@ -15,7 +15,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
 use super::board::{starts, About, Board, Podium, Seated};
-use super::book::Arenas;
+use super::book::{Arenas, Maker, Room};
 use super::handle::{ArenaHandle, Letter};
 use super::id::ArenaId;
 use super::player::seat_of;
@@ -25,7 +25,7 @@ use super::wall;
 use crate::game::host::Host;
 use crate::game::observer::{News, Observer};
 use crate::game::start::spawn_observed;
-use crate::seat::{GameId, SeatHash};
+use crate::seat::GameId;
 
 /// How often, at most, the board is pinned up again: the standings change with every game's
 /// end, and a page needs no more than a second's news.
@@ -46,8 +46,8 @@ pub struct Plan {
     pub starts: Option<WallTime>,
     /// How long it runs.
     pub length: Duration,
-    /// The hash of its maker's secret; `None` for the server's own, which are listed.
-    pub maker: Option<SeatHash>,
+    /// Who made it; `None` for the server's own, which are listed.
+    pub maker: Option<Maker>,
 }
 
 /// Makes the arena of `plan`, enters it in `book` and starts its owner.
@@ -76,8 +76,9 @@ pub fn open<H: Host>(
     let (board, pinned) = watch::channel(Board::empty(about.clone(), arena.standings(now, None)));
     let (letters, mailbox) = mpsc::channel(256);
     let handle = ArenaHandle::new(id.clone(), letters, pinned);
-    let most = host.config().max_arenas;
-    book.enter(handle.clone(), plan.maker, most)?;
+    let config = host.config();
+    let room = Room { private: config.max_arenas, per_address: config.arenas_per_address };
+    book.enter(handle.clone(), plan.maker, room)?;
     let (tell, news) = mpsc::unbounded_channel();
     let owner = Owner {
         id,

@@ -33,8 +33,13 @@ pub enum Shell {
     /// Start pressed by someone who does not hold the maker's secret, or on an arena that
     /// starts at its time.
     NotTheMaker,
-    /// The server holds as many arenas as it will.
+    /// The server holds as many private arenas as it will.
     TooManyArenas,
+    /// The client's address has made as many of the private arenas held now as one may.
+    TooManyArenasFromYou {
+        /// How many.
+        limit: usize,
+    },
 }
 
 impl ArenaError {
@@ -57,6 +62,7 @@ impl ArenaError {
             ArenaError::Shell(Shell::BerserkUnsupported) => StatusCode::NOT_IMPLEMENTED,
             ArenaError::Shell(Shell::NotTheMaker) => StatusCode::FORBIDDEN,
             ArenaError::Shell(Shell::TooManyArenas) => StatusCode::SERVICE_UNAVAILABLE,
+            ArenaError::Shell(Shell::TooManyArenasFromYou { .. }) => StatusCode::TOO_MANY_REQUESTS,
         }
     }
 
@@ -77,6 +83,10 @@ impl ArenaError {
             ArenaError::Shell(Shell::TooManyArenas) => {
                 "the server holds as many arenas as it will: try again later".to_owned()
             }
+            ArenaError::Shell(Shell::TooManyArenasFromYou { limit }) => format!(
+                "{limit} arenas made from your address are held already, the most at once; an \
+                 arena is forgotten an hour after its end"
+            ),
         }
     }
 }
