@@ -9,6 +9,7 @@ use dara_table::Patience;
 use dara_tablebase::Tablebase;
 
 use crate::address::TrustedProxies;
+use crate::arena::schedule::Schedule;
 
 /// How long a table "play anyone" opened stays listed before the seeker's page has connected
 /// (the default of [`Config::opener_expected_within`]). A page connects a few hundred
@@ -86,6 +87,17 @@ pub struct Config {
     /// Movement-phase tablebases (`dara serve --tablebases DIR`): the analysis answers from them
     /// and level 8 plays from them. Without them the Arcade works as before.
     pub tablebase: Option<Arc<Tablebase>>,
+    /// The server's own arenas (`dara serve --arenas`, whose default is the issue's schedule);
+    /// none here, so that a server made by a test has only the arenas it makes.
+    pub arena_schedule: Schedule,
+    /// How long an arena is kept after its end: then everything of it is forgotten (the
+    /// issue: "everything is erased an hour after the arena ends").
+    pub arena_kept_after: Duration,
+    /// Most private arenas held at once (the schedule's always have room); beyond it, new
+    /// ones are refused.
+    pub max_arenas: usize,
+    /// Most private arenas held at once that one client address made.
+    pub arenas_per_address: usize,
 }
 
 impl Config {
@@ -130,6 +142,11 @@ impl Default for Config {
             burst: 40,
             per_second: 10,
             tablebase: None,
+            arena_schedule: Schedule::default(),
+            arena_kept_after: Duration::from_secs(3600),
+            max_arenas: 500,
+            // A club's evening, and the next one announced.
+            arenas_per_address: 3,
         }
     }
 }

@@ -16,8 +16,10 @@
 //!   through [`redis`]; the cluster's relay and limits ([`cluster`]);
 //! - [`game`]: the live games, each a `dara_table::Table` (where every rule is decided) and the
 //!   shell around it, which sees the server only through [`game::Host`];
+//! - [`arena`]: the arenas, each a `dara_arena::Arena` held by one task that opens its games
+//!   through [`game`] and hears their first moves and ends;
 //! - [`state`]: the server's shared state, which holds all of the above and is the games' host;
-//! - what serves requests from it: [`api`], [`ws`], [`pages`], [`analysis`], [`review`], the
+//! - what serves requests from it: [`api`], [`arena_api`], [`ws`], [`pages`], [`analysis`], [`review`], the
 //!   operator's endpoints in [`metrics`], and the cluster's routing and background tasks
 //!   ([`cluster::route`], [`cluster::tasks`]).
 
@@ -27,6 +29,8 @@
 pub mod address;
 pub mod analysis;
 pub mod api;
+pub mod arena;
+pub mod arena_api;
 pub mod browser;
 pub mod cluster;
 mod compress;
@@ -106,6 +110,11 @@ pub fn app(state: AppState) -> Router {
         .route("/api/position", post(position::judge))
         .route("/api/puzzles", get(puzzles::list))
         .route("/api/tables/{id}/sit", post(api::sit))
+        .route("/api/arenas", get(arena_api::list).post(arena_api::make))
+        .route("/api/arenas/{id}/join", post(arena_api::join))
+        .route("/api/arenas/{id}/start", post(arena_api::start))
+        .route("/api/arenas/{id}/{request}", post(arena_api::request))
+        .route("/ws/arena/{id}", get(ws::arena_socket))
         .route("/ws/game/{id}", get(ws::game_socket))
         .route("/ws/lobby", get(ws::lobby_socket))
         .route("/ws/watch", get(ws::watch_socket))
@@ -217,6 +226,7 @@ pub async fn serve(
         header_timeout: state.config.header_timeout,
     };
     lobby::counting::start(&state);
+    arena::scheduled::start(&state, &state.arenas, state.config.arena_schedule.clone());
     let connections = state.connections.clone();
     let stopping = state.clone();
     let shutdown = async move {

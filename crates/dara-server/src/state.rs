@@ -9,6 +9,7 @@ use dara::ByColour;
 use dara_table::GameSettings;
 
 use crate::address::TrustedProxies;
+use crate::arena::book::Arenas;
 use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::connections::Connections;
@@ -36,6 +37,8 @@ pub struct Shared {
     pub lobby: Lobby,
     /// The games anyone may watch.
     pub watch: WatchList,
+    /// The live arenas (shared with each arena's owner, which leaves the book at its end).
+    pub arenas: Arc<Arenas>,
     /// The engine pool.
     pub computer: Computer,
     /// Open connections, per client address.
@@ -119,6 +122,7 @@ impl Shared {
             registry: Mutex::default(),
             lobby: Lobby::default(),
             watch: WatchList::default(),
+            arenas: Arc::default(),
             computer,
             connections: Arc::default(),
             metrics: Metrics::default().with_store(&store),

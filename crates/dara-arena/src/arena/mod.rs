@@ -186,6 +186,16 @@ impl Arena {
             .collect()
     }
 
+    /// Every player's row, best first: what a shell sends each player as their own row,
+    /// ranked once for all of them.
+    pub fn rows(&self) -> Vec<(&PlayerId, Row)> {
+        self.ranked()
+            .into_iter()
+            .zip(1..)
+            .map(|((id, p), rank)| (id, standings::row(rank, p)))
+            .collect()
+    }
+
     /// Records an event the arena has decided on: it is applied, then kept.
     fn record(&mut self, event: ArenaEvent) {
         if let Err(why) = self.apply(&event) {

@@ -78,6 +78,18 @@ pub struct Args {
     /// plays from them. The Arcade works without them.
     #[arg(long)]
     pub tablebases: Option<std::path::PathBuf>,
+    /// The server's own arenas, comma-separated, each `hourly:MM CLOCK LENGTH` (every hour at
+    /// minute MM) or `daily:HH:MM CLOCK LENGTH`, the clock as players say it (`3+2`), the
+    /// length in minutes (`30m`); each is announced an hour before its start. "" for none.
+    /// The default is the issue's: a 30-minute 3+2 arena every hour, and a 90-minute 10+5 one
+    /// at 20:00.
+    #[arg(long, value_name = "SCHEDULE", default_value = dara_server::arena::schedule::DEFAULT_SCHEDULE)]
+    pub arenas: dara_server::arena::Schedule,
+    /// The time zone of --arenas, in minutes east of UTC (the default: West Africa Time,
+    /// UTC+1).
+    #[arg(long, value_name = "MINUTES", allow_hyphen_values = true,
+          default_value_t = dara_server::arena::schedule::DEFAULT_UTC_OFFSET_MINUTES)]
+    pub arena_utc_offset: i32,
     /// Connections waiting to be accepted (the listen backlog).
     #[arg(long, default_value_t = 4096)]
     pub backlog: u32,
@@ -258,6 +270,8 @@ impl Args {
         config.public_origin.clone_from(&self.public_origin);
         config.metrics_token.clone_from(&self.metrics_token);
         config.header_timeout = Duration::from_secs(self.header_timeout.max(1));
+        config.arena_schedule = self.arenas.clone();
+        config.arena_schedule.utc_offset_minutes = self.arena_utc_offset;
         config
     }
 }
@@ -328,6 +342,19 @@ mod tests {
         assert_eq!(given.public_origin, server.public_origin);
         assert_eq!(given.metrics_token, server.metrics_token);
         assert_eq!(given.header_timeout, server.header_timeout);
+        // Except the arenas: a test's server has none, `dara serve` the issue's schedule.
+        assert_eq!(given.arena_schedule, dara_server::arena::Schedule::issue_default());
+    }
+
+    #[test]
+    fn the_arenas_are_the_operator_s() {
+        let config =
+            Args::parse_from(["serve", "--arenas", "", "--arena-utc-offset=-300"]).config();
+        assert!(config.arena_schedule.entries.is_empty());
+        assert_eq!(config.arena_schedule.utc_offset_minutes, -300);
+        let config = Args::parse_from(["serve", "--arenas=daily:18:30 5+0 45m"]).config();
+        assert_eq!(config.arena_schedule.entries.len(), 1);
+        assert!(Args::try_parse_from(["serve", "--arenas=weekly 5+0 45m"]).is_err());
     }
 
     #[test]

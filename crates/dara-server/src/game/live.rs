@@ -24,6 +24,7 @@ use super::host::Host;
 use super::keeping::Keeping;
 use super::lifespan::Lifespan;
 use super::mailbox::{Greeting, SitRefused};
+use super::observer::{News, Observer};
 use super::origin::Origin;
 use super::quick_messages::QuickMessages;
 use super::settings::rematch;
@@ -71,6 +72,8 @@ pub(super) struct Game {
     /// second seat: the server's settings, copied once, so that the owner reads them after
     /// every letter without reaching the server.
     lifespan: Lifespan,
+    /// Who follows the game from outside it (the arena that paired it), if anyone.
+    pub(super) observer: Option<Observer>,
 }
 
 /// How a change to a live game ended.
@@ -113,6 +116,7 @@ impl Game {
             keeping: Keeping::new(store),
             key,
             lifespan,
+            observer: None,
         }
     }
 
@@ -328,6 +332,7 @@ impl Game {
                 if let Some(host) = self.server() {
                     host.metrics().turns.inc();
                 }
+                self.tell_first_move();
             }
             let told = history::told(&self.view(), v);
             self.keeping.tell(told);
@@ -350,6 +355,7 @@ impl Game {
                     self.announce_presence();
                 }
                 Effect::Ended(at) => {
+                    self.tell_end();
                     if let Some(host) = self.server() {
                         host.lobby().close(&self.id);
                         host.set_finished(
@@ -375,6 +381,23 @@ impl Game {
             watched::tell(&*host, &self.id, &self.table, self.crowd.watchers());
         }
         reply
+    }
+
+    /// Tells the follower, if any, of one of the game's first two turns: the side that made
+    /// it is the one no longer to move (a turn takes its captures with it).
+    fn tell_first_move(&self) {
+        let Some(observer) = &self.observer else { return };
+        if self.table.played().moves().len() <= 2 {
+            let by = !self.table.played().pos().side();
+            observer.tell(&self.id, News::Moved { by });
+        }
+    }
+
+    /// Tells the follower, if any, how the game ended.
+    fn tell_end(&self) {
+        let (Some(observer), Some(ending)) = (&self.observer, self.table.ending()) else { return };
+        let plies = u32::try_from(self.table.played().moves().len()).unwrap_or(u32::MAX);
+        observer.tell(&self.id, News::Ended { ending: *ending, plies });
     }
 
     /// A new game with the same people, colours swapped (see [`rematch`]).

@@ -12,6 +12,7 @@ use super::host::Host;
 use super::lifespan::Lifespan;
 use super::live::Game;
 use super::mailbox::{mailbox, Receiver};
+use super::observer::Observer;
 use super::owner;
 use super::settings::GameSettings;
 use crate::error::AppError;
@@ -60,6 +61,30 @@ pub fn spawn_listed<H: Host>(
     asked_from: Option<IpAddr>,
     listing: Listing,
 ) -> Result<(GameHandle, Committed), AppError> {
+    spawn_with(host, settings, seats, (asked_from, listing), None)
+}
+
+/// A game the server starts for people who hold its seats already (an arena's pairing), never
+/// listed, its first moves and end told to `observer`.
+///
+/// # Errors
+/// As [`spawn`].
+pub fn spawn_observed<H: Host>(
+    host: &Arc<H>,
+    settings: GameSettings,
+    seats: ByColour<Seat>,
+    observer: Observer,
+) -> Result<(GameHandle, Committed), AppError> {
+    spawn_with(host, settings, seats, (None, Listing::OnceTheOpenerIsHere), Some(observer))
+}
+
+fn spawn_with<H: Host>(
+    host: &Arc<H>,
+    settings: GameSettings,
+    seats: ByColour<Seat>,
+    (asked_from, listing): (Option<IpAddr>, Listing),
+    observer: Option<Observer>,
+) -> Result<(GameHandle, Committed), AppError> {
     let weak: Weak<H> = Arc::downgrade(host);
     let weak: Weak<dyn Host> = weak;
     let host: &dyn Host = &**host;
@@ -72,6 +97,7 @@ pub fn spawn_listed<H: Host>(
     let table = Table::new(settings, seats, host.config().patience);
     let kept = (host.store().for_new_game(), host.seat_key().clone());
     let mut game = Game::new((weak, Lifespan::of(host.config())), &handle, table, asked_from, kept);
+    game.observer = observer;
     if listing == Listing::AtOnce {
         game.expect_opener(host.config().opener_expected_within);
     }

@@ -10,6 +10,7 @@
 //! (`connection`). A socket to a game that another node of the cluster runs is relayed there
 //! (`cluster::relay`).
 
+mod arena;
 mod connection;
 mod game;
 mod heartbeat;
@@ -18,6 +19,7 @@ mod lobby;
 mod socket;
 mod watch;
 
+pub use arena::arena_socket;
 pub use game::{game_socket, serve_relayed};
 pub use lobby::lobby_socket;
 pub use watch::watch_socket;

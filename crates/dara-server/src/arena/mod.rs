@@ -1,0 +1,29 @@
+//! Arenas (lichess-style tournaments with no accounts), as the server runs them: each one a
+//! `dara_arena::Arena` (where every rule of an arena is decided) held by one task (`owner`),
+//! reached through a cheap [`ArenaHandle`], its games ordinary games at the table that tell it
+//! their first moves and their end (`crate::game::observer`). A player is the token their
+//! browser keeps (`player`), which is also their seat in each of their games. Its sockets read
+//! the board it pins up (`board`). The server's own arenas come from its schedule
+//! (`schedule`, `scheduled`); anyone may make a private one, reached by its link.
+
+pub(crate) mod board;
+pub(crate) mod book;
+pub(crate) mod handle;
+pub(crate) mod id;
+pub(crate) mod owner;
+pub(crate) mod player;
+pub(crate) mod refused;
+pub mod schedule;
+pub mod scheduled;
+mod verdict;
+pub(crate) mod wall;
+
+pub use board::{About, Board, Podium, Seated};
+pub use book::{Arenas, Listed, Maker, Room};
+pub use handle::ArenaHandle;
+pub use id::ArenaId;
+pub use owner::{open, Plan, BOARD_EVERY};
+pub use player::{seat_of, PlayerToken};
+pub use refused::{ArenaError, Shell};
+pub use schedule::{Schedule, ScheduleError};
+pub use verdict::verdict;

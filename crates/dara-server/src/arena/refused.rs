@@ -1,0 +1,131 @@
+//! Why the server did not do what was asked of an arena: the arena's own refusals
+//! ([`dara_arena::Refusal`]), and the shell's. Each travels as its code with its figures,
+//! beside the English, as the server's other errors do (`crate::error`).
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+
+/// An arena request not carried out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum ArenaError {
+    /// The arena refused it: it is exactly as it was.
+    Arena(dara_arena::Refusal),
+    /// The server refused it before the arena saw it.
+    Shell(Shell),
+}
+
+/// The server's own refusals of arena requests.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "code", rename_all = "kebab-case")]
+pub enum Shell {
+    /// The request is wrong; `detail` says how.
+    BadRequest {
+        /// What is wrong, in English.
+        detail: String,
+    },
+    /// No such arena: never made, or ended more than an hour ago and forgotten.
+    UnknownArena,
+    /// Berserk is not played yet: the table cannot halve a clock.
+    BerserkUnsupported,
+    /// Start pressed by someone who does not hold the maker's secret, or on an arena that
+    /// starts at its time.
+    NotTheMaker,
+    /// The server holds as many private arenas as it will.
+    TooManyArenas,
+    /// The client's address has made as many of the private arenas held now as one may.
+    TooManyArenasFromYou {
+        /// How many.
+        limit: usize,
+    },
+}
+
+impl ArenaError {
+    /// A bad request with a reason.
+    pub fn bad(reason: impl Into<String>) -> ArenaError {
+        ArenaError::Shell(Shell::BadRequest { detail: reason.into() })
+    }
+
+    /// The status it is answered with.
+    pub fn status(&self) -> StatusCode {
+        use dara_arena::Refusal as R;
+        match self {
+            ArenaError::Arena(R::NameEmpty | R::NameTooLong { .. } | R::NameInvisible) => {
+                StatusCode::BAD_REQUEST
+            }
+            ArenaError::Arena(R::UnknownPlayer) => StatusCode::FORBIDDEN,
+            ArenaError::Arena(_) => StatusCode::CONFLICT,
+            ArenaError::Shell(Shell::BadRequest { .. }) => StatusCode::BAD_REQUEST,
+            ArenaError::Shell(Shell::UnknownArena) => StatusCode::NOT_FOUND,
+            ArenaError::Shell(Shell::BerserkUnsupported) => StatusCode::NOT_IMPLEMENTED,
+            ArenaError::Shell(Shell::NotTheMaker) => StatusCode::FORBIDDEN,
+            ArenaError::Shell(Shell::TooManyArenas) => StatusCode::SERVICE_UNAVAILABLE,
+            ArenaError::Shell(Shell::TooManyArenasFromYou { .. }) => StatusCode::TOO_MANY_REQUESTS,
+        }
+    }
+
+    /// What a person is told, in English.
+    pub fn reason(&self) -> String {
+        match self {
+            ArenaError::Arena(refusal) => refusal.to_string(),
+            ArenaError::Shell(Shell::BadRequest { detail }) => detail.clone(),
+            ArenaError::Shell(Shell::UnknownArena) => {
+                "no such arena: it may have ended more than an hour ago".to_owned()
+            }
+            ArenaError::Shell(Shell::BerserkUnsupported) => {
+                "berserk is not played here yet".to_owned()
+            }
+            ArenaError::Shell(Shell::NotTheMaker) => {
+                "only whoever made the arena starts it, and only if it waits for them".to_owned()
+            }
+            ArenaError::Shell(Shell::TooManyArenas) => {
+                "the server holds as many arenas as it will: try again later".to_owned()
+            }
+            ArenaError::Shell(Shell::TooManyArenasFromYou { limit }) => format!(
+                "{limit} arenas made from your address are held already, the most at once; an \
+                 arena is forgotten an hour after its end"
+            ),
+        }
+    }
+}
+
+impl From<dara_arena::Refusal> for ArenaError {
+    fn from(refusal: dara_arena::Refusal) -> ArenaError {
+        ArenaError::Arena(refusal)
+    }
+}
+
+impl From<Shell> for ArenaError {
+    fn from(shell: Shell) -> ArenaError {
+        ArenaError::Shell(shell)
+    }
+}
+
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    error: String,
+    #[serde(flatten)]
+    code: &'a ArenaError,
+}
+
+impl IntoResponse for ArenaError {
+    fn into_response(self) -> Response {
+        let body = Json(ErrorBody { error: self.reason(), code: &self });
+        (self.status(), body).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_kinds_travel_as_their_codes() {
+        let taken = serde_json::to_value(ArenaError::Arena(dara_arena::Refusal::NameTaken));
+        assert_eq!(taken.unwrap(), serde_json::json!({ "code": "name-taken" }));
+        let unknown = serde_json::to_value(ArenaError::Shell(Shell::UnknownArena));
+        assert_eq!(unknown.unwrap(), serde_json::json!({ "code": "unknown-arena" }));
+    }
+}

@@ -1,0 +1,213 @@
+//! The HTTP side of arenas: list them, make a private one, and a player's requests (join,
+//! pause, resume, leave, berserk). The standings go out over the arena's socket
+//! (`crate::ws`).
+
+use std::time::Duration;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::Json;
+use dara::Ruleset;
+use dara_arena::{Input, WallTime};
+use dara_table::clock::TimeControl;
+use serde::{Deserialize, Serialize};
+
+use crate::address::Client;
+use crate::arena::book::{Listed, Maker};
+use crate::arena::handle::ArenaHandle;
+use crate::arena::id::ArenaId;
+use crate::arena::owner::{open, Plan};
+use crate::arena::player::PlayerToken;
+use crate::arena::refused::{ArenaError, Shell};
+use crate::arena::wall;
+use crate::seat::SeatToken;
+use crate::state::AppState;
+
+/// The longest arena one may make.
+pub const MAX_MINUTES: u64 = 180;
+
+/// How far ahead one may announce an arena.
+pub const MAX_AHEAD: Duration = Duration::from_secs(7 * 24 * 3600);
+
+fn read<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, ArenaError> {
+    body.map(|Json(t)| t).map_err(|e| ArenaError::bad(e.body_text()))
+}
+
+fn arena(state: &AppState, id: &str) -> Result<ArenaHandle, ArenaError> {
+    let id = ArenaId::parse(id).ok_or(Shell::UnknownArena)?;
+    Ok(state.arenas.get(&id).ok_or(Shell::UnknownArena)?)
+}
+
+/// `GET /api/arenas`: the server's own arenas, running, starting soon, or ended within the
+/// hour.
+pub async fn list(State(state): State<AppState>) -> Json<Vec<Listed>> {
+    Json(state.arenas.listed())
+}
+
+/// What the maker of a private arena asks for.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewArena {
+    /// The rules of its games, in notation; `arcade` when absent.
+    #[serde(default)]
+    pub rules: Option<String>,
+    /// Their clock.
+    pub clock: TimeControl,
+    /// How long it runs, in minutes.
+    pub minutes: u64,
+    /// When it starts (milliseconds since the Unix epoch); absent: when its maker presses
+    /// start.
+    #[serde(default)]
+    pub starts: Option<u64>,
+}
+
+/// What the maker gets back.
+#[derive(Debug, Serialize)]
+pub struct Made {
+    /// The arena's id (its socket is `/ws/arena/<id>`).
+    pub arena: ArenaId,
+    /// The maker's secret, which starts an arena that waits for its maker.
+    pub secret: String,
+}
+
+/// `POST /api/arenas`: a private arena, reached by its link.
+pub async fn make(
+    State(state): State<AppState>,
+    Client(client): Client,
+    body: Result<Json<NewArena>, JsonRejection>,
+) -> Result<(StatusCode, Json<Made>), ArenaError> {
+    let asked = read(body)?;
+    let rules: Ruleset = match &asked.rules {
+        Some(text) if text.len() > 200 => return Err(ArenaError::bad("the ruleset is too long")),
+        Some(text) => text.parse().map_err(|e| ArenaError::bad(format!("ruleset: {e}")))?,
+        None => Ruleset::default(),
+    };
+    if !asked.clock.is_reasonable() {
+        return Err(ArenaError::bad(
+            "the clock must give 30 s to 60 min, and add at most 60 s a move",
+        ));
+    }
+    if !(1..=MAX_MINUTES).contains(&asked.minutes) {
+        return Err(ArenaError::bad(format!("an arena runs 1 to {MAX_MINUTES} minutes")));
+    }
+    let now = wall::now();
+    let starts = asked.starts.map(WallTime::from_millis);
+    if starts.is_some_and(|at| at > now + MAX_AHEAD) {
+        return Err(ArenaError::bad("an arena starts within a week"));
+    }
+    let secret = SeatToken::random();
+    let plan = Plan {
+        rules,
+        clock: asked.clock,
+        // A time gone by: at once.
+        starts: starts.map(|at| at.max(now)),
+        length: Duration::from_secs(asked.minutes * 60),
+        maker: Some(Maker { secret: state.seat_key.seal(&secret), from: client }),
+    };
+    let handle = open(&state, &state.arenas, plan)?;
+    let made = Made { arena: handle.id, secret: secret.as_str().to_owned() };
+    Ok((StatusCode::CREATED, Json(made)))
+}
+
+/// A player's join.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Join {
+    /// The token the player's browser made and keeps.
+    pub player: PlayerToken,
+    /// The name they play under, as typed.
+    pub name: String,
+}
+
+/// A player's other requests.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Player {
+    /// The token the player's browser keeps.
+    pub player: PlayerToken,
+    /// For berserk: the arena's number of the game (unused otherwise).
+    #[serde(default)]
+    pub game: Option<u32>,
+}
+
+/// Hands the arena `input`; nothing in the answer but its refusal, if any.
+async fn act(handle: &ArenaHandle, input: Input) -> Result<StatusCode, ArenaError> {
+    match handle.act(input).await {
+        Some(Ok(())) => Ok(StatusCode::NO_CONTENT),
+        Some(Err(refusal)) => Err(refusal.into()),
+        None => Err(Shell::UnknownArena.into()),
+    }
+}
+
+/// `POST /api/arenas/{id}/join`.
+pub async fn join(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    body: Result<Json<Join>, JsonRejection>,
+) -> Result<StatusCode, ArenaError> {
+    let handle = arena(&state, &id)?;
+    let join = read(body)?;
+    let player = join.player.player(&state.seat_key);
+    act(&handle, Input::Join { player, name: join.name }).await
+}
+
+/// The requests a player makes by name: `pause`, `resume`, `leave`, `berserk`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Request {
+    /// Not to be paired until back.
+    Pause,
+    /// Back.
+    Resume,
+    /// Gone.
+    Leave,
+    /// Halve one's clock for a point more.
+    Berserk,
+}
+
+/// `POST /api/arenas/{id}/{request}`.
+pub async fn request(
+    State(state): State<AppState>,
+    Path((id, request)): Path<(String, Request)>,
+    body: Result<Json<Player>, JsonRejection>,
+) -> Result<StatusCode, ArenaError> {
+    let handle = arena(&state, &id)?;
+    let asked = read(body)?;
+    let player = asked.player.player(&state.seat_key);
+    let input = match request {
+        Request::Pause => Input::Pause { player },
+        Request::Resume => Input::Resume { player },
+        Request::Leave => Input::Leave { player },
+        // The table cannot halve a clock yet: said so, rather than a berserk that changes
+        // nothing on the board.
+        Request::Berserk => return Err(Shell::BerserkUnsupported.into()),
+    };
+    act(&handle, input).await
+}
+
+/// The maker's press.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Press {
+    /// The maker's secret.
+    pub secret: String,
+}
+
+/// `POST /api/arenas/{id}/start`: the maker starts an arena that waits for them.
+pub async fn start(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    body: Result<Json<Press>, JsonRejection>,
+) -> Result<StatusCode, ArenaError> {
+    let handle = arena(&state, &id)?;
+    let press = read(body)?;
+    if !state.arenas.made_by(&handle.id, &state.seat_key.hash(&press.secret)) {
+        return Err(Shell::NotTheMaker.into());
+    }
+    match handle.start().await {
+        Some(true) => Ok(StatusCode::NO_CONTENT),
+        Some(false) => Err(Shell::NotTheMaker.into()),
+        None => Err(Shell::UnknownArena.into()),
+    }
+}

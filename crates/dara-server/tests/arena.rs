@@ -1,0 +1,365 @@
+//! Arenas on a real server: players join over HTTP, hear the standings and their games over
+//! the arena's socket, play those games over the game sockets, and are paired again by
+//! themselves.
+
+mod common;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use common::{post, start, test_config, Client};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+const PATIENCE: Duration = Duration::from_secs(20);
+
+fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() as u64
+}
+
+fn token(n: usize) -> String {
+    format!("arena-test-player-{n}")
+}
+
+/// A private arena of 3+2 games for 30 minutes, starting now.
+async fn arena_now(addr: SocketAddr) -> String {
+    let body =
+        json!({ "clock": { "initial": 180, "increment": 2 }, "minutes": 30, "starts": now_ms() });
+    let (status, made) = post(addr, "/api/arenas", body).await;
+    assert_eq!(status, 201, "{made}");
+    assert_eq!(made["secret"].as_str().unwrap().len(), 32);
+    made["arena"].as_str().unwrap().to_owned()
+}
+
+/// A POST that may answer with no body.
+async fn ask(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
+    let response = reqwest::Client::new()
+        .post(format!("http://{addr}{path}"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap();
+    (status, if text.is_empty() { Value::Null } else { serde_json::from_str(&text).unwrap() })
+}
+
+async fn join(addr: SocketAddr, arena: &str, n: usize, name: &str) -> (u16, Value) {
+    ask(addr, &format!("/api/arenas/{arena}/join"), json!({ "player": token(n), "name": name }))
+        .await
+}
+
+/// An arena's socket, after its hello.
+struct Watcher {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// The last standings heard.
+    last: Value,
+}
+
+impl Watcher {
+    async fn hello(addr: SocketAddr, arena: &str, player: Option<usize>) -> Watcher {
+        let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws/arena/{arena}"))
+            .await
+            .unwrap();
+        let hello = json!({ "t": "hello", "d": { "player": player.map(token) } });
+        ws.send(Message::Text(hello.to_string().into())).await.unwrap();
+        let mut watcher = Watcher { ws, last: Value::Null };
+        watcher.next().await;
+        watcher
+    }
+
+    /// The next message; standings are kept as the last heard.
+    async fn next(&mut self) -> Value {
+        // One deadline for the message, whatever pings come meanwhile.
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let frame = tokio::time::timeout_at(deadline, self.ws.next()).await.expect("in time");
+            match frame.expect("open").expect("readable") {
+                Message::Text(text) => {
+                    let value: Value = serde_json::from_str(text.as_str()).unwrap();
+                    if value["t"] == "standings" {
+                        self.last = value.clone();
+                    }
+                    return value;
+                }
+                Message::Close(frame) => panic!("closed: {frame:?}"),
+                _ => continue,
+            }
+        }
+    }
+
+    /// Standings until `fits` holds of them.
+    async fn until(&mut self, fits: impl Fn(&Value) -> bool) -> Value {
+        if fits(&self.last) {
+            return self.last.clone();
+        }
+        loop {
+            let msg = self.next().await;
+            if msg["t"] == "standings" && fits(&msg) {
+                return msg;
+            }
+        }
+    }
+
+    /// The player's game being played, once they have one other than `not`.
+    async fn game_other_than(&mut self, not: Option<&str>) -> Value {
+        let standings =
+            self.until(|s| !s["d"]["game"].is_null() && s["d"]["game"]["id"].as_str() != not).await;
+        standings["d"]["game"].clone()
+    }
+}
+
+/// Plays one turn each in game `game` (the players seated by `tokens`, by colour), then
+/// `loser` resigns.
+async fn play_and_resign(
+    addr: SocketAddr,
+    game: &str,
+    tokens: &HashMap<String, String>,
+    loser: &str,
+) {
+    let (mut pale, snapshot) = Client::hello(addr, game, Some(&tokens["white"]), None).await;
+    assert_eq!(snapshot["t"], "snapshot", "{snapshot}");
+    let (mut dark, _) = Client::hello(addr, game, Some(&tokens["black"]), None).await;
+    let first = snapshot["d"]["pos"]["legal"][0].as_str().unwrap().to_owned();
+    assert_eq!(pale.turn(1, &first).await["t"], "accepted");
+    let moved = dark.next_of("move").await;
+    let reply = moved["d"]["pos"]["legal"][0].as_str().unwrap().to_owned();
+    assert_eq!(dark.turn(1, &reply).await["t"], "accepted");
+    let resigner = if loser == "white" { &mut pale } else { &mut dark };
+    resigner.send(json!({ "t": "resign" })).await;
+    assert_eq!(resigner.next_of("end").await["d"]["code"], "resigned");
+}
+
+fn score_of(standings: &Value, name: &str) -> u64 {
+    let rows = standings["d"]["top"].as_array().unwrap();
+    let row = rows.iter().find(|r| r["name"] == name).unwrap_or_else(|| panic!("{standings}"));
+    row["score"].as_u64().unwrap()
+}
+
+#[tokio::test]
+async fn four_players_are_paired_play_score_and_are_paired_again() {
+    let addr = start(test_config()).await;
+    let arena = arena_now(addr).await;
+    let names = ["Ama", "Kofi", "Ngozi", "Tunde"];
+    for (n, name) in names.iter().enumerate() {
+        assert_eq!(join(addr, &arena, n, name).await.0, 204);
+    }
+    let mut watchers = Vec::new();
+    for n in 0..names.len() {
+        watchers.push(Watcher::hello(addr, &arena, Some(n)).await);
+    }
+    // Each hears their own game, with their own seat in its link.
+    let mut games: HashMap<String, HashMap<String, String>> = HashMap::new();
+    let mut first_game = Vec::new();
+    for (n, watcher) in watchers.iter_mut().enumerate() {
+        let game = watcher.game_other_than(None).await;
+        let id = game["id"].as_str().unwrap().to_owned();
+        assert_eq!(game["url"], format!("/g/{id}#seat={}", token(n)));
+        let colour = game["colour"].as_str().unwrap().to_owned();
+        games.entry(id.clone()).or_default().insert(colour, token(n));
+        first_game.push(id);
+    }
+    assert_eq!(games.len(), 2, "four players, two games: {games:?}");
+    // Nobody else hears a player's seat.
+    let anyone = Watcher::hello(addr, &arena, None).await;
+    assert!(anyone.last["d"]["game"].is_null());
+    assert!(anyone.last["d"]["mine"].is_null());
+    assert!(!anyone.last.to_string().contains(&token(0)));
+
+    // Pale wins the first game, dark the second.
+    let ids: Vec<String> = games.keys().cloned().collect();
+    play_and_resign(addr, &ids[0], &games[&ids[0]], "black").await;
+    play_and_resign(addr, &ids[1], &games[&ids[1]], "white").await;
+    let winners: Vec<String> =
+        vec![games[&ids[0]]["white"].clone(), games[&ids[1]]["black"].clone()];
+    let name_of = |t: &str| names[(0..names.len()).find(|&n| token(n) == t).unwrap()];
+
+    // A win scores 2, a loss nothing.
+    let standings = watchers[0]
+        .until(|s| s["d"]["top"].as_array().unwrap().iter().all(|r| r["games"] == 1))
+        .await;
+    for (n, name) in names.iter().enumerate() {
+        let expected = if winners.contains(&token(n)) { 2 } else { 0 };
+        assert_eq!(score_of(&standings, name), expected, "{standings}");
+    }
+    assert_eq!(standings["d"]["top"][0]["score"], 2);
+    assert!(winners.iter().any(|w| standings["d"]["top"][0]["name"] == name_of(w)));
+
+    // After their rest, everyone is paired again by themselves.
+    for (n, watcher) in watchers.iter_mut().enumerate() {
+        let next = watcher.game_other_than(Some(&first_game[n])).await;
+        assert_eq!(next["url"], format!("/g/{}#seat={}", next["id"].as_str().unwrap(), token(n)));
+    }
+}
+
+#[tokio::test]
+async fn an_odd_player_waits() {
+    let addr = start(test_config()).await;
+    let arena = arena_now(addr).await;
+    for (n, name) in ["Ama", "Kofi", "Ngozi"].iter().enumerate() {
+        assert_eq!(join(addr, &arena, n, name).await.0, 204);
+    }
+    let mut watchers = Vec::new();
+    for n in 0..3 {
+        watchers.push(Watcher::hello(addr, &arena, Some(n)).await);
+    }
+    let mut anyone = Watcher::hello(addr, &arena, None).await;
+    let standings =
+        anyone.until(|s| s["d"]["playing"].as_array().is_some_and(|p| p.len() == 1)).await;
+    assert_eq!(standings["d"]["phase"], "running");
+    // Two more pairing waves: still one game, and the third player has none.
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let mut waiting = 0;
+    for watcher in &mut watchers {
+        let mine =
+            watcher.until(|s| s["d"]["playing"].as_array().is_some_and(|p| p.len() == 1)).await;
+        if mine["d"]["game"].is_null() {
+            waiting += 1;
+            assert_eq!(mine["d"]["mine"]["playing"], false);
+        }
+    }
+    assert_eq!(waiting, 1);
+}
+
+#[tokio::test]
+async fn refusals_say_why_and_change_nothing() {
+    let addr = start(test_config()).await;
+    let arena = arena_now(addr).await;
+    assert_eq!(join(addr, &arena, 0, "Ama").await.0, 204);
+
+    let refused = |(status, body): (u16, Value), want_status: u16, code: &str| {
+        assert_eq!(status, want_status, "{body}");
+        assert_eq!(body["code"], code, "{body}");
+        assert!(body["error"].as_str().is_some_and(|e| !e.is_empty()), "{body}");
+    };
+    refused(join(addr, &arena, 1, "   ").await, 400, "name-empty");
+    refused(join(addr, &arena, 1, "aMA").await, 409, "name-taken");
+    refused(join(addr, &arena, 0, "Kofi").await, 409, "already-joined");
+    refused(join(addr, "0123456789abcdef", 1, "Kofi").await, 404, "unknown-arena");
+    refused(join(addr, "not-an-arena", 1, "Kofi").await, 404, "unknown-arena");
+    let short = json!({ "player": "short", "name": "Kofi" });
+    refused(ask(addr, &format!("/api/arenas/{arena}/join"), short).await, 400, "bad-request");
+    let stranger = json!({ "player": token(9) });
+    refused(
+        ask(addr, &format!("/api/arenas/{arena}/pause"), stranger).await,
+        403,
+        "unknown-player",
+    );
+    let berserk = json!({ "player": token(0), "game": 1 });
+    refused(
+        ask(addr, &format!("/api/arenas/{arena}/berserk"), berserk).await,
+        501,
+        "berserk-unsupported",
+    );
+
+    // Nothing changed: one player, Ama, who still plays under her name. (The board is pinned
+    // at most once a second: after a second, it holds every change.)
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let watcher = Watcher::hello(addr, &arena, Some(0)).await;
+    assert_eq!(watcher.last["d"]["players"], 1, "{}", watcher.last);
+    assert_eq!(watcher.last["d"]["mine"]["name"], "Ama");
+    // And the name refused for being taken is free for nobody else but her.
+    assert_eq!(join(addr, &arena, 1, "Kofi").await.0, 204);
+}
+
+#[tokio::test]
+async fn the_schedule_s_arenas_are_listed_and_a_private_one_is_not() {
+    let mut config = test_config();
+    config.arena_schedule = "hourly:00 3+2 30m, daily:20:00 10+5 90m".parse().unwrap();
+    config.arena_schedule.utc_offset_minutes = 60;
+    let addr = start(config).await;
+    let private = arena_now(addr).await;
+    let listed: Value =
+        reqwest::get(format!("http://{addr}/api/arenas")).await.unwrap().json().await.unwrap();
+    let listed = listed.as_array().unwrap();
+    // Within the hour ahead (and any still running): at least the next hourly one.
+    assert!(listed.iter().any(|a| a["clock"] == "3+2" && a["minutes"] == 30), "{listed:?}");
+    assert!(listed.iter().all(|a| a["scheduled"] == true && a["id"] != private.as_str()));
+    for arena in listed {
+        let starts = arena["starts"].as_u64().unwrap();
+        assert!(starts <= now_ms() + 3600 * 1000, "{arena}");
+    }
+}
+
+#[tokio::test]
+async fn an_arena_that_waits_for_its_maker_starts_when_pressed() {
+    let addr = start(test_config()).await;
+    let body = json!({ "clock": { "initial": 180, "increment": 2 }, "minutes": 10 });
+    let (status, made) = post(addr, "/api/arenas", body).await;
+    assert_eq!(status, 201, "{made}");
+    let (arena, secret) = (made["arena"].as_str().unwrap(), made["secret"].as_str().unwrap());
+    assert_eq!(join(addr, arena, 0, "Ama").await.0, 204);
+    assert_eq!(join(addr, arena, 1, "Kofi").await.0, 204);
+    let mut watcher = Watcher::hello(addr, arena, Some(0)).await;
+    assert_eq!(watcher.last["d"]["phase"], "waiting");
+    assert!(watcher.last["d"]["arena"]["starts"].is_null());
+    let wrong = json!({ "secret": "0".repeat(32) });
+    let (status, body) = ask(addr, &format!("/api/arenas/{arena}/start"), wrong).await;
+    assert_eq!((status, body["code"].as_str()), (403, Some("not-the-maker")));
+    let press = json!({ "secret": secret });
+    assert_eq!(ask(addr, &format!("/api/arenas/{arena}/start"), press.clone()).await.0, 204);
+    let game = watcher.game_other_than(None).await;
+    assert!(game["url"].as_str().unwrap().ends_with(&format!("#seat={}", token(0))));
+    assert_eq!(watcher.last["d"]["phase"], "running");
+    // Pressed twice: it runs already.
+    assert_eq!(ask(addr, &format!("/api/arenas/{arena}/start"), press).await.0, 403);
+}
+
+#[tokio::test]
+async fn a_player_who_makes_no_first_move_loses_and_is_paused() {
+    let mut config = test_config();
+    // Long enough for the board to tell the players their game first (it is pinned at most
+    // once a second).
+    config.patience.first_move_within = Duration::from_secs(3);
+    let addr = start(config).await;
+    let arena = arena_now(addr).await;
+    assert_eq!(join(addr, &arena, 0, "Ama").await.0, 204);
+    assert_eq!(join(addr, &arena, 1, "Kofi").await.0, 204);
+    let mut watcher = Watcher::hello(addr, &arena, Some(0)).await;
+    let game = watcher.game_other_than(None).await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    // Both come to the table; pale, who moves first, never does.
+    let (mut ama, _) = Client::hello(addr, &id, Some(&token(0)), None).await;
+    let (_kofi, _) = Client::hello(addr, &id, Some(&token(1)), None).await;
+    let end = ama.next_of("end").await;
+    assert_eq!(end["d"]["code"], "aborted", "{end}");
+    let pale = if game["colour"] == "white" { "Ama" } else { "Kofi" };
+    let dark = if pale == "Ama" { "Kofi" } else { "Ama" };
+    let standings =
+        watcher.until(|s| s["d"]["top"].as_array().unwrap().iter().any(|r| r["games"] == 1)).await;
+    assert_eq!(score_of(&standings, dark), 2, "{standings}");
+    assert_eq!(score_of(&standings, pale), 0, "{standings}");
+    let rows = standings["d"]["top"].as_array().unwrap();
+    let idle = rows.iter().find(|r| r["name"] == pale).unwrap();
+    assert_eq!(idle["presence"], "paused", "{standings}");
+}
+
+#[tokio::test]
+async fn one_address_makes_a_few_private_arenas_and_the_schedule_s_keep_their_room() {
+    let mut config = test_config();
+    config.arena_schedule = "hourly:00 3+2 30m".parse().unwrap();
+    config.max_arenas = 4;
+    let addr = start(config).await;
+    for _ in 0..3 {
+        arena_now(addr).await;
+    }
+    let body = json!({ "clock": { "initial": 180, "increment": 2 }, "minutes": 30 });
+    let (status, refused) = post(addr, "/api/arenas", body.clone()).await;
+    assert_eq!((status, refused["code"].as_str()), (429, Some("too-many-arenas-from-you")));
+    assert_eq!(refused["limit"], 3);
+    // Another address may make one more, then the server holds as many as it will.
+    let other = Some("127.0.0.2".parse().unwrap());
+    let (status, _) = common::post_from(addr, "/api/arenas", body.clone(), other).await;
+    assert_eq!(status, 201);
+    let other = Some("127.0.0.3".parse().unwrap());
+    let (status, refused) = common::post_from(addr, "/api/arenas", body, other).await;
+    assert_eq!((status, refused["code"].as_str()), (503, Some("too-many-arenas")));
+    // The schedule's arena is there all the same.
+    let listed: Value =
+        reqwest::get(format!("http://{addr}/api/arenas")).await.unwrap().json().await.unwrap();
+    assert!(!listed.as_array().unwrap().is_empty(), "{listed}");
+}
