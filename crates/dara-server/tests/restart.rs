@@ -287,7 +287,7 @@ async fn write_the_fixture_of_this_format() {
 
 /// The stores written by format 1 (the events kept by game), format 2 (a row for each event),
 /// formats 3 and 4 (a row for each commit; 4 with checksums), both from before journal marks,
-/// and by this format (committed under `tests/fixtures`) still read, and their games are taken
+/// format 5 (with a mark), and by this format (6: arenas kept too) (committed under `tests/fixtures`) still read, and their games are taken
 /// up as they were.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_store_of_format_1_is_taken_up() {
@@ -307,6 +307,12 @@ async fn a_store_of_format_3_is_taken_up() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_store_of_format_4_is_taken_up() {
     a_store_is_taken_up(4).await;
+}
+
+/// Format 5: a mark, and no arenas yet.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_of_format_5_is_taken_up() {
+    a_store_is_taken_up(5).await;
 }
 
 /// [`Store::open_with`], once the writer of the store opened before has let go of it.

@@ -34,6 +34,7 @@ impl Write {
             | Write::Seats { game, .. }
             | Write::Append { game, .. }
             | Write::Erase { game } => game,
+            Write::Arena(_) => unreachable!("arenas are not sent to Redis (see `Store::send`)"),
         }
     }
 }
@@ -142,6 +143,7 @@ fn add(pipe: &mut Pipeline, write: &Write, token: &str, alive: &str) {
             scripts::append(pipe, &keys, alive, token, (*v, &json(event)), ORPHANS_KEPT);
         }
         Write::Erase { game } => scripts::erase(pipe, &keys, alive, &seated_key(game), token),
+        Write::Arena(_) => {}
     }
 }
 

@@ -9,7 +9,7 @@ use tokio::sync::oneshot;
 use super::error::StoreError;
 use super::record::{Damaged, StoredGame};
 use super::sqlite::{self, Sqlite};
-use super::write::Write;
+use super::write::{StoredArena, Write};
 use crate::redis::Redis;
 use crate::seat::SeatKey;
 
@@ -35,6 +35,8 @@ pub struct Opened {
     pub games: Vec<StoredGame>,
     /// The games it held that do not read, each set apart (see [`Damaged`]).
     pub damaged: Vec<Damaged>,
+    /// Every arena it kept that is not yet forgotten.
+    pub arenas: Vec<StoredArena>,
 }
 
 /// A write on its way: awaiting it waits for its commit (at once for [`Store::Memory`]).
@@ -83,8 +85,8 @@ impl Store {
     /// # Errors
     /// As [`Store::open`].
     pub fn open_with(dir: &Path, accept_loss: bool) -> Result<Opened, StoreError> {
-        let (sqlite, key, (games, damaged)) = Sqlite::open(dir, accept_loss)?;
-        Ok(Opened { store: Store::Sqlite(sqlite), key, games, damaged })
+        let (sqlite, key, (games, damaged), arenas) = Sqlite::open(dir, accept_loss)?;
+        Ok(Opened { store: Store::Sqlite(sqlite), key, games, damaged, arenas })
     }
 
     /// The store as a game begun here writes to it (in a cluster, through the lease its
@@ -127,7 +129,12 @@ impl Store {
         match self {
             Store::Memory => Committed(Waiting::Nothing),
             Store::Sqlite(sqlite) => Committed(Waiting::Commit(sqlite.send(writes))),
-            Store::Redis(redis) => Committed(Waiting::Reply(redis.send(writes))),
+            Store::Redis(redis) => {
+                // A cluster keeps no arena (each node runs its own).
+                let writes: Vec<Write> =
+                    writes.into_iter().filter(|w| !matches!(w, Write::Arena(_))).collect();
+                Committed(Waiting::Reply(redis.send(writes)))
+            }
         }
     }
 

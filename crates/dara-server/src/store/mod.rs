@@ -13,4 +13,4 @@ pub use error::StoreError;
 pub use kept::{Committed, Opened, Store};
 pub use record::{Damaged, GameRecord, StoredGame, StoredSeats, Unreadable};
 pub use sqlite::{Sqlite, STORE_FORMAT};
-pub use write::Write;
+pub use write::{ArenaWrite, StoredArena, Write};

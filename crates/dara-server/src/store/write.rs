@@ -38,4 +38,59 @@ pub enum Write {
         /// The game.
         game: GameId,
     },
+    /// A change to a kept arena (the embedded store only: a cluster does not keep arenas).
+    Arena(ArenaWrite),
+}
+
+/// One change to a kept arena. Its parts come serialised by the arena's shell
+/// (`crate::arena::kept`): the store keeps them as they are.
+#[derive(Debug)]
+pub enum ArenaWrite {
+    /// An arena is made, or its settings changed (its maker pressed start).
+    Open {
+        /// Its id.
+        arena: String,
+        /// Its settings (`dara_arena::Settings`), as JSON.
+        settings: String,
+        /// What its shell needs besides (the games' clock, who made it), as JSON.
+        shell: String,
+    },
+    /// Events of its journal, the first of them version `from`.
+    Events {
+        /// The arena.
+        arena: String,
+        /// The first one's version.
+        from: u64,
+        /// Each event (`dara_arena::ArenaEvent`), as JSON.
+        events: Vec<String>,
+    },
+    /// Its game `no` is played at table `game`.
+    Table {
+        /// The arena.
+        arena: String,
+        /// The arena's number for the game.
+        no: u32,
+        /// The table.
+        game: GameId,
+    },
+    /// The arena is forgotten: nothing of it is kept.
+    Erase {
+        /// The arena.
+        arena: String,
+    },
+}
+
+/// A kept arena as the store read it back at start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredArena {
+    /// Its id.
+    pub id: String,
+    /// Its settings, as JSON.
+    pub settings: String,
+    /// What its shell keeps besides, as JSON.
+    pub shell: String,
+    /// Its journal, oldest first, each event as JSON.
+    pub events: Vec<String>,
+    /// Which table each of its games is: the arena's number, the game's id.
+    pub tables: Vec<(u32, String)>,
 }

@@ -42,6 +42,7 @@ use tokio::sync::oneshot;
 
 use super::error::StoreError;
 use super::record::{Damaged, StoredGame};
+use super::write::StoredArena;
 use super::write::Write;
 use crate::seat::SeatKey;
 pub(super) use commit::Outcome;
@@ -50,7 +51,7 @@ use commit::{Shared, COMMIT_BATCH};
 use journal::load;
 pub use mark::{Loss, MARK};
 use mark::{Mark, Marker};
-use schema::{connect, seat_key};
+use schema::{connect, load_arenas, seat_key};
 pub use schema::{DATABASE, SEAT_KEY, STORE_FORMAT};
 use writer::write_loop;
 
@@ -95,7 +96,7 @@ impl Sqlite {
     pub(super) fn open(
         dir: &Path,
         accept_loss: bool,
-    ) -> Result<(Sqlite, SeatKey, Loaded), StoreError> {
+    ) -> Result<(Sqlite, SeatKey, Loaded, Vec<StoredArena>), StoreError> {
         Sqlite::open_spaced(dir, COMMIT_SPACING, accept_loss)
     }
 
@@ -104,12 +105,13 @@ impl Sqlite {
         dir: &Path,
         spacing: Duration,
         accept_loss: bool,
-    ) -> Result<(Sqlite, SeatKey, Loaded), StoreError> {
+    ) -> Result<(Sqlite, SeatKey, Loaded, Vec<StoredArena>), StoreError> {
         std::fs::create_dir_all(dir).map_err(|e| StoreError::Io(dir.to_owned(), e))?;
         mark::take_back_refused(dir)?;
         let conn = connect(dir)?;
         let lost = mark::check(dir, &conn)?;
         let (games, damaged) = load(&conn)?;
+        let arenas = load_arenas(&conn)?;
         if let Some(loss) = lost {
             if !accept_loss {
                 return Err(StoreError::JournalLost(loss.describe(dir)));
@@ -122,7 +124,7 @@ impl Sqlite {
                 loss.describe(dir)
             );
         }
-        let key = seat_key(&dir.join(SEAT_KEY), games.len() + damaged.len())?;
+        let key = seat_key(&dir.join(SEAT_KEY), games.len() + damaged.len() + arenas.len())?;
         let newest = Mark::newest(&conn)?;
         let marker = Marker::open(dir, newest)?;
         mark::seal(&conn)?;
@@ -150,7 +152,8 @@ impl Sqlite {
             .map_err(|e| StoreError::Io(dir.to_owned(), e))?;
         // Set before anything is sent: the store is not handed out until this returns.
         let _ = shared.writer.set(writer.thread().clone());
-        Ok((Sqlite { handle: Arc::new(Handle(shared)), commit_seconds }, key, (games, damaged)))
+        let sqlite = Sqlite { handle: Arc::new(Handle(shared)), commit_seconds };
+        Ok((sqlite, key, (games, damaged), arenas))
     }
 
     /// Adds `writes` to the next commit, and gives what it will be told.
@@ -298,7 +301,7 @@ mod tests {
         let dir = Dir::new("batch");
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         let spacing = Duration::from_secs(60);
-        let (store, _, _) = Sqlite::open_spaced(&dir.0, spacing, false).unwrap();
+        let (store, _, _, _) = Sqlite::open_spaced(&dir.0, spacing, false).unwrap();
         let games: Vec<GameId> = (0..COMMIT_BATCH).map(|_| crate::seat::new_game_id()).collect();
         let began = Instant::now();
         runtime.block_on(store.send(games.iter().map(begin).collect()).wait()).unwrap();

@@ -13,7 +13,7 @@ use crate::store::error::StoreError;
 
 /// The version of the store's layout (its tables and their serialised columns), kept in the
 /// database as SQLite's `user_version`. A release reads every format up to its own.
-pub const STORE_FORMAT: i64 = 5;
+pub const STORE_FORMAT: i64 = 6;
 
 /// The first format whose database is kept with a journal mark beside it (format 5: the layout
 /// of format 4, and the promise of a mark). A database of this format whose mark is missing has
@@ -83,6 +83,11 @@ pub(super) fn connect(dir: &Path) -> Result<Connection, StoreError> {
         layout += ADD_ROW_SUMS;
     }
     // Format 5 changes no table: its database is kept with a mark (see `MARKED_FORMAT`).
+    if format < 6 {
+        // Format 6 keeps arenas. `IF NOT EXISTS`: a store brought up from before marks says
+        // format 4 until it is sealed, and may be brought up again.
+        layout += CREATE_ARENAS;
+    }
     let to = if format >= MARKED_FORMAT { STORE_FORMAT } else { UNMARKED_FORMAT };
     conn.execute_batch(&format!("BEGIN EXCLUSIVE; {layout} PRAGMA user_version = {to}; COMMIT;"))
         .map_err(locked)?;
@@ -119,6 +124,49 @@ const CREATE_JOURNAL: &str = "CREATE TABLE journal (
 /// clock's digit), and its game set apart rather than served changed. SQLite checks nothing of
 /// a page's content, and the mark covers only the newest row.
 const ADD_ROW_SUMS: &str = "ALTER TABLE journal ADD COLUMN sum BLOB;";
+
+/// Format 6: the arenas, each with its settings, its journal (a row for each event, by
+/// version) and the table of each of its games; erased an hour after the arena's end. Its
+/// players are known by the keyed hash of their tokens, as the games' seats are.
+const CREATE_ARENAS: &str = "CREATE TABLE IF NOT EXISTS arenas (
+    id TEXT PRIMARY KEY,
+    settings TEXT NOT NULL,
+    shell TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS arena_events (
+    arena TEXT NOT NULL,
+    v INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    PRIMARY KEY (arena, v)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS arena_tables (
+    arena TEXT NOT NULL,
+    no INTEGER NOT NULL,
+    game TEXT NOT NULL,
+    PRIMARY KEY (arena, no)
+) WITHOUT ROWID;";
+
+/// Every arena kept, with its journal and its tables.
+pub(super) fn load_arenas(
+    conn: &Connection,
+) -> Result<Vec<crate::store::write::StoredArena>, StoreError> {
+    let mut arenas = Vec::new();
+    let mut rows = conn.prepare("SELECT id, settings, shell FROM arenas ORDER BY id")?;
+    let read = rows.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    for row in read {
+        let (id, settings, shell): (String, String, String) = row?;
+        let events = conn
+            .prepare_cached("SELECT event FROM arena_events WHERE arena = ?1 ORDER BY v")?
+            .query_map([&id], |r| r.get(0))?
+            .collect::<Result<Vec<String>, _>>()?;
+        let tables = conn
+            .prepare_cached("SELECT no, game FROM arena_tables WHERE arena = ?1 ORDER BY no")?
+            .query_map([&id], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<Vec<(u32, String)>, _>>()?;
+        arenas.push(crate::store::write::StoredArena { id, settings, shell, events, tables });
+    }
+    Ok(arenas)
+}
 
 /// The seat key kept in `path`, made on first start (readable by this user only). Never made
 /// anew while the store holds `games` live games: their seats were hashed with the lost key.

@@ -12,7 +12,7 @@ use super::commit::{Outcome, Shared, Told, COMMIT_BATCH, RETRY_AFTER};
 use super::journal::Gathered;
 use super::mark::{Mark, Marker};
 use super::sweep::{sweep_all, sweep_slice, Sweep};
-use crate::store::write::Write;
+use crate::store::write::{ArenaWrite, Write};
 
 /// How often the write-ahead log is emptied, so that erased pages leave it. Every sweep
 /// has ended by then (see `SWEEP_EVERY`).
@@ -231,6 +231,7 @@ pub(super) fn commit(
             Write::Erase { game } => {
                 tx.prepare_cached("DELETE FROM games WHERE id = ?1")?.execute([game.as_str()])?;
             }
+            Write::Arena(write) => keep_arena(&tx, write)?,
         }
     }
     // A row for every commit, empty if it only changed the games' table: the newest row is
@@ -240,6 +241,40 @@ pub(super) fn commit(
         .execute(params![row.seq, &gathered.lines, &row.sum[..]])?;
     tx.commit()?;
     Ok(row)
+}
+
+/// Carries out a change to a kept arena (format 6).
+fn keep_arena(tx: &rusqlite::Transaction<'_>, write: &ArenaWrite) -> Result<(), rusqlite::Error> {
+    match write {
+        ArenaWrite::Open { arena, settings, shell } => {
+            tx.prepare_cached(
+                "INSERT OR REPLACE INTO arenas (id, settings, shell) VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![arena, settings, shell])?;
+        }
+        ArenaWrite::Events { arena, from, events } => {
+            let mut insert = tx.prepare_cached(
+                "INSERT OR REPLACE INTO arena_events (arena, v, event) VALUES (?1, ?2, ?3)",
+            )?;
+            for (v, event) in (*from..).zip(events) {
+                insert.execute(params![arena, i64::try_from(v).unwrap_or(i64::MAX), event])?;
+            }
+        }
+        ArenaWrite::Table { arena, no, game } => {
+            tx.prepare_cached(
+                "INSERT OR REPLACE INTO arena_tables (arena, no, game) VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![arena, no, game.as_str()])?;
+        }
+        ArenaWrite::Erase { arena } => {
+            for table in ["arena_events", "arena_tables"] {
+                tx.prepare_cached(&format!("DELETE FROM {table} WHERE arena = ?1"))?
+                    .execute([arena])?;
+            }
+            tx.prepare_cached("DELETE FROM arenas WHERE id = ?1")?.execute([arena])?;
+        }
+    }
+    Ok(())
 }
 
 fn json<T: serde::Serialize>(value: &T) -> String {
