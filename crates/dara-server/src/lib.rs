@@ -152,7 +152,7 @@ pub async fn run_kept(
 ) -> std::io::Result<()> {
     let state = Shared::keeping(config, opened.store, opened.key);
     set_apart(&state, opened.damaged);
-    take_up(&state, opened.games);
+    take_up_with_arenas(&state, opened.games, opened.arenas);
     serve(listener, state, shutdown).await
 }
 
@@ -203,6 +203,41 @@ pub fn take_up(state: &AppState, games: Vec<store::StoredGame>) -> usize {
         }
     }
     tracing::info!(taken_up, of = count, elapsed = ?started.elapsed(), "live games taken up");
+    taken_up
+}
+
+/// Takes up stored arenas and games (see [`take_up`]): each arena's games being played are
+/// taken up with the arena following them, and the arenas run once they all are.
+pub fn take_up_with_arenas(
+    state: &AppState,
+    games: Vec<store::StoredGame>,
+    arenas: Vec<store::StoredArena>,
+) -> usize {
+    let arenas: Vec<_> =
+        arenas.into_iter().filter_map(|a| arena::restore(state, &state.arenas, a)).collect();
+    let mut followed: std::collections::HashMap<_, _> =
+        arenas.iter().flat_map(arena::ArenaRestored::followed).collect();
+    let mut live = std::collections::HashSet::new();
+    let count = games.len();
+    let mut taken_up = 0;
+    for stored in games {
+        let id = stored.id.clone();
+        let observer = followed.remove(&id);
+        match game::restore_observed(state, stored, state.store.clone(), observer) {
+            Ok(_) => {
+                taken_up += 1;
+                live.insert(id);
+            }
+            Err(e) => {
+                tracing::error!(game = %id, "a stored game cannot be taken up, set apart: {e}");
+                state.quarantine(id);
+            }
+        }
+    }
+    tracing::info!(taken_up, of = count, arenas = arenas.len(), "live games and arenas taken up");
+    for arena in arenas {
+        arena.run(&live);
+    }
     taken_up
 }
 

@@ -98,6 +98,17 @@ impl Arenas {
         held.get(id).and_then(|h| h.maker.as_ref()).is_some_and(|m| m.secret.matches(offered))
     }
 
+    /// Whether one of the server's own arenas starts at `starts` (milliseconds since the Unix
+    /// epoch) with games on `clock`: one taken up after a restart is not made again.
+    pub fn has_scheduled(&self, starts: u64, clock: &str) -> bool {
+        let held = self.held.lock().expect("arenas lock");
+        held.values().filter(|h| h.maker.is_none()).any(|h| {
+            let board = h.handle.board();
+            let about = &board.borrow().about;
+            about.starts == Some(starts) && about.clock == clock
+        })
+    }
+
     /// Forgets arena `id`: it ended an hour ago.
     pub fn forget(&self, id: &ArenaId) {
         self.held.lock().expect("arenas lock").remove(id);

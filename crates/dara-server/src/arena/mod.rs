@@ -22,7 +22,7 @@ pub use board::{About, Board, Podium, Seated};
 pub use book::{Arenas, Listed, Maker, Room};
 pub use handle::ArenaHandle;
 pub use id::ArenaId;
-pub use owner::{open, Plan, BOARD_EVERY};
+pub use owner::{open, restore, ArenaRestored, Plan, BOARD_EVERY};
 pub use player::{seat_of, PlayerToken};
 pub use refused::{ArenaError, Shell};
 pub use schedule::{Schedule, ScheduleError};

@@ -1,16 +1,21 @@
 //! An arena's owner: one task that holds the [`Arena`], reads its letters and its games' news,
 //! sends it a tick when its time comes, and carries out its effects: a table opened for each
 //! pairing, the board pinned up (at most once a second), the arena forgotten an hour after its
-//! end.
+//! end. On a server that keeps its games, each arena is kept beside them (its settings, each
+//! event of its journal before its effects are carried out, the table of each game), taken up
+//! again at start ([`restore`]) and erased when it is forgotten.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use dara::{ByColour, Colour, Ruleset};
-use dara_arena::{Arena, Effect, GameNo, Input, Phase, Refusal, Settings, Verdict, WallTime};
+use dara_arena::{
+    Arena, ArenaEvent, Effect, GameNo, Input, Phase, Refusal, Settings, Verdict, WallTime,
+};
 use dara_table::clock::TimeControl;
 use dara_table::{GameSettings, Opponent};
+use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
@@ -25,7 +30,9 @@ use super::wall;
 use crate::game::host::Host;
 use crate::game::observer::{News, Observer};
 use crate::game::start::spawn_observed;
-use crate::seat::GameId;
+use crate::seat::{GameId, SeatHash};
+use crate::store::kept::Store;
+use crate::store::write::{ArenaWrite, StoredArena, Write};
 
 /// How often, at most, the board is pinned up again: the standings change with every game's
 /// end, and a page needs no more than a second's news.
@@ -50,7 +57,8 @@ pub struct Plan {
     pub maker: Option<Maker>,
 }
 
-/// Makes the arena of `plan`, enters it in `book` and starts its owner.
+/// Makes the arena of `plan`, enters it in `book`, keeps it in the store, and starts its
+/// owner.
 ///
 /// # Errors
 /// The book is full.
@@ -64,47 +72,127 @@ pub fn open<H: Host>(
     let on_press = plan.starts.is_none();
     let start_at = plan.starts.unwrap_or(now + ON_PRESS);
     let settings = Settings::new(plan.rules.to_string(), plan.clock.label(), start_at, plan.length);
-    let arena = Arena::new(settings);
-    let about = About {
-        id: id.clone(),
-        rules: plan.rules.to_string(),
-        clock: plan.clock.label(),
-        starts: starts(start_at, on_press),
-        minutes: plan.length.as_secs() / 60,
+    let shell = Shell {
+        clock: plan.clock,
+        on_press,
         scheduled: plan.maker.is_none(),
+        maker: plan.maker.map(|m| m.secret.to_hex()),
     };
-    let (board, pinned) = watch::channel(Board::empty(about.clone(), arena.standings(now, None)));
-    let (letters, mailbox) = mpsc::channel(256);
-    let handle = ArenaHandle::new(id.clone(), letters, pinned);
     let config = host.config();
     let room = Room { private: config.max_arenas, per_address: config.arenas_per_address };
+    let (owner, handle, boxes) = Owner::new(host, book, id, Arena::new(settings), shell);
     book.enter(handle.clone(), plan.maker, room)?;
-    let (tell, news) = mpsc::unbounded_channel();
-    let owner = Owner {
-        id,
-        host: Arc::downgrade(host),
-        book: Arc::downgrade(book),
-        arena,
-        about,
-        on_press,
-        game: GameSettings {
-            rules: plan.rules,
-            opponent: Opponent::Friend,
-            creator: Colour::White,
-            clock: Some(plan.clock),
-        },
-        tables: HashMap::new(),
-        numbers: HashMap::new(),
-        observer: Observer::new(tell),
-        board,
-        untold: true,
-        told_at: None,
-        podium: None,
-        forget_at: None,
-        tick_at: None,
-    };
-    tokio::spawn(owner.run(mailbox, news));
+    // Sent before any of its events: committed in order, before them.
+    let _ = owner.store.send(vec![owner.opened()]);
+    tokio::spawn(owner.run(boxes, Vec::new()));
     Ok(handle)
+}
+
+/// An arena taken up again after a restart, ready to run once its games are taken up: its
+/// owner is started by [`ArenaRestored::run`].
+pub struct ArenaRestored<H: Host> {
+    owner: Owner<H>,
+    boxes: Boxes,
+}
+
+impl<H: Host> core::fmt::Debug for ArenaRestored<H> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ArenaRestored").field("id", &self.owner.id).finish_non_exhaustive()
+    }
+}
+
+impl<H: Host> ArenaRestored<H> {
+    /// Its games being played, each with where its news go: the observer to give each game
+    /// as it is taken up.
+    pub fn followed(&self) -> Vec<(GameId, Observer)> {
+        self.owner.tables.values().map(|id| (id.clone(), self.owner.observer.clone())).collect()
+    }
+
+    /// Starts its owner, once every stored game was taken up (`live`: those that were): a game
+    /// of its being played that is not live (never opened, or lost) is called off.
+    pub fn run(self, live: &HashSet<GameId>) {
+        let ArenaRestored { owner, boxes } = self;
+        let lost: Vec<GameNo> = owner
+            .arena
+            .games()
+            .filter(|g| g.is_playing())
+            .filter(|g| !owner.tables.get(&g.game).is_some_and(|id| live.contains(id)))
+            .map(|g| g.game)
+            .collect();
+        tokio::spawn(owner.run(boxes, lost));
+    }
+}
+
+/// Takes up a kept arena: its journal replayed, entered in `book`. An arena ended more than
+/// its keeping ago is erased instead (`None`), as is one that does not read (named in the
+/// log).
+pub fn restore<H: Host>(
+    host: &Arc<H>,
+    book: &Arc<Arenas>,
+    stored: StoredArena,
+) -> Option<ArenaRestored<H>> {
+    let erase = |why: &str| {
+        tracing::warn!(arena = %stored.id, "a kept arena is not taken up, and is erased: {why}");
+        let _ =
+            host.store().send(vec![Write::Arena(ArenaWrite::Erase { arena: stored.id.clone() })]);
+        None
+    };
+    let Some(id) = ArenaId::parse(&stored.id) else { return erase("its id does not read") };
+    let Ok(settings) = serde_json::from_str::<Settings>(&stored.settings) else {
+        return erase("its settings do not read");
+    };
+    let Ok(shell) = serde_json::from_str::<Shell>(&stored.shell) else {
+        return erase("its shell does not read");
+    };
+    let events: Result<Vec<ArenaEvent>, _> =
+        stored.events.iter().map(|e| serde_json::from_str(e)).collect();
+    let Ok(events) = events else { return erase("an event does not read") };
+    let arena = match Arena::restore(settings, events) {
+        Ok(arena) => arena,
+        Err(e) => return erase(&e.to_string()),
+    };
+    let kept = host.config().arena_kept_after;
+    if arena.phase() == Phase::Finished && arena.settings().ends() + kept <= wall::now() {
+        return erase("it ended over its keeping ago");
+    }
+    let maker = shell.maker.as_deref().and_then(SeatHash::from_hex).map(|secret| Maker {
+        secret,
+        // Not kept: a restored private arena counts against no address.
+        from: std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED),
+    });
+    let room = Room { private: usize::MAX, per_address: usize::MAX };
+    let (mut owner, handle, boxes) = Owner::new(host, book, id, arena, shell);
+    for (no, game) in stored.tables {
+        let (no, Some(game)) = (GameNo(no), GameId::parse(&game)) else { continue };
+        if owner.arena.game(no).is_some_and(|g| g.is_playing()) {
+            owner.tables.insert(no, game.clone());
+            owner.numbers.insert(game, no);
+        }
+    }
+    if owner.arena.phase() == Phase::Finished {
+        let after = wall::instant(owner.arena.settings().ends() + kept);
+        owner.forget_at = Some(after);
+        owner.podium = Some(Podium { podium: owner.arena.podium(), uncounted: Vec::new() });
+    }
+    book.enter(handle.clone(), maker, room).ok()?;
+    tracing::info!(arena = %owner.id, "arena taken up");
+    Some(ArenaRestored { owner, boxes })
+}
+
+/// Where an arena's owner reads its letters and its games' news.
+type Boxes = (mpsc::Receiver<Letter>, mpsc::UnboundedReceiver<(GameId, News)>);
+
+/// What an arena's shell keeps besides its settings: what its games are and who made it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Shell {
+    /// The clock of its games.
+    clock: TimeControl,
+    /// Whether it waits for its maker to press start.
+    on_press: bool,
+    /// Made by the server's schedule.
+    scheduled: bool,
+    /// The keyed hash of its maker's secret, for a private one (never the secret).
+    maker: Option<String>,
 }
 
 /// One live arena, as its owner holds it.
@@ -136,30 +224,125 @@ struct Owner<H: Host> {
     /// When the next tick is due, as the arena said after the last one (asked again at every
     /// wake, it would always be a pairing interval away).
     tick_at: Option<WallTime>,
+    /// Where it is kept (nowhere on a memory-only server, or in a cluster).
+    store: Store,
+    shell: Shell,
 }
 
 impl<H: Host> Owner<H> {
-    async fn run(
-        mut self,
-        mut mailbox: mpsc::Receiver<Letter>,
-        mut news: mpsc::UnboundedReceiver<(GameId, News)>,
-    ) {
+    fn new(
+        host: &Arc<H>,
+        book: &Arc<Arenas>,
+        id: ArenaId,
+        arena: Arena,
+        shell: Shell,
+    ) -> (Owner<H>, ArenaHandle, Boxes) {
+        let now = wall::now();
+        let settings = arena.settings().clone();
+        let rules: Ruleset = settings.rules.parse().unwrap_or_default();
+        let about = About {
+            id: id.clone(),
+            rules: settings.rules.clone(),
+            clock: settings.clock.clone(),
+            starts: starts(settings.starts, shell.on_press),
+            minutes: settings.length.as_secs() / 60,
+            scheduled: shell.scheduled,
+        };
+        let (board, pinned) =
+            watch::channel(Board::empty(about.clone(), arena.standings(now, None)));
+        let (letters, mailbox) = mpsc::channel(256);
+        let handle = ArenaHandle::new(id.clone(), letters, pinned);
+        let (tell, news) = mpsc::unbounded_channel();
+        let store = match host.store() {
+            store @ Store::Sqlite(_) => store.clone(),
+            Store::Memory | Store::Redis(_) => Store::Memory,
+        };
+        let owner = Owner {
+            id,
+            host: Arc::downgrade(host),
+            book: Arc::downgrade(book),
+            arena,
+            about,
+            on_press: shell.on_press,
+            game: GameSettings {
+                rules,
+                opponent: Opponent::Friend,
+                creator: Colour::White,
+                clock: Some(shell.clock),
+            },
+            tables: HashMap::new(),
+            numbers: HashMap::new(),
+            observer: Observer::new(tell),
+            board,
+            untold: true,
+            told_at: None,
+            podium: None,
+            forget_at: None,
+            tick_at: None,
+            store,
+            shell,
+        };
+        (owner, handle, (mailbox, news))
+    }
+
+    /// The write that keeps its settings and shell.
+    fn opened(&self) -> Write {
+        Write::Arena(ArenaWrite::Open {
+            arena: self.id.to_string(),
+            settings: serde_json::to_string(self.arena.settings()).expect("settings serialise"),
+            shell: serde_json::to_string(&self.shell).expect("the shell serialises"),
+        })
+    }
+
+    /// Keeps events `events` of its journal, and waits until they are on disk: before their
+    /// effects are carried out, or anyone is told.
+    async fn keep(&self, events: std::ops::Range<u64>, more: Vec<Write>) {
+        if !self.store.is_durable() || (events.is_empty() && more.is_empty()) {
+            return;
+        }
+        let journal = self.arena.journal();
+        let lines = events
+            .clone()
+            .filter_map(|v| journal.get(usize::try_from(v).ok()?.checked_sub(1)?))
+            .map(|e| serde_json::to_string(e).expect("events serialise"))
+            .collect::<Vec<_>>();
+        let mut writes = more;
+        if !lines.is_empty() {
+            let write = ArenaWrite::Events {
+                arena: self.id.to_string(),
+                from: events.start,
+                events: lines,
+            };
+            writes.push(Write::Arena(write));
+        }
+        if let Err(e) = self.store.send(writes).wait().await {
+            tracing::error!(arena = %self.id, "the arena's events could not be kept: {e}");
+        }
+    }
+}
+
+impl<H: Host> Owner<H> {
+    async fn run(mut self, (mut mailbox, mut news): Boxes, lost: Vec<GameNo>) {
+        for game in lost {
+            tracing::warn!(arena = %self.id, %game, "a game of the arena was lost: called off");
+            self.feed(Input::GameEnded { game, verdict: Verdict::Cancelled, plies: 0 }).await;
+        }
         self.tick_at = self.arena.next_tick(wall::now());
         loop {
             let wake = self.next_wake();
             tokio::select! {
                 letter = mailbox.recv() => match letter {
-                    Some(letter) => self.letter(letter),
+                    Some(letter) => self.letter(letter).await,
                     // Nobody can reach it: the book let it go.
                     None => break,
                 },
-                Some((game, news)) = news.recv() => self.news(&game, news),
+                Some((game, news)) = news.recv() => self.news(&game, news).await,
                 () = sleep_until(wake) => {
                     if self.forget_at.is_some_and(|at| Instant::now() >= at) {
                         break;
                     }
                     if self.tick_at.is_some_and(|at| at <= wall::now()) {
-                        self.tick();
+                        self.tick().await;
                     }
                 }
             }
@@ -167,6 +350,13 @@ impl<H: Host> Owner<H> {
         }
         if let Some(book) = self.book.upgrade() {
             book.forget(&self.id);
+        }
+        // Erased only when forgotten for its age: a server that stops keeps it for the next.
+        if self.forget_at.is_some_and(|at| Instant::now() >= at) {
+            let erase = Write::Arena(ArenaWrite::Erase { arena: self.id.to_string() });
+            if let Err(e) = self.store.send(vec![erase]).wait().await {
+                tracing::warn!(arena = %self.id, "the arena's rows could not be erased: {e}");
+            }
         }
         tracing::info!(arena = %self.id, "arena forgotten");
     }
@@ -179,30 +369,31 @@ impl<H: Host> Owner<H> {
         [tick, pin, self.forget_at].into_iter().flatten().min()
     }
 
-    fn letter(&mut self, letter: Letter) {
+    async fn letter(&mut self, letter: Letter) {
         match letter {
             Letter::Act { input, answer } => {
-                let _ = answer.send(self.act(input));
+                let _ = answer.send(self.act(input).await);
             }
             Letter::Start { answer } => {
-                let _ = answer.send(self.start_now());
+                let _ = answer.send(self.start_now().await);
             }
         }
     }
 
     /// A player's request. Berserk is refused before it reaches the arena: the table cannot
     /// halve a clock yet (the HTTP side says so with its own code).
-    fn act(&mut self, input: Input) -> Result<(), Refusal> {
+    async fn act(&mut self, input: Input) -> Result<(), Refusal> {
         let outcome = self.arena.handle(wall::now(), input)?;
-        for back in self.carry_out(outcome.effects) {
-            self.feed(back);
+        self.keep(outcome.events, Vec::new()).await;
+        for back in self.carry_out(outcome.effects).await {
+            self.feed(back).await;
         }
         Ok(())
     }
 
     /// The maker pressed start: the arena is made again from its journal (joins, pauses and
     /// leaves only, as it has not started) with its start now.
-    fn start_now(&mut self) -> bool {
+    async fn start_now(&mut self) -> bool {
         if !self.on_press || self.arena.phase() != Phase::Waiting {
             return false;
         }
@@ -216,20 +407,22 @@ impl<H: Host> Owner<H> {
             }
         }
         self.on_press = false;
+        self.shell.on_press = false;
         self.about.starts = starts(now, false);
         self.untold = true;
-        self.tick();
+        self.keep(0..0, vec![self.opened()]).await;
+        self.tick().await;
         true
     }
 
     /// Time passed: the arena starts, pairs or ends; then when it is next due.
-    fn tick(&mut self) {
-        self.feed(Input::Tick);
+    async fn tick(&mut self) {
+        self.feed(Input::Tick).await;
         self.tick_at = self.arena.next_tick(wall::now());
     }
 
     /// News from one of its games.
-    fn news(&mut self, game: &GameId, news: News) {
+    async fn news(&mut self, game: &GameId, news: News) {
         let Some(&no) = self.numbers.get(game) else { return };
         let input = match news {
             News::Moved { by } => Input::FirstMove { game: no, by },
@@ -239,15 +432,18 @@ impl<H: Host> Owner<H> {
                 Input::GameEnded { game: no, verdict: verdict(&ending), plies }
             }
         };
-        self.feed(input);
+        self.feed(input).await;
     }
 
     /// Hands the arena an input of the shell's own, and whatever follows from it.
-    fn feed(&mut self, input: Input) {
+    async fn feed(&mut self, input: Input) {
         let mut inputs = VecDeque::from([input]);
         while let Some(input) = inputs.pop_front() {
             match self.arena.handle(wall::now(), input) {
-                Ok(outcome) => inputs.extend(self.carry_out(outcome.effects)),
+                Ok(outcome) => {
+                    self.keep(outcome.events, Vec::new()).await;
+                    inputs.extend(self.carry_out(outcome.effects).await);
+                }
                 // A game's news after the arena forgot it: nothing to do.
                 Err(refusal) => tracing::debug!(arena = %self.id, "{refusal}"),
             }
@@ -256,12 +452,12 @@ impl<H: Host> Owner<H> {
 
     /// Carries out the arena's effects; gives what the arena is to be told of them (a game
     /// that could not be opened is called off).
-    fn carry_out(&mut self, effects: Vec<Effect>) -> Vec<Input> {
+    async fn carry_out(&mut self, effects: Vec<Effect>) -> Vec<Input> {
         let mut back = Vec::new();
         for effect in effects {
             match effect {
                 Effect::StartGame { game, pale, dark } => {
-                    if !self.open_table(game, [&pale, &dark]) {
+                    if !self.open_table(game, [&pale, &dark]).await {
                         back.push(Input::GameEnded { game, verdict: Verdict::Cancelled, plies: 0 });
                     }
                 }
@@ -285,14 +481,18 @@ impl<H: Host> Owner<H> {
 
     /// Opens the table of game `no`, pale and dark seated by their tokens; false if it cannot
     /// be (the server is full or stopping).
-    fn open_table(&mut self, no: GameNo, [pale, dark]: [&dara_arena::PlayerId; 2]) -> bool {
+    async fn open_table(&mut self, no: GameNo, [pale, dark]: [&dara_arena::PlayerId; 2]) -> bool {
         let Some(host) = self.host.upgrade() else { return false };
         let (Some(white), Some(black)) = (seat_of(pale), seat_of(dark)) else { return false };
         let seats = ByColour { white, black };
         match spawn_observed(&host, self.game.clone(), seats, self.observer.clone()) {
             Ok((handle, _kept)) => {
                 self.tables.insert(no, handle.id.clone());
-                self.numbers.insert(handle.id, no);
+                self.numbers.insert(handle.id.clone(), no);
+                // After the game's beginning, in the same order: which table it is.
+                let table =
+                    ArenaWrite::Table { arena: self.id.to_string(), no: no.0, game: handle.id };
+                self.keep(0..0, vec![Write::Arena(table)]).await;
                 true
             }
             Err(e) => {

@@ -46,6 +46,10 @@ async fn run<H: Host>(host: Weak<H>, book: Weak<Arenas>, schedule: Schedule) {
             if starts + entry.length <= now || !made.insert((n, starts)) {
                 continue;
             }
+            if book.has_scheduled(starts.as_millis(), &entry.clock.label()) {
+                // Taken up after a restart.
+                continue;
+            }
             let plan = Plan {
                 rules: Ruleset::default(),
                 clock: entry.clock,

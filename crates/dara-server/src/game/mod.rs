@@ -39,6 +39,6 @@ pub use handle::{GameHandle, Life};
 pub use host::Host;
 pub use mailbox::{Greeting, SitRefused};
 pub use observer::{News, Observer};
-pub use restore::restore;
+pub use restore::{restore, restore_observed};
 pub use settings::{GameSettings, NewGame, Opponent};
 pub use start::{spawn, spawn_listed, spawn_observed, Listing};

@@ -11,6 +11,7 @@ use super::handle::GameHandle;
 use super::host::Host;
 use super::lifespan::Lifespan;
 use super::live::Game;
+use super::observer::{News, Observer};
 use super::start::{new_life, start};
 use crate::store::kept::Store;
 use crate::store::record::{StoredGame, Unreadable};
@@ -26,6 +27,20 @@ pub fn restore<H: Host>(
     stored: StoredGame,
     store: Store,
 ) -> Result<GameHandle, Unreadable> {
+    restore_observed(host, stored, store, None)
+}
+
+/// [`restore`], its news told to `observer` (an arena's game): at once, what it missed (the
+/// first turns, the end), which the arena takes only once.
+///
+/// # Errors
+/// As [`restore`].
+pub fn restore_observed<H: Host>(
+    host: &Arc<H>,
+    stored: StoredGame,
+    store: Store,
+    observer: Option<Observer>,
+) -> Result<GameHandle, Unreadable> {
     let weak: Weak<H> = Arc::downgrade(host);
     let weak: Weak<dyn Host> = weak;
     let host: &dyn Host = &**host;
@@ -40,6 +55,20 @@ pub fn restore<H: Host>(
     let table = Table::restore(settings, seats, host.config().patience, stored.events, game.now())
         .map_err(|e| Unreadable(format!("game {}: {e}", game.id)))?;
     game.taken_up(table);
+    if let Some(observer) = observer {
+        let moves = game.table.played().moves().len();
+        let now = game.table.played().pos().side();
+        for ply in 1..=moves.min(2) {
+            // Turns alternate (a turn takes its captures with it): the last was the other side's.
+            let by = if (moves - ply) % 2 == 0 { !now } else { now };
+            observer.tell(&game.id, News::Moved { by });
+        }
+        if let Some(ending) = game.table.ending() {
+            let plies = u32::try_from(moves).unwrap_or(u32::MAX);
+            observer.tell(&game.id, News::Ended { ending: *ending, plies });
+        }
+        game.observer = Some(observer);
+    }
     host.register(handle.clone(), None).map_err(|e| Unreadable(e.reason()))?;
     if let Some(ending) = game.table.ending() {
         host.set_finished(&game.id, handle.life(), Some(game.origin.instant(ending.at)));

@@ -41,7 +41,7 @@ impl Process {
             let addr = listener.local_addr().unwrap();
             let state = Shared::keeping(config, opened.store, opened.key);
             dara_server::set_apart(&state, opened.damaged);
-            dara_server::take_up(&state, opened.games);
+            dara_server::take_up_with_arenas(&state, opened.games, opened.arenas);
             tokio::spawn(dara_server::serve(listener, state.clone(), std::future::pending()));
             tx.send((addr, state)).unwrap();
         });

@@ -1,0 +1,193 @@
+//! An arena kept in the data directory: a server killed mid-arena comes back with its
+//! standings, its pairings and its games (issue 44). Each "process" is a server on a runtime
+//! of its own; dropping the runtime without stopping the server is its `kill -9`.
+
+mod common;
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use common::kept::{DataDir, Process};
+use common::{post, test_config, Client};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+const PATIENCE: Duration = Duration::from_secs(20);
+
+fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() as u64
+}
+
+fn token(n: usize) -> String {
+    format!("arena-kept-player-{n}")
+}
+
+/// A POST that may answer with no body: its status.
+async fn ask(addr: SocketAddr, path: &str, body: Value) -> u16 {
+    let response = reqwest::Client::new()
+        .post(format!("http://{addr}{path}"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    response.status().as_u16()
+}
+
+/// An arena's socket, after its hello.
+struct Watcher {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// The last standings heard.
+    last: Value,
+}
+
+impl Watcher {
+    async fn hello(addr: SocketAddr, arena: &str, player: Option<usize>) -> Watcher {
+        let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws/arena/{arena}"))
+            .await
+            .unwrap();
+        let hello = json!({ "t": "hello", "d": { "player": player.map(token) } });
+        ws.send(Message::Text(hello.to_string().into())).await.unwrap();
+        let mut watcher = Watcher { ws, last: Value::Null };
+        watcher.next().await;
+        watcher
+    }
+
+    async fn next(&mut self) -> Value {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let frame = tokio::time::timeout_at(deadline, self.ws.next()).await.expect("in time");
+            match frame.expect("open").expect("readable") {
+                Message::Text(text) => {
+                    let value: Value = serde_json::from_str(text.as_str()).unwrap();
+                    if value["t"] == "standings" {
+                        self.last = value.clone();
+                    }
+                    return value;
+                }
+                Message::Close(frame) => panic!("closed: {frame:?}"),
+                _ => continue,
+            }
+        }
+    }
+
+    async fn until(&mut self, fits: impl Fn(&Value) -> bool) -> Value {
+        if fits(&self.last) {
+            return self.last.clone();
+        }
+        loop {
+            let msg = self.next().await;
+            if msg["t"] == "standings" && fits(&msg) {
+                return msg;
+            }
+        }
+    }
+
+    async fn game_other_than(&mut self, not: Option<&str>) -> Value {
+        let standings =
+            self.until(|s| !s["d"]["game"].is_null() && s["d"]["game"]["id"].as_str() != not).await;
+        standings["d"]["game"].clone()
+    }
+}
+
+/// Each player's name and score, by name.
+fn scores(standings: &Value) -> Vec<(String, u64)> {
+    let mut rows: Vec<(String, u64)> = standings["d"]["top"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["name"].as_str().unwrap().to_owned(), r["score"].as_u64().unwrap()))
+        .collect();
+    rows.sort();
+    rows
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arena_survives_a_kill_with_its_standings_pairings_and_games() {
+    let data = DataDir::new("arena");
+    let first = Process::start(&data.0, test_config());
+    let addr = first.addr;
+    let body =
+        json!({ "clock": { "initial": 180, "increment": 2 }, "minutes": 30, "starts": now_ms() });
+    let (status, made) = post(addr, "/api/arenas", body).await;
+    assert_eq!(status, 201, "{made}");
+    let arena = made["arena"].as_str().unwrap().to_owned();
+    let names = ["Ama", "Kofi", "Ngozi", "Tunde"];
+    for (n, name) in names.iter().enumerate() {
+        let joined = json!({ "player": token(n), "name": name });
+        assert_eq!(ask(addr, &format!("/api/arenas/{arena}/join"), joined).await, 204);
+    }
+    // Two games paired: each player's game and colour.
+    let mut seated: Vec<(String, String)> = Vec::new();
+    for n in 0..names.len() {
+        let mut watcher = Watcher::hello(addr, &arena, Some(n)).await;
+        let game = watcher.game_other_than(None).await;
+        seated.push((
+            game["id"].as_str().unwrap().to_owned(),
+            game["colour"].as_str().unwrap().to_owned(),
+        ));
+    }
+    let mut games: HashMap<String, HashMap<String, String>> = HashMap::new();
+    for (n, (id, colour)) in seated.iter().enumerate() {
+        games.entry(id.clone()).or_default().insert(colour.clone(), token(n));
+    }
+    assert_eq!(games.len(), 2, "{games:?}");
+    // A turn in each: pale's first.
+    let mut played = HashMap::new();
+    for (id, tokens) in &games {
+        let (mut pale, snapshot) = Client::hello(addr, id, Some(&tokens["white"]), None).await;
+        let first = snapshot["d"]["pos"]["legal"][0].as_str().unwrap().to_owned();
+        assert_eq!(pale.turn(1, &first).await["t"], "accepted");
+        played.insert(id.clone(), first);
+    }
+    let before = Watcher::hello(addr, &arena, None).await.last;
+    assert_eq!(before["d"]["players"], 4, "{before}");
+    first.crash();
+
+    let second = Process::start(&data.0, test_config());
+    let addr = second.addr;
+    // The standings come back: the same players, names and scores.
+    let after = Watcher::hello(addr, &arena, None).await.last;
+    assert_eq!(after["d"]["players"], 4, "{after}");
+    assert_eq!(scores(&after), scores(&before), "{after}");
+    // Each player is seated again in the same game, with the same colour.
+    let mut watchers = Vec::new();
+    for (n, (id, colour)) in seated.iter().enumerate() {
+        let mut watcher = Watcher::hello(addr, &arena, Some(n)).await;
+        let game = watcher.game_other_than(None).await;
+        assert_eq!(
+            (game["id"].as_str().unwrap(), game["colour"].as_str().unwrap()),
+            (id.as_str(), colour.as_str())
+        );
+        watchers.push(watcher);
+    }
+    // The games are served with their turns; the seats' tokens still hold.
+    let ids: Vec<String> = games.keys().cloned().collect();
+    for id in &ids {
+        let (_, snapshot) = Client::hello(addr, id, Some(&games[id]["black"]), None).await;
+        assert_eq!(snapshot["d"]["you"], "black", "{snapshot}");
+        assert_eq!(snapshot["d"]["moves"], json!([played[id]]), "{snapshot}");
+    }
+    // Dark answers in the first game, then resigns: pale scores 2.
+    let id = &ids[0];
+    let (mut dark, snapshot) = Client::hello(addr, id, Some(&games[id]["black"]), None).await;
+    let reply = snapshot["d"]["pos"]["legal"][0].as_str().unwrap().to_owned();
+    assert_eq!(dark.turn(1, &reply).await["t"], "accepted");
+    dark.send(json!({ "t": "resign" })).await;
+    assert_eq!(dark.next_of("end").await["d"]["code"], "resigned");
+    let winner = (0..names.len()).find(|&n| token(n) == games[id]["white"]).unwrap();
+    let loser = (0..names.len()).find(|&n| token(n) == games[id]["black"]).unwrap();
+    let standings = watchers[winner]
+        .until(|s| s["d"]["top"].as_array().unwrap().iter().any(|r| r["score"] == 2))
+        .await;
+    let scored: HashMap<String, u64> = scores(&standings).into_iter().collect();
+    assert_eq!(scored[names[winner]], 2, "{standings}");
+    assert_eq!(scored[names[loser]], 0, "{standings}");
+    // After their rest, the next pairing comes.
+    let next = watchers[winner].game_other_than(Some(id)).await;
+    assert_ne!(next["id"].as_str().unwrap(), id.as_str());
+    second.crash();
+}
