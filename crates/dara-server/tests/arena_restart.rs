@@ -191,3 +191,55 @@ async fn an_arena_survives_a_kill_with_its_standings_pairings_and_games() {
     assert_ne!(next["id"].as_str().unwrap(), id.as_str());
     second.crash();
 }
+
+/// An arena forgotten after its end (an hour; here 300 ms) leaves no row in the store.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forgotten_arena_leaves_no_row() {
+    let data = DataDir::new("arena-erase");
+    let config =
+        dara_server::Config { arena_kept_after: Duration::from_millis(300), ..test_config() };
+    let process = Process::start(&data.0, config);
+    let state = process.state.clone();
+    let id = process
+        .runtime
+        .spawn(async move {
+            let plan = dara_server::arena::Plan {
+                rules: dara::Ruleset::default(),
+                clock: dara_server::game::clock::TimeControl { initial: 60, increment: 0 },
+                starts: Some(dara_arena::WallTime::from_millis(now_ms())),
+                length: Duration::from_secs(1),
+                maker: None,
+            };
+            dara_server::arena::open(&state, &state.arenas, plan).unwrap().id
+        })
+        .await
+        .unwrap();
+    // While it lives, it is in the store.
+    let kept = |id: &str| dara_server::store::sqlite::files_contain(&data.0, id.as_bytes());
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while !kept(id.as_str()) && process.state.arenas.get(&id).is_some() {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(kept(id.as_str()), "the arena was never kept");
+    while process.state.arenas.get(&id).is_some() {
+        assert!(tokio::time::Instant::now() < deadline, "the arena was never forgotten");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let store = process.state.store.clone();
+    process.runtime.spawn(async move { store.close().await }).await.unwrap();
+    process.crash();
+    let conn =
+        rusqlite::Connection::open(data.0.join(dara_server::store::sqlite::DATABASE)).unwrap();
+    let rows: i64 = conn
+        .query_row(
+            "SELECT (SELECT count(*) FROM arenas) + (SELECT count(*) FROM arena_events)
+                + (SELECT count(*) FROM arena_tables)",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(rows, 0);
+    drop(conn);
+    assert!(!kept(id.as_str()), "its id is gone from every file");
+}
