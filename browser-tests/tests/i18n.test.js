@@ -134,7 +134,7 @@ test('every code the crates give has its words in every language', async () => {
 // the head every page shares (with i18n.js) around it (crates/dara-server/build/head.rs).
 const PAGE_ROUTES = {
   'index.html': '/', 'rules.html': '/rules', 'analysis.html': '/analysis', 'learn.html': '/learn',
-  'puzzles.html': '/puzzles', 'privacy.html': '/privacy', 'watch.html': '/watch', 'game.html': '/computer/00000000000000ab',
+  'puzzles.html': '/puzzles', 'privacy.html': '/privacy', 'watch.html': '/watch', 'arenas.html': '/arenas', 'arena.html': '/arena/00000000000000ab', 'game.html': '/computer/00000000000000ab',
   'gone.html': '/g/0000000000000000',
 };
 

@@ -151,6 +151,21 @@ pub async fn watch(request: HeaderMap) -> Response {
     page(StatusCode::OK, "watch.html", &request)
 }
 
+/// `/arenas`: the server's arenas, waiting, running and lately finished.
+pub async fn arenas(request: HeaderMap) -> Response {
+    page(StatusCode::OK, "arenas.html", &request)
+}
+
+/// `/arena/{id}`: one arena, to join and follow; an id of the wrong shape is no arena. Whether
+/// the server holds it the page learns from its socket (a private arena is reached by its id).
+pub async fn arena(Path(id): Path<String>, request: HeaderMap) -> Response {
+    if crate::arena::ArenaId::parse(&id).is_some() {
+        page(StatusCode::OK, "arena.html", &request)
+    } else {
+        page(StatusCode::NOT_FOUND, "gone.html", &request)
+    }
+}
+
 /// `/sw.js`: the service worker, at the root so that it may serve every page. Browsers look for
 /// a new one at most a day apart whatever this says; `no-cache` has them ask each time a page
 /// loads.
@@ -434,6 +449,8 @@ mod tests {
             super::puzzles(asked()).await,
             super::privacy(asked()).await,
             super::watch(asked()).await,
+            super::arenas(asked()).await,
+            super::arena(axum::extract::Path("00000000000000ab".into()), asked()).await,
             super::computer_game(axum::extract::Path("00000000000000ab".into()), asked()).await,
         ] {
             assert_eq!(answer.status(), StatusCode::OK);
