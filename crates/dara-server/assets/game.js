@@ -372,3 +372,14 @@ $('hide-said').addEventListener('click', () => {
 
 // Clocks and the "reconnecting (n s)" counters tick between messages.
 setInterval(() => renderTick(state), 250);
+
+// A game an arena paired this player in (its page kept `dara.arena.current`: the arena and the
+// game): once over, a link leads back to the arena's standings, which will not send the page
+// back to this game if the arena has not yet heard that it ended.
+try {
+  const [arena, game] = (localStorage.getItem('dara.arena.current') || '').split(' ');
+  if (game && location.pathname === `/g/${game}`) {
+    $('arena-back').href = `/arena/${arena}#from=${game}`;
+    $('arena-back').hidden = false;
+  }
+} catch { /* storage refused: no way back but the browser's */ }
