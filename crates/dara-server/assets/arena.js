@@ -4,6 +4,7 @@
 // player. When the socket gives the player a game, the page goes to it at once; the game page
 // leads back here (`dara.arena.current`).
 import { t } from './i18n.js';
+import './arena-words.js';
 import { span } from './arenas.js';
 
 const $ = (id) => document.getElementById(id);

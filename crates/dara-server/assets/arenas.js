@@ -1,6 +1,7 @@
 // The arenas page: the server's own arenas (GET /api/arenas), announced, running or lately
 // finished, each a link to its page; a start to come counts down. Asked again every 15 seconds.
 import { t } from './i18n.js';
+import './arena-words.js';
 
 const $ = (id) => document.getElementById(id);
 let arenas = [];

@@ -373,13 +373,11 @@ $('hide-said').addEventListener('click', () => {
 // Clocks and the "reconnecting (n s)" counters tick between messages.
 setInterval(() => renderTick(state), 250);
 
-// A game an arena paired this player in (its page kept `dara.arena.current`: the arena and the
-// game): once over, a link leads back to the arena's standings, which will not send the page
-// back to this game if the arena has not yet heard that it ended.
+// An arena's game (arena.js kept it): once over, a link back to the arena.
 try {
   const [arena, game] = (localStorage.getItem('dara.arena.current') || '').split(' ');
   if (game && location.pathname === `/g/${game}`) {
     $('arena-back').href = `/arena/${arena}#from=${game}`;
     $('arena-back').hidden = false;
   }
-} catch { /* storage refused: no way back but the browser's */ }
+} catch { /* no storage */ }
