@@ -119,10 +119,17 @@ fn catalogues(dir: &Path) -> Vec<words::Catalogue> {
             // The language's catalogue and the arena pages' own (`arena-<code>.js`), which
             // only those pages load; a key in both is an error.
             let mut words = words::Catalogue::new();
-            for name in [format!("lang-{}.js", language.code()), format!("arena-{}.js", language.code())] {
+            for name in
+                [format!("lang-{}.js", language.code()), format!("arena-{}.js", language.code())]
+            {
                 let text = fs::read_to_string(dir.join(&name)).expect("the catalogues are read");
-                for (key, text) in words::catalogue(&name, &text).unwrap_or_else(|error| panic!("{error}")) {
-                    assert!(words.insert(key.clone(), text).is_none(), "{key:?} is in two catalogues");
+                for (key, text) in
+                    words::catalogue(&name, &text).unwrap_or_else(|error| panic!("{error}"))
+                {
+                    assert!(
+                        words.insert(key.clone(), text).is_none(),
+                        "{key:?} is in two catalogues"
+                    );
                 }
             }
             words
