@@ -23,9 +23,16 @@ const SAME_EVERYWHERE = new Set([
   'rules.arcade',              // the site's own name for its rules
 ]);
 
+// A language's words: its catalogue and the arena pages' own (arena-<code>.js, which only those
+// pages load), held to the same rules as one catalogue; no key is in both.
 async function catalogue(code) {
-  const text = readFileSync(join(ASSETS, `lang-${code}.js`), 'utf8');
-  return (await import(`data:text/javascript,${encodeURIComponent(text)}`)).default;
+  const read = async (name) => {
+    const text = readFileSync(join(ASSETS, name), 'utf8');
+    return (await import(`data:text/javascript,${encodeURIComponent(text)}`)).default;
+  };
+  const [words, arena] = [await read(`lang-${code}.js`), await read(`arena-${code}.js`)];
+  assert.deepEqual(Object.keys(arena).filter((k) => k in words), [], `keys in both lang-${code}.js and arena-${code}.js`);
+  return { ...words, ...arena };
 }
 
 const placeholders = (text) => new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
@@ -75,7 +82,7 @@ test('every key the pages and scripts ask for is in the English catalogue', asyn
       for (const m of text.matchAll(/data-i18n-attr="([^"]+)"/g)) {
         for (const pair of m[1].split(';')) asked.push([file, pair.split(':')[1]]);
       }
-    } else if (file.endsWith('.js') && !file.startsWith('lang-')) {
+    } else if (file.endsWith('.js') && !/^(lang|arena)-\w+\.js$/.test(file)) {
       // Plain keys: t('key' ...). A key built from a template (t(`side.${colour}`)) is checked by
       // its fixed start: some key must begin with it.
       for (const m of text.matchAll(/\bt\('([^']+)'/g)) asked.push([file, m[1]]);
@@ -134,7 +141,7 @@ test('every code the crates give has its words in every language', async () => {
 // the head every page shares (with i18n.js) around it (crates/dara-server/build/head.rs).
 const PAGE_ROUTES = {
   'index.html': '/', 'rules.html': '/rules', 'analysis.html': '/analysis', 'learn.html': '/learn',
-  'puzzles.html': '/puzzles', 'privacy.html': '/privacy', 'watch.html': '/watch', 'game.html': '/computer/00000000000000ab',
+  'puzzles.html': '/puzzles', 'privacy.html': '/privacy', 'watch.html': '/watch', 'arenas.html': '/arenas', 'arena.html': '/arena/00000000000000ab', 'game.html': '/computer/00000000000000ab',
   'gone.html': '/g/0000000000000000',
 };
 

@@ -36,7 +36,7 @@ async function firstVisit(path, setUp = async () => {}, options = {}) {
   return { page, sizes, shift: await page.evaluate(() => window.shifted) };
 }
 
-const PAGES = ['/', '/rules', '/learn', '/puzzles', '/analysis', '/privacy', '/watch'];
+const PAGES = ['/', '/rules', '/learn', '/puzzles', '/analysis', '/privacy', '/watch', '/arenas'];
 
 test('every page is usable within its byte budget, without layout shift, and loads one catalogue', { timeout: 120000 }, async () => {
   await keepScreenshotsOnFailure('weight', pages, async () => {

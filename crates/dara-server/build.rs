@@ -110,15 +110,29 @@ fn main() {
         .expect("OUT_DIR is writable");
 }
 
-/// Every language's catalogue, in the order of `Language::ALL`; a build that cannot read one
+/// Every language's catalogue (with the arena pages' words), in the order of `Language::ALL`; a build that cannot read one
 /// stops here and says why.
 fn catalogues(dir: &Path) -> Vec<words::Catalogue> {
     lang::Language::ALL
         .iter()
         .map(|language| {
-            let name = format!("lang-{}.js", language.code());
-            let text = fs::read_to_string(dir.join(&name)).expect("the catalogues are read");
-            words::catalogue(&name, &text).unwrap_or_else(|error| panic!("{error}"))
+            // The language's catalogue and the arena pages' own (`arena-<code>.js`), which
+            // only those pages load; a key in both is an error.
+            let mut words = words::Catalogue::new();
+            for name in
+                [format!("lang-{}.js", language.code()), format!("arena-{}.js", language.code())]
+            {
+                let text = fs::read_to_string(dir.join(&name)).expect("the catalogues are read");
+                for (key, text) in
+                    words::catalogue(&name, &text).unwrap_or_else(|error| panic!("{error}"))
+                {
+                    assert!(
+                        words.insert(key.clone(), text).is_none(),
+                        "{key:?} is in two catalogues"
+                    );
+                }
+            }
+            words
         })
         .collect()
 }

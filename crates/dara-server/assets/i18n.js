@@ -57,6 +57,13 @@ export const lang = chooseLanguage(stored() ?? cookie(), LANGUAGES[served] ? [se
 const words = (await LANGUAGES[lang].load()).default;
 const plurals = new Intl.PluralRules(lang);
 
+// More words for this page (the arena pages' own catalogue: arena-words.js), then the page
+// worded again with them, should it have come in another language.
+export function addWords(more) {
+  Object.assign(words, more);
+  if (served !== lang) translate();
+}
+
 // The words for `key`, with `{name}` replaced by `params.name`. A key with a `count` parameter
 // may have plural forms `key.one` / `key.other` (the language's own rules choose), and words of
 // its own for none, `key.zero`, where a count of 0 makes no sentence: French puts 0 with 1

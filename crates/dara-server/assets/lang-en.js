@@ -725,5 +725,6 @@ export default {
   "home.offline-computer": "playing the computer (above)",
   "home.offline-needs-server": "You are offline: this needs the server. Playing the computer, puzzles, learn and analysis still work.",
   "privacy.watch-list": "The page “Watch” lists the games being played between players who met at an open table, so that anyone may watch them: for each game only its rules, its clock, how many turns have been played, when the last one was, and how many people are watching. Nothing about the players is listed: no seat, no address, no name. A game leaves the list when it ends or is forgotten, and where the Arcade runs on several servers its entry in the shared store goes with it, or lapses by itself within a minute if its server stops. A friend's game by link and a game against the computer are never listed.",
-  "privacy.arenas": "In an arena, the server writes to its own disk, so that a crash or a restart does not lose it: its settings, the name you joined under, your games and scores, and which table each game was played at. You are written only as a keyed fingerprint of your player code, from which the code cannot be worked out; your address is never written. All of it is erased from the disk an hour after the arena ends, and the erased bytes are overwritten within the hour."
+  "common.arenas": "Arenas",
+  "game.back-to-arena": "Back to the arena"
 };

@@ -725,5 +725,6 @@ export default {
   "home.offline-computer": "jouer contre l'ordinateur (plus haut)",
   "home.offline-needs-server": "Vous êtes hors ligne : il faut le serveur pour cela. L'ordinateur, les problèmes, l'apprentissage et l'analyse marchent encore.",
   "privacy.watch-list": "La page « Regarder » liste les parties jouées entre joueurs qui se sont rencontrés à une table ouverte, pour que chacun puisse les regarder : pour chaque partie, seulement ses règles, sa pendule, le nombre de tours joués, quand a eu lieu le dernier, et combien de personnes la regardent. Rien sur les joueurs n'est listé : ni place, ni adresse, ni nom. Une partie quitte la liste quand elle se termine ou est oubliée, et là où l'Arcade tourne sur plusieurs serveurs son entrée dans la mémoire partagée part avec elle, ou expire d'elle-même en une minute si son serveur s'arrête. La partie d'un ami par lien et une partie contre l'ordinateur ne sont jamais listées.",
-  "privacy.arenas": "Pendant un tournoi (arène), le serveur écrit sur son propre disque, pour qu'une panne ou un redémarrage ne le perde pas : ses réglages, le nom sous lequel vous vous êtes inscrit, vos parties et vos points, et la table où chaque partie s'est jouée. Vous n'y figurez que sous l'empreinte à clé de votre code de joueur, dont on ne peut pas retrouver le code ; votre adresse n'est jamais écrite. Tout est effacé du disque une heure après la fin du tournoi, et les octets effacés sont écrasés dans l'heure."
+  "common.arenas": "Arènes",
+  "game.back-to-arena": "Retour à l'arène"
 };

@@ -725,5 +725,6 @@ export default {
   "home.offline-computer": "wasa da kwamfuta (a sama)",
   "home.offline-needs-server": "Ba ka da haɗi: wannan yana buƙatar sabar. Wasa da kwamfuta, wasannin tunani, koyo da nazari suna aiki har yanzu.",
   "privacy.watch-list": "Shafin “Kallo” yana jera wasannin da ake yi tsakanin 'yan wasan da suka haɗu a tebur da ke buɗe, don kowa ya iya kallonsu: ga kowane wasa dokokinsa kawai, agogonsa, jujjuya nawa aka yi, yaushe ne ta ƙarshe, da mutane nawa ke kallo. Babu abin da aka jera game da 'yan wasa: babu kujera, babu adireshi, babu suna. Wasa yana barin jerin idan ya ƙare ko aka manta da shi, kuma inda Arcade ke aiki a kan sabobi da yawa shigarsa a cikin ma'ajiyar da aka raba tana tafiya tare da shi, ko ta ƙare da kanta cikin minti ɗaya idan sabarsa ta tsaya. Ba a taɓa jera wasan aboki ta mahaɗi ko wasa da kwamfuta ba.",
-  "privacy.arenas": "A lokacin gasa (arena), sabar tana rubuta ta a faifanta, don kada lalacewa ko sake kunnawa su ɓatar da ita: saitunanta, sunan da ka shiga da shi, wasanninka da makinka, da teburin da aka yi kowane wasa. Ana rubuta ka ne kawai a matsayin sawun lambar ɗan wasanka da aka ɓoye da maɓalli, wanda ba za a iya gano lambar daga gare shi ba; ba a taɓa rubuta adireshinka ba. Ana goge komai daga faifan awa ɗaya bayan gasar ta ƙare, kuma ana rubuta a kan baitocin da aka goge cikin awa ɗaya."
+  "common.arenas": "Filayen gasa",
+  "game.back-to-arena": "Koma filin gasa"
 };

@@ -96,6 +96,8 @@ pub fn app(state: AppState) -> Router {
         .route("/rules", get(pages::rules))
         .route("/privacy", get(pages::privacy))
         .route("/watch", get(pages::watch))
+        .route("/arenas", get(pages::arenas))
+        .route("/arena/{id}", get(pages::arena))
         .route("/analysis", get(pages::analysis))
         .route("/learn", get(pages::learn))
         .route("/puzzles", get(pages::puzzles))

@@ -151,6 +151,21 @@ pub async fn watch(request: HeaderMap) -> Response {
     page(StatusCode::OK, "watch.html", &request)
 }
 
+/// `/arenas`: the server's arenas, waiting, running and lately finished.
+pub async fn arenas(request: HeaderMap) -> Response {
+    page(StatusCode::OK, "arenas.html", &request)
+}
+
+/// `/arena/{id}`: one arena, to join and follow; an id of the wrong shape is no arena. Whether
+/// the server holds it the page learns from its socket (a private arena is reached by its id).
+pub async fn arena(Path(id): Path<String>, request: HeaderMap) -> Response {
+    if crate::arena::ArenaId::parse(&id).is_some() {
+        page(StatusCode::OK, "arena.html", &request)
+    } else {
+        page(StatusCode::NOT_FOUND, "gone.html", &request)
+    }
+}
+
 /// `/sw.js`: the service worker, at the root so that it may serve every page. Browsers look for
 /// a new one at most a day apart whatever this says; `no-cache` has them ask each time a page
 /// loads.
@@ -236,7 +251,7 @@ mod tests {
             .flat_map(|(_, copies)| copies.iter())
             .map(|page| core::str::from_utf8(page.identity).unwrap())
             .collect();
-        assert_eq!(PAGES.len(), 9, "every page is read here");
+        assert_eq!(PAGES.len(), 11, "every page is read here");
         let modules = ASSETS.iter().filter(|served| served.name.ends_with(".js"));
         let modules = modules.map(|served| core::str::from_utf8(served.identity).unwrap());
         let modules: Vec<&str> = modules.collect();
@@ -364,11 +379,21 @@ mod tests {
             for language in [Language::French, Language::Hausa] {
                 let copy = core::str::from_utf8(copies[language.index()].identity).unwrap();
                 assert_ne!(copy, english, "{name} in {}", language.code());
-                let (file, text) = match language {
-                    Language::French => ("lang-fr.js", include_str!("../assets/lang-fr.js")),
-                    _ => ("lang-ha.js", include_str!("../assets/lang-ha.js")),
+                let (file, text, arena) = match language {
+                    Language::French => (
+                        "lang-fr.js",
+                        include_str!("../assets/lang-fr.js"),
+                        include_str!("../assets/arena-fr.js"),
+                    ),
+                    _ => (
+                        "lang-ha.js",
+                        include_str!("../assets/lang-ha.js"),
+                        include_str!("../assets/arena-ha.js"),
+                    ),
                 };
-                let words = crate::build_words::catalogue(file, text).unwrap();
+                // The language's catalogue and the arena pages' own, as build.rs reads them.
+                let mut words = crate::build_words::catalogue(file, text).unwrap();
+                words.extend(crate::build_words::catalogue("arena", arena).unwrap());
                 // Every key the page marks: its words are in the copy (escaped as sent).
                 for mark in ["data-i18n=\"", "data-i18n-html=\"", "data-i18n-attr=\""] {
                     for (at, _) in english.match_indices(mark) {
@@ -434,6 +459,8 @@ mod tests {
             super::puzzles(asked()).await,
             super::privacy(asked()).await,
             super::watch(asked()).await,
+            super::arenas(asked()).await,
+            super::arena(axum::extract::Path("00000000000000ab".into()), asked()).await,
             super::computer_game(axum::extract::Path("00000000000000ab".into()), asked()).await,
         ] {
             assert_eq!(answer.status(), StatusCode::OK);
