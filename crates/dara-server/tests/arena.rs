@@ -6,24 +6,11 @@ mod common;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
+use common::arena::{ask, now_ms, token, Watcher};
 use common::{post, start, test_config, Client};
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
-
-const PATIENCE: Duration = Duration::from_secs(20);
-
-fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() as u64
-}
-
-fn token(n: usize) -> String {
-    format!("arena-test-player-{n}")
-}
 
 /// A private arena of 3+2 games for 30 minutes, starting now.
 async fn arena_now(addr: SocketAddr) -> String {
@@ -35,82 +22,9 @@ async fn arena_now(addr: SocketAddr) -> String {
     made["arena"].as_str().unwrap().to_owned()
 }
 
-/// A POST that may answer with no body.
-async fn ask(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
-    let response = reqwest::Client::new()
-        .post(format!("http://{addr}{path}"))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    let text = response.text().await.unwrap();
-    (status, if text.is_empty() { Value::Null } else { serde_json::from_str(&text).unwrap() })
-}
-
 async fn join(addr: SocketAddr, arena: &str, n: usize, name: &str) -> (u16, Value) {
     ask(addr, &format!("/api/arenas/{arena}/join"), json!({ "player": token(n), "name": name }))
         .await
-}
-
-/// An arena's socket, after its hello.
-struct Watcher {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-    /// The last standings heard.
-    last: Value,
-}
-
-impl Watcher {
-    async fn hello(addr: SocketAddr, arena: &str, player: Option<usize>) -> Watcher {
-        let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws/arena/{arena}"))
-            .await
-            .unwrap();
-        let hello = json!({ "t": "hello", "d": { "player": player.map(token) } });
-        ws.send(Message::Text(hello.to_string().into())).await.unwrap();
-        let mut watcher = Watcher { ws, last: Value::Null };
-        watcher.next().await;
-        watcher
-    }
-
-    /// The next message; standings are kept as the last heard.
-    async fn next(&mut self) -> Value {
-        // One deadline for the message, whatever pings come meanwhile.
-        let deadline = tokio::time::Instant::now() + PATIENCE;
-        loop {
-            let frame = tokio::time::timeout_at(deadline, self.ws.next()).await.expect("in time");
-            match frame.expect("open").expect("readable") {
-                Message::Text(text) => {
-                    let value: Value = serde_json::from_str(text.as_str()).unwrap();
-                    if value["t"] == "standings" {
-                        self.last = value.clone();
-                    }
-                    return value;
-                }
-                Message::Close(frame) => panic!("closed: {frame:?}"),
-                _ => continue,
-            }
-        }
-    }
-
-    /// Standings until `fits` holds of them.
-    async fn until(&mut self, fits: impl Fn(&Value) -> bool) -> Value {
-        if fits(&self.last) {
-            return self.last.clone();
-        }
-        loop {
-            let msg = self.next().await;
-            if msg["t"] == "standings" && fits(&msg) {
-                return msg;
-            }
-        }
-    }
-
-    /// The player's game being played, once they have one other than `not`.
-    async fn game_other_than(&mut self, not: Option<&str>) -> Value {
-        let standings =
-            self.until(|s| !s["d"]["game"].is_null() && s["d"]["game"]["id"].as_str() != not).await;
-        standings["d"]["game"].clone()
-    }
 }
 
 /// Plays one turn each in game `game` (the players seated by `tokens`, by colour), then

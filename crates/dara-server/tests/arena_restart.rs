@@ -5,93 +5,12 @@
 mod common;
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
+use common::arena::{ask, now_ms, token, Watcher, PATIENCE};
 use common::kept::{DataDir, Process};
 use common::{post, test_config, Client};
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
-
-const PATIENCE: Duration = Duration::from_secs(20);
-
-fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() as u64
-}
-
-fn token(n: usize) -> String {
-    format!("arena-kept-player-{n}")
-}
-
-/// A POST that may answer with no body: its status.
-async fn ask(addr: SocketAddr, path: &str, body: Value) -> u16 {
-    let response = reqwest::Client::new()
-        .post(format!("http://{addr}{path}"))
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    response.status().as_u16()
-}
-
-/// An arena's socket, after its hello.
-struct Watcher {
-    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
-    /// The last standings heard.
-    last: Value,
-}
-
-impl Watcher {
-    async fn hello(addr: SocketAddr, arena: &str, player: Option<usize>) -> Watcher {
-        let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws/arena/{arena}"))
-            .await
-            .unwrap();
-        let hello = json!({ "t": "hello", "d": { "player": player.map(token) } });
-        ws.send(Message::Text(hello.to_string().into())).await.unwrap();
-        let mut watcher = Watcher { ws, last: Value::Null };
-        watcher.next().await;
-        watcher
-    }
-
-    async fn next(&mut self) -> Value {
-        let deadline = tokio::time::Instant::now() + PATIENCE;
-        loop {
-            let frame = tokio::time::timeout_at(deadline, self.ws.next()).await.expect("in time");
-            match frame.expect("open").expect("readable") {
-                Message::Text(text) => {
-                    let value: Value = serde_json::from_str(text.as_str()).unwrap();
-                    if value["t"] == "standings" {
-                        self.last = value.clone();
-                    }
-                    return value;
-                }
-                Message::Close(frame) => panic!("closed: {frame:?}"),
-                _ => continue,
-            }
-        }
-    }
-
-    async fn until(&mut self, fits: impl Fn(&Value) -> bool) -> Value {
-        if fits(&self.last) {
-            return self.last.clone();
-        }
-        loop {
-            let msg = self.next().await;
-            if msg["t"] == "standings" && fits(&msg) {
-                return msg;
-            }
-        }
-    }
-
-    async fn game_other_than(&mut self, not: Option<&str>) -> Value {
-        let standings =
-            self.until(|s| !s["d"]["game"].is_null() && s["d"]["game"]["id"].as_str() != not).await;
-        standings["d"]["game"].clone()
-    }
-}
 
 /// Each player's name and score, by name.
 fn scores(standings: &Value) -> Vec<(String, u64)> {
@@ -118,7 +37,7 @@ async fn an_arena_survives_a_kill_with_its_standings_pairings_and_games() {
     let names = ["Ama", "Kofi", "Ngozi", "Tunde"];
     for (n, name) in names.iter().enumerate() {
         let joined = json!({ "player": token(n), "name": name });
-        assert_eq!(ask(addr, &format!("/api/arenas/{arena}/join"), joined).await, 204);
+        assert_eq!(ask(addr, &format!("/api/arenas/{arena}/join"), joined).await.0, 204);
     }
     // Two games paired: each player's game and colour.
     let mut seated: Vec<(String, String)> = Vec::new();

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod arena;
 pub mod kept;
 pub mod line;
 
