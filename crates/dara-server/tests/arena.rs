@@ -9,7 +9,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use common::arena::{ask, now_ms, token, Watcher};
-use common::{post, start, test_config, Client};
+use common::{post, start, start_with_state, test_config, Client};
 use serde_json::{json, Value};
 
 /// A private arena of 3+2 games for 30 minutes, starting now.
@@ -276,4 +276,63 @@ async fn one_address_makes_a_few_private_arenas_and_the_schedule_s_keep_their_ro
     let listed: Value =
         reqwest::get(format!("http://{addr}/api/arenas")).await.unwrap().json().await.unwrap();
     assert!(!listed.as_array().unwrap().is_empty(), "{listed}");
+}
+
+/// The end of an arena while a game is still being played: the game goes on as an ordinary
+/// game, to its own end, and does not count (lichess's rule, `TournamentApi.finish`: the podium
+/// is known the moment the time is up, and nobody changes it by playing slowly).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_still_played_at_the_end_goes_on_and_does_not_count() {
+    let (addr, state) = start_with_state(test_config()).await;
+    // An arena of ten seconds (the server's own may be any length; a page asks for minutes).
+    let plan = dara_server::arena::Plan {
+        rules: dara::Ruleset::default(),
+        clock: dara_server::game::clock::TimeControl { initial: 180, increment: 2 },
+        starts: Some(dara_arena::WallTime::from_millis(now_ms())),
+        length: Duration::from_secs(10),
+        maker: None,
+    };
+    let arena = dara_server::arena::open(&state, &state.arenas, plan).unwrap().id.to_string();
+    assert_eq!(join(addr, &arena, 0, "Ama").await.0, 204);
+    assert_eq!(join(addr, &arena, 1, "Kofi").await.0, 204);
+    let mut watcher = Watcher::hello(addr, &arena, Some(0)).await;
+    let game = watcher.game_other_than(None).await;
+    let (id, no) = (game["id"].as_str().unwrap().to_owned(), game["no"].clone());
+    let (pale_token, dark_token) =
+        if game["colour"] == "white" { (token(0), token(1)) } else { (token(1), token(0)) };
+    // Both make their first moves: nobody loses for not starting.
+    let (mut pale, snapshot) = Client::hello(addr, &id, Some(&pale_token), None).await;
+    let (mut dark, _) = Client::hello(addr, &id, Some(&dark_token), None).await;
+    let first = snapshot["d"]["pos"]["legal"][0].as_str().unwrap().to_owned();
+    assert_eq!(pale.turn(1, &first).await["t"], "accepted");
+    let moved = dark.next_of("move").await;
+    let reply = moved["d"]["pos"]["legal"][0].as_str().unwrap().to_owned();
+    assert_eq!(dark.turn(1, &reply).await["t"], "accepted");
+
+    // The time runs out with the game on the board.
+    let podium = watcher.podium(Duration::from_secs(60)).await;
+    assert_eq!(podium["d"]["uncounted"], json!([no]), "{podium}");
+    assert_eq!(podium["d"]["podium"], json!([]), "nobody finished a game: {podium}");
+
+    // The game goes on, an ordinary game (the players come back to it, as a page does after
+    // a while away): a turn, then a resignation.
+    drop((pale, dark));
+    let (mut pale, snapshot) = Client::hello(addr, &id, Some(&pale_token), None).await;
+    let (mut dark, _) = Client::hello(addr, &id, Some(&dark_token), None).await;
+    assert!(snapshot["d"]["end"].is_null(), "{snapshot}");
+    let next = snapshot["d"]["pos"]["legal"][0].as_str().unwrap().to_owned();
+    assert_eq!(pale.turn(2, &next).await["t"], "accepted");
+    dark.send(json!({ "t": "resign" })).await;
+    assert_eq!(dark.next_of("end").await["d"]["code"], "resigned");
+    assert_eq!(pale.next_of("end").await["d"]["code"], "resigned");
+
+    // And it did not count: no score, no game on anyone's sheet, even a while later.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let after = Watcher::hello(addr, &arena, Some(1)).await.last;
+    assert_eq!(after["d"]["phase"], "finished", "{after}");
+    for name in ["Ama", "Kofi"] {
+        assert_eq!(score_of(&after, name), 0, "{after}");
+    }
+    let rows = after["d"]["top"].as_array().unwrap();
+    assert!(rows.iter().all(|r| r["games"] == 0), "{after}");
 }

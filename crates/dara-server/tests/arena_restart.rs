@@ -111,6 +111,134 @@ async fn an_arena_survives_a_kill_with_its_standings_pairings_and_games() {
     second.crash();
 }
 
+/// An arena of the server's own on a fresh process over `data`, running now, with games of
+/// `seconds` a side (shorter than any page may ask for); Ama and Kofi joined and paired. Gives
+/// the process, the arena, its game, and the pale and dark players' names and tokens.
+async fn two_paired(
+    data: &DataDir,
+    seconds: u32,
+) -> (Process, String, String, [(&'static str, String); 2]) {
+    let process = Process::start(&data.0, test_config());
+    let state = process.state.clone();
+    let arena = process
+        .runtime
+        .spawn(async move {
+            let plan = dara_server::arena::Plan {
+                rules: dara::Ruleset::default(),
+                clock: dara_server::game::clock::TimeControl { initial: seconds, increment: 0 },
+                starts: Some(dara_arena::WallTime::from_millis(now_ms())),
+                length: Duration::from_secs(30 * 60),
+                maker: None,
+            };
+            dara_server::arena::open(&state, &state.arenas, plan).unwrap().id.to_string()
+        })
+        .await
+        .unwrap();
+    let addr = process.addr;
+    for (n, name) in ["Ama", "Kofi"].iter().enumerate() {
+        let joined = json!({ "player": token(n), "name": name });
+        assert_eq!(ask(addr, &format!("/api/arenas/{arena}/join"), joined).await.0, 204);
+    }
+    let mut watcher = Watcher::hello(addr, &arena, Some(0)).await;
+    let game = watcher.game_other_than(None).await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    let sides = if game["colour"] == "white" {
+        [("Ama", token(0)), ("Kofi", token(1))]
+    } else {
+        [("Kofi", token(1)), ("Ama", token(0))]
+    };
+    (process, arena, id, sides)
+}
+
+/// Pale, dark, pale: one turn each and pale's second, so that dark's clock runs.
+async fn three_turns(
+    addr: std::net::SocketAddr,
+    id: &str,
+    [pale, dark]: &[(&str, String); 2],
+) -> (Client, Client) {
+    let (mut pale, snapshot) = Client::hello(addr, id, Some(&pale.1), None).await;
+    let (mut dark, _) = Client::hello(addr, id, Some(&dark.1), None).await;
+    let first = snapshot["d"]["pos"]["legal"][0].as_str().unwrap().to_owned();
+    assert_eq!(pale.turn(1, &first).await["t"], "accepted");
+    let moved = dark.next_of("move").await;
+    let reply = moved["d"]["pos"]["legal"][0].as_str().unwrap().to_owned();
+    assert_eq!(dark.turn(1, &reply).await["t"], "accepted");
+    // Pale hears its own turn, then dark's.
+    pale.next_of("move").await;
+    let moved = pale.next_of("move").await;
+    let again = moved["d"]["pos"]["legal"][0].as_str().unwrap().to_owned();
+    assert_eq!(pale.turn(2, &again).await["t"], "accepted");
+    (pale, dark)
+}
+
+/// Dark's clock runs when the server is killed, and dark never comes back. The time the
+/// server was down is charged to nobody (`game::restore`: the clocks wait for the side to move,
+/// here for a second), then dark's time runs out on the server that took the game up, and
+/// the arena it also took up scores the game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clock_that_runs_out_after_a_restart_ends_a_game_that_counts() {
+    let data = DataDir::new("arena-flag");
+    let (first, arena, id, sides) = two_paired(&data, 8).await;
+    let _players = three_turns(first.addr, &id, &sides).await;
+    first.crash();
+
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let mut config = test_config();
+    config.patience.clocks_held_for = Duration::from_secs(1);
+    let second = Process::start(&data.0, config);
+    let addr = second.addr;
+    let (mut pale, snapshot) = Client::hello(addr, &id, Some(&sides[0].1), None).await;
+    assert!(snapshot["d"]["end"].is_null(), "the time down was charged to nobody: {snapshot}");
+    let end = pale.next_of("end").await;
+    assert_eq!(end["d"]["code"], "out-of-time", "{end}");
+    let mut watcher = Watcher::hello(addr, &arena, Some(0)).await;
+    let standings =
+        watcher.until(|s| s["d"]["top"].as_array().unwrap().iter().any(|r| r["games"] == 1)).await;
+    let scored: HashMap<String, u64> = scores(&standings).into_iter().collect();
+    assert_eq!(scored[sides[0].0], 2, "{standings}");
+    assert_eq!(scored[sides[1].0], 0, "{standings}");
+    second.crash();
+}
+
+/// The server is killed after a game's end was kept and before the arena's note of it was:
+/// here made certain by taking the arena's journal back to before the end. The game taken up
+/// is over, tells the arena so, and the arena scores it as if nothing had happened.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_that_ended_as_the_server_died_counts_when_it_comes_back() {
+    let data = DataDir::new("arena-ended-down");
+    let (first, arena, id, sides) = two_paired(&data, 180).await;
+    let (_pale, mut dark) = three_turns(first.addr, &id, &sides).await;
+    dark.send(json!({ "t": "resign" })).await;
+    assert_eq!(dark.next_of("end").await["d"]["code"], "resigned");
+    let mut watcher = Watcher::hello(first.addr, &arena, Some(0)).await;
+    watcher.until(|s| s["d"]["top"].as_array().unwrap().iter().any(|r| r["score"] == 2)).await;
+    let store = first.state.store.clone();
+    first.runtime.spawn(async move { store.close().await }).await.unwrap();
+    first.crash();
+
+    // The arena's journal as it was before the end (and whatever followed it) was kept.
+    let conn =
+        rusqlite::Connection::open(data.0.join(dara_server::store::sqlite::DATABASE)).unwrap();
+    let forgotten = conn
+        .execute(
+            "DELETE FROM arena_events WHERE arena = ?1 AND v >= (SELECT min(v) FROM arena_events
+                WHERE arena = ?1 AND instr(event, '\"game-ended\"') > 0)",
+            [&arena],
+        )
+        .unwrap();
+    assert!(forgotten >= 1, "the end was in the journal");
+    drop(conn);
+
+    let second = Process::start(&data.0, test_config());
+    let mut watcher = Watcher::hello(second.addr, &arena, Some(0)).await;
+    let standings =
+        watcher.until(|s| s["d"]["top"].as_array().unwrap().iter().any(|r| r["games"] == 1)).await;
+    let scored: HashMap<String, u64> = scores(&standings).into_iter().collect();
+    assert_eq!(scored[sides[0].0], 2, "{standings}");
+    assert_eq!(scored[sides[1].0], 0, "{standings}");
+    second.crash();
+}
+
 /// An arena forgotten after its end (an hour; here 300 ms) leaves no row in the store.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_forgotten_arena_leaves_no_row() {

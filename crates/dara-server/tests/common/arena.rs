@@ -92,3 +92,21 @@ impl Watcher {
         standings["d"]["game"].clone()
     }
 }
+
+impl Watcher {
+    /// The podium, once the arena ends within `within` (the standings heard meanwhile are
+    /// kept; an arena's socket may be quiet for longer than [`PATIENCE`] while nothing changes).
+    pub async fn podium(&mut self, within: Duration) -> Value {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let frame = tokio::time::timeout_at(deadline, self.ws.next()).await.expect("in time");
+            let Message::Text(text) = frame.expect("open").expect("readable") else { continue };
+            let value: Value = serde_json::from_str(text.as_str()).unwrap();
+            match value["t"].as_str() {
+                Some("podium") => return value,
+                Some("standings") => self.last = value,
+                _ => {}
+            }
+        }
+    }
+}
