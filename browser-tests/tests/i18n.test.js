@@ -111,6 +111,8 @@ const PREFIXES = {
   Refusal: 'refusal',
   AppError: 'error',
   Phrase: 'phrase',
+  ArenaRefusal: 'arena.code',
+  ArenaShell: 'arena.code',
 };
 
 test('every code the crates give has its words in every language', async () => {

@@ -56,5 +56,22 @@ export default {
   "arena.code.unknown-player": "You have not joined this arena yet.",
   "arena.code.bad-request": "The server could not read that request.",
   "arena.code.offline": "The server cannot be reached: check your connection.",
-  "privacy.arenas": "In an arena, the server writes to its own disk, so that a crash or a restart does not lose it: its settings, the name you joined under, your games and scores, and which table each game was played at. You are written only as a keyed fingerprint of your player code, from which the code cannot be worked out; your address is never written. All of it is erased from the disk an hour after the arena ends, and the erased bytes are overwritten within the hour."
+  "arena.make-heading": "Make a private arena",
+  "arena.make-note": "For a club night or a classroom: nobody finds it but those you send its link to. It starts at the time you choose, or when you press Start.",
+  "arena.make-clock": "Clock",
+  "arena.make-minutes": "Length in minutes",
+  "arena.make-at": "Starts at (leave empty to start it yourself)",
+  "arena.make": "Make the arena",
+  "arena.maker-note": "You made this arena. Send its link to the players:",
+  "arena.copied": "Link copied",
+  "arena.start-now": "Start now",
+  "arena.code.not-the-maker": "Only whoever made this arena can start it, and only while it waits for them.",
+  "arena.code.too-many-arenas": "The server holds as many arenas as it can: try again later.",
+  "arena.code.too-many-arenas-from-you": "{limit} arenas made from your connection are waiting or running already, the most at once. An arena is forgotten an hour after it ends.",
+  "arena.code.unknown-game": "That game is not one of this arena's.",
+  "arena.code.not-in-game": "You are not playing that game.",
+  "arena.code.berserk-too-late": "Berserk only before your first move.",
+  "arena.code.already-berserk": "You have already gone berserk in this game.",
+  "arena.code.berserk-unsupported": "Berserk is not played here yet.",
+  "privacy.arenas": "In an arena, the server writes to its own disk, so that a crash or a restart does not lose it: its settings, the name you joined under, your games and scores, and which table each game was played at. You are written only as a keyed fingerprint of your player code, from which the code cannot be worked out; your address is never written. All of it is erased from the disk an hour after the arena ends, and the erased bytes are overwritten within the hour. If you make a private arena, your browser keeps the code that starts it (dara.arena.made) for eight days; the server keeps only its keyed fingerprint."
 };

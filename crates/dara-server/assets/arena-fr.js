@@ -54,5 +54,22 @@ export default {
   "arena.code.unknown-player": "Vous n'êtes pas encore entré dans cette arène.",
   "arena.code.bad-request": "Le serveur n'a pas pu lire cette demande.",
   "arena.code.offline": "Le serveur est injoignable : vérifiez votre connexion.",
-  "privacy.arenas": "Pendant un tournoi (arène), le serveur écrit sur son propre disque, pour qu'une panne ou un redémarrage ne le perde pas : ses réglages, le nom sous lequel vous vous êtes inscrit, vos parties et vos points, et la table où chaque partie s'est jouée. Vous n'y figurez que sous l'empreinte à clé de votre code de joueur, dont on ne peut pas retrouver le code ; votre adresse n'est jamais écrite. Tout est effacé du disque une heure après la fin du tournoi, et les octets effacés sont écrasés dans l'heure."
+  "arena.make-heading": "Créer un tournoi privé",
+  "arena.make-note": "Pour une soirée de club ou une classe : personne ne le trouve sauf ceux à qui vous envoyez son lien. Il commence à l'heure choisie, ou quand vous appuyez sur Commencer.",
+  "arena.make-clock": "Pendule",
+  "arena.make-minutes": "Durée en minutes",
+  "arena.make-at": "Commence à (laissez vide pour le lancer vous-même)",
+  "arena.make": "Créer le tournoi",
+  "arena.maker-note": "Vous avez créé ce tournoi. Envoyez son lien aux joueurs :",
+  "arena.copied": "Lien copié",
+  "arena.start-now": "Commencer maintenant",
+  "arena.code.not-the-maker": "Seule la personne qui a créé ce tournoi peut le lancer, et seulement tant qu'il l'attend.",
+  "arena.code.too-many-arenas": "Le serveur tient déjà autant de tournois qu'il peut : réessayez plus tard.",
+  "arena.code.too-many-arenas-from-you": "{limit} tournois créés depuis votre connexion attendent ou se jouent déjà, le maximum à la fois. Un tournoi est oublié une heure après sa fin.",
+  "arena.code.unknown-game": "Cette partie n'appartient pas à ce tournoi.",
+  "arena.code.not-in-game": "Vous ne jouez pas cette partie.",
+  "arena.code.berserk-too-late": "Le berserk n'est possible qu'avant votre premier coup.",
+  "arena.code.already-berserk": "Vous êtes déjà passé en berserk dans cette partie.",
+  "arena.code.berserk-unsupported": "Le berserk n'est pas encore joué ici.",
+  "privacy.arenas": "Pendant un tournoi (arène), le serveur écrit sur son propre disque, pour qu'une panne ou un redémarrage ne le perde pas : ses réglages, le nom sous lequel vous vous êtes inscrit, vos parties et vos points, et la table où chaque partie s'est jouée. Vous n'y figurez que sous l'empreinte à clé de votre code de joueur, dont on ne peut pas retrouver le code ; votre adresse n'est jamais écrite. Tout est effacé du disque une heure après la fin du tournoi, et les octets effacés sont écrasés dans l'heure. Si vous créez un tournoi privé, votre navigateur garde le code qui le lance (dara.arena.made) pendant huit jours ; le serveur n'en garde que l'empreinte à clé."
 };

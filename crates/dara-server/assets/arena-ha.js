@@ -54,5 +54,22 @@ export default {
   "arena.code.unknown-player": "Ba ka shiga wannan filin gasa ba tukuna.",
   "arena.code.bad-request": "Sabar ba ta iya karanta wannan buƙata ba.",
   "arena.code.offline": "Ba a iya kaiwa ga sabar: duba haɗinka.",
-  "privacy.arenas": "A lokacin gasa (arena), sabar tana rubuta ta a faifanta, don kada lalacewa ko sake kunnawa su ɓatar da ita: saitunanta, sunan da ka shiga da shi, wasanninka da makinka, da teburin da aka yi kowane wasa. Ana rubuta ka ne kawai a matsayin sawun lambar ɗan wasanka da aka ɓoye da maɓalli, wanda ba za a iya gano lambar daga gare shi ba; ba a taɓa rubuta adireshinka ba. Ana goge komai daga faifan awa ɗaya bayan gasar ta ƙare, kuma ana rubuta a kan baitocin da aka goge cikin awa ɗaya."
+  "arena.make-heading": "Ƙirƙiri gasa ta sirri",
+  "arena.make-note": "Don daren ƙungiya ko aji: babu wanda zai same ta sai waɗanda ka aika musu mahaɗinta. Tana farawa a lokacin da ka zaɓa, ko idan ka danna Fara.",
+  "arena.make-clock": "Agogo",
+  "arena.make-minutes": "Tsawo a mintuna",
+  "arena.make-at": "Tana farawa da (bar shi fanko don ka fara ta da kanka)",
+  "arena.make": "Ƙirƙiri gasar",
+  "arena.maker-note": "Kai ne ka ƙirƙiri wannan gasa. Aika mahaɗinta ga 'yan wasa:",
+  "arena.copied": "An kwafi mahaɗin",
+  "arena.start-now": "Fara yanzu",
+  "arena.code.not-the-maker": "Wanda ya ƙirƙiri wannan gasa ne kaɗai zai iya fara ta, kuma sai lokacin da take jiransa.",
+  "arena.code.too-many-arenas": "Sabar tana riƙe da gasanni iyakar abin da za ta iya: sake gwadawa anjima.",
+  "arena.code.too-many-arenas-from-you": "Gasanni {limit} da aka ƙirƙira daga haɗinka suna jira ko ana bugawa, iyaka ke nan a lokaci ɗaya. Ana manta gasa awa ɗaya bayan ta ƙare.",
+  "arena.code.unknown-game": "Wannan wasan ba na wannan gasa ba ne.",
+  "arena.code.not-in-game": "Ba kai kake buga wannan wasan ba.",
+  "arena.code.berserk-too-late": "Ana iya berserk kafin motsinka na farko kaɗai.",
+  "arena.code.already-berserk": "Ka riga ka yi berserk a wannan wasan.",
+  "arena.code.berserk-unsupported": "Ba a buga berserk a nan tukuna ba.",
+  "privacy.arenas": "A lokacin gasa (arena), sabar tana rubuta ta a faifanta, don kada lalacewa ko sake kunnawa su ɓatar da ita: saitunanta, sunan da ka shiga da shi, wasanninka da makinka, da teburin da aka yi kowane wasa. Ana rubuta ka ne kawai a matsayin sawun lambar ɗan wasanka da aka ɓoye da maɓalli, wanda ba za a iya gano lambar daga gare shi ba; ba a taɓa rubuta adireshinka ba. Ana goge komai daga faifan awa ɗaya bayan gasar ta ƙare, kuma ana rubuta a kan baitocin da aka goge cikin awa ɗaya. Idan ka ƙirƙiri gasa ta sirri, burauzarka yana adana lambar da ke fara ta (dara.arena.made) na kwana takwas; sabar tana adana sawun lambar da aka ɓoye da maɓalli kaɗai."
 };

@@ -6,6 +6,7 @@
 import { t } from './i18n.js';
 import './arena-words.js';
 import { span } from './arenas.js';
+import { showMaker } from './arena-maker.js';
 
 const $ = (id) => document.getElementById(id);
 const ARENA = location.pathname.split('/')[2];
@@ -34,9 +35,6 @@ const PLAYER = playerToken();
 // heard yet that it ended, and the page is not sent back to it.
 const FROM = new URLSearchParams(location.hash.slice(1)).get('from');
 
-// The refusals the page words; any other is worded as a bad request.
-const CODES = ['name-empty', 'name-too-long', 'name-invisible', 'name-taken', 'already-joined', 'arena-over', 'unknown-arena', 'unknown-player', 'offline'];
-
 let phase = 'waiting';
 let deadline = 0;
 let arena = null;
@@ -55,7 +53,10 @@ async function send(request, body) {
     });
     if (answer.ok) return true;
     const refusal = await answer.json().catch(() => ({}));
-    showError(CODES.includes(refusal.code) ? refusal.code : 'bad-request', refusal);
+    // Every code the server gives has its words (i18n.test.js holds them to `dara codes`);
+    // anything else is worded as a request it could not read.
+    const worded = t(`arena.code.${refusal.code}`) !== `arena.code.${refusal.code}`;
+    showError(worded ? refusal.code : 'bad-request', refusal);
   } catch {
     showError('offline');
   }
@@ -101,6 +102,7 @@ function tableRow(row, mine) {
 function standings(d) {
   arena = d.arena;
   phase = d.phase;
+  showMaker(ARENA, arena, phase);
   deadline = Date.now() + d.time_left;
   $('arena-about').textContent = t('arena.about', { rules: arena.rules, clock: arena.clock, count: arena.minutes });
   tick();

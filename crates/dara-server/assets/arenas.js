@@ -2,6 +2,7 @@
 // finished, each a link to its page; a start to come counts down. Asked again every 15 seconds.
 import { t } from './i18n.js';
 import './arena-words.js';
+import { makeForm } from './arena-maker.js';
 
 const $ = (id) => document.getElementById(id);
 let arenas = [];
@@ -56,6 +57,7 @@ async function ask() {
 }
 
 if ($('arena-list')) {
+  makeForm();
   ask();
   setInterval(ask, 15000);
   setInterval(() => {

@@ -5,6 +5,7 @@
 
 use anyhow::{bail, Result};
 use dara::{ClosedCell, Coded, Illegal, MoveError, PositionError, RulesetError, Status};
+use dara_server::arena::{ArenaRefusal, Shell};
 use dara_server::error::AppError;
 use dara_server::protocol::Refusal;
 use dara_table::wire::Phrase;
@@ -28,6 +29,8 @@ pub fn run(_: Args) -> Result<()> {
         ("Refusal", codes::<Refusal>()?),
         ("AppError", codes::<AppError>()?),
         ("Phrase", codes::<Phrase>()?),
+        ("ArenaRefusal", codes::<ArenaRefusal>()?),
+        ("ArenaShell", codes::<Shell>()?),
     ];
     let all: Map<String, Value> =
         types.into_iter().map(|(name, codes)| (name.to_owned(), codes)).collect();

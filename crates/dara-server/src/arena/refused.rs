@@ -91,6 +91,31 @@ impl ArenaError {
     }
 }
 
+/// Every refusal of the shell, for the pages' catalogues to be checked against (`dara codes`).
+impl dara::Coded for Shell {
+    fn one_of_each() -> Vec<Shell> {
+        let all = vec![
+            Shell::BadRequest { detail: "the clock is unreadable".to_owned() },
+            Shell::UnknownArena,
+            Shell::BerserkUnsupported,
+            Shell::NotTheMaker,
+            Shell::TooManyArenas,
+            Shell::TooManyArenasFromYou { limit: 3 },
+        ];
+        for shell in &all {
+            match shell {
+                Shell::BadRequest { .. }
+                | Shell::UnknownArena
+                | Shell::BerserkUnsupported
+                | Shell::NotTheMaker
+                | Shell::TooManyArenas
+                | Shell::TooManyArenasFromYou { .. } => {}
+            }
+        }
+        all
+    }
+}
+
 impl From<dara_arena::Refusal> for ArenaError {
     fn from(refusal: dara_arena::Refusal) -> ArenaError {
         ArenaError::Arena(refusal)
