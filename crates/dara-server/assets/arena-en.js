@@ -73,5 +73,6 @@ export default {
   "arena.code.berserk-too-late": "Berserk only before your first move.",
   "arena.code.already-berserk": "You have already gone berserk in this game.",
   "arena.code.berserk-unsupported": "Berserk is not played here yet.",
+  "arena.code.too-many-requests": "Too many requests from your connection, too fast: wait a moment and try again.",
   "privacy.arenas": "In an arena, the server writes to its own disk, so that a crash or a restart does not lose it: its settings, the name you joined under, your games and scores, and which table each game was played at. You are written only as a keyed fingerprint of your player code, from which the code cannot be worked out; your address is never written. All of it is erased from the disk an hour after the arena ends, and the erased bytes are overwritten within the hour. If you make a private arena, your browser keeps the code that starts it (dara.arena.made) for eight days; the server keeps only its keyed fingerprint."
 };

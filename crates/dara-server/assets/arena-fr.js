@@ -71,5 +71,6 @@ export default {
   "arena.code.berserk-too-late": "Le berserk n'est possible qu'avant votre premier coup.",
   "arena.code.already-berserk": "Vous êtes déjà passé en berserk dans cette partie.",
   "arena.code.berserk-unsupported": "Le berserk n'est pas encore joué ici.",
+  "arena.code.too-many-requests": "Trop de demandes depuis votre connexion, trop vite : attendez un instant et réessayez.",
   "privacy.arenas": "Pendant un tournoi (arène), le serveur écrit sur son propre disque, pour qu'une panne ou un redémarrage ne le perde pas : ses réglages, le nom sous lequel vous vous êtes inscrit, vos parties et vos points, et la table où chaque partie s'est jouée. Vous n'y figurez que sous l'empreinte à clé de votre code de joueur, dont on ne peut pas retrouver le code ; votre adresse n'est jamais écrite. Tout est effacé du disque une heure après la fin du tournoi, et les octets effacés sont écrasés dans l'heure. Si vous créez un tournoi privé, votre navigateur garde le code qui le lance (dara.arena.made) pendant huit jours ; le serveur n'en garde que l'empreinte à clé."
 };

@@ -71,5 +71,6 @@ export default {
   "arena.code.berserk-too-late": "Ana iya berserk kafin motsinka na farko kaɗai.",
   "arena.code.already-berserk": "Ka riga ka yi berserk a wannan wasan.",
   "arena.code.berserk-unsupported": "Ba a buga berserk a nan tukuna ba.",
+  "arena.code.too-many-requests": "Buƙatu sun yi yawa daga haɗinka, da sauri: jira ɗan lokaci sannan ka sake gwadawa.",
   "privacy.arenas": "A lokacin gasa (arena), sabar tana rubuta ta a faifanta, don kada lalacewa ko sake kunnawa su ɓatar da ita: saitunanta, sunan da ka shiga da shi, wasanninka da makinka, da teburin da aka yi kowane wasa. Ana rubuta ka ne kawai a matsayin sawun lambar ɗan wasanka da aka ɓoye da maɓalli, wanda ba za a iya gano lambar daga gare shi ba; ba a taɓa rubuta adireshinka ba. Ana goge komai daga faifan awa ɗaya bayan gasar ta ƙare, kuma ana rubuta a kan baitocin da aka goge cikin awa ɗaya. Idan ka ƙirƙiri gasa ta sirri, burauzarka yana adana lambar da ke fara ta (dara.arena.made) na kwana takwas; sabar tana adana sawun lambar da aka ɓoye da maɓalli kaɗai."
 };

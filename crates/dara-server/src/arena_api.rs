@@ -71,12 +71,23 @@ pub struct Made {
     pub secret: String,
 }
 
+/// Refuses a request from an address that asks too much of arenas, too fast, before anything
+/// is done.
+fn allowed(state: &AppState, client: std::net::IpAddr) -> Result<(), ArenaError> {
+    if state.arenas.requests.allow(client) {
+        Ok(())
+    } else {
+        Err(Shell::TooManyRequests.into())
+    }
+}
+
 /// `POST /api/arenas`: a private arena, reached by its link.
 pub async fn make(
     State(state): State<AppState>,
     Client(client): Client,
     body: Result<Json<NewArena>, JsonRejection>,
 ) -> Result<(StatusCode, Json<Made>), ArenaError> {
+    allowed(&state, client)?;
     let asked = read(body)?;
     let rules: Ruleset = match &asked.rules {
         Some(text) if text.len() > 200 => return Err(ArenaError::bad("the ruleset is too long")),
@@ -144,8 +155,10 @@ async fn act(handle: &ArenaHandle, input: Input) -> Result<StatusCode, ArenaErro
 pub async fn join(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    Client(client): Client,
     body: Result<Json<Join>, JsonRejection>,
 ) -> Result<StatusCode, ArenaError> {
+    allowed(&state, client)?;
     let handle = arena(&state, &id)?;
     let join = read(body)?;
     let player = join.player.player(&state.seat_key);
@@ -170,8 +183,10 @@ pub enum Request {
 pub async fn request(
     State(state): State<AppState>,
     Path((id, request)): Path<(String, Request)>,
+    Client(client): Client,
     body: Result<Json<Player>, JsonRejection>,
 ) -> Result<StatusCode, ArenaError> {
+    allowed(&state, client)?;
     let handle = arena(&state, &id)?;
     let asked = read(body)?;
     let player = asked.player.player(&state.seat_key);
@@ -198,8 +213,10 @@ pub struct Press {
 pub async fn start(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    Client(client): Client,
     body: Result<Json<Press>, JsonRejection>,
 ) -> Result<StatusCode, ArenaError> {
+    allowed(&state, client)?;
     let handle = arena(&state, &id)?;
     let press = read(body)?;
     if !state.arenas.made_by(&handle.id, &state.seat_key.hash(&press.secret)) {

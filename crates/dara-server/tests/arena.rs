@@ -336,3 +336,34 @@ async fn a_game_still_played_at_the_end_goes_on_and_does_not_count() {
     let rows = after["d"]["top"].as_array().unwrap();
     assert!(rows.iter().all(|r| r["games"] == 0), "{after}");
 }
+
+/// A flood of joins and leaves from one address: refused with a code once its burst is spent,
+/// and nothing is kept from a refusal (the players who joined are exactly those answered 204).
+#[tokio::test]
+async fn a_flood_of_joins_and_leaves_from_one_address_is_refused_and_changes_nothing() {
+    let addr = start(test_config()).await;
+    let arena = arena_now(addr).await;
+    let (mut joined, mut refused) = (0_u64, 0_u64);
+    for n in 0..45 {
+        let (status, body) = join(addr, &arena, n, &format!("Pupil {n}")).await;
+        match status {
+            204 => joined += 1,
+            429 => {
+                assert_eq!(body["code"], "too-many-requests", "{body}");
+                refused += 1;
+            }
+            _ => panic!("{status} {body}"),
+        }
+        let leave = json!({ "player": token(n) });
+        let (status, body) = ask(addr, &format!("/api/arenas/{arena}/leave"), leave).await;
+        assert!([204, 429].contains(&status), "{status} {body}");
+    }
+    assert!(refused > 0, "ninety requests at once are more than a burst");
+    assert!(joined >= 30, "a classroom's joins go through: {joined}");
+    // The board is pinned at most once a second: the count settles on those who joined.
+    let mut watcher = Watcher::hello(addr, &arena, None).await;
+    watcher.until(|s| s["d"]["players"] == joined).await;
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let standings = Watcher::hello(addr, &arena, None).await.last;
+    assert_eq!(standings["d"]["players"], joined, "{standings}");
+}

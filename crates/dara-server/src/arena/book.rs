@@ -19,6 +19,8 @@ use dara_arena::Phase;
 pub struct Arenas {
     // A std mutex: held only to look up, add or remove an arena, never across an await.
     held: Mutex<HashMap<ArenaId, Held>>,
+    /// How often each address asks things of arenas.
+    pub requests: super::requests::Requests,
 }
 
 #[derive(Debug)]

@@ -13,6 +13,7 @@ pub(crate) mod id;
 pub(crate) mod owner;
 pub(crate) mod player;
 pub(crate) mod refused;
+pub mod requests;
 pub mod schedule;
 pub mod scheduled;
 mod verdict;

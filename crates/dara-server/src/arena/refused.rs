@@ -35,6 +35,9 @@ pub enum Shell {
     NotTheMaker,
     /// The server holds as many private arenas as it will.
     TooManyArenas,
+    /// The client's address asks too much of arenas, too fast (joins and leaves, again and
+    /// again): nothing was done; it may ask again a second later.
+    TooManyRequests,
     /// The client's address has made as many of the private arenas held now as one may.
     TooManyArenasFromYou {
         /// How many.
@@ -62,7 +65,9 @@ impl ArenaError {
             ArenaError::Shell(Shell::BerserkUnsupported) => StatusCode::NOT_IMPLEMENTED,
             ArenaError::Shell(Shell::NotTheMaker) => StatusCode::FORBIDDEN,
             ArenaError::Shell(Shell::TooManyArenas) => StatusCode::SERVICE_UNAVAILABLE,
-            ArenaError::Shell(Shell::TooManyArenasFromYou { .. }) => StatusCode::TOO_MANY_REQUESTS,
+            ArenaError::Shell(Shell::TooManyArenasFromYou { .. } | Shell::TooManyRequests) => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
         }
     }
 
@@ -83,6 +88,9 @@ impl ArenaError {
             ArenaError::Shell(Shell::TooManyArenas) => {
                 "the server holds as many arenas as it will: try again later".to_owned()
             }
+            ArenaError::Shell(Shell::TooManyRequests) => {
+                "too many arena requests from your address: wait a moment".to_owned()
+            }
             ArenaError::Shell(Shell::TooManyArenasFromYou { limit }) => format!(
                 "{limit} arenas made from your address are held already, the most at once; an \
                  arena is forgotten an hour after its end"
@@ -100,6 +108,7 @@ impl dara::Coded for Shell {
             Shell::BerserkUnsupported,
             Shell::NotTheMaker,
             Shell::TooManyArenas,
+            Shell::TooManyRequests,
             Shell::TooManyArenasFromYou { limit: 3 },
         ];
         for shell in &all {
@@ -109,6 +118,7 @@ impl dara::Coded for Shell {
                 | Shell::BerserkUnsupported
                 | Shell::NotTheMaker
                 | Shell::TooManyArenas
+                | Shell::TooManyRequests
                 | Shell::TooManyArenasFromYou { .. } => {}
             }
         }
