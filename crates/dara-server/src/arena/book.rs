@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Mutex;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::board::About;
 use super::handle::ArenaHandle;
@@ -19,6 +19,8 @@ use dara_arena::Phase;
 pub struct Arenas {
     // A std mutex: held only to look up, add or remove an arena, never across an await.
     held: Mutex<HashMap<ArenaId, Held>>,
+    /// On a node of a cluster: the arenas other nodes hold, as reached from here.
+    pub there: super::there::Remotes,
 }
 
 #[derive(Debug)]
@@ -48,7 +50,7 @@ pub struct Room {
 }
 
 /// An arena as `GET /api/arenas` lists it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Listed {
     /// What it is.
     #[serde(flatten)]

@@ -12,6 +12,7 @@
 //! - A node that stops (SIGTERM) gives its leases up as it closes its sockets with 1012, so its
 //!   games move on at once.
 
+pub mod arenas;
 pub mod limits;
 pub mod relay;
 // What needs the server's state lives in these two, which nothing here imports: the state

@@ -60,6 +60,7 @@
 //! takes back the per-address seat counts listed beside it. SCALING.md says what would move
 //! first.
 
+pub mod arenas;
 pub mod counts;
 pub mod here;
 pub mod inbox;

@@ -38,7 +38,17 @@ pub async fn arena_socket(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Response {
-    let board = ArenaId::parse(&id).and_then(|id| state.arenas.get(&id)).map(|h| h.board());
+    let board = match ArenaId::parse(&id) {
+        Some(id) => match (state.arenas.get(&id), &state.cluster) {
+            (Some(handle), _) => Some(handle.board()),
+            // Held by another node of the cluster: its board as pinned in Redis.
+            (None, Some(cluster)) => {
+                state.arenas.there.reach(&cluster.redis, &id).await.map(|r| r.handle.board())
+            }
+            (None, None) => None,
+        },
+        None => None,
+    };
     let max = state.config.max_message;
     sized(ws, max).on_upgrade(move |socket| async move {
         let _open = Open::new(&state);
