@@ -28,6 +28,11 @@ pub const ASKS_EVERY: Duration = Duration::from_millis(200);
 /// How often a holder reads from Redis the games of its arena it does not run itself.
 pub const PEEK_EVERY: Duration = Duration::from_secs(1);
 
+/// Every how many readings a game begun here is read too: its news come through the owner's
+/// observer, unless this node gave it up (it lapsed for a moment, and another node took the
+/// game while the arena stayed here), when Redis is the only way left to hear it.
+const OBSERVED_TOO_EVERY: u32 = 10;
+
 /// How long an arena's keys outlive its end (besides the hour it is kept after it): a cluster
 /// whose every node stopped leaves nothing behind for ever.
 const KEYS_OUTLIVE: Duration = Duration::from_secs(3600);
@@ -90,6 +95,8 @@ pub(super) struct InRedis {
     pub(super) observed: HashSet<GameId>,
     /// How many first moves of each game read from Redis the arena was told of.
     told: HashMap<GameId, usize>,
+    /// Readings of its games so far.
+    readings: u32,
     /// When the requests are next looked for, and the games next read.
     pub(super) asks_at: Instant,
     pub(super) peek_at: Instant,
@@ -104,6 +111,7 @@ impl InRedis {
             lease,
             observed: HashSet::new(),
             told: HashMap::new(),
+            readings: 0,
             asks_at: Instant::now(),
             peek_at: Instant::now(),
             lost: false,
@@ -184,7 +192,7 @@ impl InRedis {
         }
     }
 
-    /// The news of `games` (those not begun here) as Redis has them now: their first moves
+    /// The news of `games` (those not begun here; now and then those too) as Redis has them now: their first moves
     /// not told yet, and their end; `None` for a game Redis no longer has (lost: called off).
     pub(super) async fn peek(
         &mut self,
@@ -192,8 +200,10 @@ impl InRedis {
         patience: Patience,
     ) -> Vec<(GameId, Option<News>)> {
         self.peek_at = Instant::now() + PEEK_EVERY;
+        self.readings = self.readings.wrapping_add(1);
+        let observed_too = self.readings % OBSERVED_TOO_EVERY == 0;
         let mut news = Vec::new();
-        for game in games.into_iter().filter(|g| !self.observed.contains(g)) {
+        for game in games.into_iter().filter(|g| observed_too || !self.observed.contains(g)) {
             match self.redis.peek_game(&game).await {
                 Ok(Some(stored)) => {
                     let Some((movers, ending)) = progress(stored, patience) else { continue };

@@ -453,3 +453,83 @@ impl Redis {
         self.load(game, &Keys::of(game)).await.map(Some)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::node::NodeName;
+    use super::super::scratch::Scratch;
+    use super::*;
+
+    async fn node(scratch: &Scratch, name: &str) -> Redis {
+        let name = NodeName::given(name).unwrap().incarnation();
+        let (redis, _) = Redis::connect(&scratch.url(), name).await.unwrap();
+        redis.say_alive().await.unwrap();
+        redis
+    }
+
+    fn events(from: u64, texts: &[&str]) -> ArenaWrite {
+        let events = texts.iter().map(|t| (*t).to_owned()).collect();
+        ArenaWrite::Events { arena: "00000000000000aa".into(), from, events }
+    }
+
+    const KEPT: Duration = Duration::from_secs(60);
+
+    /// An arena whose node died is taken up by another, with its journal and tables; the old
+    /// holder, back from a pause, cannot write a single event after that, nor pin its board.
+    #[tokio::test]
+    async fn an_arena_taken_up_fences_its_old_holder() {
+        let scratch = Scratch::start().await;
+        let (first, second) = (node(&scratch, "a1").await, node(&scratch, "a2").await);
+        let arena = "00000000000000aa";
+        let old = first.open_arena(arena, ("{}", "{}"), KEPT).await.unwrap().unwrap();
+        assert_eq!(second.open_arena(arena, ("{}", "{}"), KEPT).await.unwrap(), None);
+        first.write_arena(&old, &[events(1, &["e1", "e2"])], KEPT).await.unwrap();
+        let table = ArenaWrite::Table { arena: arena.into(), no: 1, game: GameId::from_bits(5) };
+        first.write_arena(&old, &[table], KEPT).await.unwrap();
+        // Out of order: refused.
+        let gap = first.write_arena(&old, &[events(5, &["e5"])], KEPT).await;
+        assert!(matches!(gap, Err(StoreError::Fenced(_))), "{gap:?}");
+        assert!(second.lapsed_arenas().await.unwrap().is_empty(), "its node is alive");
+        assert_eq!(second.take_arena(arena, KEPT).await.unwrap().map(|(s, _)| s.id), None);
+
+        // The first node dies (its word that it is alive lapses).
+        first.say_gone().await;
+        assert_eq!(second.lapsed_arenas().await.unwrap(), vec![arena.to_owned()]);
+        let (stored, new) = second.take_arena(arena, KEPT).await.unwrap().unwrap();
+        assert_eq!(stored.events, ["e1", "e2"]);
+        assert_eq!(stored.tables, [(1, GameId::from_bits(5).to_string())]);
+        assert!(second.lapsed_arenas().await.unwrap().is_empty());
+
+        // The first comes back: fenced, whatever it writes.
+        first.say_alive().await.unwrap();
+        let late = first.write_arena(&old, &[events(3, &["late"])], KEPT).await;
+        assert!(matches!(late, Err(StoreError::Fenced(_))), "{late:?}");
+        let pinned = first.pin_arena(&old, arena, ("{}", None), KEPT).await;
+        assert!(matches!(pinned, Err(StoreError::Fenced(_))), "{pinned:?}");
+        assert!(!first.arena_asks(&old, arena).await.unwrap().0, "it still thinks it holds it");
+        second.write_arena(&new, &[events(3, &["e3"])], KEPT).await.unwrap();
+        assert!(second.arena_asks(&new, arena).await.unwrap().0);
+    }
+
+    /// A request relayed from another node is answered by the holder, whatever node asks.
+    #[tokio::test]
+    async fn a_request_reaches_the_holder_and_its_answer_comes_back() {
+        let scratch = Scratch::start().await;
+        let (holder, asker) = (node(&scratch, "h").await, node(&scratch, "q").await);
+        let arena = "00000000000000bb";
+        let lease = holder.open_arena(arena, ("{}", "{}"), KEPT).await.unwrap().unwrap();
+        let asking = tokio::spawn(async move { asker.ask_arena(arena, "join please").await });
+        let asks = loop {
+            let (held, asks) = holder.arena_asks(&lease, arena).await.unwrap();
+            assert!(held);
+            if !asks.is_empty() {
+                break asks;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        assert_eq!(asks.len(), 1);
+        assert_eq!(asks[0].what, "join please");
+        holder.answer_ask(&asks[0], "done").await.unwrap();
+        assert_eq!(asking.await.unwrap().unwrap().as_deref(), Some("done"));
+    }
+}

@@ -117,7 +117,8 @@ pub(super) const ARENAS_LISTED: &str = "dara:arenas:listed";
 pub(super) struct ArenaKeys {
     /// The node that pairs it, with the lease's epoch: `node:epoch`.
     pub(super) lease: String,
-    /// Bumped at every takeover.
+    /// Bumped at every takeover: the lease's epoch (named apart from a game's `epoch`, which
+    /// the tests' proxies look for in a game's beginning).
     pub(super) epoch: String,
     /// A hash: its settings and shell.
     pub(super) meta: String,
@@ -136,7 +137,7 @@ impl ArenaKeys {
         let key = |what: &str| format!("dara:arena:{{{arena}}}:{what}");
         ArenaKeys {
             lease: key("lease"),
-            epoch: key("epoch"),
+            epoch: key("takeovers"),
             meta: key("meta"),
             events: key("events"),
             tables: key("tables"),
