@@ -508,6 +508,19 @@ fn an_arena_outlives_its_killed_node() {
     // The player's own row came with each standings, whichever node they watch on.
     let mine = &watchers[second["black"]].last["d"]["mine"];
     assert_eq!(mine["score"], 2, "{mine}");
+    // The schedule's arenas, which every node makes, are made once for the cluster (the first
+    // node's taken up with the rest), and every node lists the same; the private one, none.
+    let listed = |addr: SocketAddr| {
+        let (code, body) = get(addr, "/api/arenas");
+        assert_eq!(code, 200, "{body}");
+        let listed: Vec<serde_json::Value> = serde_json::from_str(&body).unwrap();
+        listed.iter().map(|a| a["id"].as_str().unwrap().to_owned()).collect::<Vec<_>>()
+    };
+    let ids = listed(addrs[1]);
+    assert!(!ids.is_empty(), "the schedule's arenas are not listed");
+    assert_eq!(ids.iter().collect::<BTreeSet<_>>().len(), ids.len(), "listed twice: {ids:?}");
+    assert!(!ids.contains(&arena), "a private arena is listed: {ids:?}");
+    assert_eq!(listed(addrs[2]), ids);
 }
 
 /// A node stopped with SIGTERM closes its sockets with 1012 and gives its leases up: its games

@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use dara::Colour;
-use dara_arena::{PlayerId, Refusal};
+use dara_arena::{GameNo, PlayerId, Refusal};
 use dara_table::{Ending, Moment, Patience, Table};
 use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
@@ -62,6 +62,13 @@ pub enum Asked {
     Leave {
         /// Who.
         player: PlayerId,
+    },
+    /// A player goes berserk in their game `game`.
+    Berserk {
+        /// Who.
+        player: PlayerId,
+        /// The arena's number of the game.
+        game: GameNo,
     },
     /// The maker pressed start (their secret was checked by the node they pressed it on).
     Start,

@@ -677,6 +677,9 @@ impl<H: Host> Owner<H> {
                     Asked::Pause { player } => done(self.act(Input::Pause { player }).await),
                     Asked::Resume { player } => done(self.act(Input::Resume { player }).await),
                     Asked::Leave { player } => done(self.act(Input::Leave { player }).await),
+                    Asked::Berserk { player, game } => {
+                        done(self.act(Input::Berserk { player, game }).await)
+                    }
                     Asked::Start => Answered::Started { started: self.start_now().await },
                 };
                 if let Some(cluster) = &self.cluster {

@@ -140,6 +140,7 @@ async fn relay(redis: Redis, id: ArenaId, letter: Letter) {
         Input::Pause { player } => Some(Asked::Pause { player }),
         Input::Resume { player } => Some(Asked::Resume { player }),
         Input::Leave { player } => Some(Asked::Leave { player }),
+        Input::Berserk { player, game } => Some(Asked::Berserk { player, game }),
         _ => None,
     };
     let ask = |asked: &Asked| {
