@@ -461,6 +461,12 @@ fn an_arena_outlives_its_killed_node() {
         }
     };
 
+    // The second begins (its first turns made at once: a game with none is called off), and
+    // goes on when its node dies.
+    let mut white = seat(addrs[2], &games[1], second["white"]);
+    let mut black = seat(addrs[2], &games[1], second["black"]);
+    open_with_two_turns(&mut white, &mut black);
+    drop((white, black));
     // The first game is played to its end through another node: dark resigns.
     let mut white = seat(addrs[1], &games[0], first["white"]);
     let mut black = seat(addrs[2], &games[0], first["black"]);
@@ -475,11 +481,6 @@ fn an_arena_outlives_its_killed_node() {
     });
     assert_eq!(score_of(&standings, names[first["white"]]), 2, "{standings}");
     assert_eq!(score_of(&standings, names[first["black"]]), 0, "{standings}");
-    // The second has begun, and goes on when its node dies.
-    let mut white = seat(addrs[2], &games[1], second["white"]);
-    let mut black = seat(addrs[2], &games[1], second["black"]);
-    open_with_two_turns(&mut white, &mut black);
-    drop((white, black));
 
     let killed_at = Instant::now();
     nodes[0].kill();
