@@ -391,9 +391,18 @@ impl Redis {
             .query_async::<()>(&mut self.uncounted())
             .await
             .map_err(redis_error)?;
-        // A blocking pop holds its connection: one of its own, not the node's shared one.
-        let mut conn =
-            self.inner.client.get_multiplexed_async_connection().await.map_err(redis_error)?;
+        // A blocking pop holds its connection: one of its own, not the node's shared one, which
+        // waits as long as the pop does (a connection's own default gives up after half a
+        // second, before most answers come).
+        let waits = redis::AsyncConnectionConfig::new()
+            .set_response_timeout(Some(ASK_WAITS + Duration::from_secs(1)))
+            .set_connection_timeout(Some(Duration::from_secs(5)));
+        let mut conn = self
+            .inner
+            .client
+            .get_multiplexed_async_connection_with_config(&waits)
+            .await
+            .map_err(redis_error)?;
         let mut blpop = redis::cmd("BLPOP");
         blpop.arg(&reply).arg(ASK_WAITS.as_secs());
         let wait = blpop.query_async::<Option<(String, String)>>(&mut conn);
@@ -529,6 +538,8 @@ mod tests {
         };
         assert_eq!(asks.len(), 1);
         assert_eq!(asks[0].what, "join please");
+        // A holder busy for a while (pairing, writing) answers late: still heard.
+        tokio::time::sleep(Duration::from_millis(1500)).await;
         holder.answer_ask(&asks[0], "done").await.unwrap();
         assert_eq!(asking.await.unwrap().unwrap().as_deref(), Some("done"));
     }
