@@ -35,6 +35,8 @@ pub async fn take_up_lapsed(state: Weak<Shared>) {
         };
         for id in lapsed {
             let Some(arena) = ArenaId::parse(&id) else { continue };
+            // Run here. (One held here that is not stopped when a write of its was refused,
+            // as after a write lost while Redis did not answer: taken up again, from Redis.)
             if state.arenas.get(&arena).is_some() {
                 continue;
             }

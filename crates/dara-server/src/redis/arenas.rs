@@ -99,8 +99,9 @@ static WRITE: LazyLock<Script> = LazyLock::new(|| {
     ))
 });
 
-/// The arenas whose holder is no longer alive (or that have no holder); forgets those whose
-/// keys have lapsed. (It reads keys it cannot name in KEYS, as the games' takeover does.)
+/// The arenas whose holder is no longer alive, that have no holder, or whose holder is the
+/// asking node `ARGV[1]` (its owner there stopped: a write of its was refused); forgets those
+/// whose keys have lapsed. (It reads keys it cannot name in KEYS, as the games' takeover does.)
 static LAPSED: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         "local lapsed = {} \
@@ -110,20 +111,23 @@ static LAPSED: LazyLock<Script> = LazyLock::new(|| {
          redis.call('HDEL', KEYS[2], id) else \
          local held = redis.call('GET', base .. 'lease') \
          local node = held and string.match(held, '^(.*):') \
-         if not node or redis.call('EXISTS', 'dara:node:' .. node .. ':alive') == 0 then \
+         if not node or node == ARGV[1] or \
+         redis.call('EXISTS', 'dara:node:' .. node .. ':alive') == 0 then \
          table.insert(lapsed, id) end end end \
          return lapsed",
     )
 });
 
-/// Takes an arena whose holder is no longer alive: a new epoch, and the lease with it. Answers
+/// Takes an arena whose holder is no longer alive (or is this node, whose owner of it stopped):
+/// a new epoch, and the lease with it. Answers
 /// `{'gone'}`, `{'held', token}` or `{'taken', epoch}`.
 static TAKE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         "if redis.call('EXISTS', KEYS[3]) == 0 then return {'gone'} end \
          local held = redis.call('GET', KEYS[1]) \
          if held then local node = string.match(held, '^(.*):') \
-         if node and redis.call('EXISTS', 'dara:node:' .. node .. ':alive') == 1 then \
+         if node and node ~= ARGV[1] and \
+         redis.call('EXISTS', 'dara:node:' .. node .. ':alive') == 1 then \
          return {'held', held} end end \
          local epoch = redis.call('INCR', KEYS[2]) \
          redis.call('SET', KEYS[1], ARGV[1] .. ':' .. epoch, 'PX', ARGV[2]) \
@@ -260,7 +264,8 @@ impl Redis {
         Ok(())
     }
 
-    /// The arenas whose node died (or that have no holder): to be taken up.
+    /// The arenas whose node died, that have no holder, or that this node holds (if it does
+    /// not run them, their owner here stopped): to be taken up.
     ///
     /// # Errors
     /// Redis failed.
@@ -268,6 +273,7 @@ impl Redis {
         LAPSED
             .key(ARENAS)
             .key(ARENAS_LISTED)
+            .arg(self.inner.node.as_str())
             .invoke_async(&mut self.connection())
             .await
             .map_err(redis_error)
@@ -499,6 +505,8 @@ mod tests {
         let gap = first.write_arena(&old, &[events(5, &["e5"])], KEPT).await;
         assert!(matches!(gap, Err(StoreError::Fenced(_))), "{gap:?}");
         assert!(second.lapsed_arenas().await.unwrap().is_empty(), "its node is alive");
+        // Its own node lists it, to take it up again if it does not run it.
+        assert_eq!(first.lapsed_arenas().await.unwrap(), [arena]);
         assert_eq!(second.take_arena(arena, KEPT).await.unwrap().map(|(s, _)| s.id), None);
 
         // The first node dies (its word that it is alive lapses).
@@ -507,7 +515,7 @@ mod tests {
         let (stored, new) = second.take_arena(arena, KEPT).await.unwrap().unwrap();
         assert_eq!(stored.events, ["e1", "e2"]);
         assert_eq!(stored.tables, [(1, GameId::from_bits(5).to_string())]);
-        assert!(second.lapsed_arenas().await.unwrap().is_empty());
+        assert!(first.lapsed_arenas().await.unwrap().is_empty());
 
         // The first comes back: fenced, whatever it writes.
         first.say_alive().await.unwrap();
