@@ -1,6 +1,6 @@
 //! A player of an arena, as the arena keeps them between games.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::colours::ColourHistory;
 use crate::game::GameNo;
@@ -10,7 +10,7 @@ use crate::sheet::Sheet;
 use crate::time::WallTime;
 
 /// Whether a player is paired.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Presence {
     /// Paired whenever free.

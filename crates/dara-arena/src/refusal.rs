@@ -7,12 +7,12 @@
 
 use core::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::name::{NameError, MAX_NAME_CHARS};
 
 /// Why an input changed nothing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "code", rename_all = "kebab-case")]
 pub enum Refusal {
     /// A name with nothing in it but spaces.

@@ -14,7 +14,7 @@
 //! The fire goes out with anything but a win: a loss, a draw (which still scores double when
 //! it comes on fire), a quick draw. It comes back after two wins in a row.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A draw in fewer plies than this (turns of either side; in Dara a placement, a step or a
 /// pass is one ply) scores nothing. lichess counts "turns", which are plies, and sets 20: a
@@ -29,7 +29,7 @@ pub const QUICK_DRAW_PLIES: u32 = 20;
 pub const BERSERK_MOVES: u32 = 7;
 
 /// How a game that counted finished for one player.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Finish {
     /// Won.
@@ -41,7 +41,7 @@ pub enum Finish {
 }
 
 /// One game on a player's sheet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Mark {
     /// How the game finished for the player.
     pub finish: Finish,
@@ -67,7 +67,7 @@ pub struct Game {
 }
 
 /// A player's marks, oldest first.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Sheet {
     marks: Vec<Mark>,

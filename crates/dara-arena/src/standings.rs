@@ -5,7 +5,7 @@ use core::cmp::Reverse;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::game::GameNo;
 use crate::name::Name;
@@ -28,7 +28,7 @@ pub const TIE_BREAK: &str = "Equal scores are ranked by fewer games played, then
                              the score first, then by who joined first.";
 
 /// One row of the standings.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Row {
     /// 1 for the first.
     pub rank: u32,
@@ -53,7 +53,7 @@ pub struct Row {
 }
 
 /// A game being played, as the standings list it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Playing {
     /// Its number.
     pub game: GameNo,
@@ -64,7 +64,7 @@ pub struct Playing {
 }
 
 /// A player named with their rank, as a game being played shows them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ranked {
     /// The name.
     pub name: Name,
@@ -73,7 +73,7 @@ pub struct Ranked {
 }
 
 /// The standings for one viewer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Standings {
     /// Before, during or after.
     pub phase: Phase,
@@ -88,8 +88,14 @@ pub struct Standings {
     pub mine: Option<Row>,
     /// The games being played, best-ranked first.
     pub playing: Vec<Playing>,
-    /// How ties are broken ([`TIE_BREAK`]).
+    /// How ties are broken ([`TIE_BREAK`]): read back as this release words it.
+    #[serde(skip_deserializing, default = "tie_break")]
     pub tie_break: &'static str,
+}
+
+/// The rule that breaks ties, for standings read back (a shell passes them between its nodes).
+fn tie_break() -> &'static str {
+    TIE_BREAK
 }
 
 /// Every player, best first (see [`TIE_BREAK`]).

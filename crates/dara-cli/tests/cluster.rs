@@ -2,6 +2,7 @@
 //! beside a real `redis-server` of the test's own, players on real sockets spread over the
 //! nodes, and nodes killed, stopped and paused under them.
 
+mod arenas;
 mod players;
 mod stopping;
 
@@ -398,6 +399,129 @@ fn a_watcher_on_a_third_node_sees_every_turn() {
     // A player's own node and the others agree on the game.
     let (_, again) = Seat::hello(nodes[2].addr, &game, None).unwrap();
     assert_eq!(again["d"]["moves"], json!(played));
+}
+
+/// An arena on three nodes: made on one (which pairs it), its players joining through every
+/// node and watching the standings on the two others, its games played through any node. Then
+/// its node is killed (SIGKILL) mid-arena: another node takes it up from Redis, with its
+/// standings as they were; a game being played goes on on another node and its end is counted;
+/// and its players are paired again.
+#[test]
+fn an_arena_outlives_its_killed_node() {
+    use arenas::{ask, score_of, token, ArenaSocket};
+
+    let redis = Redis::start("arena");
+    let mut nodes: Vec<Node> = ["r1", "r2", "r3"].iter().map(|n| Node::start(&redis, n)).collect();
+    let addrs: Vec<SocketAddr> = nodes.iter().map(|n| n.addr).collect();
+    let (code, made) = ask(
+        addrs[0],
+        "/api/arenas",
+        &json!({ "clock": { "initial": 180, "increment": 2 }, "minutes": 30 }),
+    );
+    assert_eq!(code, 201, "{made}");
+    let arena = made["arena"].as_str().unwrap().to_owned();
+    let names = ["Ama", "Kofi", "Ngozi", "Tunde"];
+    for (n, name) in names.iter().enumerate() {
+        let path = format!("/api/arenas/{arena}/join");
+        let (code, why) = ask(addrs[n % 3], &path, &json!({ "player": token(n), "name": name }));
+        assert_eq!(code, 204, "{name} joins through node {}: {why}", n % 3);
+    }
+    // A refusal comes back from the arena's node as the arena said it.
+    let again = json!({ "player": token(1), "name": "Kofi" });
+    let (code, why) = ask(addrs[2], &format!("/api/arenas/{arena}/join"), &again);
+    assert_eq!((code, why["code"].as_str()), (409, Some("already-joined")), "{why}");
+    let start = format!("/api/arenas/{arena}/start");
+    assert_eq!(ask(addrs[1], &start, &json!({ "secret": "not-the-secret" })).0, 403);
+    let (code, why) = ask(addrs[1], &start, &json!({ "secret": made["secret"] }));
+    assert_eq!(code, 204, "the maker starts it through another node: {why}");
+
+    // The players watch on the nodes that do not hold the arena.
+    let mut watchers: Vec<ArenaSocket> =
+        (0..4).map(|n| ArenaSocket::hello(addrs[1 + n % 2], &arena, Some(n))).collect();
+    let mut seats: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+    for (n, watcher) in watchers.iter_mut().enumerate() {
+        let game = watcher.game_other_than(None);
+        let id = game["id"].as_str().unwrap().to_owned();
+        assert_eq!(game["url"], format!("/g/{id}#seat={}", token(n)), "{game}");
+        seats.entry(id).or_default().insert(game["colour"].as_str().unwrap().to_owned(), n);
+    }
+    assert_eq!(seats.len(), 2, "four players, two games: {seats:?}");
+    let games: Vec<String> = seats.keys().cloned().collect();
+    let (first, second) = (&seats[&games[0]], &seats[&games[1]]);
+    let seat = |addr: SocketAddr, game: &str, n: usize| {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            match Seat::hello(addr, game, Some(&token(n))) {
+                Ok((seat, _)) => return seat,
+                Err(e) => {
+                    assert!(Instant::now() < deadline, "game {game} was never served: {e}");
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+            }
+        }
+    };
+
+    // The second begins (its first turns made at once: a game with none is called off), and
+    // goes on when its node dies.
+    let mut white = seat(addrs[2], &games[1], second["white"]);
+    let mut black = seat(addrs[2], &games[1], second["black"]);
+    open_with_two_turns(&mut white, &mut black);
+    drop((white, black));
+    // The first game is played to its end through another node: dark resigns.
+    let mut white = seat(addrs[1], &games[0], first["white"]);
+    let mut black = seat(addrs[2], &games[0], first["black"]);
+    open_with_two_turns(&mut white, &mut black);
+    black.send(&json!({ "t": "resign" })).unwrap();
+    black.until(|m| m["t"] == "end").unwrap();
+    drop((white, black));
+    let mut anyone = ArenaSocket::hello(addrs[2], &arena, None);
+    let standings = anyone.until(|s| {
+        let rows = s["d"]["top"].as_array().unwrap();
+        rows.iter().filter(|r| r["games"] == 1).count() == 2
+    });
+    assert_eq!(score_of(&standings, names[first["white"]]), 2, "{standings}");
+    assert_eq!(score_of(&standings, names[first["black"]]), 0, "{standings}");
+
+    let killed_at = Instant::now();
+    nodes[0].kill();
+    // The second game is taken up by another node, and pale resigns there.
+    let mut white = seat(addrs[2], &games[1], second["white"]);
+    white.send(&json!({ "t": "resign" })).unwrap();
+    white.until(|m| m["t"] == "end").unwrap();
+    // Its end is counted by the arena's new node, the standings as they were besides.
+    let standings = anyone.until(|s| {
+        let rows = s["d"]["top"].as_array().unwrap();
+        rows.iter().filter(|r| r["games"] == 1).count() == 4
+    });
+    eprintln!("the arena counted a game {:?} after its node was killed", killed_at.elapsed());
+    assert_eq!(score_of(&standings, names[first["white"]]), 2, "{standings}");
+    assert_eq!(score_of(&standings, names[second["black"]]), 2, "{standings}");
+    assert_eq!(score_of(&standings, names[second["white"]]), 0, "{standings}");
+    assert_eq!(standings["d"]["phase"], "running", "{standings}");
+    // Its players are paired again, by the node that holds it now.
+    for n in [second["white"], second["black"]] {
+        let next = watchers[n].game_other_than(Some(&games[1]));
+        let id = next["id"].as_str().unwrap();
+        assert_eq!(next["url"], format!("/g/{id}#seat={}", token(n)), "{next}");
+        let (_, snapshot) = Seat::hello(addrs[1], id, Some(&token(n))).unwrap();
+        assert_eq!(snapshot["t"], "snapshot", "{snapshot}");
+    }
+    // The player's own row came with each standings, whichever node they watch on.
+    let mine = &watchers[second["black"]].last["d"]["mine"];
+    assert_eq!(mine["score"], 2, "{mine}");
+    // The schedule's arenas, which every node makes, are made once for the cluster (the first
+    // node's taken up with the rest), and every node lists the same; the private one, none.
+    let listed = |addr: SocketAddr| {
+        let (code, body) = get(addr, "/api/arenas");
+        assert_eq!(code, 200, "{body}");
+        let listed: Vec<serde_json::Value> = serde_json::from_str(&body).unwrap();
+        listed.iter().map(|a| a["id"].as_str().unwrap().to_owned()).collect::<Vec<_>>()
+    };
+    let ids = listed(addrs[1]);
+    assert!(!ids.is_empty(), "the schedule's arenas are not listed");
+    assert_eq!(ids.iter().collect::<BTreeSet<_>>().len(), ids.len(), "listed twice: {ids:?}");
+    assert!(!ids.contains(&arena), "a private arena is listed: {ids:?}");
+    assert_eq!(listed(addrs[2]), ids);
 }
 
 /// A node stopped with SIGTERM closes its sockets with 1012 and gives its leases up: its games

@@ -14,14 +14,14 @@ use dara_table::clock::TimeControl;
 use serde::{Deserialize, Serialize};
 
 use crate::address::Client;
-use crate::arena::book::{Listed, Maker};
+use crate::arena::book::Listed;
 use crate::arena::handle::ArenaHandle;
 use crate::arena::id::ArenaId;
 use crate::arena::owner::{open, Plan};
 use crate::arena::player::PlayerToken;
 use crate::arena::refused::{ArenaError, Shell};
 use crate::arena::wall;
-use crate::seat::SeatToken;
+use crate::seat::{SeatHash, SeatToken};
 use crate::state::AppState;
 
 /// The longest arena one may make.
@@ -34,15 +34,47 @@ fn read<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, ArenaError> {
     body.map(|Json(t)| t).map_err(|e| ArenaError::bad(e.body_text()))
 }
 
-fn arena(state: &AppState, id: &str) -> Result<ArenaHandle, ArenaError> {
+/// Arena `id`, live here or, in a cluster, on another node; with the keyed hash of its maker's
+/// secret if it is held elsewhere (here, the book knows it).
+async fn reach(state: &AppState, id: &str) -> Result<(ArenaHandle, Maker), ArenaError> {
     let id = ArenaId::parse(id).ok_or(Shell::UnknownArena)?;
-    Ok(state.arenas.get(&id).ok_or(Shell::UnknownArena)?)
+    if let Some(handle) = state.arenas.get(&id) {
+        return Ok((handle, Maker::InBook));
+    }
+    let cluster = state.cluster.as_ref().ok_or(Shell::UnknownArena)?;
+    let remote = state.arenas.there.reach(&cluster.redis, &id).await;
+    let remote = remote.ok_or(Shell::UnknownArena)?;
+    Ok((remote.handle, Maker::There(remote.maker)))
+}
+
+/// Where the maker of an arena is known.
+enum Maker {
+    /// In the node's book: the arena is live here.
+    InBook,
+    /// Told with the arena held elsewhere: the keyed hash of their secret, for a private one.
+    There(Option<SeatHash>),
+}
+
+async fn arena(state: &AppState, id: &str) -> Result<ArenaHandle, ArenaError> {
+    reach(state, id).await.map(|(handle, _)| handle)
 }
 
 /// `GET /api/arenas`: the server's own arenas, running, starting soon, or ended within the
-/// hour.
+/// hour (in a cluster, every node's, as their holders last listed them).
 pub async fn list(State(state): State<AppState>) -> Json<Vec<Listed>> {
-    Json(state.arenas.listed())
+    let Some(cluster) = &state.cluster else { return Json(state.arenas.listed()) };
+    match cluster.redis.listed_arenas().await {
+        Ok(texts) => {
+            let mut listed: Vec<Listed> =
+                texts.iter().filter_map(|text| serde_json::from_str(text).ok()).collect();
+            listed.sort_by_key(|l| (l.about.starts, l.about.id.clone()));
+            Json(listed)
+        }
+        Err(e) => {
+            tracing::warn!("the cluster's arenas could not be read from Redis: {e}");
+            Json(state.arenas.listed())
+        }
+    }
 }
 
 /// What the maker of a private arena asks for.
@@ -114,7 +146,10 @@ pub async fn make(
         // A time gone by: at once.
         starts: starts.map(|at| at.max(now)),
         length: Duration::from_secs(asked.minutes * 60),
-        maker: Some(Maker { secret: state.seat_key.seal(&secret), from: client }),
+        maker: Some(crate::arena::book::Maker {
+            secret: state.seat_key.seal(&secret),
+            from: client,
+        }),
     };
     let handle = open(&state, &state.arenas, plan)?;
     let made = Made { arena: handle.id, secret: secret.as_str().to_owned() };
@@ -159,7 +194,7 @@ pub async fn join(
     body: Result<Json<Join>, JsonRejection>,
 ) -> Result<StatusCode, ArenaError> {
     allowed(&state, client)?;
-    let handle = arena(&state, &id)?;
+    let handle = arena(&state, &id).await?;
     let join = read(body)?;
     let player = join.player.player(&state.seat_key);
     act(&handle, Input::Join { player, name: join.name }).await
@@ -187,7 +222,7 @@ pub async fn request(
     body: Result<Json<Player>, JsonRejection>,
 ) -> Result<StatusCode, ArenaError> {
     allowed(&state, client)?;
-    let handle = arena(&state, &id)?;
+    let handle = arena(&state, &id).await?;
     let asked = read(body)?;
     let player = asked.player.player(&state.seat_key);
     let input = match request {
@@ -217,9 +252,14 @@ pub async fn start(
     body: Result<Json<Press>, JsonRejection>,
 ) -> Result<StatusCode, ArenaError> {
     allowed(&state, client)?;
-    let handle = arena(&state, &id)?;
+    let (handle, maker) = reach(&state, &id).await?;
     let press = read(body)?;
-    if !state.arenas.made_by(&handle.id, &state.seat_key.hash(&press.secret)) {
+    let offered = state.seat_key.hash(&press.secret);
+    let made_by = match maker {
+        Maker::InBook => state.arenas.made_by(&handle.id, &offered),
+        Maker::There(maker) => maker.is_some_and(|m| m.matches(&offered)),
+    };
+    if !made_by {
         return Err(Shell::NotTheMaker.into());
     }
     match handle.start().await {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use dara::Colour;
 use dara_arena::{GameNo, Phase, PlayerId, Row, Standings, WallTime};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::id::ArenaId;
 use super::player::PlayerToken;
@@ -15,7 +15,7 @@ use crate::protocol::{wire, Wire};
 use crate::seat::GameId;
 
 /// What an arena is, for its page and the list of arenas.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct About {
     /// Its id.
     pub id: ArenaId,
@@ -33,7 +33,7 @@ pub struct About {
 }
 
 /// A game a player is in, as only they are told.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Seated {
     /// The table.
     pub game: GameId,
@@ -43,8 +43,9 @@ pub struct Seated {
     pub colour: Colour,
 }
 
-/// One pinning of the board.
-#[derive(Debug, Clone)]
+/// One pinning of the board. In a cluster it travels as JSON from the node that holds the
+/// arena to the others' sockets (see `super::there`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Board {
     /// What the arena is.
     pub about: About,
@@ -59,7 +60,7 @@ pub struct Board {
 }
 
 /// The end of an arena, as everyone is told.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Podium {
     /// The first three who played a game, best first.
     pub podium: Vec<Row>,

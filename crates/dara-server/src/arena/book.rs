@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Mutex;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::board::About;
 use super::handle::ArenaHandle;
@@ -21,6 +21,8 @@ pub struct Arenas {
     held: Mutex<HashMap<ArenaId, Held>>,
     /// How often each address asks things of arenas.
     pub requests: super::requests::Requests,
+    /// On a node of a cluster: the arenas other nodes hold, as reached from here.
+    pub there: super::there::Remotes,
 }
 
 #[derive(Debug)]
@@ -50,7 +52,7 @@ pub struct Room {
 }
 
 /// An arena as `GET /api/arenas` lists it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Listed {
     /// What it is.
     #[serde(flatten)]

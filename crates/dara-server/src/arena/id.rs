@@ -5,7 +5,7 @@ use core::fmt;
 
 use rand::rngs::OsRng;
 use rand::RngCore;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// An arena's id: 16 lowercase hex digits.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -15,6 +15,18 @@ impl ArenaId {
     /// A fresh id.
     pub fn random() -> ArenaId {
         ArenaId(format!("{:016x}", OsRng.next_u64()))
+    }
+
+    /// The id of the server's own arena of the schedule's slot starting at `starts` with
+    /// games on `clock`: the same on every node of a cluster (a keyed hash, with the cluster's
+    /// seat key), so that each slot is made once.
+    pub fn of_slot(
+        key: &crate::seat::SeatKey,
+        starts: dara_arena::WallTime,
+        clock: &str,
+    ) -> ArenaId {
+        let hash = key.hash(&format!("arena-slot:{}:{clock}", starts.as_millis()));
+        ArenaId(hash.to_hex()[..16].to_owned())
     }
 
     /// The id `text` names, if it has an id's shape.
@@ -45,6 +57,14 @@ impl fmt::Debug for ArenaId {
 impl Serialize for ArenaId {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for ArenaId {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ArenaId, D::Error> {
+        use serde::de::Error;
+        let text = String::deserialize(d)?;
+        ArenaId::parse(&text).ok_or_else(|| D::Error::custom(format!("an arena id {text:?}")))
     }
 }
 

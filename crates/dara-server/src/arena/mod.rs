@@ -8,6 +8,7 @@
 
 pub(crate) mod board;
 pub(crate) mod book;
+pub(crate) mod cluster;
 pub(crate) mod handle;
 pub(crate) mod id;
 pub(crate) mod owner;
@@ -16,6 +17,7 @@ pub(crate) mod refused;
 pub mod requests;
 pub mod schedule;
 pub mod scheduled;
+pub(crate) mod there;
 mod verdict;
 pub(crate) mod wall;
 
@@ -29,4 +31,5 @@ pub use owner::{open, restore, ArenaRestored, Plan, BOARD_EVERY};
 pub use player::{seat_of, PlayerToken};
 pub use refused::{ArenaError, Shell};
 pub use schedule::{Schedule, ScheduleError};
+pub use there::{Remote, Remotes};
 pub use verdict::verdict;

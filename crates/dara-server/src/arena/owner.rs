@@ -20,7 +20,8 @@ use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
 use super::board::{starts, About, Board, Podium, Seated};
-use super::book::{Arenas, Maker, Room};
+use super::book::{Arenas, Listed, Maker, Room};
+use super::cluster::{keys_kept, Answered, Asked, InRedis};
 use super::handle::{ArenaHandle, Letter};
 use super::id::ArenaId;
 use super::player::seat_of;
@@ -30,6 +31,8 @@ use super::wall;
 use crate::game::host::Host;
 use crate::game::observer::{News, Observer};
 use crate::game::start::spawn_observed;
+use crate::redis::arenas::ArenaLease;
+use crate::redis::Redis;
 use crate::seat::{GameId, SeatHash};
 use crate::store::kept::Store;
 use crate::store::write::{ArenaWrite, StoredArena, Write};
@@ -67,10 +70,18 @@ pub fn open<H: Host>(
     book: &Arc<Arenas>,
     plan: Plan,
 ) -> Result<ArenaHandle, ArenaError> {
-    let id = ArenaId::random();
     let now = wall::now();
     let on_press = plan.starts.is_none();
     let start_at = plan.starts.unwrap_or(now + ON_PRESS);
+    let in_redis = match host.store() {
+        Store::Redis(redis) => Some(InRedis::new(redis.clone(), None)),
+        Store::Memory | Store::Sqlite(_) => None,
+    };
+    let id = match (&plan.maker, &in_redis) {
+        // One arena per slot of the schedule, whichever nodes make it (see `run`).
+        (None, Some(_)) => ArenaId::of_slot(host.seat_key(), start_at, &plan.clock.label()),
+        _ => ArenaId::random(),
+    };
     let settings = Settings::new(plan.rules.to_string(), plan.clock.label(), start_at, plan.length);
     let shell = Shell {
         clock: plan.clock,
@@ -80,7 +91,8 @@ pub fn open<H: Host>(
     };
     let config = host.config();
     let room = Room { private: config.max_arenas, per_address: config.arenas_per_address };
-    let (owner, handle, boxes) = Owner::new(host, book, id, Arena::new(settings), shell);
+    let (mut owner, handle, boxes) = Owner::new(host, book, id, Arena::new(settings), shell);
+    owner.cluster = in_redis;
     book.enter(handle.clone(), plan.maker, room)?;
     // Sent before any of its events: committed in order, before them.
     let _ = owner.store.send(vec![owner.opened()]);
@@ -106,6 +118,11 @@ impl<H: Host> ArenaRestored<H> {
     /// as it is taken up.
     pub fn followed(&self) -> Vec<(GameId, Observer)> {
         self.owner.tables.values().map(|id| (id.clone(), self.owner.observer.clone())).collect()
+    }
+
+    /// Keeps it in Redis from now on, through `lease`: taken up on this node of a cluster.
+    pub fn kept_in_redis(&mut self, redis: Redis, lease: ArenaLease) {
+        self.owner.cluster = Some(InRedis::new(redis, Some(lease)));
     }
 
     /// Starts its owner, once every stored game was taken up (`live`: those that were): a game
@@ -224,9 +241,11 @@ struct Owner<H: Host> {
     /// When the next tick is due, as the arena said after the last one (asked again at every
     /// wake, it would always be a pairing interval away).
     tick_at: Option<WallTime>,
-    /// Where it is kept (nowhere on a memory-only server, or in a cluster).
+    /// Where it is kept (nowhere on a memory-only server, nor in a cluster: see `cluster`).
     store: Store,
     shell: Shell,
+    /// On a node of a cluster: how it is kept in Redis, and reached from other nodes.
+    cluster: Option<InRedis>,
 }
 
 impl<H: Host> Owner<H> {
@@ -281,6 +300,7 @@ impl<H: Host> Owner<H> {
             tick_at: None,
             store,
             shell,
+            cluster: None,
         };
         (owner, handle, (mailbox, news))
     }
@@ -296,8 +316,9 @@ impl<H: Host> Owner<H> {
 
     /// Keeps events `events` of its journal, and waits until they are on disk: before their
     /// effects are carried out, or anyone is told.
-    async fn keep(&self, events: std::ops::Range<u64>, more: Vec<Write>) {
-        if !self.store.is_durable() || (events.is_empty() && more.is_empty()) {
+    async fn keep(&mut self, events: std::ops::Range<u64>, more: Vec<Write>) {
+        let durable = self.store.is_durable() || self.cluster.is_some();
+        if !durable || (events.is_empty() && more.is_empty()) {
             return;
         }
         let journal = self.arena.journal();
@@ -315,6 +336,10 @@ impl<H: Host> Owner<H> {
             };
             writes.push(Write::Arena(write));
         }
+        if self.cluster.is_some() {
+            self.keep_in_redis(writes).await;
+            return;
+        }
         if let Err(e) = self.store.send(writes).wait().await {
             tracing::error!(arena = %self.id, "the arena's events could not be kept: {e}");
         }
@@ -323,6 +348,12 @@ impl<H: Host> Owner<H> {
 
 impl<H: Host> Owner<H> {
     async fn run(mut self, (mut mailbox, mut news): Boxes, lost: Vec<GameNo>) {
+        if !self.made_in_redis().await {
+            if let Some(book) = self.book.upgrade() {
+                book.forget(&self.id);
+            }
+            return;
+        }
         for game in lost {
             tracing::warn!(arena = %self.id, %game, "a game of the arena was lost: called off");
             self.feed(Input::GameEnded { game, verdict: Verdict::Cancelled, plies: 0 }).await;
@@ -344,9 +375,16 @@ impl<H: Host> Owner<H> {
                     if self.tick_at.is_some_and(|at| at <= wall::now()) {
                         self.tick().await;
                     }
+                    self.in_cluster().await;
                 }
             }
-            self.pin_if_due();
+            if self.pin_if_due() {
+                self.pin_in_redis().await;
+            }
+            if self.cluster.as_ref().is_some_and(|c| c.lost) {
+                // Another node pairs it now: its sockets here reconnect to find it there.
+                break;
+            }
         }
         if let Some(book) = self.book.upgrade() {
             book.forget(&self.id);
@@ -354,7 +392,9 @@ impl<H: Host> Owner<H> {
         // Erased only when forgotten for its age: a server that stops keeps it for the next.
         if self.forget_at.is_some_and(|at| Instant::now() >= at) {
             let erase = Write::Arena(ArenaWrite::Erase { arena: self.id.to_string() });
-            if let Err(e) = self.store.send(vec![erase]).wait().await {
+            if self.cluster.is_some() {
+                self.keep_in_redis(vec![erase]).await;
+            } else if let Err(e) = self.store.send(vec![erase]).wait().await {
                 tracing::warn!(arena = %self.id, "the arena's rows could not be erased: {e}");
             }
         }
@@ -366,7 +406,8 @@ impl<H: Host> Owner<H> {
         let tick = self.tick_at.map(wall::instant);
         let pin =
             self.untold.then(|| self.told_at.map_or_else(Instant::now, |at| at + BOARD_EVERY));
-        [tick, pin, self.forget_at].into_iter().flatten().min()
+        let cluster = self.cluster.as_ref().map(InRedis::next_wake);
+        [tick, pin, self.forget_at, cluster].into_iter().flatten().min()
     }
 
     async fn letter(&mut self, letter: Letter) {
@@ -487,6 +528,9 @@ impl<H: Host> Owner<H> {
         let seats = ByColour { white, black };
         match spawn_observed(&host, self.game.clone(), seats, self.observer.clone()) {
             Ok((handle, _kept)) => {
+                if let Some(cluster) = &mut self.cluster {
+                    cluster.observed.insert(handle.id.clone());
+                }
                 self.tables.insert(no, handle.id.clone());
                 self.numbers.insert(handle.id.clone(), no);
                 // After the game's beginning, in the same order: which table it is.
@@ -502,16 +546,18 @@ impl<H: Host> Owner<H> {
         }
     }
 
-    /// Pins up the board if the standings changed and the last pinning is a second old.
-    fn pin_if_due(&mut self) {
+    /// Pins up the board if the standings changed and the last pinning is a second old; says
+    /// whether it did.
+    fn pin_if_due(&mut self) -> bool {
         let now = Instant::now();
         if !self.untold || self.told_at.is_some_and(|at| now < at + BOARD_EVERY) {
-            return;
+            return false;
         }
         self.untold = false;
         self.told_at = Some(now);
         let board = self.board_now();
         self.board.send_replace(Arc::new(board));
+        true
     }
 
     fn board_now(&self) -> Board {
@@ -539,5 +585,125 @@ async fn sleep_until(at: Option<Instant>) {
     match at {
         Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
+    }
+}
+
+/// The arena on a node of a cluster (see `super::cluster`).
+impl<H: Host> Owner<H> {
+    /// How long its keys in Redis are to live from now.
+    fn keys_kept(&self) -> Duration {
+        let kept = self.host.upgrade().map_or(Duration::ZERO, |h| h.config().arena_kept_after);
+        keys_kept(self.arena.settings().ends().saturating_since(wall::now()), kept)
+    }
+
+    /// Makes a new arena in Redis, held here; false if it cannot be, or another node made it
+    /// first (a scheduled arena, which every node makes). True for an arena kept elsewhere.
+    async fn made_in_redis(&mut self) -> bool {
+        let kept = self.keys_kept();
+        let settings = serde_json::to_string(self.arena.settings()).expect("settings serialise");
+        let shell = serde_json::to_string(&self.shell).expect("the shell serialises");
+        let Some(cluster) = &mut self.cluster else { return true };
+        if cluster.lease.is_some() {
+            return true;
+        }
+        match cluster.redis.open_arena(self.id.as_str(), (&settings, &shell), kept).await {
+            Ok(Some(lease)) => {
+                cluster.lease = Some(lease);
+                true
+            }
+            Ok(None) => {
+                tracing::info!(arena = %self.id, "the arena was made by another node");
+                false
+            }
+            Err(e) => {
+                tracing::error!(arena = %self.id, "the arena could not be made in Redis: {e}");
+                false
+            }
+        }
+    }
+
+    /// Keeps the arena's `writes` in Redis.
+    async fn keep_in_redis(&mut self, writes: Vec<Write>) {
+        let kept = self.keys_kept();
+        let writes: Vec<ArenaWrite> = writes
+            .into_iter()
+            .filter_map(|w| match w {
+                Write::Arena(write) => Some(write),
+                _ => None,
+            })
+            .collect();
+        if let Some(cluster) = &mut self.cluster {
+            cluster.write(self.id.as_str(), &writes, kept).await;
+        }
+    }
+
+    /// Pins the board just pinned here where the other nodes read it.
+    async fn pin_in_redis(&mut self) {
+        if self.cluster.is_none() {
+            return;
+        }
+        let kept = self.keys_kept();
+        let board = self.board.borrow().clone();
+        let text = serde_json::to_string(&*board).expect("boards serialise");
+        let listed = self.shell.scheduled.then(|| {
+            let listed = Listed {
+                about: board.about.clone(),
+                phase: board.standings.phase,
+                players: board.standings.players,
+            };
+            serde_json::to_string(&listed).expect("listings serialise")
+        });
+        if let Some(cluster) = &mut self.cluster {
+            cluster.pin(self.id.as_str(), &text, listed.as_deref(), kept).await;
+        }
+    }
+
+    /// What falls due on a node of a cluster: the requests relayed from other nodes, and the
+    /// news of the games that do not tell it theirs.
+    async fn in_cluster(&mut self) {
+        let now = Instant::now();
+        let Some(cluster) = &mut self.cluster else { return };
+        if cluster.asks_at <= now {
+            let asks = cluster.asks(self.id.as_str()).await;
+            for (ask, asked) in asks {
+                let done = |outcome: Result<(), dara_arena::Refusal>| match outcome {
+                    Ok(()) => Answered::Done,
+                    Err(refusal) => Answered::Refused { refusal },
+                };
+                let answered = match asked {
+                    Asked::Join { player, name } => {
+                        done(self.act(Input::Join { player, name }).await)
+                    }
+                    Asked::Pause { player } => done(self.act(Input::Pause { player }).await),
+                    Asked::Resume { player } => done(self.act(Input::Resume { player }).await),
+                    Asked::Leave { player } => done(self.act(Input::Leave { player }).await),
+                    Asked::Berserk { player, game } => {
+                        done(self.act(Input::Berserk { player, game }).await)
+                    }
+                    Asked::Start => Answered::Started { started: self.start_now().await },
+                };
+                if let Some(cluster) = &self.cluster {
+                    cluster.answer(&ask, &answered).await;
+                }
+            }
+        }
+        let Some(cluster) = &mut self.cluster else { return };
+        if cluster.peek_at <= now {
+            let games: Vec<GameId> = self.numbers.keys().cloned().collect();
+            let patience = self.host.upgrade().map(|h| h.config().patience).unwrap_or_default();
+            for (game, news) in cluster.peek(games, patience).await {
+                match news {
+                    Some(news) => self.news(&game, news).await,
+                    None => {
+                        let Some(no) = self.numbers.remove(&game) else { continue };
+                        self.tables.remove(&no);
+                        tracing::warn!(arena = %self.id, %no, "a game of the arena was lost: called off");
+                        let ended =
+                            Input::GameEnded { game: no, verdict: Verdict::Cancelled, plies: 0 };
+                        self.feed(ended).await;
+                    }
+                }
+            }
+        }
     }
 }

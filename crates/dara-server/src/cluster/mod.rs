@@ -11,7 +11,11 @@
 //!   none of its games until it has ([`Cluster::sure_alive`]).
 //! - A node that stops (SIGTERM) gives its leases up as it closes its sockets with 1012, so its
 //!   games move on at once.
+//! - Arenas are kept in Redis too, each paired by the holder of its lease; unlike a game, an
+//!   arena whose node died is taken up by whichever node looks first ([`arenas`]), and players
+//!   reach it from any node (see `crate::arena::cluster` and `crate::redis::arenas`).
 
+pub mod arenas;
 pub mod limits;
 pub mod relay;
 // What needs the server's state lives in these two, which nothing here imports: the state

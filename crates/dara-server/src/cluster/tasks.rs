@@ -26,6 +26,7 @@ pub fn start(state: &AppState) {
         tokio::spawn(mirror_lobby(Arc::downgrade(state)));
         tokio::spawn(mirror_watch(Arc::downgrade(state)));
         tokio::spawn(count_here(Arc::downgrade(state)));
+        tokio::spawn(super::arenas::take_up_lapsed(Arc::downgrade(state)));
     }
 }
 

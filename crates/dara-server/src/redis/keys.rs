@@ -105,3 +105,49 @@ pub(super) fn address_key(key: &SeatKey, address: IpAddr, counted: Counted) -> S
     };
     format!("dara:address:{}:{what}", key.hash(&address.to_string()).to_hex())
 }
+
+/// The set of the arenas Redis keeps (their ids), which every node looks through for arenas
+/// whose node died.
+pub(super) const ARENAS: &str = "dara:arenas";
+
+/// The hash of the server's own arenas as `GET /api/arenas` lists them (id → listing).
+pub(super) const ARENAS_LISTED: &str = "dara:arenas:listed";
+
+/// An arena's keys, tagged with its id (`dara:arena:{id}:…`).
+pub(super) struct ArenaKeys {
+    /// The node that pairs it, with the lease's epoch: `node:epoch`.
+    pub(super) lease: String,
+    /// Bumped at every takeover: the lease's epoch (named apart from a game's `epoch`, which
+    /// the tests' proxies look for in a game's beginning).
+    pub(super) epoch: String,
+    /// A hash: its settings and shell.
+    pub(super) meta: String,
+    /// A list: its journal, event `v` at index `v - 1`.
+    pub(super) events: String,
+    /// A hash: the table of each of its games (arena's number → game id).
+    pub(super) tables: String,
+    /// Its board as last pinned, for the other nodes' sockets.
+    pub(super) board: String,
+    /// A list: the requests other nodes relay to its holder.
+    pub(super) asks: String,
+}
+
+impl ArenaKeys {
+    pub(super) fn of(arena: &str) -> ArenaKeys {
+        let key = |what: &str| format!("dara:arena:{{{arena}}}:{what}");
+        ArenaKeys {
+            lease: key("lease"),
+            epoch: key("takeovers"),
+            meta: key("meta"),
+            events: key("events"),
+            tables: key("tables"),
+            board: key("board"),
+            asks: key("asks"),
+        }
+    }
+}
+
+/// Where the answer to one relayed arena request is left for the node that asked.
+pub(super) fn arena_answer_key(ask: &str) -> String {
+    format!("dara:arena-answer:{ask}")
+}

@@ -269,7 +269,7 @@ impl Redis {
     }
 
     /// The game `game` as Redis keeps it, to be taken up.
-    async fn load(&self, game: &GameId, keys: &Keys) -> Result<StoredGame, StoreError> {
+    pub(super) async fn load(&self, game: &GameId, keys: &Keys) -> Result<StoredGame, StoreError> {
         let mut conn = self.connection();
         let (meta, events): (HashMap<String, String>, Vec<String>) = redis::pipe()
             .cmd("HGETALL")

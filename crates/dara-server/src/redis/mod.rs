@@ -37,7 +37,9 @@
 //! Redis's crash too (the deploy example sets both); a node's `kill -9` never loses one either
 //! way.
 //!
-//! Beside the games: the lobby's open tables, shared by every node ([`lobby`]); the games
+//! Beside the games: the arenas, each kept and fenced as a game is but taken up by whichever
+//! node looks first once its node died ([`arenas`]); the lobby's open tables, shared by every
+//! node ([`lobby`]); the games
 //! anyone may watch ([`watch`]); how many sockets each node holds ([`here`]); the per-address
 //! counts of games and seats ([`counts`]); and
 //! each node's inbox, through which sockets are relayed and the lobby's and the watch list's
@@ -60,6 +62,7 @@
 //! takes back the per-address seat counts listed beside it. SCALING.md says what would move
 //! first.
 
+pub mod arenas;
 pub mod counts;
 pub mod here;
 pub mod inbox;

@@ -38,17 +38,33 @@ pub async fn arena_socket(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Response {
-    let board = ArenaId::parse(&id).and_then(|id| state.arenas.get(&id)).map(|h| h.board());
+    let id = ArenaId::parse(&id);
+    let board = match &id {
+        Some(id) => board_of(&state, id).await,
+        None => None,
+    };
     let max = state.config.max_message;
     sized(ws, max).on_upgrade(move |socket| async move {
         let _open = Open::new(&state);
         let mut conn = Connection::new(socket, state.config.silence);
-        let ending = match board {
-            Some(board) => serve_arena(&mut conn, board, &state).await,
-            None => ARENA_GONE,
+        let ending = match (id, board) {
+            (Some(id), Some(board)) => serve_arena(&mut conn, (&id, board), &state).await,
+            _ => ARENA_GONE,
         };
         conn.finish(ending).await;
     })
+}
+
+/// The board of arena `id`: pinned here, or in a cluster, by the node that holds it.
+async fn board_of(state: &AppState, id: &ArenaId) -> Option<watch::Receiver<Arc<Board>>> {
+    match (state.arenas.get(id), &state.cluster) {
+        (Some(handle), _) => Some(handle.board()),
+        // Held by another node of the cluster: its board as pinned in Redis.
+        (None, Some(cluster)) => {
+            state.arenas.there.reach(&cluster.redis, id).await.map(|r| r.handle.board())
+        }
+        (None, None) => None,
+    }
 }
 
 /// Who is at the socket: a player (their id, and their token for their seat links), or
@@ -73,7 +89,7 @@ fn hello(text: &str, state: &AppState) -> Option<Viewer> {
 
 async fn serve_arena(
     conn: &mut Connection,
-    mut board: watch::Receiver<Arc<Board>>,
+    (id, mut board): (&ArenaId, watch::Receiver<Arc<Board>>),
     state: &AppState,
 ) -> Ending {
     let mut bucket = Bucket::new(state.config.burst, state.config.per_second);
@@ -117,8 +133,14 @@ async fn serve_arena(
             },
             moved = board.changed() => match moved {
                 Ok(()) => changed = true,
-                // The arena was forgotten.
-                Err(_) => break ARENA_GONE,
+                // The arena was forgotten here; in a cluster, another node may hold it now.
+                Err(_) => match board_of(state, id).await {
+                    Some(elsewhere) => {
+                        board = elsewhere;
+                        changed = true;
+                    }
+                    None => break ARENA_GONE,
+                },
             },
             heard = conn.next() => match heard {
                 Heard::Frame(Message::Close(_)) | Heard::Nothing => break Ending::Quietly,
