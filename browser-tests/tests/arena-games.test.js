@@ -408,6 +408,9 @@ test('an arena to its end: four browsers paired game after game, a streak, a rel
       const rows = await person.page.$$eval('#podium li', (lis) => lis.map((li) => li.textContent));
       assert.deepEqual(rows, top.map(podiumWords[person.locale]), `${person.name}'s podium`);
     }
+    // Over, paused or not no longer matters: the page says under which name each played.
+    await helene.page.locator('#arena-joined').filter({ hasText: 'Vous avez joué sous le nom Hélène.' }).waitFor();
+    await kwaro.page.locator('#arena-joined').filter({ hasText: 'Ka yi wasa da sunan Ƙwaro.' }).waitFor();
     await shoot(helene.page, 'arena-fr-podium');
     await shoot(kwaro.page, 'arena-ha-podium');
     await shoot(ama.page, 'arena-en-podium');

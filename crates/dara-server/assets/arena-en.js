@@ -40,6 +40,7 @@ export default {
   "arena.joined-active": "You play as {name}. Your next game opens by itself.",
   "arena.joined-paused": "You play as {name}, paused: you get no new game until you come back.",
   "arena.joined-left": "You played as {name} and left. Come back to play on.",
+  "arena.joined-finished": "You played as {name}.",
   "arena.fire": "Two wins in a row: the next win scores double",
   "arena.tie-break": "Equal scores are ranked by fewer games played, then by who reached the score first, then by who joined first.",
   "arena.game": "{pale} ({pale_rank}) against {dark} ({dark_rank})",

@@ -38,6 +38,7 @@ export default {
   "arena.joined-active": "Vous jouez sous le nom {name}. Votre prochaine partie s'ouvre d'elle-même.",
   "arena.joined-paused": "Vous jouez sous le nom {name}, en pause : aucune nouvelle partie avant votre retour.",
   "arena.joined-left": "Vous avez joué sous le nom {name}, puis quitté l'arène. Revenez pour continuer.",
+  "arena.joined-finished": "Vous avez joué sous le nom {name}.",
   "arena.fire": "Deux victoires de suite : la prochaine victoire compte double",
   "arena.tie-break": "À égalité de points, passe devant celui qui a joué le moins de parties, puis celui qui a atteint ce score le premier, puis celui qui est entré le premier.",
   "arena.game": "{pale} ({pale_rank}) contre {dark} ({dark_rank})",

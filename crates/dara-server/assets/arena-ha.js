@@ -38,6 +38,7 @@ export default {
   "arena.joined-active": "Kana wasa da sunan {name}. Wasanka na gaba zai buɗe da kansa.",
   "arena.joined-paused": "Kana wasa da sunan {name}, ka dakata: ba za a ba ka sabon wasa ba sai ka dawo.",
   "arena.joined-left": "Ka yi wasa da sunan {name} sannan ka fita. Ka dawo don ci gaba.",
+  "arena.joined-finished": "Ka yi wasa da sunan {name}.",
   "arena.fire": "Nasara biyu a jere: nasara ta gaba za ta ninka",
   "arena.tie-break": "Idan maki ya yi daidai, wanda ya fi ƙarancin wasanni yana gaba, sannan wanda ya fara kai wannan makin, sannan wanda ya fara shiga.",
   "arena.game": "{pale} ({pale_rank}) da {dark} ({dark_rank})",

@@ -143,7 +143,8 @@ function standings(d) {
   const joined = Boolean(mine) && phase !== 'finished';
   $('join-form').hidden = Boolean(mine) || phase === 'finished';
   $('arena-joined').hidden = !mine;
-  if (mine) $('arena-joined').textContent = t(`arena.joined-${mine.presence}`, { name: mine.name });
+  // Once the arena is over, paused or not no longer matters.
+  if (mine) $('arena-joined').textContent = t(`arena.joined-${phase === 'finished' ? 'finished' : mine.presence}`, { name: mine.name });
   $('pause').hidden = !joined || mine.presence !== 'active';
   $('resume').hidden = !joined || mine.presence === 'active';
   $('leave').hidden = !joined || mine.presence === 'left';
