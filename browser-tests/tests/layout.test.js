@@ -270,10 +270,39 @@ for (const lang of LANGUAGES) {
 // reader's language, on the first screen of a phone; and nothing on it is cut off (no wider than
 // the screen, no text cut short in its box, each closed list's chosen words whole).
 const ASSETS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'crates', 'dara-server', 'assets');
-async function catalogue(code) {
-  const text = readFileSync(join(ASSETS, `lang-${code}.js`), 'utf8');
+async function catalogue(code, file = `lang-${code}.js`) {
+  const text = readFileSync(join(ASSETS, file), 'utf8');
   return (await import(`data:text/javascript,${encodeURIComponent(text)}`)).default;
 }
+
+// What on `page` is cut off: the page wider than the screen, a box past its edge or cutting its
+// content, a closed list's chosen words cut short.
+const cutOff = (page) => page.evaluate(() => {
+  const width = document.documentElement.clientWidth;
+  const name = (el) => `<${el.localName}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ').join('.')}` : ''}>`;
+  const found = [];
+  if (document.documentElement.scrollWidth > width) found.push(`the page is ${document.documentElement.scrollWidth} px wide`);
+  for (const el of document.body.querySelectorAll('*')) {
+    const style = getComputedStyle(el);
+    const box = el.getBoundingClientRect();
+    // Not shown, or shown to screen readers only (a box of a pixel).
+    if (style.display === 'none' || style.visibility === 'hidden' || box.width <= 1 || box.height <= 1) continue;
+    if (box.left < -0.5 || box.right > width + 0.5) found.push(`${name(el)} runs past the screen (${Math.round(box.left)} to ${Math.round(box.right)})`);
+    if (style.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1) found.push(`${name(el)} cuts its content (${el.scrollWidth} in ${el.clientWidth})`);
+  }
+  // A closed list shows its chosen words in its box, less its padding and the arrow's room.
+  const ARROW = 24;
+  const canvas = document.createElement('canvas').getContext('2d');
+  for (const select of document.querySelectorAll('select')) {
+    const style = getComputedStyle(select);
+    canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const text = select.selectedOptions[0].text;
+    const needs = canvas.measureText(text).width;
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - ARROW;
+    if (needs > room) found.push(`${name(select)} cuts "${text}" (${Math.round(needs)} px in ${Math.round(room)})`);
+  }
+  return found;
+});
 
 for (const lang of LANGUAGES) {
   test(`without scripts the home page says that playing needs JavaScript, and nothing is cut off (${lang} at 390 × 844)`, { timeout: 30000 }, async () => {
@@ -286,32 +315,7 @@ for (const lang of LANGUAGES) {
       assert.ok(words, 'the catalogue words the note');
       assert.equal((await page.locator('#needs-javascript').innerText()).trim(), words);
       await onFirstScreen(page, ['#needs-javascript'], `home without scripts (${lang})`);
-      const cut = await page.evaluate(() => {
-        const width = document.documentElement.clientWidth;
-        const name = (el) => `<${el.localName}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ').join('.')}` : ''}>`;
-        const found = [];
-        if (document.documentElement.scrollWidth > width) found.push(`the page is ${document.documentElement.scrollWidth} px wide`);
-        for (const el of document.body.querySelectorAll('*')) {
-          const style = getComputedStyle(el);
-          const box = el.getBoundingClientRect();
-          // Not shown, or shown to screen readers only (a box of a pixel).
-          if (style.display === 'none' || style.visibility === 'hidden' || box.width <= 1 || box.height <= 1) continue;
-          if (box.left < -0.5 || box.right > width + 0.5) found.push(`${name(el)} runs past the screen (${Math.round(box.left)} to ${Math.round(box.right)})`);
-          if (style.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1) found.push(`${name(el)} cuts its content (${el.scrollWidth} in ${el.clientWidth})`);
-        }
-        // A closed list shows its chosen words in its box, less its padding and the arrow's room.
-        const ARROW = 24;
-        const canvas = document.createElement('canvas').getContext('2d');
-        for (const select of document.querySelectorAll('select')) {
-          const style = getComputedStyle(select);
-          canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-          const text = select.selectedOptions[0].text;
-          const needs = canvas.measureText(text).width;
-          const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - ARROW;
-          if (needs > room) found.push(`${name(select)} cuts "${text}" (${Math.round(needs)} px in ${Math.round(room)})`);
-        }
-        return found;
-      });
+      const cut = await cutOff(page);
       assert.deepEqual(cut, [], `home without scripts (${lang}): nothing is cut off`);
     });
   });
@@ -324,3 +328,82 @@ test('with scripts the home page says nothing of JavaScript', { timeout: 30000 }
   await page.waitForSelector('#lang');
   assert.equal(await page.locator('#needs-javascript').count(), 0);
 });
+
+// The arena's page (/arena/<id>) and the list of arenas (/arenas), in each language and size:
+// a visitor has the join form and the standings on the first screen, a player who joined (and
+// paused, so that no pairing takes the page away) their own row and the button to come back;
+// nothing is cut off; and a French or Hausa page shows no English word.
+let arena = null;
+// One private arena for these tests (an address makes only a few).
+const arenaNow = () => {
+  arena ??= fetch(`${server.url}/api/arenas`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ rules: 'arcade', clock: { initial: 180, increment: 2 }, minutes: 60, starts: Date.now() }),
+  }).then(async (answer) => {
+    assert.equal(answer.status, 201);
+    return (await answer.json()).arena;
+  });
+  return arena;
+};
+
+// The English words of the arena pages and of the shared catalogue that the language `code`
+// words otherwise (a word both use, "Dara" or "minutes", is no sign of English).
+async function englishOnly(code) {
+  const words = (catalogue) => new Set(Object.values(catalogue).join(' ').match(/\p{L}{4,}/gu));
+  const english = words({ ...(await catalogue('en')), ...(await catalogue('en', 'arena-en.js')) });
+  const own = words({ ...(await catalogue(code)), ...(await catalogue(code, `arena-${code}.js`)) });
+  return [...english].filter((word) => !own.has(word));
+}
+
+// What is cut off on a page with its scripts: the language switch they add is left out, as the
+// browser sizes it to its longest language (no width is set on it), which the measure of the
+// closed lists, made for the home page's fixed ones, would not know.
+const cutOffWithScripts = async (page) => (await cutOff(page)).filter((found) => !found.startsWith('<select#lang>'));
+
+async function noEnglish(page, lang, what) {
+  if (lang === 'en') return;
+  const shown = new Set((await page.evaluate(() => document.body.innerText)).match(/\p{L}+/gu));
+  const found = (await englishOnly(lang)).filter((word) => shown.has(word));
+  assert.deepEqual(found, [], `${what}: English words on the page`);
+}
+
+for (const lang of LANGUAGES) {
+  for (const viewport of SIZES) {
+    const at = `${lang} at ${viewport.width} × ${viewport.height}`;
+
+    test(`the arena pages: the join form, the standings and a player's own row are on the first screen, nothing is cut off, no English (${at})`, { timeout: 60000 }, async () => {
+      await keepScreenshotsOnFailure(`layout-arena-${lang}-${viewport.width}`, pages, async () => {
+        const id = await arenaNow();
+        const visitor = await person(lang, viewport);
+        await visitor.goto(`${server.url}/arena/${id}`);
+        await visitor.waitForFunction(() => !document.querySelector('#join').disabled && document.querySelector('#arena-about').textContent.trim());
+        await onFirstScreen(visitor, ['#arena-time', '#arena-name', '#join', '#standings-title'], `/arena, a visitor (${at})`);
+        assert.deepEqual(await cutOffWithScripts(visitor), [], `/arena, a visitor (${at}): nothing is cut off`);
+        await noEnglish(visitor, lang, `/arena, a visitor (${at})`);
+
+        // A player who joined, then paused.
+        const token = `${lang}${viewport.width}`.padEnd(32, '0');
+        const name = `Zoé ${lang} ${viewport.width}`;
+        for (const [request, body] of [['join', { player: token, name }], ['pause', { player: token }]]) {
+          const answer = await fetch(`${server.url}/api/arenas/${id}/${request}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+          assert.equal(answer.status, 204, `${request}: ${await answer.text()}`);
+        }
+        const player = await person(lang, viewport);
+        await player.addInitScript((t) => localStorage.setItem('dara.arena.player', t), token);
+        await player.goto(`${server.url}/arena/${id}`);
+        await player.locator('#standings tr.mine').filter({ hasText: name }).waitFor();
+        await player.locator('#resume').waitFor();
+        await onFirstScreen(player, ['#arena-time', '#arena-joined', '#resume', '#standings-title', '#standings tr.mine'], `/arena, a player paused (${at})`);
+        assert.deepEqual(await cutOffWithScripts(player), [], `/arena, a player (${at}): nothing is cut off`);
+        await noEnglish(player, lang, `/arena, a player (${at})`);
+
+        const list = await person(lang, viewport);
+        await list.goto(`${server.url}/arenas`);
+        await list.waitForFunction(() => document.querySelector('#arena-list li') || !document.querySelector('#arena-empty').hidden);
+        assert.deepEqual(await cutOffWithScripts(list), [], `/arenas (${at}): nothing is cut off`);
+        await noEnglish(list, lang, `/arenas (${at})`);
+      });
+    });
+  }
+}

@@ -71,10 +71,19 @@ function tick() {
   $('arena-time').textContent = text;
 }
 
+// The points of each game played, then a mark for the game being played: a player in their
+// first game has a mark rather than nothing.
 function sheet(row) {
   const cell = document.createElement('td');
   cell.className = 'arena-sheet';
   cell.textContent = row.sheet.map((g) => `${g.points}`).join(' ');
+  if (row.playing) {
+    const now = document.createElement('span');
+    now.className = 'arena-in-game';
+    now.title = t('arena.in-game');
+    now.textContent = '▶';
+    cell.append(cell.textContent ? ' ' : '', now);
+  }
   return cell;
 }
 
@@ -120,6 +129,15 @@ function standings(d) {
     const text = document.createElement('span');
     text.textContent = t('arena.game', { pale: g.pale.name, pale_rank: g.pale.rank, dark: g.dark.name, dark_rank: g.dark.rank });
     li.append(text);
+    // Anyone may watch it: a game's id is public, its seats are in its players' links alone.
+    const table = d.tables && d.tables[g.game];
+    if (table) {
+      const watch = document.createElement('a');
+      watch.className = 'button';
+      watch.href = `/g/${table}`;
+      watch.textContent = t('arena.watch');
+      li.append(watch);
+    }
     return li;
   }));
   $('arena-no-games').hidden = d.playing.length > 0;
@@ -127,7 +145,8 @@ function standings(d) {
   const joined = Boolean(mine) && phase !== 'finished';
   $('join-form').hidden = Boolean(mine) || phase === 'finished';
   $('arena-joined').hidden = !mine;
-  if (mine) $('arena-joined').textContent = t(`arena.joined-${mine.presence}`, { name: mine.name });
+  // Once the arena is over, paused or not no longer matters.
+  if (mine) $('arena-joined').textContent = t(`arena.joined-${phase === 'finished' ? 'finished' : mine.presence}`, { name: mine.name });
   $('pause').hidden = !joined || mine.presence !== 'active';
   $('resume').hidden = !joined || mine.presence === 'active';
   $('leave').hidden = !joined || mine.presence === 'left';
@@ -169,5 +188,8 @@ $('join-form').addEventListener('submit', async (e) => {
   if (await send('join', { name })) store('dara.arena.name', name);
 });
 for (const request of ['pause', 'resume', 'leave']) $(request).addEventListener('click', () => send(request, {}));
+// Disabled until now: a click before this script ran would have submitted the form the
+// browser's own way (a GET of this page with the name in its address).
+$('join').disabled = false;
 setInterval(tick, 1000);
 listen();

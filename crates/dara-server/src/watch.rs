@@ -1,9 +1,9 @@
-//! The games anyone may watch: those being played between strangers at open tables (later, in
-//! arenas: a [`Kind`] of its own), listed live for `/watch`, the liveliest first.
+//! The games anyone may watch: those being played between strangers at open tables and in
+//! arenas (a [`Kind`] each), listed live for `/watch`, the liveliest first.
 //!
 //! Never a friend's game (private to its link) nor a game against the computer: a game says
-//! itself whether it is listed ([`WatchList::show`]), and only one at an open table, both seats
-//! taken and not ended, is. Nothing about its players is listed: no seat, no address, no name.
+//! itself whether it is listed ([`WatchList::show`]), and only one at an open table or in an
+//! arena, both seats taken and not ended, is. Nothing about its players is listed: no seat, no address, no name.
 //!
 //! In a cluster the list is shared through Redis (`crate::redis::watch`) as the lobby's is: each
 //! node writes its own games, keeps them alive there, and mirrors everyone's.
@@ -28,12 +28,14 @@ pub const EVERY: Duration = Duration::from_secs(1);
 /// How many games the list sends at most: the liveliest.
 pub const LISTED: usize = 50;
 
-/// Where a watched game is played. Arenas will be a kind of their own.
+/// Where a watched game is played.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
     /// At an open table of the lobby ("play anyone", "sit down").
     Table,
+    /// In an arena, paired by it.
+    Arena,
 }
 
 /// One game being played, as `/watch` lists it.

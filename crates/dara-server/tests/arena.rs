@@ -38,6 +38,8 @@ async fn play_and_resign(
     let (mut pale, snapshot) = Client::hello(addr, game, Some(&tokens["white"]), None).await;
     assert_eq!(snapshot["t"], "snapshot", "{snapshot}");
     let (mut dark, _) = Client::hello(addr, game, Some(&tokens["black"]), None).await;
+    // Both seated: /watch lists it, an arena's.
+    listed_on_watch(addr, game).await;
     let first = snapshot["d"]["pos"]["legal"][0].as_str().unwrap().to_owned();
     assert_eq!(pale.turn(1, &first).await["t"], "accepted");
     let moved = dark.next_of("move").await;
@@ -46,6 +48,22 @@ async fn play_and_resign(
     let resigner = if loser == "white" { &mut pale } else { &mut dark };
     resigner.send(json!({ "t": "resign" })).await;
     assert_eq!(resigner.next_of("end").await["d"]["code"], "resigned");
+}
+
+/// Waits until `/api/watch` lists `game` as an arena's.
+async fn listed_on_watch(addr: SocketAddr, game: &str) {
+    let deadline = tokio::time::Instant::now() + common::arena::PATIENCE;
+    loop {
+        let url = format!("http://{addr}/api/watch");
+        let list: Value = reqwest::get(url).await.unwrap().json().await.unwrap();
+        let listed = list.as_array().unwrap().iter().find(|g| g["game"] == game);
+        if let Some(listed) = listed {
+            assert_eq!(listed["kind"], "arena", "{list}");
+            return;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{game} not on /watch: {list}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 fn score_of(standings: &Value, name: &str) -> u64 {
@@ -79,10 +97,16 @@ async fn four_players_are_paired_play_score_and_are_paired_again() {
     }
     assert_eq!(games.len(), 2, "four players, two games: {games:?}");
     // Nobody else hears a player's seat.
-    let anyone = Watcher::hello(addr, &arena, None).await;
+    let mut anyone = Watcher::hello(addr, &arena, None).await;
     assert!(anyone.last["d"]["game"].is_null());
     assert!(anyone.last["d"]["mine"].is_null());
     assert!(!anyone.last.to_string().contains(&token(0)));
+    // Anyone may watch the games being played: each one's table, by its number.
+    let listed = anyone.until(|s| s["d"]["tables"].as_object().is_some_and(|t| t.len() == 2)).await;
+    for playing in listed["d"]["playing"].as_array().unwrap() {
+        let table = &listed["d"]["tables"][playing["game"].to_string()];
+        assert!(games.contains_key(table.as_str().unwrap()), "{listed}");
+    }
 
     // Pale wins the first game, dark the second.
     let ids: Vec<String> = games.keys().cloned().collect();

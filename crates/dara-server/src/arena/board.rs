@@ -2,7 +2,7 @@
 //! most once a second), read by each socket, which shows its own player only their own row and
 //! their own game's seat.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use dara::Colour;
@@ -55,6 +55,9 @@ pub struct Board {
     pub rows: HashMap<PlayerId, Row>,
     /// Each player's game being played.
     pub seated: HashMap<PlayerId, Seated>,
+    /// The table of each game being played, for anyone to watch: a game's id is public (its
+    /// seats are in the players' own links alone).
+    pub tables: BTreeMap<GameNo, GameId>,
     /// Once it has ended: the podium, and the games that went on uncounted.
     pub podium: Option<Podium>,
 }
@@ -76,6 +79,7 @@ impl Board {
             standings,
             rows: HashMap::new(),
             seated: HashMap::new(),
+            tables: BTreeMap::new(),
             podium: None,
         })
     }
@@ -94,7 +98,8 @@ impl Board {
             let url = format!("/g/{}#seat={}", seated.game, token.as_str());
             Some(YourGame { id: &seated.game, no: seated.no, colour: seated.colour, url })
         });
-        wire(&Message::Standings { arena: &self.about, standings: &standings, game })
+        let tables = &self.tables;
+        wire(&Message::Standings { arena: &self.about, standings: &standings, tables, game })
     }
 
     /// The podium message, once the arena is over.
@@ -112,6 +117,8 @@ enum Message<'a> {
         arena: &'a About,
         #[serde(flatten)]
         standings: &'a Standings,
+        /// Each game being played by its number: its id, watched at `/g/<id>`.
+        tables: &'a BTreeMap<GameNo, GameId>,
         game: Option<YourGame<'a>>,
     },
     /// The arena ended.

@@ -5,7 +5,7 @@
 //! event of its journal before its effects are carried out, the table of each game), taken up
 //! again at start ([`restore`]) and erased when it is forgotten.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
@@ -563,8 +563,10 @@ impl<H: Host> Owner<H> {
     fn board_now(&self) -> Board {
         let now = wall::now();
         let mut seated = HashMap::new();
+        let mut tables = BTreeMap::new();
         for pairing in self.arena.games().filter(|g| g.is_playing()) {
             let Some(game) = self.tables.get(&pairing.game) else { continue };
+            tables.insert(pairing.game, game.clone());
             for colour in Colour::ALL {
                 let at = Seated { game: game.clone(), no: pairing.game, colour };
                 seated.insert(pairing.players[colour].clone(), at);
@@ -575,6 +577,7 @@ impl<H: Host> Owner<H> {
             standings: self.arena.standings(now, None),
             rows: self.arena.rows().into_iter().map(|(id, row)| (id.clone(), row)).collect(),
             seated,
+            tables,
             podium: self.podium.clone(),
         }
     }

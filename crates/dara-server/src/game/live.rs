@@ -378,7 +378,8 @@ impl Game {
             }
         }
         if let Some(host) = self.server() {
-            watched::tell(&*host, &self.id, &self.table, self.crowd.watchers());
+            let in_arena = self.observer.is_some();
+            watched::tell(&*host, &self.id, &self.table, self.crowd.watchers(), in_arena);
         }
         reply
     }

@@ -53,7 +53,8 @@ impl Game {
     /// hears of the watchers here too.
     pub(super) fn relist(&self) {
         let Some(host) = self.server() else { return };
-        watched::tell(&*host, &self.id, &self.table, self.crowd.watchers());
+        let in_arena = self.observer.is_some();
+        watched::tell(&*host, &self.id, &self.table, self.crowd.watchers(), in_arena);
         let settings = self.table.settings();
         if settings.opponent != Opponent::Open {
             return;
