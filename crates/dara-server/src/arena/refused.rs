@@ -28,8 +28,9 @@ pub enum Shell {
     },
     /// No such arena: never made, or ended more than an hour ago and forgotten.
     UnknownArena,
-    /// Berserk is not played yet: the table cannot halve a clock.
-    BerserkUnsupported,
+    /// The game could not keep what was asked just now (saving is paused): nothing changed,
+    /// and it may be asked again.
+    GameUnkept,
     /// Start pressed by someone who does not hold the maker's secret, or on an arena that
     /// starts at its time.
     NotTheMaker,
@@ -59,7 +60,7 @@ impl ArenaError {
             ArenaError::Arena(_) => StatusCode::CONFLICT,
             ArenaError::Shell(Shell::BadRequest { .. }) => StatusCode::BAD_REQUEST,
             ArenaError::Shell(Shell::UnknownArena) => StatusCode::NOT_FOUND,
-            ArenaError::Shell(Shell::BerserkUnsupported) => StatusCode::NOT_IMPLEMENTED,
+            ArenaError::Shell(Shell::GameUnkept) => StatusCode::SERVICE_UNAVAILABLE,
             ArenaError::Shell(Shell::NotTheMaker) => StatusCode::FORBIDDEN,
             ArenaError::Shell(Shell::TooManyArenas) => StatusCode::SERVICE_UNAVAILABLE,
             ArenaError::Shell(Shell::TooManyArenasFromYou { .. }) => StatusCode::TOO_MANY_REQUESTS,
@@ -74,8 +75,8 @@ impl ArenaError {
             ArenaError::Shell(Shell::UnknownArena) => {
                 "no such arena: it may have ended more than an hour ago".to_owned()
             }
-            ArenaError::Shell(Shell::BerserkUnsupported) => {
-                "berserk is not played here yet".to_owned()
+            ArenaError::Shell(Shell::GameUnkept) => {
+                "the game could not keep it just now: try again in a moment".to_owned()
             }
             ArenaError::Shell(Shell::NotTheMaker) => {
                 "only whoever made the arena starts it, and only if it waits for them".to_owned()
