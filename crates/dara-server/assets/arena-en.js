@@ -56,5 +56,12 @@ export default {
   "arena.code.unknown-player": "You have not joined this arena yet.",
   "arena.code.bad-request": "The server could not read that request.",
   "arena.code.offline": "The server cannot be reached: check your connection.",
+  "arena.berserk": "Berserk",
+  "arena.berserk-title": "Halve your time: a win with at least 7 moves of your own scores a point more",
+  "arena.berserk-mark": "Went berserk: half the time, a point more for a win of 7 moves or more",
+  "arena.code.berserk-too-late": "Berserk only before your first move.",
+  "arena.code.already-berserk": "You have already gone berserk in this game.",
+  "arena.code.not-in-game": "This game is over, or not yours: no berserk.",
+  "arena.code.game-unkept": "The game could not keep it just now: try again in a moment.",
   "privacy.arenas": "In an arena, the server writes to its own disk, so that a crash or a restart does not lose it: its settings, the name you joined under, your games and scores, and which table each game was played at. You are written only as a keyed fingerprint of your player code, from which the code cannot be worked out; your address is never written. All of it is erased from the disk an hour after the arena ends, and the erased bytes are overwritten within the hour."
 };

@@ -54,5 +54,12 @@ export default {
   "arena.code.unknown-player": "Vous n'êtes pas encore entré dans cette arène.",
   "arena.code.bad-request": "Le serveur n'a pas pu lire cette demande.",
   "arena.code.offline": "Le serveur est injoignable : vérifiez votre connexion.",
+  "arena.berserk": "Passer berserk",
+  "arena.berserk-title": "Divisez votre temps par deux : une victoire avec au moins 7 coups de votre part rapporte un point de plus",
+  "arena.berserk-mark": "Berserk : la moitié du temps, un point de plus pour une victoire en 7 coups ou plus",
+  "arena.code.berserk-too-late": "Le berserk n'est possible qu'avant votre premier coup.",
+  "arena.code.already-berserk": "Vous êtes déjà passé en berserk dans cette partie.",
+  "arena.code.not-in-game": "Cette partie est finie, ou n'est pas la vôtre : pas de berserk.",
+  "arena.code.game-unkept": "La partie n'a pas pu l'enregistrer pour l'instant : réessayez dans un moment.",
   "privacy.arenas": "Pendant un tournoi (arène), le serveur écrit sur son propre disque, pour qu'une panne ou un redémarrage ne le perde pas : ses réglages, le nom sous lequel vous vous êtes inscrit, vos parties et vos points, et la table où chaque partie s'est jouée. Vous n'y figurez que sous l'empreinte à clé de votre code de joueur, dont on ne peut pas retrouver le code ; votre adresse n'est jamais écrite. Tout est effacé du disque une heure après la fin du tournoi, et les octets effacés sont écrasés dans l'heure."
 };

@@ -54,5 +54,12 @@ export default {
   "arena.code.unknown-player": "Ba ka shiga wannan filin gasa ba tukuna.",
   "arena.code.bad-request": "Sabar ba ta iya karanta wannan buƙata ba.",
   "arena.code.offline": "Ba a iya kaiwa ga sabar: duba haɗinka.",
+  "arena.berserk": "Yi berserk",
+  "arena.berserk-title": "Raba lokacinka biyu: nasara da motsi 7 ko fiye naka tana ƙara maki ɗaya",
+  "arena.berserk-mark": "Ya yi berserk: rabin lokaci, ƙarin maki ɗaya don nasara da motsi 7 ko fiye",
+  "arena.code.berserk-too-late": "Berserk sai kafin motsinka na farko.",
+  "arena.code.already-berserk": "Ka riga ka yi berserk a wannan wasa.",
+  "arena.code.not-in-game": "Wannan wasa ya ƙare, ko ba naka ba ne: babu berserk.",
+  "arena.code.game-unkept": "Wasan bai iya ajiye shi yanzu ba: sake gwadawa nan da ɗan lokaci.",
   "privacy.arenas": "A lokacin gasa (arena), sabar tana rubuta ta a faifanta, don kada lalacewa ko sake kunnawa su ɓatar da ita: saitunanta, sunan da ka shiga da shi, wasanninka da makinka, da teburin da aka yi kowane wasa. Ana rubuta ka ne kawai a matsayin sawun lambar ɗan wasanka da aka ɓoye da maɓalli, wanda ba za a iya gano lambar daga gare shi ba; ba a taɓa rubuta adireshinka ba. Ana goge komai daga faifan awa ɗaya bayan gasar ta ƙare, kuma ana rubuta a kan baitocin da aka goge cikin awa ɗaya."
 };
