@@ -20,7 +20,9 @@ const make = (tag, className, text) => {
   return element;
 };
 
-export default function berserk(state, arena, no) {
+// `state` is the game page's; the arena and the game's number in it are as arena.js kept them.
+export default function berserk(state) {
+  const [arena, , no] = localStorage.getItem('dara.arena.current').split(' ');
   const halved = HANDLERS.berserk;
   HANDLERS.berserk = (s, d, page) => {
     halved(s, d, page);

@@ -373,12 +373,12 @@ $('hide-said').addEventListener('click', () => {
 // Clocks and the "reconnecting (n s)" counters tick between messages.
 setInterval(() => renderTick(state), 250);
 
-// An arena's game (arena.js kept it): once over, a link back to the arena; berserk.
+// An arena's game (arena.js kept it): once over, a link back to the arena.
 try {
-  const [arena, game, no] = (localStorage.getItem('dara.arena.current') || '').split(' ');
+  const [arena, game] = (localStorage.getItem('dara.arena.current') || '').split(' ');
   if (game && location.pathname === `/g/${game}`) {
     $('arena-back').href = `/arena/${arena}#from=${game}`;
     $('arena-back').hidden = false;
-    import('./game-berserk.js').then((m) => m.default(state, arena, no));
+    import('./game-berserk.js').then((m) => m.default(state));
   }
 } catch { /* no storage */ }
