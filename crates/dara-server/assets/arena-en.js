@@ -78,10 +78,13 @@ export default {
   "arena.code.too-many-arenas": "The server holds as many arenas as it can: try again later.",
   "arena.code.too-many-arenas-from-you": "{limit} arenas made from your connection are waiting or running already, the most at once. An arena is forgotten an hour after it ends.",
   "arena.code.unknown-game": "That game is not one of this arena's.",
-  "arena.code.not-in-game": "You are not playing that game.",
+  "arena.code.too-many-requests": "Too many requests from your connection, too fast: wait a moment and try again.",
+  "arena.berserk": "Berserk",
+  "arena.berserk-title": "Halve your time: a win with at least 7 moves of your own scores a point more",
+  "arena.berserk-mark": "Went berserk: half the time, a point more for a win of 7 moves or more",
   "arena.code.berserk-too-late": "Berserk only before your first move.",
   "arena.code.already-berserk": "You have already gone berserk in this game.",
-  "arena.code.berserk-unsupported": "Berserk is not played here yet.",
-  "arena.code.too-many-requests": "Too many requests from your connection, too fast: wait a moment and try again.",
+  "arena.code.not-in-game": "This game is over, or not yours: no berserk.",
+  "arena.code.game-unkept": "The game could not keep it just now: try again in a moment.",
   "privacy.arenas": "In an arena, the server writes to its own disk, so that a crash or a restart does not lose it: its settings, the name you joined under, your games and scores, and which table each game was played at. You are written only as a keyed fingerprint of your player code, from which the code cannot be worked out; your address is never written. All of it is erased from the disk an hour after the arena ends, and the erased bytes are overwritten within the hour. If you make a private arena, your browser keeps the code that starts it (dara.arena.made) for eight days; the server keeps only its keyed fingerprint."
 };

@@ -76,10 +76,13 @@ export default {
   "arena.code.too-many-arenas": "Le serveur tient déjà autant de tournois qu'il peut : réessayez plus tard.",
   "arena.code.too-many-arenas-from-you": "{limit} tournois créés depuis votre connexion attendent ou se jouent déjà, le maximum à la fois. Un tournoi est oublié une heure après sa fin.",
   "arena.code.unknown-game": "Cette partie n'appartient pas à ce tournoi.",
-  "arena.code.not-in-game": "Vous ne jouez pas cette partie.",
+  "arena.code.too-many-requests": "Trop de demandes depuis votre connexion, trop vite : attendez un instant et réessayez.",
+  "arena.berserk": "Passer berserk",
+  "arena.berserk-title": "Divisez votre temps par deux : une victoire avec au moins 7 coups de votre part rapporte un point de plus",
+  "arena.berserk-mark": "Berserk : la moitié du temps, un point de plus pour une victoire en 7 coups ou plus",
   "arena.code.berserk-too-late": "Le berserk n'est possible qu'avant votre premier coup.",
   "arena.code.already-berserk": "Vous êtes déjà passé en berserk dans cette partie.",
-  "arena.code.berserk-unsupported": "Le berserk n'est pas encore joué ici.",
-  "arena.code.too-many-requests": "Trop de demandes depuis votre connexion, trop vite : attendez un instant et réessayez.",
+  "arena.code.not-in-game": "Cette partie est finie, ou n'est pas la vôtre : pas de berserk.",
+  "arena.code.game-unkept": "La partie n'a pas pu l'enregistrer pour l'instant : réessayez dans un moment.",
   "privacy.arenas": "Pendant un tournoi (arène), le serveur écrit sur son propre disque, pour qu'une panne ou un redémarrage ne le perde pas : ses réglages, le nom sous lequel vous vous êtes inscrit, vos parties et vos points, et la table où chaque partie s'est jouée. Vous n'y figurez que sous l'empreinte à clé de votre code de joueur, dont on ne peut pas retrouver le code ; votre adresse n'est jamais écrite. Tout est effacé du disque une heure après la fin du tournoi, et les octets effacés sont écrasés dans l'heure. Si vous créez un tournoi privé, votre navigateur garde le code qui le lance (dara.arena.made) pendant huit jours ; le serveur n'en garde que l'empreinte à clé."
 };

@@ -1,9 +1,13 @@
 // An arena's game, once it is over: the arena's socket says when the player is paired again,
 // and after a short countdown, which they may stop, the page goes to that game by itself.
 // game.js loads this for an arena's game alone (`dara.arena.current`, which arena.js keeps,
-// names it), so that no other game page carries it or the arena's words.
+// names it), so that no other game page carries it or the arena's words. It brings berserk
+// with it (game-berserk.js), given the game page's state: one fetch on the game page for both.
 import { t } from './i18n.js';
 import './arena-words.js';
+import berserk from './game-berserk.js';
+
+export default berserk;
 
 const $ = (id) => document.getElementById(id);
 const [ARENA, GAME] = localStorage.getItem('dara.arena.current').split(' ');
@@ -32,7 +36,7 @@ let left = null;
 let stayed = false;
 
 // The next game is the arena's current one for the page that opens it (game.js reads it).
-const keep = () => localStorage.setItem('dara.arena.current', `${ARENA} ${next.id}`);
+const keep = () => localStorage.setItem('dara.arena.current', `${ARENA} ${next.id} ${next.no}`);
 
 function go() {
   keep();

@@ -76,10 +76,13 @@ export default {
   "arena.code.too-many-arenas": "Sabar tana riƙe da gasanni iyakar abin da za ta iya: sake gwadawa anjima.",
   "arena.code.too-many-arenas-from-you": "Gasanni {limit} da aka ƙirƙira daga haɗinka suna jira ko ana bugawa, iyaka ke nan a lokaci ɗaya. Ana manta gasa awa ɗaya bayan ta ƙare.",
   "arena.code.unknown-game": "Wannan wasan ba na wannan gasa ba ne.",
-  "arena.code.not-in-game": "Ba kai kake buga wannan wasan ba.",
-  "arena.code.berserk-too-late": "Ana iya berserk kafin motsinka na farko kaɗai.",
-  "arena.code.already-berserk": "Ka riga ka yi berserk a wannan wasan.",
-  "arena.code.berserk-unsupported": "Ba a buga berserk a nan tukuna ba.",
   "arena.code.too-many-requests": "Buƙatu sun yi yawa daga haɗinka, da sauri: jira ɗan lokaci sannan ka sake gwadawa.",
+  "arena.berserk": "Yi berserk",
+  "arena.berserk-title": "Raba lokacinka biyu: nasara da motsi 7 ko fiye naka tana ƙara maki ɗaya",
+  "arena.berserk-mark": "Ya yi berserk: rabin lokaci, ƙarin maki ɗaya don nasara da motsi 7 ko fiye",
+  "arena.code.berserk-too-late": "Berserk sai kafin motsinka na farko.",
+  "arena.code.already-berserk": "Ka riga ka yi berserk a wannan wasa.",
+  "arena.code.not-in-game": "Wannan wasa ya ƙare, ko ba naka ba ne: babu berserk.",
+  "arena.code.game-unkept": "Wasan bai iya ajiye shi yanzu ba: sake gwadawa nan da ɗan lokaci.",
   "privacy.arenas": "A lokacin gasa (arena), sabar tana rubuta ta a faifanta, don kada lalacewa ko sake kunnawa su ɓatar da ita: saitunanta, sunan da ka shiga da shi, wasanninka da makinka, da teburin da aka yi kowane wasa. Ana rubuta ka ne kawai a matsayin sawun lambar ɗan wasanka da aka ɓoye da maɓalli, wanda ba za a iya gano lambar daga gare shi ba; ba a taɓa rubuta adireshinka ba. Ana goge komai daga faifan awa ɗaya bayan gasar ta ƙare, kuma ana rubuta a kan baitocin da aka goge cikin awa ɗaya. Idan ka ƙirƙiri gasa ta sirri, burauzarka yana adana lambar da ke fara ta (dara.arena.made) na kwana takwas; sabar tana adana sawun lambar da aka ɓoye da maɓalli kaɗai."
 };

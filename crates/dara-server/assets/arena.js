@@ -2,7 +2,8 @@
 // standings on the arena's socket (/ws/arena/<id>, at most once a second). The player is a
 // token this browser makes once and keeps (`dara.arena.player`): every tab of it is the same
 // player. When the socket gives the player a game, the page goes to it at once; the game page
-// leads back here (`dara.arena.current`).
+// leads back here (`dara.arena.current`: the arena, the game and its number in the arena, which
+// the game page names when the player goes berserk).
 import { t } from './i18n.js';
 import './arena-words.js';
 import { span } from './arenas.js';
@@ -76,7 +77,9 @@ function tick() {
 function sheet(row) {
   const cell = document.createElement('td');
   cell.className = 'arena-sheet';
-  cell.textContent = row.sheet.map((g) => `${g.points}`).join(' ');
+  // A game the player went berserk in is marked, as the game page marks the clock.
+  cell.textContent = row.sheet.map((g) => `${g.points}${g.berserk ? '⚔' : ''}`).join(' ');
+  if (row.sheet.some((g) => g.berserk)) cell.title = t('arena.berserk-mark');
   if (row.playing) {
     const now = document.createElement('span');
     now.className = 'arena-in-game';
@@ -151,7 +154,7 @@ function standings(d) {
   $('resume').hidden = !joined || mine.presence === 'active';
   $('leave').hidden = !joined || mine.presence === 'left';
   if (d.game && d.game.url && phase !== 'finished' && d.game.id !== FROM) {
-    store('dara.arena.current', `${ARENA} ${d.game.id}`);
+    store('dara.arena.current', `${ARENA} ${d.game.id} ${d.game.no}`);
     location.href = d.game.url;
   }
 }

@@ -15,7 +15,7 @@ function callIfAway(game, page) {
   if (game.you && !game.end && game.pos.side === game.you && bothSeated(game) && page.hidden()) page.play('your-turn');
 }
 
-const HANDLERS = {
+export const HANDLERS = {
   snapshot(state, d, page) {
     state.game = d;
     const game = d;
@@ -85,6 +85,10 @@ const HANDLERS = {
     state.awaiting = null;
     if (state.viewing !== null && state.viewing >= d.ply) state.viewing = null;
     page.say(`${t('game.took-back', { count: d.plies })} ${turnText(game, page.choosing())}`);
+  },
+
+  berserk(state, d) {
+    Object.assign(state.clock, d.clock);
   },
 
   'draw-offer'(state, d, page) {

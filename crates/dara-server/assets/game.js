@@ -379,6 +379,6 @@ try {
   if (game && location.pathname === `/g/${game}`) {
     $('arena-back').href = `/arena/${arena}#from=${game}`;
     $('arena-back').hidden = false;
-    import('./arena-game.js');
+    import('./arena-game.js').then((m) => m.default(state));
   }
 } catch { /* no storage */ }

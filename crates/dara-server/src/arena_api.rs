@@ -9,7 +9,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
 use dara::Ruleset;
-use dara_arena::{Input, WallTime};
+use dara_arena::{GameNo, Input, WallTime};
 use dara_table::clock::TimeControl;
 use serde::{Deserialize, Serialize};
 
@@ -181,7 +181,7 @@ pub struct Player {
 async fn act(handle: &ArenaHandle, input: Input) -> Result<StatusCode, ArenaError> {
     match handle.act(input).await {
         Some(Ok(())) => Ok(StatusCode::NO_CONTENT),
-        Some(Err(refusal)) => Err(refusal.into()),
+        Some(Err(refusal)) => Err(refusal),
         None => Err(Shell::UnknownArena.into()),
     }
 }
@@ -229,9 +229,10 @@ pub async fn request(
         Request::Pause => Input::Pause { player },
         Request::Resume => Input::Resume { player },
         Request::Leave => Input::Leave { player },
-        // The table cannot halve a clock yet: said so, rather than a berserk that changes
-        // nothing on the board.
-        Request::Berserk => return Err(Shell::BerserkUnsupported.into()),
+        Request::Berserk => {
+            let game = asked.game.ok_or_else(|| ArenaError::bad("berserk names its game"))?;
+            Input::Berserk { player, game: GameNo(game) }
+        }
     };
     act(&handle, input).await
 }

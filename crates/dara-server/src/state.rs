@@ -404,4 +404,8 @@ impl Host for Shared {
     fn erased(&self, counted: IpAddr) {
         self.uncount_in_cluster(Some(counted));
     }
+
+    fn live_game(&self, id: &GameId) -> Option<GameHandle> {
+        Shared::game(self, id)
+    }
 }

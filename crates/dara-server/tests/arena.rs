@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::arena::{ask, now_ms, token, Watcher};
+use common::arena::{ask, berserk, now_ms, token, Watcher};
 use common::{post, start, start_with_state, test_config, Client};
 use serde_json::{json, Value};
 
@@ -188,11 +188,7 @@ async fn refusals_say_why_and_change_nothing() {
         "unknown-player",
     );
     let berserk = json!({ "player": token(0), "game": 1 });
-    refused(
-        ask(addr, &format!("/api/arenas/{arena}/berserk"), berserk).await,
-        501,
-        "berserk-unsupported",
-    );
+    refused(ask(addr, &format!("/api/arenas/{arena}/berserk"), berserk).await, 409, "not-in-game");
 
     // Nothing changed: one player, Ama, who still plays under her name. (The board is pinned
     // at most once a second: after a second, it holds every change.)
@@ -390,4 +386,114 @@ async fn a_flood_of_joins_and_leaves_from_one_address_is_refused_and_changes_not
     tokio::time::sleep(Duration::from_millis(2500)).await;
     let standings = Watcher::hello(addr, &arena, None).await.last;
     assert_eq!(standings["d"]["players"], joined, "{standings}");
+}
+
+/// Each player's game as the board tells it: its id, number and their colour.
+async fn seated(watcher: &mut Watcher) -> (String, u64, String) {
+    let game = watcher.game_other_than(None).await;
+    let id = game["id"].as_str().unwrap().to_owned();
+    (id, game["no"].as_u64().unwrap(), game["colour"].as_str().unwrap().to_owned())
+}
+
+/// Plays `plies` turns from the position `pos` (each side's first legal one), pale's client
+/// reading every turn; gives the position then.
+async fn play_plies(pale: &mut Client, dark: &mut Client, mut pos: Value, plies: u64) -> Value {
+    for ply in 1..=plies {
+        let m = pos["legal"][0].as_str().unwrap().to_owned();
+        let mover = if pos["side"] == "white" { &mut *pale } else { &mut *dark };
+        assert_eq!(mover.turn(ply, &m).await["t"], "accepted", "{m}");
+        pos = pale.next_of("move").await["d"]["pos"].clone();
+    }
+    pos
+}
+
+#[tokio::test]
+async fn berserk_halves_the_clock_both_players_see_and_is_refused_after_one_s_first_move() {
+    let addr = start(test_config()).await;
+    let arena = arena_now(addr).await;
+    assert_eq!(join(addr, &arena, 0, "Ama").await.0, 204);
+    assert_eq!(join(addr, &arena, 1, "Kofi").await.0, 204);
+    let mut watchers =
+        [Watcher::hello(addr, &arena, Some(0)).await, Watcher::hello(addr, &arena, Some(1)).await];
+    let (id, no, colour) = seated(&mut watchers[0]).await;
+    let (pale_n, dark_n) = if colour == "white" { (0, 1) } else { (1, 0) };
+    let (mut pale, snapshot) = Client::hello(addr, &id, Some(&token(pale_n)), None).await;
+    let (mut dark, _) = Client::hello(addr, &id, Some(&token(dark_n)), None).await;
+    let (mut onlooker, _) = Client::hello(addr, &id, None, None).await;
+    assert_eq!(snapshot["d"]["clock"]["white"], 180_000, "{snapshot}");
+
+    // Pale moves first: too late for pale, and nothing changes.
+    let first = snapshot["d"]["pos"]["legal"][0].as_str().unwrap().to_owned();
+    assert_eq!(pale.turn(1, &first).await["t"], "accepted");
+    let (status, body) = berserk(addr, &arena, pale_n, no).await;
+    assert_eq!((status, body["code"].as_str()), (409, Some("berserk-too-late")), "{body}");
+    // A player berserks in their own game only.
+    let (status, body) = berserk(addr, &arena, dark_n, no + 1).await;
+    assert_eq!((status, body["code"].as_str()), (409, Some("not-in-game")), "{body}");
+
+    // Dark, before their first move: their 3 minutes become 1:30, told to everyone at once.
+    assert_eq!(berserk(addr, &arena, dark_n, no).await.0, 204);
+    for client in [&mut pale, &mut dark, &mut onlooker] {
+        let told = client.next_of("berserk").await;
+        assert_eq!(told["d"]["colour"], "black", "{told}");
+        assert_eq!(told["d"]["clock"]["black"], 90_000, "{told}");
+        assert_eq!(told["d"]["clock"]["white"], 180_000, "{told}");
+    }
+    let (status, body) = berserk(addr, &arena, dark_n, no).await;
+    assert_eq!((status, body["code"].as_str()), (409, Some("already-berserk")), "{body}");
+    // A page opened now sees it too, and pale's clock whole.
+    let (_, again) = Client::hello(addr, &id, Some(&token(pale_n)), None).await;
+    assert_eq!(again["d"]["berserk"], json!(["black"]), "{again}");
+    assert_eq!(again["d"]["clock"]["black"], 90_000, "{again}");
+    assert_eq!(again["d"]["clock"]["white"], 180_000, "{again}");
+    // Once the game ends, the board marks it on dark's sheet; pale's refused berserk left none.
+    dark.send(json!({ "t": "resign" })).await;
+    assert_eq!(dark.next_of("end").await["d"]["code"], "resigned");
+    let standings = watchers[1]
+        .until(|s| s["d"]["top"].as_array().unwrap().iter().all(|r| r["games"] == 1))
+        .await;
+    let dark_name = ["Ama", "Kofi"][dark_n];
+    for row in standings["d"]["top"].as_array().unwrap() {
+        let berserk = row["name"] == dark_name;
+        assert_eq!(row["berserks"], u64::from(berserk), "{standings}");
+        assert_eq!(row["sheet"][0]["berserk"], berserk, "{standings}");
+    }
+}
+
+#[tokio::test]
+async fn a_berserk_win_of_seven_own_moves_scores_three_and_a_shorter_one_two() {
+    let addr = start(test_config()).await;
+    let arena = arena_now(addr).await;
+    let names = ["Ama", "Kofi", "Ngozi", "Tunde"];
+    for (n, name) in names.iter().enumerate() {
+        assert_eq!(join(addr, &arena, n, name).await.0, 204);
+    }
+    let mut games: HashMap<String, (u64, HashMap<String, usize>)> = HashMap::new();
+    let mut watchers = Vec::new();
+    for n in 0..names.len() {
+        let mut watcher = Watcher::hello(addr, &arena, Some(n)).await;
+        let (id, no, colour) = seated(&mut watcher).await;
+        games.entry(id).or_insert_with(|| (no, HashMap::new())).1.insert(colour, n);
+        watchers.push(watcher);
+    }
+    assert_eq!(games.len(), 2, "{games:?}");
+    // In each game pale goes berserk and wins, dark resigning: after 16 turns (8 of pale's
+    // own) in one, after 2 (1 of pale's own) in the other.
+    let mut winners = Vec::new();
+    for ((id, (no, seats)), plies) in games.iter().zip([16, 2]) {
+        let (mut pale, snapshot) =
+            Client::hello(addr, id, Some(&token(seats["white"])), None).await;
+        let (mut dark, _) = Client::hello(addr, id, Some(&token(seats["black"])), None).await;
+        assert_eq!(berserk(addr, &arena, seats["white"], *no).await.0, 204);
+        assert_eq!(pale.next_of("berserk").await["d"]["clock"]["white"], 90_000);
+        play_plies(&mut pale, &mut dark, snapshot["d"]["pos"].clone(), plies).await;
+        dark.send(json!({ "t": "resign" })).await;
+        assert_eq!(dark.next_of("end").await["d"]["code"], "resigned");
+        winners.push(names[seats["white"]]);
+    }
+    let standings = watchers[0]
+        .until(|s| s["d"]["top"].as_array().unwrap().iter().all(|r| r["games"] == 1))
+        .await;
+    assert_eq!(score_of(&standings, winners[0]), 3, "{standings}");
+    assert_eq!(score_of(&standings, winners[1]), 2, "{standings}");
 }

@@ -41,6 +41,7 @@ async fn an_arena_survives_a_kill_with_its_standings_pairings_and_games() {
     }
     // Two games paired: each player's game and colour.
     let mut seated: Vec<(String, String)> = Vec::new();
+    let mut numbers = HashMap::new();
     for n in 0..names.len() {
         let mut watcher = Watcher::hello(addr, &arena, Some(n)).await;
         let game = watcher.game_other_than(None).await;
@@ -48,6 +49,7 @@ async fn an_arena_survives_a_kill_with_its_standings_pairings_and_games() {
             game["id"].as_str().unwrap().to_owned(),
             game["colour"].as_str().unwrap().to_owned(),
         ));
+        numbers.insert(n, game["no"].as_u64().unwrap());
     }
     let mut games: HashMap<String, HashMap<String, String>> = HashMap::new();
     for (n, (id, colour)) in seated.iter().enumerate() {
@@ -61,6 +63,14 @@ async fn an_arena_survives_a_kill_with_its_standings_pairings_and_games() {
         let first = snapshot["d"]["pos"]["legal"][0].as_str().unwrap().to_owned();
         assert_eq!(pale.turn(1, &first).await["t"], "accepted");
         played.insert(id.clone(), first);
+    }
+    // Dark goes berserk in every game, before their first move.
+    let dark_players: Vec<usize> =
+        (0..names.len()).filter(|n| games.values().any(|t| t["black"] == token(*n))).collect();
+    for &n in &dark_players {
+        let path = format!("/api/arenas/{arena}/berserk");
+        let asked = json!({ "player": token(n), "game": numbers[&n] });
+        assert_eq!(ask(addr, &path, asked).await.0, 204);
     }
     let before = Watcher::hello(addr, &arena, None).await.last;
     assert_eq!(before["d"]["players"], 4, "{before}");
@@ -89,6 +99,17 @@ async fn an_arena_survives_a_kill_with_its_standings_pairings_and_games() {
         let (_, snapshot) = Client::hello(addr, id, Some(&games[id]["black"]), None).await;
         assert_eq!(snapshot["d"]["you"], "black", "{snapshot}");
         assert_eq!(snapshot["d"]["moves"], json!([played[id]]), "{snapshot}");
+        // Dark's berserk came back with the game: its clock halved.
+        assert_eq!(snapshot["d"]["berserk"], json!(["black"]), "{snapshot}");
+        assert_eq!(snapshot["d"]["clock"]["black"], 90_000, "{snapshot}");
+        assert_eq!(snapshot["d"]["clock"]["white"], 180_000, "{snapshot}");
+    }
+    // And with the arena: a second berserk is refused.
+    for &n in &dark_players {
+        let path = format!("/api/arenas/{arena}/berserk");
+        let asked = json!({ "player": token(n), "game": numbers[&n] });
+        let (status, body) = ask(addr, &path, asked).await;
+        assert_eq!((status, body["code"].as_str()), (409, Some("already-berserk")), "{body}");
     }
     // Dark answers in the first game, then resigns: pale scores 2.
     let id = &ids[0];

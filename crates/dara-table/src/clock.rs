@@ -108,6 +108,13 @@ impl Clock {
         }
     }
 
+    /// Halves `colour`'s time left: it went berserk, before its first move (so its clock is
+    /// not running). The increment is kept: the arena asks for the halving alone, where
+    /// lichess also drops a berserker's increment.
+    pub fn halve(&mut self, colour: Colour) {
+        self.remaining[colour] /= 2;
+    }
+
     /// Stops the clock without charging (the game ended some other way).
     pub fn stop(&mut self, now: Moment) {
         if let Some((colour, since)) = self.running.take() {
@@ -171,6 +178,17 @@ mod tests {
         clock.start(Colour::Black, t0);
         clock.punch(t0 + Duration::from_secs(5), Duration::from_secs(30));
         assert_eq!(clock.left(t0).black, 60_000 - 5_000 + 500 + 2_000);
+    }
+
+    #[test]
+    fn halving_leaves_the_other_side_and_the_increment() {
+        let t0 = Moment::ORIGIN + Duration::from_secs(7);
+        let mut clock = Clock::new(control());
+        clock.halve(Colour::Black);
+        assert_eq!(clock.left(t0), TimeLeft { white: 60_000, black: 30_000 });
+        clock.start(Colour::Black, t0);
+        assert!(clock.punch(t0 + Duration::from_secs(10), Duration::ZERO));
+        assert_eq!(clock.left(t0).black, 30_000 - 10_000 + 2_000);
     }
 
     #[test]

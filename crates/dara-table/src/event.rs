@@ -91,6 +91,15 @@ pub enum GameEvent {
         /// Its id.
         game: GameId,
     },
+    /// A side went berserk (its arena asked, before that side's first move): its time left
+    /// was halved. Its increment stays as it was (lichess drops it too; the arena only asks
+    /// for the halving).
+    Berserked {
+        /// The side that went berserk.
+        colour: Colour,
+        /// Both clocks just after the halving.
+        left: Option<TimeLeft>,
+    },
     /// The game ended.
     Ended {
         /// The result.
@@ -330,6 +339,13 @@ mod tests {
                 r#"{"e":"takeback-withdrawn","by":"black"}"#,
             ),
             (GameEvent::DrawOffered { by: Colour::White }, r#"{"e":"draw-offered","by":"white"}"#),
+            (
+                GameEvent::Berserked {
+                    colour: Colour::Black,
+                    left: Some(TimeLeft { white: 60_000, black: 30_000 }),
+                },
+                r#"{"e":"berserked","colour":"black","left":{"white":60000,"black":30000}}"#,
+            ),
             (
                 GameEvent::DrawWithdrawn { by: Colour::White },
                 r#"{"e":"draw-withdrawn","by":"white"}"#,

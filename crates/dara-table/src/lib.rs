@@ -68,5 +68,6 @@ pub use refusal::Refusal;
 pub use seat::Seat;
 pub use settings::{GameSettings, Opponent, OpponentKind};
 pub use table::{
-    running_after, side_has_moved, Checked, Patience, ReplayError, Table, MAX_EVENTS, MAX_TAKEBACKS,
+    running_after, side_has_moved, BerserkRefusal, Checked, Patience, ReplayError, Table,
+    MAX_EVENTS, MAX_TAKEBACKS,
 };

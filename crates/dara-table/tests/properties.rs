@@ -39,6 +39,10 @@ enum Step {
     RematchBegins {
         bits: u64,
     },
+    /// The arena halves a side's clock (0: pale, 1: dark, 2: the side to move).
+    Berserk {
+        who: u8,
+    },
     Time,
 }
 
@@ -51,6 +55,7 @@ fn step() -> impl Strategy<Value = Step> {
         2 => any::<usize>().prop_map(|pick| Step::Answer { pick }),
         1 => any::<u64>().prop_map(|bits| Step::RematchBegins { bits }),
         1 => Just(Step::Time),
+        1 => (0u8..3).prop_map(|who| Step::Berserk { who }),
     ]
 }
 
@@ -138,6 +143,24 @@ fn run(mut table: Table<Key>, steps: Vec<(u64, Step)>, begun: Vec<Effect>) {
                 }
             }
             Step::Time => Input::Time,
+            Step::Berserk { who: code } => {
+                let side = who(&table, code + 1).expect("a side");
+                let before = table.clone();
+                match table.berserk(now, side) {
+                    Ok(outcome) => {
+                        let grown =
+                            before.journal().len() as u64 + 1..table.journal().len() as u64 + 1;
+                        assert_eq!(outcome.events, grown);
+                        assert!(table.berserked()[side]);
+                        assert!(!table.played().movers().contains(&side));
+                        shell.carry_out(&outcome.effects);
+                    }
+                    Err(why) => {
+                        assert_eq!(table, before, "berserk refused ({why}) but changed the table")
+                    }
+                }
+                continue;
+            }
         };
         let before = table.clone();
         let outcome = table.handle(now, input.clone());
@@ -194,6 +217,7 @@ fn run(mut table: Table<Key>, steps: Vec<(u64, Step)>, begun: Vec<Effect>) {
     assert_eq!(restored.takebacks(), table.takebacks());
     assert_eq!(restored.last_turns(), table.last_turns());
     assert_eq!(restored.journal(), table.journal());
+    assert_eq!(restored.berserked(), table.berserked());
     assert_eq!(
         restored.ending().map(|e| (e.result, e.reason)),
         table.ending().map(|e| (e.result, e.reason))
@@ -210,6 +234,7 @@ fn last_clock(journal: &[GameEvent]) -> Option<dara_table::TimeLeft> {
         GameEvent::Seated { left, .. }
         | GameEvent::Moved { left, .. }
         | GameEvent::TookBack { left, .. }
+        | GameEvent::Berserked { left, .. }
         | GameEvent::Ended { left, .. } => left,
         _ => None,
     })

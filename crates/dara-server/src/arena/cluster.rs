@@ -9,11 +9,12 @@ use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use dara::Colour;
-use dara_arena::{GameNo, PlayerId, Refusal};
+use dara_arena::{GameNo, PlayerId};
 use dara_table::{Ending, Moment, Patience, Table};
 use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
 
+use super::refused::ArenaError;
 use crate::game::observer::News;
 use crate::redis::arenas::{ArenaLease, Ask};
 use crate::redis::Redis;
@@ -74,7 +75,8 @@ pub enum Asked {
     Start,
 }
 
-/// The holder's answer to a relayed request, the arena's refusal as the arena made it.
+/// The holder's answer to a relayed request, its refusal as the holder made it (the arena's,
+/// or its shell's: a berserk the game could not keep).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "t", rename_all = "kebab-case")]
 pub enum Answered {
@@ -83,7 +85,7 @@ pub enum Answered {
     /// Refused, and why.
     Refused {
         /// Why.
-        refusal: Refusal,
+        refusal: ArenaError,
     },
     /// Whether the press started the arena.
     Started {

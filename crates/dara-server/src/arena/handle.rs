@@ -3,21 +3,22 @@
 
 use std::sync::Arc;
 
-use dara_arena::{Input, Refusal};
+use dara_arena::Input;
 use tokio::sync::{mpsc, oneshot, watch};
 
 use super::board::Board;
 use super::id::ArenaId;
+use super::refused::ArenaError;
 
 /// What an arena's owner is asked.
 #[derive(Debug)]
 pub(super) enum Letter {
-    /// Something a player asks (join, pause, resume, leave): the arena's answer.
+    /// Something a player asks (join, pause, resume, leave, berserk): the arena's answer.
     Act {
         /// What.
         input: Input,
         /// Whether it was done.
-        answer: oneshot::Sender<Result<(), Refusal>>,
+        answer: oneshot::Sender<Result<(), ArenaError>>,
     },
     /// Its maker pressed start: false if it was not waiting for them.
     Start {
@@ -45,7 +46,7 @@ impl ArenaHandle {
     }
 
     /// Hands the arena a player's request; `None` if the arena has gone.
-    pub async fn act(&self, input: Input) -> Option<Result<(), Refusal>> {
+    pub async fn act(&self, input: Input) -> Option<Result<(), ArenaError>> {
         let (answer, answered) = oneshot::channel();
         self.letters.send(Letter::Act { input, answer }).await.ok()?;
         answered.await.ok()

@@ -6,6 +6,7 @@
 //! the board it pins up (`board`). The server's own arenas come from its schedule
 //! (`schedule`, `scheduled`); anyone may make a private one, reached by its link.
 
+mod berserk;
 pub(crate) mod board;
 pub(crate) mod book;
 pub(crate) mod cluster;

@@ -10,9 +10,7 @@ use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use dara::{ByColour, Colour, Ruleset};
-use dara_arena::{
-    Arena, ArenaEvent, Effect, GameNo, Input, Phase, Refusal, Settings, Verdict, WallTime,
-};
+use dara_arena::{Arena, ArenaEvent, Effect, GameNo, Input, Phase, Settings, Verdict, WallTime};
 use dara_table::clock::TimeControl;
 use dara_table::{GameSettings, Opponent};
 use serde::{Deserialize, Serialize};
@@ -421,10 +419,33 @@ impl<H: Host> Owner<H> {
         }
     }
 
-    /// A player's request. Berserk is refused before it reaches the arena: the table cannot
-    /// halve a clock yet (the HTTP side says so with its own code).
-    async fn act(&mut self, input: Input) -> Result<(), Refusal> {
+    /// A player's request.
+    async fn act(&mut self, input: Input) -> Result<(), ArenaError> {
+        if matches!(input, Input::Berserk { .. }) {
+            return self.berserk(input).await;
+        }
         let outcome = self.arena.handle(wall::now(), input)?;
+        self.keep(outcome.events, Vec::new()).await;
+        for back in self.carry_out(outcome.effects).await {
+            self.feed(back).await;
+        }
+        Ok(())
+    }
+
+    /// A player goes berserk: the arena's rules decide on a copy of it, the table halves the
+    /// clock (`Effect::HalveClock`, see `super::berserk`), and only then does the arena keep
+    /// the berserk. A berserk the table refused (the player moved a moment ago, before the
+    /// arena heard of it) leaves the arena as it was, and is refused as the table's answer
+    /// says.
+    async fn berserk(&mut self, input: Input) -> Result<(), ArenaError> {
+        let mut arena = self.arena.clone();
+        let outcome = arena.handle(wall::now(), input)?;
+        for effect in &outcome.effects {
+            if let Effect::HalveClock { game, side } = *effect {
+                super::berserk::halve_clock(&self.host, self.tables.get(&game), side).await?;
+            }
+        }
+        self.arena = arena;
         self.keep(outcome.events, Vec::new()).await;
         for back in self.carry_out(outcome.effects).await {
             self.feed(back).await;
@@ -502,9 +523,8 @@ impl<H: Host> Owner<H> {
                         back.push(Input::GameEnded { game, verdict: Verdict::Cancelled, plies: 0 });
                     }
                 }
-                Effect::HalveClock { game, side } => {
-                    tracing::warn!(arena = %self.id, %game, ?side, "berserk is not played yet");
-                }
+                // Carried out before the arena kept its berserk (see `Owner::berserk`).
+                Effect::HalveClock { .. } => {}
                 Effect::TellStandings => self.untold = true,
                 Effect::Finished { podium, uncounted } => {
                     let kept =
@@ -669,7 +689,7 @@ impl<H: Host> Owner<H> {
         if cluster.asks_at <= now {
             let asks = cluster.asks(self.id.as_str()).await;
             for (ask, asked) in asks {
-                let done = |outcome: Result<(), dara_arena::Refusal>| match outcome {
+                let done = |outcome: Result<(), ArenaError>| match outcome {
                     Ok(()) => Answered::Done,
                     Err(refusal) => Answered::Refused { refusal },
                 };

@@ -5,10 +5,12 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// An arena request not carried out.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+// Deserialize too: a node of a cluster hands on the refusal the arena's holder gave
+// (`super::cluster::Answered`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ArenaError {
     /// The arena refused it: it is exactly as it was.
@@ -18,7 +20,7 @@ pub enum ArenaError {
 }
 
 /// The server's own refusals of arena requests.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "code", rename_all = "kebab-case")]
 pub enum Shell {
     /// The request is wrong; `detail` says how.
@@ -28,8 +30,9 @@ pub enum Shell {
     },
     /// No such arena: never made, or ended more than an hour ago and forgotten.
     UnknownArena,
-    /// Berserk is not played yet: the table cannot halve a clock.
-    BerserkUnsupported,
+    /// The game could not keep what was asked just now (saving is paused): nothing changed,
+    /// and it may be asked again.
+    GameUnkept,
     /// Start pressed by someone who does not hold the maker's secret, or on an arena that
     /// starts at its time.
     NotTheMaker,
@@ -62,7 +65,7 @@ impl ArenaError {
             ArenaError::Arena(_) => StatusCode::CONFLICT,
             ArenaError::Shell(Shell::BadRequest { .. }) => StatusCode::BAD_REQUEST,
             ArenaError::Shell(Shell::UnknownArena) => StatusCode::NOT_FOUND,
-            ArenaError::Shell(Shell::BerserkUnsupported) => StatusCode::NOT_IMPLEMENTED,
+            ArenaError::Shell(Shell::GameUnkept) => StatusCode::SERVICE_UNAVAILABLE,
             ArenaError::Shell(Shell::NotTheMaker) => StatusCode::FORBIDDEN,
             ArenaError::Shell(Shell::TooManyArenas) => StatusCode::SERVICE_UNAVAILABLE,
             ArenaError::Shell(Shell::TooManyArenasFromYou { .. } | Shell::TooManyRequests) => {
@@ -79,8 +82,8 @@ impl ArenaError {
             ArenaError::Shell(Shell::UnknownArena) => {
                 "no such arena: it may have ended more than an hour ago".to_owned()
             }
-            ArenaError::Shell(Shell::BerserkUnsupported) => {
-                "berserk is not played here yet".to_owned()
+            ArenaError::Shell(Shell::GameUnkept) => {
+                "the game could not keep it just now: try again in a moment".to_owned()
             }
             ArenaError::Shell(Shell::NotTheMaker) => {
                 "only whoever made the arena starts it, and only if it waits for them".to_owned()
@@ -105,7 +108,7 @@ impl dara::Coded for Shell {
         let all = vec![
             Shell::BadRequest { detail: "the clock is unreadable".to_owned() },
             Shell::UnknownArena,
-            Shell::BerserkUnsupported,
+            Shell::GameUnkept,
             Shell::NotTheMaker,
             Shell::TooManyArenas,
             Shell::TooManyRequests,
@@ -115,7 +118,7 @@ impl dara::Coded for Shell {
             match shell {
                 Shell::BadRequest { .. }
                 | Shell::UnknownArena
-                | Shell::BerserkUnsupported
+                | Shell::GameUnkept
                 | Shell::NotTheMaker
                 | Shell::TooManyArenas
                 | Shell::TooManyRequests

@@ -10,7 +10,9 @@ use dara_table::Ticket;
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
-use super::mailbox::{Asking, Greeting, Hello, Letter, Sender, SitRefused, Sitting};
+use super::mailbox::{
+    Asking, Berserking, Greeting, Hello, Letter, Sender, SitRefused, Sitting, Unhalved,
+};
 use crate::outlet::Outlet;
 use crate::protocol::Wire;
 use crate::seat::{GameId, SeatHash};
@@ -140,6 +142,12 @@ impl GameHandle {
     /// Gives the free seat of an open table to `token`; `None` if the game has gone.
     pub async fn sit(&self, token: SeatHash) -> Option<Result<Colour, SitRefused>> {
         self.ask(|answer| Letter::Sit(Box::new(Sitting { token, answer }))).await
+    }
+
+    /// Halves `side`'s clock (it went berserk in the game's arena), kept and told to everyone
+    /// before the answer; `None` if the game has gone.
+    pub async fn berserk(&self, side: Colour) -> Option<Result<(), Unhalved>> {
+        self.ask(|answer| Letter::Berserk(Box::new(Berserking { side, answer }))).await
     }
 
     /// Tells the game connection `number` closed (never waits: called as a socket winds

@@ -80,6 +80,10 @@ pub trait Host: Send + Sync + 'static {
     /// Gives back the cluster's count of a game asked for from `counted`, now that its erasure
     /// is acknowledged.
     fn erased(&self, counted: IpAddr);
+
+    /// The live game `id` on this server, if it is here (an arena reaches its games' tables
+    /// through it: a berserk halves a clock).
+    fn live_game(&self, id: &GameId) -> Option<GameHandle>;
 }
 
 /// No server at all: the host of a game made on its own (a test's), which every call finds gone.
@@ -131,6 +135,9 @@ pub(super) fn nobody() -> std::sync::Weak<dyn Host> {
             match *self {}
         }
         fn erased(&self, _: IpAddr) {
+            match *self {}
+        }
+        fn live_game(&self, _: &GameId) -> Option<GameHandle> {
             match *self {}
         }
     }

@@ -294,6 +294,14 @@ impl Game {
         }
     }
 
+    /// `side` goes berserk, as the game's arena asks: the table halves its clock, and everyone
+    /// is told (once kept).
+    pub(super) fn berserk(&mut self, side: Colour) -> Result<(), dara_table::BerserkRefusal> {
+        let outcome = self.table.berserk(self.now(), side)?;
+        let _ = self.carry_out(outcome);
+        Ok(())
+    }
+
     /// Connection `number` closed.
     pub(super) fn leave(&mut self, number: u32) {
         let Some(seat) = self.keeping.sockets.close(number) else { return };

@@ -26,6 +26,8 @@ pub(super) enum Letter {
     Ask(Box<Asking>),
     /// Someone sits down at this open table before their page has connected.
     Sit(Box<Sitting>),
+    /// The game's arena halves a side's clock: it went berserk.
+    Berserk(Box<Berserking>),
     /// A connection closed.
     Leave {
         /// Its number in the game.
@@ -80,6 +82,24 @@ pub(super) struct Sitting {
     pub(super) token: SeatHash,
     /// Where the answer goes.
     pub(super) answer: oneshot::Sender<Result<Colour, SitRefused>>,
+}
+
+/// A side going berserk, as its arena asks.
+#[derive(Debug)]
+pub(super) struct Berserking {
+    /// The side whose clock is halved.
+    pub(super) side: Colour,
+    /// Where the answer goes.
+    pub(super) answer: oneshot::Sender<Result<(), Unhalved>>,
+}
+
+/// Why a side's clock was not halved: the game is as it was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unhalved {
+    /// The table refused (the side has moved, went berserk already, the game is over).
+    Refused(dara_table::BerserkRefusal),
+    /// The halving could not be kept just now (saving is paused).
+    Unkept,
 }
 
 /// The sending end of a game's mailbox.

@@ -37,7 +37,7 @@ pub use crate::seat::Seat;
 pub use dara_table::{EndReason, GameEvent, Played, JOURNAL_FORMAT};
 pub use handle::{GameHandle, Life};
 pub use host::Host;
-pub use mailbox::{Greeting, SitRefused};
+pub use mailbox::{Greeting, SitRefused, Unhalved};
 pub use observer::{News, Observer};
 pub use restore::{restore, restore_observed};
 pub use settings::{GameSettings, NewGame, Opponent};

@@ -7,7 +7,7 @@ use dara_table::wire::ClientMessage;
 use tokio::time::{sleep_until, Instant};
 
 use super::live::{Game, Settled};
-use super::mailbox::{Asking, Hello, Letter, Receiver, SitRefused, Sitting};
+use super::mailbox::{Asking, Berserking, Hello, Letter, Receiver, SitRefused, Sitting, Unhalved};
 use crate::protocol::{Answer, Refusal, Wire, WireAnswer};
 use crate::store::write::Write;
 
@@ -79,8 +79,24 @@ async fn carry_out(game: &mut Game, letter: Letter) -> Option<Settled> {
             }
             Some(settled)
         }
+        Letter::Berserk(berserking) if !moved => {
+            let Berserking { side, answer } = *berserking;
+            let halved = game.berserk(side).map_err(Unhalved::Refused);
+            let settled = settle(game, None).await;
+            let answered = match settled {
+                Settled::Kept => Some(halved),
+                Settled::Paused => Some(Err(Unhalved::Unkept)),
+                Settled::Lost => None,
+            };
+            if let Some(answered) = answered {
+                let _ = answer.send(answered);
+            }
+            Some(settled)
+        }
         // Answered by nobody: the sender hears that the game has gone from here.
-        Letter::Hello(_) | Letter::Ask(_) | Letter::Sit(_) => Some(Settled::Kept),
+        Letter::Hello(_) | Letter::Ask(_) | Letter::Sit(_) | Letter::Berserk(_) => {
+            Some(Settled::Kept)
+        }
         Letter::Leave { number } => {
             if !moved {
                 game.leave(number);

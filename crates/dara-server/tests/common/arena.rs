@@ -33,6 +33,12 @@ pub async fn ask(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
     (status, if text.is_empty() { Value::Null } else { serde_json::from_str(&text).unwrap() })
 }
 
+/// Player `n` goes berserk in the arena's game number `no`.
+pub async fn berserk(addr: SocketAddr, arena: &str, n: usize, no: u64) -> (u16, Value) {
+    ask(addr, &format!("/api/arenas/{arena}/berserk"), json!({ "player": token(n), "game": no }))
+        .await
+}
+
 /// An arena's socket, after its hello.
 pub struct Watcher {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,

@@ -21,7 +21,9 @@ use crate::refusal::Refusal;
 use crate::seat::Seat;
 use crate::settings::GameSettings;
 
+mod berserk;
 mod clocks;
+pub use berserk::BerserkRefusal;
 pub use clocks::{running_after, side_has_moved};
 mod computer;
 mod requests;
@@ -114,6 +116,8 @@ pub struct Table<K> {
     /// Each player's last reported one-way delay, credited to their next turn.
     lag: ByColour<Duration>,
     takebacks: u32,
+    /// Which sides went berserk (their clocks halved, see `berserk`).
+    berserk: ByColour<bool>,
     searches: Searches,
     /// After a restart, the clocks stay stopped until the side to move is back, or until this
     /// moment: the time the server was down is nobody's.
@@ -140,6 +144,7 @@ impl<K> Table<K> {
             last_turn: ByColour::default(),
             lag: ByColour::default(),
             takebacks: 0,
+            berserk: ByColour::default(),
             searches: Searches::default(),
             held_until: None,
             first_move_by: None,
@@ -168,6 +173,7 @@ impl<K> Table<K> {
                 GameEvent::Seated { left, .. }
                 | GameEvent::Moved { left, .. }
                 | GameEvent::TookBack { left, .. }
+                | GameEvent::Berserked { left, .. }
                 | GameEvent::Ended { left, .. } => left,
                 _ => None,
             };
@@ -415,6 +421,7 @@ impl<K> Table<K> {
             GameEvent::DrawWithdrawn { by } => self.offers.draw_refused(by),
             GameEvent::RematchOffered { by } => self.offers.rematch_asked(by),
             GameEvent::RematchStarted { ref game } => self.offers.rematch_started(game.clone()),
+            GameEvent::Berserked { colour, .. } => self.berserk[colour] = true,
             GameEvent::Ended { result, reason, .. } => {
                 self.ending = Some(Ending { result, reason, at: now });
                 self.offers.draw_lapses();

@@ -77,6 +77,14 @@ pub enum Event {
         /// By whom.
         by: Colour,
     },
+    /// A side went berserk (an arena's game): its time was halved before its first move.
+    Berserk {
+        /// The side.
+        colour: Colour,
+        /// Both clocks after the halving: no clock runs before a side's first move, and
+        /// without `firstMove`, as the countdown for the first move goes on untouched.
+        clock: Option<ClockView>,
+    },
     /// The game is over.
     End(Box<EndView>),
     /// A rematch is asked for.
@@ -123,6 +131,9 @@ pub struct Snapshot {
     pub rematch_offer: Option<Colour>,
     /// The rematch's game, once it has begun.
     pub rematch: Option<GameId>,
+    /// The sides that went berserk (an arena's game), if any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub berserk: Vec<Colour>,
 }
 
 /// Both seats.

@@ -87,6 +87,9 @@ impl<K> View<'_, K> {
             GameEvent::DrawWithdrawn { by } => Event::DrawWithdraw { by },
             GameEvent::RematchOffered { by } => Event::RematchOffer { by },
             GameEvent::RematchStarted { ref game } => Event::Rematch { game: game.clone() },
+            GameEvent::Berserked { colour, left } => {
+                Event::Berserk { colour, clock: clock(left, None) }
+            }
             GameEvent::Ended { result, reason, left } => {
                 Event::End(Box::new(self.end_view(played, result, reason, clock(left, None))))
             }
@@ -138,6 +141,7 @@ impl<K> View<'_, K> {
             takeback_offer: table.offers().takeback(),
             rematch_offer: table.offers().rematch(),
             rematch: table.offers().rematch_game().cloned(),
+            berserk: Colour::ALL.into_iter().filter(|c| table.berserked()[*c]).collect(),
         }
     }
 
