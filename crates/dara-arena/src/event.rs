@@ -79,7 +79,7 @@ pub enum ArenaEvent {
         verdict: Verdict,
         /// Plies played, both sides.
         plies: u32,
-        /// When: its players rest from then.
+        /// When: its players are free for the next wave from then.
         at: WallTime,
     },
     /// The arena ended: the games still being played do not count.

@@ -26,7 +26,7 @@ pub struct Candidate<K> {
     pub who: K,
     /// Their rank in the standings (1 is first).
     pub rank: u32,
-    /// Since when they have been free to play (joined, came back, or rested after a game).
+    /// Since when they have been free to play (joined, came back, or their last game ended).
     pub free_since: WallTime,
     /// Whom they played last.
     pub last_opponent: Option<K>,

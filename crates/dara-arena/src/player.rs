@@ -39,7 +39,8 @@ pub struct Player {
     pub last_opponent: Option<PlayerId>,
     /// The game they are playing.
     pub playing: Option<GameNo>,
-    /// From when they may be paired (after a game: once rested).
+    /// Since when they are free to be paired (joined, came back, or their last game ended): the
+    /// last to come free is the one left waiting by an odd number.
     pub free_at: WallTime,
     /// When they reached their score (or joined, before scoring): a tie-break.
     pub reached: WallTime,

@@ -10,10 +10,6 @@ use crate::time::{millis, WallTime};
 /// each wave has several players to pair by rank (lichess pairs every couple of seconds).
 pub const PAIR_EVERY: Duration = Duration::from_secs(2);
 
-/// How long a player rests after a game before the next pairing: time to see the result; the
-/// page counts it down, then the next game starts by itself.
-pub const REST: Duration = Duration::from_secs(5);
-
 /// An arena's settings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Settings {
@@ -27,25 +23,19 @@ pub struct Settings {
     /// How long it runs.
     #[serde(with = "millis")]
     pub length: Duration,
-    /// How often free players are paired.
+    /// How often free players are paired. A player is free for the next wave as soon as their
+    /// game ends, as on lichess: the short countdown before the next game is the page's. (Settings
+    /// kept before this had a `rest` after each game; serde passes over it.)
     #[serde(with = "millis", default = "pair_every")]
     pub pair_every: Duration,
-    /// How long a player rests after a game before the next pairing.
-    #[serde(with = "millis", default = "rest")]
-    pub rest: Duration,
 }
 
 fn pair_every() -> Duration {
     PAIR_EVERY
 }
 
-fn rest() -> Duration {
-    REST
-}
-
 impl Settings {
-    /// An arena of these games from `starts` for `length`, paired every [`PAIR_EVERY`] with a
-    /// [`REST`] between games.
+    /// An arena of these games from `starts` for `length`, paired every [`PAIR_EVERY`].
     pub fn new(
         rules: impl Into<String>,
         clock: impl Into<String>,
@@ -58,12 +48,28 @@ impl Settings {
             starts,
             length,
             pair_every: PAIR_EVERY,
-            rest: REST,
         }
     }
 
     /// When the arena ends.
     pub fn ends(&self) -> WallTime {
         self.starts + self.length
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Arenas kept before the rest between games went still read: their `rest` is passed over.
+    #[test]
+    fn settings_kept_with_a_rest_still_read() {
+        let kept = r#"{"rules":"arcade","clock":"3+2","starts":1000,"length":1800000,
+            "pair_every":2000,"rest":5000}"#;
+        let settings: Settings = serde_json::from_str(kept).unwrap();
+        assert_eq!(
+            settings,
+            Settings::new("arcade", "3+2", WallTime::from_millis(1000), Duration::from_secs(1800))
+        );
     }
 }

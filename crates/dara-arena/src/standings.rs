@@ -17,6 +17,12 @@ use crate::sheet::Sheet;
 /// How many rows the standings show above the viewer's own.
 pub const TOP_ROWS: usize = 10;
 
+/// How many of the games being played the standings list: the best-ranked, as lichess shows a
+/// tournament's top games ("duels") rather than every board. Every socket of an arena is sent
+/// the list once a second: in an arena of a thousand players, all 500 games made each message
+/// some 47 KiB, 47 MB a second for the server to write and each page to read.
+pub const TOP_GAMES: usize = 10;
+
 /// How equal scores are ranked, for the page to word. lichess ranks equal scores by
 /// performance rating; an arena with no accounts has no ratings, so:
 ///
@@ -84,13 +90,14 @@ pub struct Standings {
     pub players: u32,
     /// The first [`TOP_ROWS`].
     pub top: Vec<Row>,
-    /// The viewer's own row, if they joined.
-    pub mine: Option<Row>,
-    /// The games being played, best-ranked first.
+    /// The best-ranked games being played, best first ([`TOP_GAMES`] at most).
     pub playing: Vec<Playing>,
     /// How ties are broken ([`TIE_BREAK`]): read back as this release words it.
     #[serde(skip_deserializing, default = "tie_break")]
     pub tie_break: &'static str,
+    /// The viewer's own row, if they joined. Last, so that a shell sending the same standings
+    /// to many viewers writes the rest once and each viewer's row after it.
+    pub mine: Option<Row>,
 }
 
 /// The rule that breaks ties, for standings read back (a shell passes them between its nodes).

@@ -1,6 +1,6 @@
 //! One test per rule of the arena, through its inputs: joining and its refusals, pausing and
 //! leaving, each scoring case played through, berserk, the first-move rule, pairing (odd
-//! numbers, last opponents, colours, the rest between games), the tie-break, the end with
+//! numbers, last opponents, colours, free again as soon as a game ends), the tie-break, the end with
 //! games still being played, the standings, and the journal read back.
 
 mod common;
@@ -10,7 +10,8 @@ use std::time::Duration;
 use common::*;
 use dara::Colour;
 use dara_arena::{
-    Arena, ArenaEvent, Effect, Input, Phase, Presence, Refusal, Settings, Verdict, REST, TIE_BREAK,
+    Arena, ArenaEvent, Effect, Input, Phase, Presence, Refusal, Settings, Verdict, TIE_BREAK,
+    TOP_GAMES,
 };
 
 fn join_as(n: u32, name: &str) -> Input {
@@ -129,7 +130,6 @@ fn two_play(results: &[Option<u32>]) -> Arena {
             Some(n) => win(&mut arena, now, game, &p(*n)),
             None => end(&mut arena, now, game, Verdict::Drawn, 40),
         };
-        now = now + REST;
         games = tick(&mut arena, now);
     }
     arena
@@ -174,7 +174,7 @@ fn a_draw_in_fewer_than_20_plies_scores_nothing() {
     let _ = end(&mut arena, at(30), games[0].0, Verdict::Drawn, 19);
     assert_eq!((score(&arena, &p(1)), score(&arena, &p(2))), (0, 0));
     assert_eq!(arena.player(&p(1)).unwrap().sheet.marks().len(), 1, "it is on the sheet");
-    let games = tick(&mut arena, at(30) + REST);
+    let games = tick(&mut arena, at(30));
     let _ = end(&mut arena, at(90), games[0].0, Verdict::Drawn, 20);
     assert_eq!((score(&arena, &p(1)), score(&arena, &p(2))), (1, 1));
 }
@@ -258,7 +258,7 @@ fn a_player_who_makes_no_first_move_loses_and_is_paused() {
     assert_eq!(arena.player(&pale).unwrap().presence, Presence::Paused);
     assert_eq!(arena.player(&dark).unwrap().presence, Presence::Active);
     // The next wave pairs the two others; the idle player waits until they come back.
-    let next = tick(&mut arena, at(30) + REST);
+    let next = tick(&mut arena, at(30));
     assert_eq!(next.len(), 1);
     assert!(next[0].1 != pale && next[0].2 != pale);
     let _ = arena.handle(at(40), Input::Resume { player: pale.clone() }).unwrap();
@@ -291,7 +291,7 @@ fn a_pause_lets_the_game_being_played_go_on() {
     let _ = arena.handle(at(1), Input::Pause { player: pale.clone() }).unwrap();
     let _ = win(&mut arena, at(60), game, &pale);
     assert_eq!(score(&arena, &pale), 2);
-    assert!(tick(&mut arena, at(60) + REST).is_empty());
+    assert!(tick(&mut arena, at(60)).is_empty());
 }
 
 #[test]
@@ -338,7 +338,7 @@ fn with_an_odd_number_of_players_one_waits() {
     // The next game to end frees two: with the one waiting, three are free; two play.
     let (game, pale, dark) = games[0].clone();
     let _ = win(&mut arena, at(60), game, &pale);
-    let next = tick(&mut arena, at(60) + REST);
+    let next = tick(&mut arena, at(60));
     assert_eq!(next.len(), 1);
     let (_, a, b) = &next[0];
     assert!(a == &waiting[0] || b == &waiting[0], "the one who waited plays");
@@ -351,7 +351,7 @@ fn last_opponents_do_not_meet_again_while_another_is_free() {
     for (game, pale, _) in &games {
         let _ = win(&mut arena, at(60), *game, pale);
     }
-    let next = tick(&mut arena, at(60) + REST);
+    let next = tick(&mut arena, at(60));
     assert_eq!(next.len(), 2);
     for (_, a, b) in &next {
         assert!(games.iter().all(|(_, x, y)| !((x == a && y == b) || (x == b && y == a))));
@@ -364,17 +364,18 @@ fn two_players_alone_meet_again() {
     let (game, pale, dark) = games[0].clone();
     let _ = win(&mut arena, at(60), game, &pale);
     // The other game goes on: nobody else is free.
-    let next = tick(&mut arena, at(60) + REST);
+    let next = tick(&mut arena, at(60));
     assert_eq!(next.len(), 1);
     assert_eq!((&next[0].1, &next[0].2), (&dark, &pale), "colours swap");
 }
 
 #[test]
-fn players_rest_between_games() {
+fn players_are_free_for_the_next_wave_as_soon_as_their_game_ends() {
     let (mut arena, games) = running(2);
     let _ = win(&mut arena, at(60), games[0].0, &games[0].1);
-    assert!(tick(&mut arena, at(60) + REST - Duration::from_millis(1)).is_empty());
-    assert_eq!(tick(&mut arena, at(60) + REST).len(), 1);
+    // The wave at the very moment of the end pairs them again: no rest in between (the page
+    // shows its own short countdown).
+    assert_eq!(tick(&mut arena, at(60)).len(), 1);
 }
 
 #[test]
@@ -387,7 +388,6 @@ fn colours_alternate_between_two_players() {
         pales.push(pale.clone());
         now = now + Duration::from_secs(60);
         let _ = win(&mut arena, now, game, &pale);
-        now = now + REST;
         games = tick(&mut arena, now);
     }
     assert_eq!(pales, [p(1), p(2), p(1), p(2), p(1), p(2)]);
@@ -498,7 +498,7 @@ fn a_cancelled_game_is_on_nobodys_sheet() {
     let (mut arena, games) = running(2);
     let _ = end(&mut arena, at(5), games[0].0, Verdict::Cancelled, 0);
     assert!(arena.player(&p(1)).unwrap().sheet.marks().is_empty());
-    assert_eq!(tick(&mut arena, at(6)).len(), 1, "no rest after a game that was not played");
+    assert_eq!(tick(&mut arena, at(6)).len(), 1, "paired again at the next wave");
 }
 
 // The standings and the journal.
@@ -520,6 +520,16 @@ fn the_standings_show_the_top_ten_the_viewers_row_the_games_and_the_time_left() 
     assert_eq!(json["playing"][0]["pale"]["name"], "Player 1");
     assert_eq!(json["playing"][0]["dark"]["rank"], 2);
     assert_eq!(json["top"][0]["presence"], "active");
+}
+
+#[test]
+fn the_standings_list_only_the_best_ranked_games() {
+    let (arena, games) = running(2 * TOP_GAMES as u32 + 6);
+    assert_eq!(games.len(), TOP_GAMES + 3);
+    let playing = arena.standings(at(600), None).playing;
+    assert_eq!(playing.len(), TOP_GAMES);
+    let best: Vec<u32> = playing.iter().map(|g| g.pale.rank.min(g.dark.rank)).collect();
+    assert_eq!(best, (0..TOP_GAMES as u32).map(|k| 2 * k + 1).collect::<Vec<_>>());
 }
 
 #[test]

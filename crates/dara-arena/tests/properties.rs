@@ -209,7 +209,7 @@ proptest! {
             let input = input(&arena, step);
             let before = arena.clone();
             let free_before: BTreeSet<PlayerId> =
-                arena.free_players(now).into_iter().cloned().collect();
+                arena.free_players().into_iter().cloned().collect();
             match arena.handle(now, input.clone()) {
                 Err(_) => prop_assert_eq!(&arena, &before, "a refusal kept something: {:?}", input),
                 Ok(outcome) => {

@@ -285,3 +285,46 @@ fn seekers_meet_in_pools_and_the_report_adds_up() {
     assert!(n("server_cpu_percent") >= 0.0, "{report}");
     assert!(n("server_kib_per_lobby_socket").is_finite(), "{report}");
 }
+
+#[test]
+fn arena_players_are_paired_again_after_their_games() {
+    let server = Server::start();
+    // Six players in two arenas of three, a turn a tenth of a second or so after each of the
+    // opponent's (well inside the server's flood limit); one in three pausing now and then.
+    // The window is long enough for games to end and their players to be paired again.
+    let report = server.load(&[
+        "--arena",
+        "--players",
+        "6",
+        "--arenas",
+        "2",
+        "--think",
+        "0.1s",
+        "--pause-share",
+        "0.34",
+        "--pause",
+        "2s",
+        "--warmup",
+        "0",
+        "--duration",
+        "40s",
+        "--seed",
+        "5",
+    ]);
+    let n = |key: &str| figure(&report, key);
+    assert_eq!(n("joined"), 6.0, "{report}");
+    assert_eq!(n("errors"), 0.0, "{report}");
+    assert!(n("games_ended") > 0.0, "{report}");
+    assert!(n("pairings") > 0.0, "{report}");
+    assert!(n("turns") > 0.0, "{report}");
+    let delay = &report["pairing_delay_seconds"];
+    assert!(delay["samples"].as_u64().unwrap() > 0, "{report}");
+    assert!(delay["p50"].as_f64().unwrap() <= delay["max"].as_f64().unwrap(), "{report}");
+    // Standings on every socket, at most once a second (counted over the window, which a
+    // message sent before it but read inside may stretch by one).
+    let standings = &report["standings_per_second"];
+    assert_eq!(standings["samples"], 6, "{report}");
+    assert!(standings["p50"].as_f64().unwrap() > 0.0, "{report}");
+    assert!(standings["max"].as_f64().unwrap() <= 42.0 / 40.0, "{report}");
+    assert!(n("server_kib_per_player").is_finite(), "{report}");
+}

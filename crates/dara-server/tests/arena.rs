@@ -127,7 +127,7 @@ async fn four_players_are_paired_play_score_and_are_paired_again() {
     assert_eq!(standings["d"]["top"][0]["score"], 2);
     assert!(winners.iter().any(|w| standings["d"]["top"][0]["name"] == name_of(w)));
 
-    // After their rest, everyone is paired again by themselves.
+    // At the next wave, everyone is paired again by themselves.
     for (n, watcher) in watchers.iter_mut().enumerate() {
         let next = watcher.game_other_than(Some(&first_game[n])).await;
         assert_eq!(next["url"], format!("/g/{}#seat={}", next["id"].as_str().unwrap(), token(n)));
@@ -153,8 +153,14 @@ async fn an_odd_player_waits() {
     tokio::time::sleep(Duration::from_secs(5)).await;
     let mut waiting = 0;
     for watcher in &mut watchers {
-        let mine =
-            watcher.until(|s| s["d"]["playing"].as_array().is_some_and(|p| p.len() == 1)).await;
+        // Standings pinned with the wave may come before a slow join is in (the arena pairs
+        // whoever is there): wait for the ones with the player's own row.
+        let mine = watcher
+            .until(|s| {
+                s["d"]["playing"].as_array().is_some_and(|p| p.len() == 1)
+                    && s["d"]["mine"].is_object()
+            })
+            .await;
         if mine["d"]["game"].is_null() {
             waiting += 1;
             assert_eq!(mine["d"]["mine"]["playing"], false);

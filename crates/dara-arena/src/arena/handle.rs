@@ -134,9 +134,7 @@ impl Arena {
             .ranked()
             .into_iter()
             .zip(1..)
-            .filter(|((_, p), _)| {
-                p.presence == Presence::Active && p.playing.is_none() && p.free_at <= now
-            })
+            .filter(|((_, p), _)| p.presence == Presence::Active && p.playing.is_none())
             .map(|((id, p), rank)| Candidate {
                 who: id.clone(),
                 rank,

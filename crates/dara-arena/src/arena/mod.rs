@@ -15,7 +15,7 @@ use crate::player::{Player, Presence};
 use crate::player_id::PlayerId;
 use crate::settings::Settings;
 use crate::sheet;
-use crate::standings::{self, Playing, Ranked, Row, Standings, TIE_BREAK, TOP_ROWS};
+use crate::standings::{self, Playing, Ranked, Row, Standings, TIE_BREAK, TOP_GAMES, TOP_ROWS};
 use crate::time::WallTime;
 
 mod handle;
@@ -113,14 +113,11 @@ impl Arena {
         standings::ranked(&self.players)
     }
 
-    /// The players a pairing wave at `now` would pair: in the arena, paired when free, not
-    /// playing, rested.
-    pub fn free_players(&self, now: WallTime) -> Vec<&PlayerId> {
+    /// The players a pairing wave would pair: in the arena, paired when free, not playing.
+    pub fn free_players(&self) -> Vec<&PlayerId> {
         self.players
             .iter()
-            .filter(|(_, p)| {
-                p.presence == Presence::Active && p.playing.is_none() && p.free_at <= now
-            })
+            .filter(|(_, p)| p.presence == Presence::Active && p.playing.is_none())
             .map(|(id, _)| id)
             .collect()
     }
@@ -158,6 +155,7 @@ impl Arena {
             })
             .collect();
         playing.sort_by_key(|g| g.pale.rank.min(g.dark.rank));
+        playing.truncate(TOP_GAMES);
         Standings {
             phase: self.phase,
             time_left,
@@ -268,17 +266,15 @@ impl Arena {
             ArenaEvent::FirstMoved { game, by } => self.playing(*game)?.moved[*by] = true,
             ArenaEvent::Berserked { game, by } => self.playing(*game)?.berserk[*by] = true,
             ArenaEvent::GameEnded { game, verdict, plies, at } => {
-                let rest = self.settings.rest;
                 let pairing = self.playing(*game)?;
                 pairing.state = GameState::Ended { verdict: *verdict, plies: *plies };
                 let pairing = pairing.clone();
                 for side in Colour::ALL {
                     let p = self.known(&pairing.players[side])?;
                     p.playing = None;
-                    let Some(finish) = verdict.finish_for(side) else {
-                        p.free_at = *at;
-                        continue;
-                    };
+                    // Free for the next wave at once.
+                    p.free_at = *at;
+                    let Some(finish) = verdict.finish_for(side) else { continue };
                     let mark = p.sheet.add(sheet::Game {
                         finish,
                         plies: *plies,
@@ -289,7 +285,6 @@ impl Arena {
                         p.reached = *at;
                     }
                     p.colours = p.colours.with(side);
-                    p.free_at = *at + rest;
                     if *verdict == (Verdict::NoFirstMove { idle: side })
                         && p.presence == Presence::Active
                     {

@@ -4,12 +4,13 @@ use anyhow::{ensure, Context, Result};
 use clap::{Parser, ValueEnum};
 use dara::Ruleset;
 use dara_engine::level::Level;
+use dara_table::clock::TimeControl;
 use dara_table::Opponent;
 
 use std::time::Duration;
 
 use crate::loadtest::seekers::{self, Matching, Mix, Weighted};
-use crate::loadtest::{self, Plan};
+use crate::loadtest::{self, arena, Plan};
 
 /// Load a running Arcade (`dara serve`) with games played over real WebSockets, and measure it.
 ///
@@ -57,6 +58,22 @@ use crate::loadtest::{self, Plan};
 ///     dara loadtest --seekers --matching exact --arrivals-per-minute 10 --duration 20m \
 ///         --spread-sources 64 --server-pid $!
 ///     dara loadtest --seekers --lobby-sockets 10000 --arrivals-per-minute 600 --duration 60s \
+///         --spread-sources 64 --server-pid $!
+///
+/// With `--arena`, arenas full of players instead: `--arenas K` private arenas made at once
+/// (`POST /api/arenas`, starting now), `--players N` joining them (N/K each, each with its own
+/// token and name), each holding its arena socket as the page does and playing every game it
+/// is paired in with a random legal turn `--think` after each of the opponent's; `--pause-share`
+/// of them pause after some games for about `--pause` and come back. After every player has
+/// joined and `--warmup` has passed, it measures for `--duration`: the delay from a game's end
+/// (on the game socket) to the player's next game (on the arena socket), p50/p95/p99/max, turns
+/// a second, the standings each arena socket is sent a second (and the shortest gap between
+/// two), errors, and with `--server-pid` the server's CPU and its memory per player, e.g.
+///
+///     taskset -c 0 dara serve --listen 127.0.0.1:8080 --memory-only \
+///         --connections-per-address 100000 --games-per-address 100000 \
+///         --seats-per-address 100000 --arenas-per-address 1000 &
+///     taskset -c 1 dara loadtest --arena --players 1000 --arenas 1 --duration 150s \
 ///         --spread-sources 64 --server-pid $!
 #[derive(Debug, Parser)]
 #[command(verbatim_doc_comment)]
@@ -145,7 +162,8 @@ pub struct Args {
     arrivals_per_minute: f64,
     /// How long the seekers counted arrive, in real time (`90s`, `20m`, `1h`; a bare number is
     /// seconds); then more arrive, uncounted, until the last of them is done.
-    #[arg(long, default_value = "5m", value_parser = span, requires = "seekers")]
+    /// With `--arena`, the measured window.
+    #[arg(long, default_value = "5m", value_parser = span)]
     duration: Duration,
     /// How long a seeker waits at its own table before calling it off (simulated time).
     #[arg(long, default_value = "300s", value_parser = span, requires = "seekers")]
@@ -165,6 +183,44 @@ pub struct Args {
     /// the messages it is sent while the seekers come and go.
     #[arg(long, value_name = "N", default_value_t = 0, requires = "seekers")]
     lobby_sockets: usize,
+
+    /// Arenas full of players instead of games in play (see above).
+    #[arg(
+        long,
+        conflicts_with_all = ["seekers", "games", "opponent", "level", "rate", "seconds", "idle", "redis", "redis_pid"]
+    )]
+    arena: bool,
+    /// Players in all, spread evenly over the arenas.
+    #[arg(long, default_value_t = 100, requires = "arena")]
+    players: usize,
+    /// Private arenas made at once.
+    #[arg(long, default_value_t = 1, requires = "arena")]
+    arenas: usize,
+    /// The clock of the arenas' games, MINUTES+SECONDS.
+    #[arg(long, default_value = "3+0", value_parser = arena_clock, requires = "arena")]
+    clock: TimeControl,
+    /// The mean pause before each turn (each drawn from half to one and a half times it).
+    #[arg(long, default_value = "0.3s", value_parser = span_or_zero, requires = "arena")]
+    think: Duration,
+    /// The share of players who, after some of their games (half), pause and come back.
+    #[arg(long, default_value_t = 0.1, requires = "arena")]
+    pause_share: f64,
+    /// How long a pause lasts, on average.
+    #[arg(long, default_value = "10s", value_parser = span, requires = "arena")]
+    pause: Duration,
+}
+
+/// An arena's clock: `M+S`, as the home page offers them.
+fn arena_clock(text: &str) -> Result<TimeControl, String> {
+    seekers::clock(text)?.ok_or_else(|| "an arena's games have a clock: MINUTES+SECONDS".to_owned())
+}
+
+/// A span, or nothing at all (`0`).
+fn span_or_zero(text: &str) -> Result<Duration, String> {
+    if text.trim_end_matches(['s', 'm']).parse::<f64>() == Ok(0.0) {
+        return Ok(Duration::ZERO);
+    }
+    span(text)
 }
 
 /// A span of time as given on the command line: `300s`, `5m`, `5min`, `1h`, or seconds.
@@ -197,6 +253,9 @@ enum OpponentKind {
 pub fn run(args: Args) -> Result<()> {
     if args.seekers {
         return run_seekers(args);
+    }
+    if args.arena {
+        return run_arena(args);
     }
     let _: Ruleset = args.rules.parse().context("--rules")?;
     let opponent = match (args.opponent, args.level) {
@@ -295,6 +354,48 @@ fn run_seekers(args: Args) -> Result<()> {
     };
     // The lobby sockets and any seeker left are stopped, not waited for.
     run_and_report(seekers::run(plan), args.json)
+}
+
+/// `--arena`.
+fn run_arena(args: Args) -> Result<()> {
+    let _: Ruleset = args.rules.parse().context("--rules")?;
+    ensure!(args.arenas > 0, "--arenas must be at least 1");
+    ensure!(args.players >= 2 * args.arenas, "--players must be at least two an arena");
+    ensure!(
+        args.pause_share.is_finite() && (0.0..=1.0).contains(&args.pause_share),
+        "--pause-share must be 0 to 1"
+    );
+    ensure!(
+        args.warmup.is_finite() && (0.0..=86_400.0).contains(&args.warmup),
+        "--warmup must be 0 to a day"
+    );
+    ensure!(
+        args.connect_rate.is_finite() && args.connect_rate >= 0.0,
+        "--connect-rate must be 0 or more"
+    );
+    ensure!(args.spread_sources != Some(0), "--spread-sources must be at least 1");
+    ensure!(args.server.len() == 1, "--arena loads one server");
+    ensure!(args.server_pid.len() <= 1, "--arena loads one server: one --server-pid");
+    let plan = arena::Plan {
+        server: args.server[0].clone(),
+        allow_remote: args.allow_remote,
+        players: args.players,
+        arenas: args.arenas,
+        rules: args.rules,
+        clock: args.clock,
+        duration: args.duration,
+        warmup: Duration::from_secs_f64(args.warmup),
+        think: args.think,
+        pause_share: args.pause_share,
+        pause: args.pause,
+        connect_rate: args.connect_rate,
+        seed: args.seed,
+        spread_sources: args.spread_sources,
+        server_pid: args.server_pid.first().copied(),
+        protocol: (args.protocol_version > 0).then_some(args.protocol_version),
+    };
+    // The players are stopped, not waited for.
+    run_and_report(arena::run(plan), args.json)
 }
 
 #[cfg(test)]

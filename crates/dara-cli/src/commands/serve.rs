@@ -45,6 +45,14 @@ pub struct Args {
     /// Most games held at once; beyond it new games are refused (503) until some end.
     #[arg(long, default_value_t = Config::default().max_games)]
     pub max_games: usize,
+    /// Most private arenas one client address may hold at once (those it made, until they are
+    /// forgotten an hour after their end). Behind a reverse proxy: raise it there too.
+    #[arg(long, default_value_t = Config::default().arenas_per_address)]
+    pub arenas_per_address: usize,
+    /// Most private arenas held at once; beyond it new ones are refused (503). The server's own
+    /// schedule always has room.
+    #[arg(long, default_value_t = Config::default().max_arenas)]
+    pub max_arenas: usize,
     /// Most connections (pages, sockets, requests) one client address may hold open at once.
     #[arg(long, default_value_t = Config::default().connections_per_address)]
     pub connections_per_address: u32,
@@ -261,6 +269,8 @@ impl Args {
         config.games_per_address = self.games_per_address;
         config.seats_per_address = self.seats_per_address;
         config.max_games = self.max_games;
+        config.arenas_per_address = self.arenas_per_address;
+        config.max_arenas = self.max_arenas;
         config.connections_per_address = self.connections_per_address;
         config.unfinished_per_address = self.unfinished_per_address;
         if let Some(most) = self.max_unfinished {
@@ -337,6 +347,8 @@ mod tests {
         assert_eq!(given.games_per_address, server.games_per_address);
         assert_eq!(given.seats_per_address, server.seats_per_address);
         assert_eq!(given.max_games, server.max_games);
+        assert_eq!(given.arenas_per_address, server.arenas_per_address);
+        assert_eq!(given.max_arenas, server.max_arenas);
         assert_eq!(given.connections_per_address, server.connections_per_address);
         assert_eq!(given.unfinished_per_address, server.unfinished_per_address);
         assert_eq!(given.public_origin, server.public_origin);

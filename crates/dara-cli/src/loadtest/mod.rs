@@ -9,6 +9,7 @@
 //! per game holding its seats' sockets, messages read in place from each frame, counters in
 //! atomics and the round trips in HDR histograms.
 
+pub mod arena;
 mod game;
 mod http;
 mod pacer;

@@ -6,7 +6,7 @@
 //! again at start ([`restore`]) and erased when it is forgotten.
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, OnceLock, Weak};
 use std::time::Duration;
 
 use dara::{ByColour, Colour, Ruleset};
@@ -402,10 +402,24 @@ impl<H: Host> Owner<H> {
     /// The next moment something falls due: a tick, the board, the arena's forgetting.
     fn next_wake(&self) -> Option<Instant> {
         let tick = self.tick_at.map(wall::instant);
-        let pin =
-            self.untold.then(|| self.told_at.map_or_else(Instant::now, |at| at + BOARD_EVERY));
+        let pin = self.pin_at(Instant::now());
         let cluster = self.cluster.as_ref().map(InRedis::next_wake);
         [tick, pin, self.forget_at, cluster].into_iter().flatten().min()
+    }
+
+    /// When the board is next pinned up, if the standings changed: a second after the last
+    /// pinning, unless the next pairing wave comes less than a second after that. Then the
+    /// standings wait for the wave: pinned just before it, they would hold its pairings back
+    /// a second, and a player's next game is the news they wait on.
+    fn pin_at(&self, now: Instant) -> Option<Instant> {
+        if !self.untold {
+            return None;
+        }
+        let earliest = self.told_at.map_or(now, |at| at + BOARD_EVERY);
+        match self.tick_at.map(wall::instant) {
+            Some(wave) if earliest < wave && wave < earliest + BOARD_EVERY => Some(wave),
+            _ => Some(earliest),
+        }
     }
 
     async fn letter(&mut self, letter: Letter) {
@@ -566,11 +580,11 @@ impl<H: Host> Owner<H> {
         }
     }
 
-    /// Pins up the board if the standings changed and the last pinning is a second old; says
+    /// Pins up the board if the standings changed and its time has come (`pin_at`); says
     /// whether it did.
     fn pin_if_due(&mut self) -> bool {
         let now = Instant::now();
-        if !self.untold || self.told_at.is_some_and(|at| now < at + BOARD_EVERY) {
+        if !self.pin_at(now).is_some_and(|at| now >= at) {
             return false;
         }
         self.untold = false;
@@ -583,10 +597,16 @@ impl<H: Host> Owner<H> {
     fn board_now(&self) -> Board {
         let now = wall::now();
         let mut seated = HashMap::new();
+        let standings = self.arena.standings(now, None);
+        let listed: HashSet<GameNo> = standings.playing.iter().map(|g| g.game).collect();
         let mut tables = BTreeMap::new();
         for pairing in self.arena.games().filter(|g| g.is_playing()) {
             let Some(game) = self.tables.get(&pairing.game) else { continue };
-            tables.insert(pairing.game, game.clone());
+            // Only the games the standings list: a thousand players' 500 would weigh on every
+            // socket's message again.
+            if listed.contains(&pairing.game) {
+                tables.insert(pairing.game, game.clone());
+            }
             for colour in Colour::ALL {
                 let at = Seated { game: game.clone(), no: pairing.game, colour };
                 seated.insert(pairing.players[colour].clone(), at);
@@ -594,11 +614,12 @@ impl<H: Host> Owner<H> {
         }
         Board {
             about: self.about.clone(),
-            standings: self.arena.standings(now, None),
+            standings,
             rows: self.arena.rows().into_iter().map(|(id, row)| (id.clone(), row)).collect(),
             seated,
             tables,
             podium: self.podium.clone(),
+            visitor: OnceLock::new(),
         }
     }
 }

@@ -34,7 +34,7 @@ pub struct Weighted {
 }
 
 /// A clock as the home page offers it, `M+S` (minutes, seconds added a move), or `none`.
-fn clock(text: &str) -> Result<Option<TimeControl>, String> {
+pub fn clock(text: &str) -> Result<Option<TimeControl>, String> {
     if text == "none" {
         return Ok(None);
     }

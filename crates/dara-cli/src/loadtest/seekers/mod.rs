@@ -38,7 +38,7 @@ use super::process::{Process, Servers};
 use super::target;
 use arrivals::Arrivals;
 use listeners::{Listeners, Phase};
-pub use mix::{Mix, Weighted};
+pub use mix::{clock, Mix, Weighted};
 pub use report::Report;
 use seeker::{Lobby, Seeker};
 use tally::Tally;
