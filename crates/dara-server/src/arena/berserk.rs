@@ -12,7 +12,7 @@ use dara_table::BerserkRefusal;
 
 use super::refused::{ArenaError, Shell};
 use crate::game::host::Host;
-use crate::game::Unhalved;
+use crate::game::mailbox::Unhalved;
 use crate::seat::GameId;
 
 /// Halves `side`'s clock at `table`, the live game on this server (kept and told to everyone
