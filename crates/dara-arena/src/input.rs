@@ -5,13 +5,16 @@
 use std::ops::Range;
 
 use dara::Colour;
+use serde::{Deserialize, Serialize};
 
 use crate::effect::Effect;
 use crate::game::{GameNo, Verdict};
 use crate::player_id::PlayerId;
 
-/// Something that happens to an arena.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Something that happens to an arena. It serialises, so that a node of a cluster can hand a
+/// player's request on to the node that holds the arena.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "input", rename_all = "kebab-case")]
 pub enum Input {
     /// A player joins under a name, as typed.
     Join {

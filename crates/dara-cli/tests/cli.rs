@@ -126,6 +126,8 @@ fn codes_lists_every_type_with_its_codes_and_figures() {
         types,
         [
             "AppError",
+            "ArenaRefusal",
+            "ArenaShell",
             "ClosedCell",
             "EndReason",
             "Illegal",
@@ -138,6 +140,8 @@ fn codes_lists_every_type_with_its_codes_and_figures() {
         ]
     );
     assert_eq!(codes["Illegal"]["line-too-long"], serde_json::json!(["cell", "limit", "run"]));
+    assert_eq!(codes["ArenaRefusal"]["name-too-long"], serde_json::json!(["max"]));
+    assert_eq!(codes["ArenaShell"]["too-many-arenas-from-you"], serde_json::json!(["limit"]));
     assert_eq!(codes["ClosedCell"]["would-make-three"], serde_json::json!([]));
     assert_eq!(codes["MoveError"]["unreadable"], serde_json::json!([]));
     assert_eq!(codes["Status"]["quiet-plies"], serde_json::json!(["result", "winner"]));

@@ -192,6 +192,20 @@ async fn three_turns(
     (pale, dark)
 }
 
+/// Waits for the standings after the one game: pale's win, 2 to 0.
+async fn pale_won_once(
+    addr: std::net::SocketAddr,
+    arena: &str,
+    [pale, dark]: &[(&str, String); 2],
+) {
+    let mut watcher = Watcher::hello(addr, arena, Some(0)).await;
+    let standings =
+        watcher.until(|s| s["d"]["top"].as_array().unwrap().iter().any(|r| r["games"] == 1)).await;
+    let scored: HashMap<String, u64> = scores(&standings).into_iter().collect();
+    assert_eq!(scored[pale.0], 2, "{standings}");
+    assert_eq!(scored[dark.0], 0, "{standings}");
+}
+
 /// Dark's clock runs when the server is killed, and dark never comes back. The time the
 /// server was down is charged to nobody (`game::restore`: the clocks wait for the side to move,
 /// here for a second), then dark's time runs out on the server that took the game up, and
@@ -212,12 +226,7 @@ async fn a_clock_that_runs_out_after_a_restart_ends_a_game_that_counts() {
     assert!(snapshot["d"]["end"].is_null(), "the time down was charged to nobody: {snapshot}");
     let end = pale.next_of("end").await;
     assert_eq!(end["d"]["code"], "out-of-time", "{end}");
-    let mut watcher = Watcher::hello(addr, &arena, Some(0)).await;
-    let standings =
-        watcher.until(|s| s["d"]["top"].as_array().unwrap().iter().any(|r| r["games"] == 1)).await;
-    let scored: HashMap<String, u64> = scores(&standings).into_iter().collect();
-    assert_eq!(scored[sides[0].0], 2, "{standings}");
-    assert_eq!(scored[sides[1].0], 0, "{standings}");
+    pale_won_once(addr, &arena, &sides).await;
     second.crash();
 }
 
@@ -251,12 +260,7 @@ async fn a_game_that_ended_as_the_server_died_counts_when_it_comes_back() {
     drop(conn);
 
     let second = Process::start(&data.0, test_config());
-    let mut watcher = Watcher::hello(second.addr, &arena, Some(0)).await;
-    let standings =
-        watcher.until(|s| s["d"]["top"].as_array().unwrap().iter().any(|r| r["games"] == 1)).await;
-    let scored: HashMap<String, u64> = scores(&standings).into_iter().collect();
-    assert_eq!(scored[sides[0].0], 2, "{standings}");
-    assert_eq!(scored[sides[1].0], 0, "{standings}");
+    pale_won_once(second.addr, &arena, &sides).await;
     second.crash();
 }
 

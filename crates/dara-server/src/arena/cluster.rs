@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use dara::Colour;
-use dara_arena::{GameNo, PlayerId};
+use dara_arena::Input;
 use dara_table::{Ending, Moment, Patience, Table};
 use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
@@ -38,38 +38,15 @@ const OBSERVED_TOO_EVERY: u32 = 10;
 /// whose every node stopped leaves nothing behind for ever.
 const KEYS_OUTLIVE: Duration = Duration::from_secs(3600);
 
-/// A request relayed from another node to the arena's holder.
+/// A request relayed from another node to the arena's holder: a player's input, as the arena
+/// takes it (only a player's: see `super::there`), or the maker's press.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "t", rename_all = "kebab-case")]
 pub enum Asked {
-    /// A player joins.
-    Join {
-        /// Who.
-        player: PlayerId,
-        /// As typed.
-        name: String,
-    },
-    /// A player pauses.
-    Pause {
-        /// Who.
-        player: PlayerId,
-    },
-    /// A player is back.
-    Resume {
-        /// Who.
-        player: PlayerId,
-    },
-    /// A player leaves.
-    Leave {
-        /// Who.
-        player: PlayerId,
-    },
-    /// A player goes berserk in their game `game`.
-    Berserk {
-        /// Who.
-        player: PlayerId,
-        /// The arena's number of the game.
-        game: GameNo,
+    /// A player's join, pause, return, leave or berserk.
+    Act {
+        /// The input, whole.
+        input: Input,
     },
     /// The maker pressed start (their secret was checked by the node they pressed it on).
     Start,

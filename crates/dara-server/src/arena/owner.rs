@@ -715,15 +715,7 @@ impl<H: Host> Owner<H> {
                     Err(refusal) => Answered::Refused { refusal },
                 };
                 let answered = match asked {
-                    Asked::Join { player, name } => {
-                        done(self.act(Input::Join { player, name }).await)
-                    }
-                    Asked::Pause { player } => done(self.act(Input::Pause { player }).await),
-                    Asked::Resume { player } => done(self.act(Input::Resume { player }).await),
-                    Asked::Leave { player } => done(self.act(Input::Leave { player }).await),
-                    Asked::Berserk { player, game } => {
-                        done(self.act(Input::Berserk { player, game }).await)
-                    }
+                    Asked::Act { input } => done(self.act(input).await),
                     Asked::Start => Answered::Started { started: self.start_now().await },
                 };
                 if let Some(cluster) = &self.cluster {

@@ -38,6 +38,9 @@ pub enum Shell {
     NotTheMaker,
     /// The server holds as many private arenas as it will.
     TooManyArenas,
+    /// On a node of a cluster: the node that runs the arena did not answer in time (it may be
+    /// changing hands); the request may be asked again.
+    NotNow,
     /// The client's address asks too much of arenas, too fast (joins and leaves, again and
     /// again): nothing was done; it may ask again a second later.
     TooManyRequests,
@@ -65,7 +68,7 @@ impl ArenaError {
             ArenaError::Arena(_) => StatusCode::CONFLICT,
             ArenaError::Shell(Shell::BadRequest { .. }) => StatusCode::BAD_REQUEST,
             ArenaError::Shell(Shell::UnknownArena) => StatusCode::NOT_FOUND,
-            ArenaError::Shell(Shell::GameUnkept) => StatusCode::SERVICE_UNAVAILABLE,
+            ArenaError::Shell(Shell::GameUnkept | Shell::NotNow) => StatusCode::SERVICE_UNAVAILABLE,
             ArenaError::Shell(Shell::NotTheMaker) => StatusCode::FORBIDDEN,
             ArenaError::Shell(Shell::TooManyArenas) => StatusCode::SERVICE_UNAVAILABLE,
             ArenaError::Shell(Shell::TooManyArenasFromYou { .. } | Shell::TooManyRequests) => {
@@ -91,6 +94,10 @@ impl ArenaError {
             ArenaError::Shell(Shell::TooManyArenas) => {
                 "the server holds as many arenas as it will: try again later".to_owned()
             }
+            ArenaError::Shell(Shell::NotNow) => {
+                "the server that runs this arena did not answer in time: try again in a moment"
+                    .to_owned()
+            }
             ArenaError::Shell(Shell::TooManyRequests) => {
                 "too many arena requests from your address: wait a moment".to_owned()
             }
@@ -112,6 +119,7 @@ impl dara::Coded for Shell {
             Shell::NotTheMaker,
             Shell::TooManyArenas,
             Shell::TooManyRequests,
+            Shell::NotNow,
             Shell::TooManyArenasFromYou { limit: 3 },
         ];
         for shell in &all {
@@ -122,6 +130,7 @@ impl dara::Coded for Shell {
                 | Shell::NotTheMaker
                 | Shell::TooManyArenas
                 | Shell::TooManyRequests
+                | Shell::NotNow
                 | Shell::TooManyArenasFromYou { .. } => {}
             }
         }

@@ -18,6 +18,7 @@ use super::cluster::{Answered, Asked};
 use super::handle::{ArenaHandle, Letter};
 use super::id::ArenaId;
 use super::owner::BOARD_EVERY;
+use super::refused::Shell;
 use crate::redis::Redis;
 use crate::seat::SeatHash;
 
@@ -132,16 +133,20 @@ impl Relay {
     }
 }
 
-/// Relays one letter to the arena's holder and answers it; a letter that cannot be relayed,
-/// or whose answer does not come in time, is dropped (its asker hears the arena is gone).
+/// Relays one letter to the arena's holder and answers it. A player's request that cannot be
+/// relayed, or whose answer does not come in time, is answered [`Shell::NotNow`]: the arena
+/// may be changing hands, and the request may or may not have been carried out (each of them
+/// can be asked again: a second join is `already-joined`). A press of start is dropped (its
+/// asker hears the arena is gone).
 async fn relay(redis: Redis, id: ArenaId, letter: Letter) {
-    let asked = |input: &Input| match input.clone() {
-        Input::Join { player, name } => Some(Asked::Join { player, name }),
-        Input::Pause { player } => Some(Asked::Pause { player }),
-        Input::Resume { player } => Some(Asked::Resume { player }),
-        Input::Leave { player } => Some(Asked::Leave { player }),
-        Input::Berserk { player, game } => Some(Asked::Berserk { player, game }),
-        _ => None,
+    // A player's requests only: what the shell feeds the arena is the holder's own business.
+    let asked = |input: &Input| match input {
+        Input::Join { .. }
+        | Input::Pause { .. }
+        | Input::Resume { .. }
+        | Input::Leave { .. }
+        | Input::Berserk { .. } => Some(Asked::Act { input: input.clone() }),
+        Input::FirstMove { .. } | Input::GameEnded { .. } | Input::Tick => None,
     };
     let ask = |asked: &Asked| {
         let text = serde_json::to_string(asked).expect("requests serialise");
@@ -163,7 +168,9 @@ async fn relay(redis: Redis, id: ArenaId, letter: Letter) {
             match ask(&asked).await {
                 Some(Answered::Done) => drop(answer.send(Ok(()))),
                 Some(Answered::Refused { refusal }) => drop(answer.send(Err(refusal))),
-                _ => {}
+                Some(Answered::Started { .. }) | None => {
+                    drop(answer.send(Err(Shell::NotNow.into())))
+                }
             }
         }
         Letter::Start { answer } => {
