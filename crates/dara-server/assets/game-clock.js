@@ -35,13 +35,14 @@ export function formatMs(ms) {
 }
 
 // How long `colour`'s player has been gone and how long until their game may be claimed, in
-// ms, counted on from the last presence message; null while they are here.
-function absence(state, colour) {
-  const { presence, game } = state;
-  const p = presence && presence[colour];
-  if (!p || p.online || game.seats[colour].kind !== 'human') return null;
+// ms, counted on from the last presence message; null while they are here, or before they
+// first come (the server says how long only of a person who has gone: an arena's player who
+// has not opened the game yet has left nothing to claim).
+function absence({ presence }, colour) {
+  const p = presence?.[colour];
+  if (p?.awayMs == null) return null;
   const since = performance.now() - presence.at;
-  return { gone: (p.awayMs || 0) + since, claimIn: Math.max(0, (p.claimInMs || 0) - since) };
+  return { gone: p.awayMs + since, claimIn: Math.max(0, (p.claimInMs || 0) - since) };
 }
 
 export function presenceText(state, colour) {

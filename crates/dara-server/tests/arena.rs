@@ -196,14 +196,14 @@ async fn refusals_say_why_and_change_nothing() {
     let berserk = json!({ "player": token(0), "game": 1 });
     refused(ask(addr, &format!("/api/arenas/{arena}/berserk"), berserk).await, 409, "not-in-game");
 
-    // Nothing changed: one player, Ama, who still plays under her name. (The board is pinned
-    // at most once a second: after a second, it holds every change.)
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    let watcher = Watcher::hello(addr, &arena, Some(0)).await;
-    assert_eq!(watcher.last["d"]["players"], 1, "{}", watcher.last);
-    assert_eq!(watcher.last["d"]["mine"]["name"], "Ama");
-    // And the name refused for being taken is free for nobody else but her.
+    // Nothing changed: one player, Ama, who still plays under her name. The board is pinned
+    // now and then (at most once a second, held to the pairing wave): Kofi joins after every
+    // refusal, and the first board with him holds everything before him.
     assert_eq!(join(addr, &arena, 1, "Kofi").await.0, 204);
+    let mut watcher = Watcher::hello(addr, &arena, Some(0)).await;
+    let standings = watcher.until(|s| s["d"]["top"].to_string().contains("Kofi")).await;
+    assert_eq!(standings["d"]["players"], 2, "{standings}");
+    assert_eq!(standings["d"]["mine"]["name"], "Ama");
 }
 
 #[tokio::test]
@@ -386,12 +386,13 @@ async fn a_flood_of_joins_and_leaves_from_one_address_is_refused_and_changes_not
     }
     assert!(refused > 0, "ninety requests at once are more than a burst");
     assert!(joined >= 30, "a classroom's joins go through: {joined}");
-    // The board is pinned at most once a second: the count settles on those who joined.
-    let mut watcher = Watcher::hello(addr, &arena, None).await;
-    watcher.until(|s| s["d"]["players"] == joined).await;
+    // One more joins once the bucket has a token again: the first board with her holds
+    // everything before her.
     tokio::time::sleep(Duration::from_millis(2500)).await;
-    let standings = Watcher::hello(addr, &arena, None).await.last;
-    assert_eq!(standings["d"]["players"], joined, "{standings}");
+    assert_eq!(join(addr, &arena, 99, "Last").await.0, 204);
+    let mut watcher = Watcher::hello(addr, &arena, Some(99)).await;
+    let standings = watcher.until(|s| s["d"]["mine"]["name"] == "Last").await;
+    assert_eq!(standings["d"]["players"], joined + 1, "{standings}");
 }
 
 /// Each player's game as the board tells it: its id, number and their colour.
@@ -502,4 +503,26 @@ async fn a_berserk_win_of_seven_own_moves_scores_three_and_a_shorter_one_two() {
         .await;
     assert_eq!(score_of(&standings, winners[0]), 3, "{standings}");
     assert_eq!(score_of(&standings, winners[1]), 2, "{standings}");
+}
+
+/// An arena seats both players before either opens the game: the one who comes first hears
+/// the other come (a presence with them online), and never that they have gone.
+#[tokio::test]
+async fn the_player_who_comes_first_hears_the_other_come() {
+    let addr = start(test_config()).await;
+    let arena = arena_now(addr).await;
+    assert_eq!(join(addr, &arena, 0, "Ama").await.0, 204);
+    assert_eq!(join(addr, &arena, 1, "Kofi").await.0, 204);
+    let mut watcher = Watcher::hello(addr, &arena, Some(0)).await;
+    let (id, _, colour) = seated(&mut watcher).await;
+    let other = if colour == "white" { "black" } else { "white" };
+    let (mut ama, snapshot) = Client::hello(addr, &id, Some(&token(0)), None).await;
+    assert_eq!(snapshot["t"], "snapshot", "{snapshot}");
+    let (_kofi, _) = Client::hello(addr, &id, Some(&token(1)), None).await;
+    // Ama's own coming may be told first; then Kofi's (before the fix, never).
+    let mut presence = ama.next_of("presence").await;
+    while presence["d"][other]["online"] != true {
+        assert!(presence["d"][other]["awayMs"].is_null(), "not yet come is not gone: {presence}");
+        presence = ama.next_of("presence").await;
+    }
 }

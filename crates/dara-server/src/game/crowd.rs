@@ -111,13 +111,16 @@ impl Crowd {
         self.empty_since
     }
 
-    /// A connection opened for `seat` (or to watch). True when a player who was away is back.
+    /// A connection opened for `seat` (or to watch). True when a player who was away is back,
+    /// or has come for the first time: an arena seats both players before either has opened
+    /// the game, and the one who comes first is to hear that the other has come too.
     pub(super) fn arrive(&mut self, seat: Option<Colour>) -> bool {
         self.empty_since = None;
         match seat {
             Some(c) => {
                 self.online[c] += 1;
-                self.away_since[c].take().is_some()
+                let back = self.away_since[c].take().is_some();
+                back || self.online[c] == 1
             }
             None => {
                 self.watchers += 1;
