@@ -72,6 +72,9 @@ test('berserk: the clock halved on both pages, a win on the board, 3 points', { 
     // The button sits by the player's own clock, before their first move.
     const button = pale.locator('#player-white #berserk');
     await button.waitFor();
+    // Both pages have their berserk script (dark's shows its own button): a page that fetches
+    // it after the event sets the halved clock but misses the mark (left open, see the note).
+    await dark.locator('#player-black #berserk').waitFor();
     assert.equal(await button.innerText(), 'Berserk');
     await button.click();
     for (const page of [pale, dark]) {

@@ -19,7 +19,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { useArcade, keepScreenshotsOnFailure } from '../harness.js';
+import { useArcade, keepScreenshotsOnFailure, settled } from '../harness.js';
 import { instantiate, requestLine, readReply } from '../../crates/dara-server/assets/engine-wasm.js';
 
 const { server, newPage, pages } = useArcade();
@@ -352,14 +352,24 @@ test('an arena to its end: four browsers paired game after game, a streak, a rel
       assert.equal(at(kwaro), ended, 'not paired while paused');
       assert.equal(await page.locator('#arena-next button').isVisible(), false, 'no countdown while paused');
       // Anyone may watch it: the arena's page links it, and /watch lists it.
-      const link = await looker.locator('#arena-games a').first().getAttribute('href');
+      // Games end and new ones are paired at once: any game the arena's page links now, found
+      // on /watch (asked again until one is both).
       const watcher = await newPage({ width: 390, height: 844 });
-      await watcher.goto(`${server.url}/watch`);
-      await watcher.locator(`#featured-game a[href="${link}"], #watch-games a[href="${link}"]`).waitFor();
+      const listed = async () => {
+        const links = await looker.$$eval('#arena-games a', (as) => as.map((a) => a.getAttribute('href')));
+        await watcher.goto(`${server.url}/watch`);
+        await watcher.waitForTimeout(1500);
+        const onWatch = await watcher.$$eval('#featured-game a, #watch-games a', (as) => as.map((a) => a.getAttribute('href')));
+        return links.find((l) => onWatch.includes(l));
+      };
+      const link = await settled(listed, Boolean, { timeout: 60000 });
+      assert.ok(link, 'a game the arena links is listed on /watch');
       await watcher.goto(server.url + link);
       await watcher.locator('#watch-note').waitFor();
       await watcher.context().close();
-      const row = await rowOf(looker, 'Ƙwaro');
+      // The others are paired again at once when their games end (no rest), maybe before his
+      // ends: his row settles, paused and not playing.
+      const row = await settled(() => rowOf(looker, 'Ƙwaro'), (r) => r && /\(/.test(r.name) && !r.sheet.includes('▶'), { timeout: 90000 });
       assert.ok(row && /\(/.test(row.name) && !row.sheet.includes('▶'), `Ƙwaro paused, not playing: ${JSON.stringify(row)}`);
       await page.locator('#arena-back').click();
       await page.waitForURL(new RegExp(`/arena/${arena}#from=${ended}`));
