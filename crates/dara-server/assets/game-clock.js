@@ -35,9 +35,7 @@ export function formatMs(ms) {
 }
 
 // How long `colour`'s player has been gone and how long until their game may be claimed, in
-// ms, counted on from the last presence message; null while they are here, or before they
-// first come (the server says how long only of a person who has gone: an arena's player who
-// has not opened the game yet has left nothing to claim).
+// ms, counted on from the last presence message; null unless gone (awayMs).
 function absence({ presence }, colour) {
   const p = presence?.[colour];
   if (p?.awayMs == null) return null;
