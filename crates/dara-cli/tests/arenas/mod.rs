@@ -3,7 +3,6 @@
 
 #![allow(dead_code)]
 
-use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
@@ -19,23 +18,11 @@ pub fn token(n: usize) -> String {
     format!("arena-cluster-player-{n}")
 }
 
-/// `POST path` with a JSON body: the status code and the answer's JSON (null if none).
+/// `POST path` with a JSON body: the status code and the answer's JSON (null if none). A
+/// request relayed to another node may wait up to 12 s for its answer.
 pub fn ask(addr: SocketAddr, path: &str, body: &Value) -> (u16, Value) {
-    let body = body.to_string();
-    let mut stream = TcpStream::connect(addr).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    write!(
-        stream,
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    let code = answer.split(' ').nth(1).and_then(|code| code.parse().ok()).unwrap_or(0);
-    let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
-    (code, serde_json::from_str(body).unwrap_or(Value::Null))
+    let (code, body) = super::players::post_raw(addr, path, body, Duration::from_secs(30));
+    (code, serde_json::from_str(&body).unwrap_or(Value::Null))
 }
 
 /// An arena's socket, after its hello, connected again whenever it closes (as a page does: a

@@ -23,9 +23,16 @@ pub fn post(addr: SocketAddr, path: &str, body: &Value) -> Value {
 
 /// `POST path` with a JSON body: the status code and the answer's JSON.
 pub fn post_status(addr: SocketAddr, path: &str, body: &Value) -> (u16, Value) {
+    let (code, answer) = post_raw(addr, path, body, Duration::from_secs(10));
+    (code, serde_json::from_str(&answer).unwrap_or_else(|e| panic!("{e}: {answer}")))
+}
+
+/// `POST path` with a JSON body, waiting at most `patience` for the answer: the status code and
+/// the answer's body, as text.
+pub fn post_raw(addr: SocketAddr, path: &str, body: &Value, patience: Duration) -> (u16, String) {
     let body = body.to_string();
     let mut stream = TcpStream::connect(addr).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    stream.set_read_timeout(Some(patience)).unwrap();
     write!(
         stream,
         "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
@@ -36,8 +43,8 @@ pub fn post_status(addr: SocketAddr, path: &str, body: &Value) -> (u16, Value) {
     let mut answer = String::new();
     stream.read_to_string(&mut answer).unwrap();
     let code = answer.split(' ').nth(1).and_then(|code| code.parse().ok()).unwrap_or(0);
-    let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default();
-    (code, serde_json::from_str(body).unwrap_or_else(|e| panic!("{e}: {answer}")))
+    let body = answer.split("\r\n\r\n").nth(1).unwrap_or_default().to_owned();
+    (code, body)
 }
 
 type Socket = WebSocket<MaybeTlsStream<TcpStream>>;
