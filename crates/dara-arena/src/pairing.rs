@@ -11,7 +11,8 @@
 //!    player below them that rule 2 allows. A pair of players left over because they just met
 //!    is split by swapping with a pair already made, when that breaks no rule.
 //! 4. With an odd number free, the player who became free last sits this wave out (lichess's
-//!    `WaitingUsers.evenNumber`), unless pairing everyone pairs more players.
+//!    `WaitingUsers.evenNumber`), unless pairing everyone pairs more players. Left alone, they
+//!    do not wait for the next wave: the arena pairs again as soon as another comes free.
 //!
 //! Colours: see [`crate::colours::ColourHistory::takes_pale_against`]; between the same
 //! histories, the better-ranked player takes pale.

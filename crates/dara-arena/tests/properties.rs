@@ -13,7 +13,8 @@ use std::time::Duration;
 use common::*;
 use dara::Colour;
 use dara_arena::{
-    own_moves, Arena, ArenaEvent, Finish, GameNo, Input, PlayerId, Settings, Verdict, WallTime,
+    own_moves, Arena, ArenaEvent, Finish, GameNo, Input, PlayerId, Presence, Settings, Verdict,
+    WallTime,
 };
 use proptest::prelude::*;
 
@@ -210,18 +211,33 @@ proptest! {
             let before = arena.clone();
             let free_before: BTreeSet<PlayerId> =
                 arena.free_players().into_iter().cloned().collect();
+            // Those the input itself may free: a pairing at once may take them too.
+            let freed: Vec<PlayerId> = match &input {
+                Input::Join { player, .. } | Input::Resume { player } => vec![player.clone()],
+                Input::GameEnded { game, .. } => arena
+                    .game(*game)
+                    .filter(|g| g.is_playing())
+                    .map(|g| Colour::ALL.map(|c| g.players[c].clone()).to_vec())
+                    .unwrap_or_default(),
+                _ => Vec::new(),
+            };
             match arena.handle(now, input.clone()) {
                 Err(_) => prop_assert_eq!(&arena, &before, "a refusal kept something: {:?}", input),
                 Ok(outcome) => {
                     let grown = (before.journal().len() as u64 + 1)..(arena.journal().len() as u64 + 1);
                     prop_assert_eq!(outcome.events.clone(), grown);
                     // Last opponents meet again only when they were the only two free.
+                    let free: BTreeSet<&PlayerId> = free_before
+                        .iter()
+                        .chain(&freed)
+                        .filter(|x| arena.player(x).is_some_and(|p| p.presence == Presence::Active))
+                        .collect();
                     for event in &arena.journal()[before.journal().len()..] {
                         if let ArenaEvent::Paired { pale, dark, .. } = event {
-                            prop_assert!(free_before.contains(pale) && free_before.contains(dark));
-                            let last = |x: &PlayerId| before.player(x).unwrap().last_opponent.clone();
+                            prop_assert!(free.contains(pale) && free.contains(dark));
+                            let last = |x: &PlayerId| before.player(x).and_then(|p| p.last_opponent.clone());
                             if last(pale).as_ref() == Some(dark) || last(dark).as_ref() == Some(pale) {
-                                prop_assert_eq!(free_before.len(), 2, "{:?} met {:?} again", pale, dark);
+                                prop_assert_eq!(free.len(), 2, "{:?} met {:?} again", pale, dark);
                             }
                         }
                     }

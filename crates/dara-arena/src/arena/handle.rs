@@ -3,7 +3,7 @@
 
 use crate::effect::Effect;
 use crate::event::ArenaEvent;
-use crate::game::GameNo;
+use crate::game::{GameNo, Verdict};
 use crate::input::{Input, Outcome};
 use crate::name::Name;
 use crate::pairing::{self, Candidate};
@@ -23,6 +23,16 @@ impl Arena {
     pub fn handle(&mut self, now: WallTime, input: Input) -> Result<Outcome, Refusal> {
         let first = self.journal.len() as u64 + 1;
         let mut effects = Vec::new();
+        // A player the last wave left waiting alone (an odd number free) is paired as soon as
+        // another comes free, not at the next wave: in a small arena the next game to end may
+        // be seconds away, and the wave after it two more. A game called off frees nobody new
+        // (the shell could not open it, and would fail again at once).
+        let frees = match &input {
+            Input::GameEnded { verdict, .. } => *verdict != Verdict::Cancelled,
+            Input::Resume { .. } | Input::Join { .. } => true,
+            _ => false,
+        };
+        let pair_at_once = frees && self.phase == Phase::Running && self.free_players().len() == 1;
         match input {
             Input::Join { player, name } => self.join(now, player, &name)?,
             Input::Pause { player } => {
@@ -61,6 +71,9 @@ impl Arena {
                 }
             }
             Input::Tick => self.tick(now, &mut effects),
+        }
+        if pair_at_once && self.free_players().len() > 1 && now < self.settings.ends() {
+            self.pair_free(&mut effects);
         }
         let end = self.journal.len() as u64 + 1;
         if end > first {
@@ -130,6 +143,11 @@ impl Arena {
             effects.push(Effect::Finished { podium: self.podium(), uncounted });
             return;
         }
+        self.pair_free(effects);
+    }
+
+    /// Pairs the free players (see [`pairing::pair`]).
+    fn pair_free(&mut self, effects: &mut Vec<Effect>) {
         let free: Vec<Candidate<PlayerId>> = self
             .ranked()
             .into_iter()
