@@ -15,6 +15,7 @@ mod player;
 mod report;
 mod requests;
 mod tally;
+mod waiting_room;
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -26,6 +27,7 @@ use dara_table::clock::TimeControl;
 use hdrhistogram::Histogram;
 use tokio::time::Instant;
 
+use self::waiting_room::WaitingRoom;
 use super::game::seat::connect;
 use super::http::{exchange, Request};
 use super::pacer::Pacer;
@@ -126,14 +128,15 @@ pub async fn run(plan: Plan) -> Result<Report> {
         );
     }
 
+    let rooms: Vec<Arc<WaitingRoom>> = (0..plan.arenas).map(|_| Arc::default()).collect();
     let pausers = (plan.pause_share * plan.players as f64).round() as usize;
     let tasks: Vec<_> = (0..plan.players)
         .map(|index| {
             let me = Player {
                 index,
                 arena: arenas[index % plan.arenas].clone(),
-                // Spread over the arenas.
-                pauses: index * pausers / plan.players != (index + 1) * pausers / plan.players,
+                room: rooms[index % plan.arenas].clone(),
+                pauses: pauses(index, plan.players, plan.arenas, pausers),
                 seed: plan.seed,
             };
             tokio::spawn(player::play(club.clone(), me))
@@ -188,6 +191,7 @@ pub async fn run(plan: Plan) -> Result<Report> {
         joined,
         pairings: tally.pairings.load(Relaxed),
         pairing_delay_seconds: tally.after_end(),
+        pairing_delay_with_another_seconds: tally.after_end_with_another(),
         pairing_after_resume_seconds: tally.after_resume(),
         paired_before_end_seen: tally.paired_before_end_seen.load(Relaxed),
         games_ended: tally.games_ended.load(Relaxed),
@@ -219,6 +223,16 @@ pub async fn run(plan: Plan) -> Result<Report> {
         open_files,
         sources: club.sources.len(),
     })
+}
+
+/// Whether player `index` (of `players`, in arena `index % arenas`) is one of the `pausers`:
+/// spread evenly over the arenas, and within each over its players, as if the players were
+/// counted arena by arena.
+fn pauses(index: usize, players: usize, arenas: usize, pausers: usize) -> bool {
+    let per_arena = players.div_ceil(arenas.max(1));
+    let counted = index % arenas.max(1) * per_arena + index / arenas.max(1);
+    let places = per_arena * arenas.max(1);
+    counted * pausers / places != (counted + 1) * pausers / places
 }
 
 /// One private arena, starting at once: its id.
@@ -263,4 +277,27 @@ fn progress(start: Instant, tally: &Tally, what: &str) {
         tally.pairings.load(Relaxed),
         tally.errors()
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pausers_are_spread_over_the_arenas() {
+        let count = |players: usize, arenas: usize, pausers: usize| {
+            let mut by_arena = vec![0; arenas];
+            for index in 0..players {
+                if pauses(index, players, arenas, pausers) {
+                    by_arena[index % arenas] += 1;
+                }
+            }
+            by_arena
+        };
+        // One in ten of 1 000 players in 100 arenas: one in each (not all of ten arenas).
+        assert_eq!(count(1000, 100, 100), vec![1; 100]);
+        assert_eq!(count(1000, 1, 100), vec![100]);
+        assert_eq!(count(1000, 100, 0), vec![0; 100]);
+        assert_eq!(count(1000, 10, 1000), vec![100; 10]);
+    }
 }

@@ -19,6 +19,7 @@ use tokio_tungstenite::tungstenite::{Error as WsError, Message, Utf8Bytes};
 
 use super::requests::{self, ArenaMessage};
 use super::tally::Tally;
+use super::waiting_room::{Waited, WaitingRoom};
 use crate::loadtest::game::seat::{connect, handshake, Socket};
 use crate::loadtest::http::{exchange, Request};
 use crate::loadtest::pacer::Pacer;
@@ -55,6 +56,8 @@ pub struct Player {
     pub index: usize,
     /// Its arena's id.
     pub arena: String,
+    /// Its arena's waiting players.
+    pub room: Arc<WaitingRoom>,
     pub pauses: bool,
     pub seed: u64,
 }
@@ -115,8 +118,6 @@ pub async fn play(club: Arc<Club>, me: Player) {
     let mut table: Option<Table> = None;
     // The last game the standings named for this player: a new id is a new pairing.
     let mut last_game: Option<String> = None;
-    // When its last game ended (or it came back from a pause), while it waits for the next.
-    let mut waiting_since: Option<(Instant, bool)> = None;
     let mut last_standings: Option<Instant> = None;
     let mut resume_at: Option<Instant> = None;
     let mut turn_at = Instant::now();
@@ -168,14 +169,14 @@ pub async fn play(club: Arc<Club>, me: Player) {
                 }
                 last_game = Some(game.id.to_owned());
                 // A new pairing.
-                match waiting_since.take() {
-                    Some((since, resumed)) => tally.paired(now - since, resumed),
+                match me.room.leave(me.index, now) {
+                    Some(waited) => tally.paired(waited),
                     None if table.is_some() => {
                         // The arena socket told the new game before the game socket the end.
                         if tally.measuring() {
                             tally.paired_before_end_seen.fetch_add(1, Relaxed);
                         }
-                        tally.paired(Duration::ZERO, false);
+                        tally.paired(Waited::default());
                     }
                     // The first game of all.
                     None => {}
@@ -209,7 +210,7 @@ pub async fn play(club: Arc<Club>, me: Player) {
                         if tally.measuring() {
                             tally.games_ended.fetch_add(1, Relaxed);
                         }
-                        waiting_since = Some((now, false));
+                        me.room.arrive(me.index, now, false);
                         if me.pauses && resume_at.is_none() && rng.gen_bool(PAUSE_AFTER_SHARE) {
                             let path = format!("/api/arenas/{}/pause", me.arena);
                             match post(&club, source, &path, &requests::player(&token)).await {
@@ -221,7 +222,7 @@ pub async fn play(club: Arc<Club>, me: Player) {
                                         Instant::now()
                                             + club.pause.mul_f64(rng.gen_range(0.5..1.5)),
                                     );
-                                    waiting_since = None;
+                                    let _ = me.room.leave(me.index, Instant::now());
                                 }
                                 Err(why) => {
                                     tally.request_failed.fetch_add(1, Relaxed);
@@ -250,7 +251,7 @@ pub async fn play(club: Arc<Club>, me: Player) {
                         }
                         // Paired meanwhile (asked to pause while a wave paired it): no wait.
                         if table.is_none() {
-                            waiting_since = Some((Instant::now(), true));
+                            me.room.arrive(me.index, Instant::now(), true);
                         }
                     }
                     Err(why) => {

@@ -33,6 +33,9 @@ pub struct Report {
     pub pairings: u64,
     /// From a game's end on the game socket to the next game on the arena socket.
     pub pairing_delay_seconds: Percentiles,
+    /// The same from the moment another player of the arena was free: what the pairing
+    /// itself took, without the time a player left alone by an odd number had nobody to meet.
+    pub pairing_delay_with_another_seconds: Percentiles,
     /// From a resume's answer to the next game.
     pub pairing_after_resume_seconds: Percentiles,
     /// Pairings the arena socket told before the game socket told the previous game's end
@@ -109,6 +112,7 @@ impl fmt::Display for Report {
             self.joined, self.players, self.games_ended, self.pairings, self.pauses, self.resumes
         )?;
         writeln!(f, "end to next game   {}", seconds(&self.pairing_delay_seconds))?;
+        writeln!(f, "  another free     {}", seconds(&self.pairing_delay_with_another_seconds))?;
         if self.paired_before_end_seen > 0 {
             writeln!(
                 f,

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use hdrhistogram::Histogram;
 
+use super::waiting_room::Waited;
 use crate::loadtest::stats::{histogram, Percentiles};
 
 /// Shared by every player task.
@@ -55,6 +56,8 @@ pub struct Tally {
     // Std mutexes: held only to record one sample, never across an await.
     /// From a game's end (seen on the game socket) to the next game on the arena socket, ms.
     after_end: Mutex<Histogram<u64>>,
+    /// The same from the moment another player of the arena was free (see `WaitingRoom`), ms.
+    after_end_with_another: Mutex<Histogram<u64>>,
     /// From a resume's answer to the next game, ms.
     after_resume: Mutex<Histogram<u64>>,
     /// Problems printed so far (only the first few are, to stderr).
@@ -91,6 +94,7 @@ impl Tally {
             message_bytes: AtomicU64::new(0),
             shortest_gap_us: AtomicU64::new(u64::MAX),
             after_end: Mutex::new(histogram()),
+            after_end_with_another: Mutex::new(histogram()),
             after_resume: Mutex::new(histogram()),
             told: AtomicU64::new(0),
         }
@@ -100,14 +104,22 @@ impl Tally {
         self.measuring.load(Relaxed)
     }
 
-    /// A new pairing, `after` the end of the player's last game (or their resume).
-    pub fn paired(&self, after: Duration, since_resume: bool) {
+    /// A new pairing, after the player `waited` since the end of its last game (or its
+    /// resume).
+    pub fn paired(&self, waited: Waited) {
         if !self.measuring() {
             return;
         }
         self.pairings.fetch_add(1, Relaxed);
-        let delays = if since_resume { &self.after_resume } else { &self.after_end };
-        delays.lock().unwrap_or_else(|e| e.into_inner()).saturating_record(millis(after));
+        let record = |delays: &Mutex<Histogram<u64>>, wait: Duration| {
+            delays.lock().unwrap_or_else(|e| e.into_inner()).saturating_record(millis(wait));
+        };
+        if waited.resumed {
+            record(&self.after_resume, waited.whole);
+        } else {
+            record(&self.after_end, waited.whole);
+            record(&self.after_end_with_another, waited.with_another());
+        }
     }
 
     /// A standings message of `bytes`, `gap` after the socket's previous one (if any).
@@ -126,6 +138,15 @@ impl Tally {
     /// The delays from a game's end to the next pairing, in seconds.
     pub fn after_end(&self) -> Percentiles {
         Percentiles::scaled(&self.after_end.lock().unwrap_or_else(|e| e.into_inner()), 1000.0)
+    }
+
+    /// The delays from a game's end to the next pairing, counted from the moment another
+    /// player of the arena was free, in seconds.
+    pub fn after_end_with_another(&self) -> Percentiles {
+        Percentiles::scaled(
+            &self.after_end_with_another.lock().unwrap_or_else(|e| e.into_inner()),
+            1000.0,
+        )
     }
 
     /// The delays from a resume to the next pairing, in seconds.
@@ -166,16 +187,24 @@ mod tests {
     #[test]
     fn delays_are_told_in_seconds_and_only_in_the_window() {
         let tally = Tally::new();
-        tally.paired(Duration::from_secs(9), false);
+        let end = |ms: u64| Waited {
+            whole: Duration::from_millis(ms),
+            alone: Duration::from_millis(ms / 3),
+            resumed: false,
+        };
+        tally.paired(end(9_000));
         tally.measuring.store(true, Relaxed);
         for ms in 1..=100 {
-            tally.paired(Duration::from_millis(ms * 30), false);
+            tally.paired(end(ms * 30));
         }
-        tally.paired(Duration::from_millis(500), true);
+        tally.paired(Waited { resumed: true, ..end(500) });
         let after = tally.after_end();
         assert_eq!(after.samples, 100);
         assert!((after.p50 - 1.5).abs() < 0.01, "{}", after.p50);
         assert!((after.max - 3.0).abs() < 0.01, "{}", after.max);
+        let with_another = tally.after_end_with_another();
+        assert_eq!(with_another.samples, 100);
+        assert!((with_another.max - 2.0).abs() < 0.01, "{}", with_another.max);
         assert_eq!(tally.after_resume().samples, 1);
         assert_eq!(tally.pairings.load(Relaxed), 101);
     }
