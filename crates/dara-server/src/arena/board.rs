@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use dara::Colour;
 use dara_arena::{GameNo, Phase, PlayerId, Row, Standings, WallTime};
@@ -13,6 +14,10 @@ use super::id::ArenaId;
 use super::player::PlayerToken;
 use crate::protocol::{wire, Wire};
 use crate::seat::GameId;
+
+/// How often, at most, the board is pinned up again: the standings change with every game's
+/// end, and a page needs no more than a second's news.
+pub const BOARD_EVERY: Duration = Duration::from_secs(1);
 
 /// What an arena is, for its page and the list of arenas.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -176,7 +181,6 @@ pub fn starts(at: WallTime, on_press: bool) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
 
     use dara_arena::{Arena, Input, Settings};
     use serde_json::Value;

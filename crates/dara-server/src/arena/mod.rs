@@ -22,13 +22,14 @@ pub(crate) mod there;
 mod verdict;
 pub(crate) mod wall;
 
+pub use board::BOARD_EVERY;
 pub use board::{About, Board, Podium, Seated};
 pub use book::{Arenas, Listed, Maker, Room};
 /// The arena's own refusals, as the shell passes them on (for `dara codes`).
 pub use dara_arena::Refusal as ArenaRefusal;
 pub use handle::ArenaHandle;
 pub use id::ArenaId;
-pub use owner::{open, restore, ArenaRestored, Plan, BOARD_EVERY};
+pub use owner::{open, restore, ArenaRestored, Plan};
 pub use player::{seat_of, PlayerToken};
 pub use refused::{ArenaError, Shell};
 pub use schedule::{Schedule, ScheduleError};

@@ -14,10 +14,10 @@ use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
 use super::board::Board;
+use super::board::BOARD_EVERY;
 use super::cluster::{Answered, Asked};
 use super::handle::{ArenaHandle, Letter};
 use super::id::ArenaId;
-use super::owner::BOARD_EVERY;
 use super::refused::Shell;
 use crate::redis::Redis;
 use crate::seat::SeatHash;

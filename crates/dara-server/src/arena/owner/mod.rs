@@ -5,21 +5,27 @@
 //! event of its journal before its effects are carried out, the table of each game), taken up
 //! again at start ([`restore`]) and erased when it is forgotten.
 
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
-use std::sync::{Arc, OnceLock, Weak};
+mod in_redis;
+mod pinning;
+mod restore;
+
+pub use restore::{restore, ArenaRestored};
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use dara::{ByColour, Colour, Ruleset};
-use dara_arena::{Arena, ArenaEvent, Effect, GameNo, Input, Phase, Settings, Verdict, WallTime};
+use dara_arena::{Arena, Effect, GameNo, Input, Phase, Settings, Verdict, WallTime};
 use dara_table::clock::TimeControl;
 use dara_table::{GameSettings, Opponent};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
-use super::board::{starts, About, Board, Podium, Seated};
-use super::book::{Arenas, Listed, Maker, Room};
-use super::cluster::{keys_kept, Answered, Asked, InRedis};
+use super::board::{starts, About, Board, Podium};
+use super::book::{Arenas, Maker, Room};
+use super::cluster::InRedis;
 use super::handle::{ArenaHandle, Letter};
 use super::id::ArenaId;
 use super::player::seat_of;
@@ -29,15 +35,9 @@ use super::wall;
 use crate::game::host::Host;
 use crate::game::observer::{News, Observer};
 use crate::game::start::spawn_observed;
-use crate::redis::arenas::ArenaLease;
-use crate::redis::Redis;
-use crate::seat::{GameId, SeatHash};
+use crate::seat::GameId;
 use crate::store::kept::Store;
-use crate::store::write::{ArenaWrite, StoredArena, Write};
-
-/// How often, at most, the board is pinned up again: the standings change with every game's
-/// end, and a page needs no more than a second's news.
-pub const BOARD_EVERY: Duration = Duration::from_secs(1);
+use crate::store::write::{ArenaWrite, Write};
 
 /// How far ahead an arena that waits for its maker's press is announced as starting: never,
 /// in practice; the press restarts it from its journal with the true time.
@@ -96,102 +96,6 @@ pub fn open<H: Host>(
     let _ = owner.store.send(vec![owner.opened()]);
     tokio::spawn(owner.run(boxes, Vec::new()));
     Ok(handle)
-}
-
-/// An arena taken up again after a restart, ready to run once its games are taken up: its
-/// owner is started by [`ArenaRestored::run`].
-pub struct ArenaRestored<H: Host> {
-    owner: Owner<H>,
-    boxes: Boxes,
-}
-
-impl<H: Host> core::fmt::Debug for ArenaRestored<H> {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("ArenaRestored").field("id", &self.owner.id).finish_non_exhaustive()
-    }
-}
-
-impl<H: Host> ArenaRestored<H> {
-    /// Its games being played, each with where its news go: the observer to give each game
-    /// as it is taken up.
-    pub fn followed(&self) -> Vec<(GameId, Observer)> {
-        self.owner.tables.values().map(|id| (id.clone(), self.owner.observer.clone())).collect()
-    }
-
-    /// Keeps it in Redis from now on, through `lease`: taken up on this node of a cluster.
-    pub fn kept_in_redis(&mut self, redis: Redis, lease: ArenaLease) {
-        self.owner.cluster = Some(InRedis::new(redis, Some(lease)));
-    }
-
-    /// Starts its owner, once every stored game was taken up (`live`: those that were): a game
-    /// of its being played that is not live (never opened, or lost) is called off.
-    pub fn run(self, live: &HashSet<GameId>) {
-        let ArenaRestored { owner, boxes } = self;
-        let lost: Vec<GameNo> = owner
-            .arena
-            .games()
-            .filter(|g| g.is_playing())
-            .filter(|g| !owner.tables.get(&g.game).is_some_and(|id| live.contains(id)))
-            .map(|g| g.game)
-            .collect();
-        tokio::spawn(owner.run(boxes, lost));
-    }
-}
-
-/// Takes up a kept arena: its journal replayed, entered in `book`. An arena ended more than
-/// its keeping ago is erased instead (`None`), as is one that does not read (named in the
-/// log).
-pub fn restore<H: Host>(
-    host: &Arc<H>,
-    book: &Arc<Arenas>,
-    stored: StoredArena,
-) -> Option<ArenaRestored<H>> {
-    let erase = |why: &str| {
-        tracing::warn!(arena = %stored.id, "a kept arena is not taken up, and is erased: {why}");
-        let _ =
-            host.store().send(vec![Write::Arena(ArenaWrite::Erase { arena: stored.id.clone() })]);
-        None
-    };
-    let Some(id) = ArenaId::parse(&stored.id) else { return erase("its id does not read") };
-    let Ok(settings) = serde_json::from_str::<Settings>(&stored.settings) else {
-        return erase("its settings do not read");
-    };
-    let Ok(shell) = serde_json::from_str::<Shell>(&stored.shell) else {
-        return erase("its shell does not read");
-    };
-    let events: Result<Vec<ArenaEvent>, _> =
-        stored.events.iter().map(|e| serde_json::from_str(e)).collect();
-    let Ok(events) = events else { return erase("an event does not read") };
-    let arena = match Arena::restore(settings, events) {
-        Ok(arena) => arena,
-        Err(e) => return erase(&e.to_string()),
-    };
-    let kept = host.config().arena_kept_after;
-    if arena.phase() == Phase::Finished && arena.settings().ends() + kept <= wall::now() {
-        return erase("it ended over its keeping ago");
-    }
-    let maker = shell.maker.as_deref().and_then(SeatHash::from_hex).map(|secret| Maker {
-        secret,
-        // Not kept: a restored private arena counts against no address.
-        from: std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED),
-    });
-    let room = Room { private: usize::MAX, per_address: usize::MAX };
-    let (mut owner, handle, boxes) = Owner::new(host, book, id, arena, shell);
-    for (no, game) in stored.tables {
-        let (no, Some(game)) = (GameNo(no), GameId::parse(&game)) else { continue };
-        if owner.arena.game(no).is_some_and(|g| g.is_playing()) {
-            owner.tables.insert(no, game.clone());
-            owner.numbers.insert(game, no);
-        }
-    }
-    if owner.arena.phase() == Phase::Finished {
-        let after = wall::instant(owner.arena.settings().ends() + kept);
-        owner.forget_at = Some(after);
-        owner.podium = Some(Podium { podium: owner.arena.podium(), uncounted: Vec::new() });
-    }
-    book.enter(handle.clone(), maker, room).ok()?;
-    tracing::info!(arena = %owner.id, "arena taken up");
-    Some(ArenaRestored { owner, boxes })
 }
 
 /// Where an arena's owner reads its letters and its games' news.
@@ -407,21 +311,6 @@ impl<H: Host> Owner<H> {
         [tick, pin, self.forget_at, cluster].into_iter().flatten().min()
     }
 
-    /// When the board is next pinned up, if the standings changed: a second after the last
-    /// pinning, unless the next pairing wave comes less than a second after that. Then the
-    /// standings wait for the wave: pinned just before it, they would hold its pairings back
-    /// a second, and a player's next game is the news they wait on.
-    fn pin_at(&self, now: Instant) -> Option<Instant> {
-        if !self.untold {
-            return None;
-        }
-        let earliest = self.told_at.map_or(now, |at| at + BOARD_EVERY);
-        match self.tick_at.map(wall::instant) {
-            Some(wave) if earliest < wave && wave < earliest + BOARD_EVERY => Some(wave),
-            _ => Some(earliest),
-        }
-    }
-
     async fn letter(&mut self, letter: Letter) {
         match letter {
             Letter::Act { input, answer } => {
@@ -579,49 +468,6 @@ impl<H: Host> Owner<H> {
             }
         }
     }
-
-    /// Pins up the board if the standings changed and its time has come (`pin_at`); says
-    /// whether it did.
-    fn pin_if_due(&mut self) -> bool {
-        let now = Instant::now();
-        if !self.pin_at(now).is_some_and(|at| now >= at) {
-            return false;
-        }
-        self.untold = false;
-        self.told_at = Some(now);
-        let board = self.board_now();
-        self.board.send_replace(Arc::new(board));
-        true
-    }
-
-    fn board_now(&self) -> Board {
-        let now = wall::now();
-        let mut seated = HashMap::new();
-        let standings = self.arena.standings(now, None);
-        let listed: HashSet<GameNo> = standings.playing.iter().map(|g| g.game).collect();
-        let mut tables = BTreeMap::new();
-        for pairing in self.arena.games().filter(|g| g.is_playing()) {
-            let Some(game) = self.tables.get(&pairing.game) else { continue };
-            // Only the games the standings list: a thousand players' 500 would weigh on every
-            // socket's message again.
-            if listed.contains(&pairing.game) {
-                tables.insert(pairing.game, game.clone());
-            }
-            for colour in Colour::ALL {
-                let at = Seated { game: game.clone(), no: pairing.game, colour };
-                seated.insert(pairing.players[colour].clone(), at);
-            }
-        }
-        Board {
-            about: self.about.clone(),
-            standings,
-            rows: self.arena.rows().into_iter().map(|(id, row)| (id.clone(), row)).collect(),
-            seated,
-            tables,
-            podium: self.podium.clone(),
-            visitor: OnceLock::new(),
-        }
-    }
 }
 
 /// Sleeps until `at`, or forever.
@@ -629,117 +475,5 @@ async fn sleep_until(at: Option<Instant>) {
     match at {
         Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
-    }
-}
-
-/// The arena on a node of a cluster (see `super::cluster`).
-impl<H: Host> Owner<H> {
-    /// How long its keys in Redis are to live from now.
-    fn keys_kept(&self) -> Duration {
-        let kept = self.host.upgrade().map_or(Duration::ZERO, |h| h.config().arena_kept_after);
-        keys_kept(self.arena.settings().ends().saturating_since(wall::now()), kept)
-    }
-
-    /// Makes a new arena in Redis, held here; false if it cannot be, or another node made it
-    /// first (a scheduled arena, which every node makes). True for an arena kept elsewhere.
-    async fn made_in_redis(&mut self) -> bool {
-        let kept = self.keys_kept();
-        let settings = serde_json::to_string(self.arena.settings()).expect("settings serialise");
-        let shell = serde_json::to_string(&self.shell).expect("the shell serialises");
-        let Some(cluster) = &mut self.cluster else { return true };
-        if cluster.lease.is_some() {
-            return true;
-        }
-        match cluster.redis.open_arena(self.id.as_str(), (&settings, &shell), kept).await {
-            Ok(Some(lease)) => {
-                cluster.lease = Some(lease);
-                true
-            }
-            Ok(None) => {
-                tracing::info!(arena = %self.id, "the arena was made by another node");
-                false
-            }
-            Err(e) => {
-                tracing::error!(arena = %self.id, "the arena could not be made in Redis: {e}");
-                false
-            }
-        }
-    }
-
-    /// Keeps the arena's `writes` in Redis.
-    async fn keep_in_redis(&mut self, writes: Vec<Write>) {
-        let kept = self.keys_kept();
-        let writes: Vec<ArenaWrite> = writes
-            .into_iter()
-            .filter_map(|w| match w {
-                Write::Arena(write) => Some(write),
-                _ => None,
-            })
-            .collect();
-        if let Some(cluster) = &mut self.cluster {
-            cluster.write(self.id.as_str(), &writes, kept).await;
-        }
-    }
-
-    /// Pins the board just pinned here where the other nodes read it.
-    async fn pin_in_redis(&mut self) {
-        if self.cluster.is_none() {
-            return;
-        }
-        let kept = self.keys_kept();
-        let board = self.board.borrow().clone();
-        let text = serde_json::to_string(&*board).expect("boards serialise");
-        let listed = self.shell.scheduled.then(|| {
-            let listed = Listed {
-                about: board.about.clone(),
-                phase: board.standings.phase,
-                players: board.standings.players,
-            };
-            serde_json::to_string(&listed).expect("listings serialise")
-        });
-        if let Some(cluster) = &mut self.cluster {
-            cluster.pin(self.id.as_str(), &text, listed.as_deref(), kept).await;
-        }
-    }
-
-    /// What falls due on a node of a cluster: the requests relayed from other nodes, and the
-    /// news of the games that do not tell it theirs.
-    async fn in_cluster(&mut self) {
-        let now = Instant::now();
-        let Some(cluster) = &mut self.cluster else { return };
-        if cluster.asks_at <= now {
-            let asks = cluster.asks(self.id.as_str()).await;
-            for (ask, asked) in asks {
-                let done = |outcome: Result<(), ArenaError>| match outcome {
-                    Ok(()) => Answered::Done,
-                    Err(refusal) => Answered::Refused { refusal },
-                };
-                let answered = match asked {
-                    Asked::Act { input } => done(self.act(input).await),
-                    Asked::Start => Answered::Started { started: self.start_now().await },
-                };
-                if let Some(cluster) = &self.cluster {
-                    cluster.answer(&ask, &answered).await;
-                }
-            }
-        }
-        let Some(cluster) = &mut self.cluster else { return };
-        if cluster.peek_at <= now {
-            let games: Vec<GameId> = self.numbers.keys().cloned().collect();
-            let patience = self.host.upgrade().map(|h| h.config().patience).unwrap_or_default();
-            for (game, news) in cluster.peek(games, patience).await {
-                match news {
-                    Some(news) => self.news(&game, news).await,
-                    None => {
-                        let Some(no) = self.numbers.remove(&game) else { continue };
-                        self.tables.remove(&no);
-                        tracing::warn!(arena = %self.id, %no, "a game of the arena was lost: called off");
-                        let ended =
-                            Input::GameEnded { game: no, verdict: Verdict::Cancelled, plies: 0 };
-                        self.feed(ended).await;
-                    }
-                }
-            }
-        }
     }
 }
