@@ -3,11 +3,10 @@
 // should they win with at least 7 moves of their own. The button sits by the player's clock and
 // asks the arena (POST /api/arenas/<id>/berserk); the table halves the clock and tells both
 // players and the watchers (the game's `berserk` event: game-messages.js sets the clock, with
-// `Object.assign` so that the countdown for a first move, which the event leaves out, runs on),
-// and every side that went berserk (the snapshot's `berserk`, then each event) is marked by its
-// clock, here alone.
+// `Object.assign` so that the countdown for a first move, which the event leaves out, runs on,
+// and keeps the side, so that a page that fetched this script late still knows it), and every
+// side that went berserk (the snapshot's `berserk`, then each event) is marked by its clock.
 import { t } from './i18n.js';
-import { HANDLERS } from './game-messages.js';
 import './arena-words.js';
 
 const make = (tag, className, text) => {
@@ -20,11 +19,6 @@ const make = (tag, className, text) => {
 // `state` is the game page's; the arena and the game's number in it are as arena.js kept them.
 export default function berserk(state) {
   const [arena, , no] = localStorage.getItem('dara.arena.current').split(' ');
-  const halved = HANDLERS.berserk;
-  HANDLERS.berserk = (s, d, page) => {
-    halved(s, d, page);
-    (s.game.berserk ||= []).push(d.colour);
-  };
   const button = make('button', 'secondary', t('arena.berserk'));
   button.type = 'button';
   button.id = 'berserk';

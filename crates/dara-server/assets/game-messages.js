@@ -1,8 +1,5 @@
-// The server's messages to the game page (PROTOCOL.md), each handled by a small function that
-// brings the state up to date and says what happened. `page` holds what a message may do
-// beyond the state: `say(text, options)`, `announce(text)` (to screen readers alone), `send(type)`, `play(sound)`, `keepSeat(game, token)`,
-// `go(url)`, `openGame(id)`, `endDialogs()`, `choosing()` (the person is choosing which stone to take)
-// and `hidden()` (the page is out of sight).
+// The server's messages to the game page (PROTOCOL.md), each bringing the state up to date.
+// `page` is what else a message may do (`effects` in game.js).
 import { parseMove, parsePosition } from './notation.js';
 import { t, cap } from './i18n.js';
 import { clockAt } from './game-clock.js';
@@ -89,6 +86,7 @@ export const HANDLERS = {
 
   berserk(state, d) {
     Object.assign(state.clock, d.clock);
+    (state.game.berserk ||= []).push(d.colour);
   },
 
   'draw-offer'(state, d, page) {
