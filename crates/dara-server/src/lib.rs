@@ -263,6 +263,7 @@ pub async fn serve(
         header_timeout: state.config.header_timeout,
     };
     lobby::counting::start(&state);
+    watch::start_publishing(std::sync::Arc::downgrade(&state), |state| &state.watch);
     arena::scheduled::start(&state, &state.arenas, state.config.arena_schedule.clone());
     let connections = state.connections.clone();
     let stopping = state.clone();
