@@ -759,6 +759,128 @@ fn a_paused_arena_holder_cannot_pair_once_another_took_it() {
     }
 }
 
+/// Seat `n` of `game` on the node at `addr`, once a node serves the game (after a takeover it
+/// may take a while).
+fn arena_seat(addr: SocketAddr, game: &str, n: usize) -> Seat {
+    let deadline = Instant::now() + arenas::PATIENCE;
+    loop {
+        match Seat::hello(addr, game, Some(&arenas::token(n))) {
+            Ok((seat, _)) => return seat,
+            Err(e) => {
+                assert!(Instant::now() < deadline, "game {game} was never served: {e}");
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        }
+    }
+}
+
+/// Plays game `no` of the arena (paired, not begun) through the node at `addr` until dark
+/// resigns; `names` are the players' names, each player `n` named `names[n]`.
+fn resign_arena_game(redis: &Redis, arena: &str, no: u64, addr: SocketAddr, names: &[&str]) {
+    let (history, tables) = arena_in_redis(redis, arena);
+    let seat_of = |id: &str| names.iter().position(|n| *n == history.names[id]).unwrap();
+    let [pale, dark] = &history.paired[&no];
+    let mut white = arena_seat(addr, &tables[&no], seat_of(pale));
+    let mut black = arena_seat(addr, &tables[&no], seat_of(dark));
+    open_with_two_turns(&mut white, &mut black);
+    black.send(&json!({ "t": "resign" })).unwrap();
+    black.until(|m| m["t"] == "end").unwrap();
+}
+
+/// Redis is paused (SIGSTOP) for longer than a lease mid-arena, with two players joining
+/// meanwhile: one at the node that holds the arena, one at another (relayed). Each is answered
+/// within the wait the protocol gives (12 s, and the test's patience is 30), either done or
+/// `not-now`; when Redis is back, the arena comes back with its journal as it was, every join
+/// answered done is in it, every node shows the scores it gives, and it pairs again.
+#[test]
+fn an_arena_comes_back_after_redis_is_paused() {
+    use arenas::{ask, scores_in, token, ArenaSocket};
+
+    let redis = Redis::start("arena-redis-pause");
+    let nodes: Vec<Node> = ["q1", "q2"].iter().map(|n| Node::start(&redis, n)).collect();
+    let (code, made) = ask(
+        nodes[0].addr,
+        "/api/arenas",
+        &json!({ "clock": { "initial": 180, "increment": 2 }, "minutes": 30 }),
+    );
+    assert_eq!(code, 201, "{made}");
+    let arena = made["arena"].as_str().unwrap().to_owned();
+    let join = format!("/api/arenas/{arena}/join");
+    let names = ["Ama", "Kofi", "Ngozi", "Tunde", "Zainab", "Bello"];
+    for (n, name) in names.iter().enumerate().take(4) {
+        let (code, why) =
+            ask(nodes[n % 2].addr, &join, &json!({ "player": token(n), "name": name }));
+        assert_eq!(code, 204, "{name} joins: {why}");
+    }
+    let start = format!("/api/arenas/{arena}/start");
+    let (code, why) = ask(nodes[0].addr, &start, &json!({ "secret": made["secret"] }));
+    assert_eq!(code, 204, "{why}");
+    // Game 1 is played to its end, its players paired again (game 3); game 2 is begun.
+    let mut anyone = ArenaSocket::hello(nodes[1].addr, &arena, None);
+    anyone.until(|s| s["d"]["playing"].as_array().unwrap().len() == 2);
+    resign_arena_game(&redis, &arena, 1, nodes[1].addr, &names);
+    let (history, tables) = arena_in_redis(&redis, &arena);
+    let [pale, dark] = &history.paired[&2];
+    let seat_of = |id: &str| names.iter().position(|n| *n == history.names[id]).unwrap();
+    let mut white = arena_seat(nodes[1].addr, &tables[&2], seat_of(pale));
+    let mut black = arena_seat(nodes[1].addr, &tables[&2], seat_of(dark));
+    open_with_two_turns(&mut white, &mut black);
+    drop((white, black));
+    anyone.until(|s| s["d"]["playing"].as_array().unwrap().iter().any(|g| g["game"] == 3));
+    let before =
+        arenas::journal_of(&redis.command(&format!("LRANGE dara:arena:{{{arena}}}:events 0 -1")));
+
+    redis.pause();
+    let paused = Instant::now();
+    let joins: Vec<_> = [(4, nodes[0].addr), (5, nodes[1].addr)]
+        .into_iter()
+        .map(|(n, addr)| {
+            let join = join.clone();
+            std::thread::spawn(move || {
+                let asked = Instant::now();
+                let answer = ask(addr, &join, &json!({ "player": token(n), "name": names[n] }));
+                (n, answer, asked.elapsed())
+            })
+        })
+        .collect();
+    if let Some(left) = Duration::from_secs(7).checked_sub(paused.elapsed()) {
+        std::thread::sleep(left);
+    }
+    redis.resume();
+    let answers: Vec<_> = joins.into_iter().map(|j| j.join().unwrap()).collect();
+    for (n, (code, why), took) in &answers {
+        eprintln!("{}'s join while Redis was paused: {code} {why} after {took:?}", names[*n]);
+        assert!(
+            *code == 204 || (*code, why["code"].as_str()) == (503, Some("not-now")),
+            "{}'s join: {code} {why}",
+            names[*n]
+        );
+    }
+
+    // It pairs again: game 3 is played to its end, and a later game is paired.
+    resign_arena_game(&redis, &arena, 3, nodes[1].addr, &names);
+    let mut anyone = ArenaSocket::hello(nodes[0].addr, &arena, None);
+    anyone.until(|s| {
+        s["d"]["playing"].as_array().unwrap().iter().any(|g| g["game"].as_u64() > Some(3))
+    });
+    let after =
+        arenas::journal_of(&redis.command(&format!("LRANGE dara:arena:{{{arena}}}:events 0 -1")));
+    assert_eq!(after[..before.len()], before[..], "the journal before the pause was changed");
+    let (history, tables) = arena_in_redis(&redis, &arena);
+    assert_eq!(history.paired.len(), tables.len(), "{history:?} {tables:?}");
+    for (n, (code, _), _) in &answers {
+        let joined = history.names.values().any(|name| name == names[*n]);
+        assert!(*code != 204 || joined, "{}'s join was answered done and lost", names[*n]);
+    }
+    // Games 1 and 3 counted, each for its two players.
+    let counted: u64 = history.scores.values().map(|(_, games)| games).sum();
+    assert_eq!(counted, 4, "{history:?}");
+    for node in &nodes {
+        let mut socket = ArenaSocket::hello(node.addr, &arena, None);
+        socket.until(|s| scores_in(s) == arena_in_redis(&redis, &arena).0.scores);
+    }
+}
+
 /// `GET path`: the answer's JSON.
 fn get_json(addr: SocketAddr, path: &str) -> serde_json::Value {
     let (_, body) = get(addr, path);
