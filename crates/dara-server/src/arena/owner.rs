@@ -493,6 +493,11 @@ impl<H: Host> Owner<H> {
 
     /// A player's request.
     async fn act(&mut self, input: Input) -> Result<(), ArenaError> {
+        // Given up here (see `keep`): the requests read with the one that was not kept are not
+        // tried, each waiting on Redis in turn.
+        if self.cluster.as_ref().is_some_and(|c| c.lost) {
+            return Err(Refused::NotNow.into());
+        }
         if matches!(input, Input::Berserk { .. }) {
             return self.berserk(input).await;
         }
