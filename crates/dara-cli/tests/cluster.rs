@@ -870,7 +870,15 @@ fn an_arena_comes_back_after_redis_is_paused() {
     assert_eq!(history.paired.len(), tables.len(), "{history:?} {tables:?}");
     for (n, (code, _), _) in &answers {
         let joined = history.names.values().any(|name| name == names[*n]);
+        eprintln!("{} answered {code}, joined: {joined}", names[*n]);
         assert!(*code != 204 || joined, "{}'s join was answered done and lost", names[*n]);
+        // Refused by the holder itself, it changed nothing: its write, read by Redis when it
+        // woke, found the node lapsed (Redis was stopped past a lease) and was fenced. (One
+        // relayed may or may not have been done: `not-now`, as the protocol says, as the asking
+        // node gave up before Redis read the request.)
+        if *n == 4 {
+            assert!(*code == 204 || !joined, "{}'s join was refused and done", names[*n]);
+        }
     }
     // Games 1 and 3 counted, each for its two players.
     let counted: u64 = history.scores.values().map(|(_, games)| games).sum();
