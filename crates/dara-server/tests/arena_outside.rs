@@ -5,9 +5,10 @@
 mod common;
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use common::arena::{ask, now_ms, token, Watcher, PATIENCE};
-use common::{start, test_config};
+use common::{start, start_with_state, test_config};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
@@ -134,11 +135,14 @@ async fn garbage_and_floods_on_an_arena_socket_are_closed_clearly() {
 }
 
 /// Sockets that say hello and then never read a byte: the standings still reach those who
-/// read, join after join (each socket reads the board the arena pins, and the arena never
-/// waits on a socket).
+/// read, join after join (each socket reads the board the arena pins, a watch that holds only
+/// the latest, and the arena never waits on a socket); and each deaf socket is let go once it
+/// has been silent for the server's `silence` (it answers no ping), so none holds its buffers
+/// for ever: a socket whose writes stall is let go after the same time (`Connection::flush`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sockets_that_never_read_do_not_hold_the_standings_back() {
-    let addr = start(test_config()).await;
+    let config = dara_server::Config { silence: Duration::from_secs(3), ..test_config() };
+    let (addr, state) = start_with_state(config).await;
     let arena = running_arena(addr).await;
     let mut deaf = Vec::new();
     for _ in 0..40 {
@@ -148,11 +152,20 @@ async fn sockets_that_never_read_do_not_hold_the_standings_back() {
         deaf.push(ws);
     }
     let mut reader = Watcher::hello(addr, &arena, None).await;
-    for n in 0..12 {
+    for n in 0..6 {
         let joined = json!({ "player": token(n), "name": format!("Player {n}") });
         let (status, why) = ask(addr, &format!("/api/arenas/{arena}/join"), joined).await;
         assert_eq!(status, 204, "{why}");
+        // Read, it answers the server's pings: it is not let go.
         reader.until(|s| s["d"]["players"] == n + 1).await;
+    }
+    // The deaf ones are let go, their connections still open on this side and unread.
+    drop(reader);
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while state.metrics.sockets.get() > 0 {
+        let held = state.metrics.sockets.get();
+        assert!(tokio::time::Instant::now() < deadline, "{held} sockets still held");
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
     drop(deaf);
 }
