@@ -388,12 +388,9 @@ impl<H: Host> Owner<H> {
         let journal = journal[..kept.min(journal.len())].to_vec();
         match Arena::restore(self.arena.settings().clone(), journal) {
             Ok(arena) => self.arena = arena,
-            // Its own journal always replays; were it not to, the owner stops rather than
-            // carry on from events it did not keep.
-            Err(e) => {
-                tracing::error!(arena = %self.id, "its own journal does not replay: {e}");
-                self.forget_at = Some(Instant::now());
-            }
+            // Its own journal always replays (a restart relies on it). Were it not to, the
+            // arena goes on as it is rather than be dropped, its kept rows with it.
+            Err(e) => tracing::error!(arena = %self.id, "its own journal does not replay: {e}"),
         }
     }
 }
