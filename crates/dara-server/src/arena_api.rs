@@ -273,8 +273,8 @@ pub async fn start(
         return Err(Shell::NotTheMaker.into());
     }
     match handle.start().await {
-        Some(true) => Ok(StatusCode::NO_CONTENT),
-        Some(false) => Err(Shell::NotTheMaker.into()),
+        Some(Ok(())) => Ok(StatusCode::NO_CONTENT),
+        Some(Err(refusal)) => Err(refusal),
         None => Err(Shell::UnknownArena.into()),
     }
 }

@@ -131,7 +131,8 @@ async fn a_full_disk_pauses_the_games_and_loses_nothing() {
 /// An arena while the disk is full: a join is refused `arena-unkept` (503) and joins nobody; the
 /// start and its pairing, due meanwhile, wait: nobody is told of a game the disk did not keep.
 /// Once there is room the arena starts, pairs, its games are played, the refused player joins
-/// as if for the first time; and after a crash each player is seated again in the same game.
+/// as if for the first time, and a start its maker pressed meanwhile (refused `arena-unkept`)
+/// is pressed again; and after a crash each player is seated again in the same game.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_arena_acknowledges_nothing_a_full_disk_did_not_keep() {
     use common::arena::{ask, now_ms, token, Watcher};
@@ -154,8 +155,17 @@ async fn an_arena_acknowledges_nothing_a_full_disk_did_not_keep() {
     }
     let mut anyone = Watcher::hello(addr, &arena, None).await;
     anyone.until(|s| s["d"]["players"] == 2).await;
+    // And one that waits for its maker's press.
+    let body = json!({ "clock": { "initial": 180, "increment": 2 }, "minutes": 30 });
+    let (status, pressed) = ask(addr, "/api/arenas", body).await;
+    assert_eq!(status, 201, "{pressed}");
+    let start = format!("/api/arenas/{}/start", pressed["arena"].as_str().unwrap());
+    let press = json!({ "secret": pressed["secret"] });
 
     let filler = disk.fill();
+    // Its press is refused as not kept (it used to be `not-the-maker`), and it still waits.
+    let (status, why) = ask(addr, &start, press.clone()).await;
+    assert_eq!((status, why["code"].as_str()), (503, Some("arena-unkept")), "{why}");
     let (status, why) = ask(addr, &join, json!({ "player": token(2), "name": "Ngozi" })).await;
     assert_eq!((status, why["code"].as_str()), (503, Some("arena-unkept")), "{why}");
     let now = Watcher::hello(addr, &arena, None).await.last;
@@ -183,6 +193,9 @@ async fn an_arena_acknowledges_nothing_a_full_disk_did_not_keep() {
     let (mut white, snapshot) = Client::hello(addr, &game, Some(&token(pale)), None).await;
     let first = snapshot["d"]["pos"]["legal"][0].as_str().unwrap().to_owned();
     assert_eq!(white.turn(1, &first).await["t"], "accepted");
+    // The press goes through now.
+    let (status, why) = ask(addr, &start, press).await;
+    assert_eq!(status, 204, "{why}");
     // The refused join changed nothing: it goes through now.
     let (status, why) = ask(addr, &join, json!({ "player": token(2), "name": "Ngozi" })).await;
     assert_eq!(status, 204, "{why}");

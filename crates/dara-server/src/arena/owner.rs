@@ -530,9 +530,13 @@ impl<H: Host> Owner<H> {
 
     /// The maker pressed start: the arena is made again from its journal (joins, pauses and
     /// leaves only, as it has not started) with its start now.
-    async fn start_now(&mut self) -> bool {
+    ///
+    /// # Errors
+    /// `not-the-maker`: it does not wait for its maker's press; or its new start could not be
+    /// kept, and it still waits (it used to answer `not-the-maker` then).
+    async fn start_now(&mut self) -> Result<(), ArenaError> {
         if !self.on_press || self.arena.phase() != Phase::Waiting {
-            return false;
+            return Err(Refused::NotTheMaker.into());
         }
         let now = wall::now();
         let settings = Settings { starts: now, ..self.arena.settings().clone() };
@@ -540,22 +544,22 @@ impl<H: Host> Owner<H> {
             Ok(arena) => std::mem::replace(&mut self.arena, arena),
             Err(e) => {
                 tracing::error!(arena = %self.id, "its own journal does not replay: {e}");
-                return false;
+                return Err(Refused::NotTheMaker.into());
             }
         };
         self.on_press = false;
         self.shell.on_press = false;
-        if self.keep(0..0, vec![self.opened()]).await.is_err() {
+        if let Err(unkept) = self.keep(0..0, vec![self.opened()]).await {
             // Not kept: it still waits for its maker's press.
             self.arena = waiting;
             self.on_press = true;
             self.shell.on_press = true;
-            return false;
+            return Err(unkept);
         }
         self.about.starts = starts(now, false);
         self.untold = true;
         self.tick().await;
-        true
+        Ok(())
     }
 
     /// Time passed: the arena starts, pairs or ends; then when it is next due.
@@ -804,7 +808,15 @@ impl<H: Host> Owner<H> {
                 };
                 let answered = match asked {
                     Asked::Act { input } => done(self.act(input).await),
-                    Asked::Start => Answered::Started { started: self.start_now().await },
+                    // Started, or not waiting, as every release answers; a start not kept as
+                    // a refusal (a node of the release before hears no answer: not now).
+                    Asked::Start => match self.start_now().await {
+                        Ok(()) => Answered::Started { started: true },
+                        Err(ArenaError::Shell(Refused::NotTheMaker)) => {
+                            Answered::Started { started: false }
+                        }
+                        Err(refusal) => Answered::Refused { refusal },
+                    },
                 };
                 if let Some(cluster) = &self.cluster {
                     cluster.answer(&ask, &answered).await;
