@@ -624,6 +624,272 @@ fn a_paused_node_cannot_write_once_another_took_its_game() {
     }
 }
 
+/// The arena's journal as Redis keeps it, checked to be one history, with its tables.
+fn arena_in_redis(redis: &Redis, arena: &str) -> (arenas::History, BTreeMap<u64, String>) {
+    let journal =
+        arenas::journal_of(&redis.command(&format!("LRANGE dara:arena:{{{arena}}}:events 0 -1")));
+    let tables =
+        arenas::tables_of(&redis.command(&format!("HGETALL dara:arena:{{{arena}}}:tables")));
+    (arenas::history(&journal), tables)
+}
+
+/// The holder of an arena is paused (SIGSTOP) for three leases just before the arena's start,
+/// with a fifth player's join waiting in its socket. Another node takes the arena up, starts it
+/// and pairs it. When the paused node wakes, its start is long due and it has a join to answer:
+/// it must pair nobody, open no table, tell no player of a game, and acknowledge no join it
+/// could not keep (its lease's epoch is gone). Seen from outside: the journal in Redis is one
+/// history, every game any socket was told of is one of its tables, every game in Redis is one
+/// of them too, the join is in the journal if and only if it was acknowledged, the players are
+/// paired again after a game ends, and every node shows the scores the journal gives.
+#[test]
+fn a_paused_arena_holder_cannot_pair_once_another_took_it() {
+    use arenas::{ask, scores_in, token, ArenaSocket};
+
+    let redis = Redis::start("arena-pause");
+    let holder = Node::start(&redis, "p1");
+    let others: Vec<Node> = ["p2", "p3"].iter().map(|n| Node::start(&redis, n)).collect();
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap();
+    // It starts in 10 s: the joins and the pause come well before.
+    let starts = u64::try_from(now.as_millis()).unwrap() + 10_000;
+    let (code, made) = ask(
+        holder.addr,
+        "/api/arenas",
+        &json!({ "clock": { "initial": 180, "increment": 2 }, "minutes": 30, "starts": starts }),
+    );
+    assert_eq!(code, 201, "{made}");
+    let arena = made["arena"].as_str().unwrap().to_owned();
+    let join = format!("/api/arenas/{arena}/join");
+    let names = ["Ama", "Kofi", "Ngozi", "Tunde", "Zainab"];
+    for (n, name) in names.iter().enumerate().take(4) {
+        let (code, why) = ask(holder.addr, &join, &json!({ "player": token(n), "name": name }));
+        assert_eq!(code, 204, "{name} joins: {why}");
+    }
+    // Two players watch on the holder, two elsewhere; each has heard the standings.
+    let mut watchers: Vec<ArenaSocket> = (0..4)
+        .map(|n| {
+            let addr = if n < 2 { holder.addr } else { others[n % 2].addr };
+            ArenaSocket::hello(addr, &arena, Some(n))
+        })
+        .collect();
+    for watcher in &mut watchers {
+        watcher.until(|s| s["d"]["players"] == 4);
+    }
+    let (before, _) = arena_in_redis(&redis, &arena);
+    assert!(!before.started, "the arena started before its holder was paused: {before:?}");
+
+    holder.pause();
+    let paused = Instant::now();
+    // The fifth player's join, sent to the paused holder: it waits unread in its socket.
+    let late = {
+        let (addr, join) = (holder.addr, join.clone());
+        std::thread::spawn(move || {
+            ask(addr, &join, &json!({ "player": token(4), "name": names[4] }))
+        })
+    };
+    // Another node takes the arena up, starts it at its time and pairs the four.
+    let mut anyone = ArenaSocket::hello(others[0].addr, &arena, None);
+    anyone.until(|s| {
+        s["d"]["phase"] == "running" && s["d"]["playing"].as_array().unwrap().len() == 2
+    });
+    let (taken, _) = arena_in_redis(&redis, &arena);
+    assert_eq!(taken.paired.len(), 2, "{taken:?}");
+    // Paused three leases in all, and past the start it had due.
+    if let Some(left) = (3 * LEASE).checked_sub(paused.elapsed()) {
+        std::thread::sleep(left);
+    }
+    holder.signal("-CONT");
+    let (code, why) = late.join().unwrap();
+    eprintln!("the join sent to the paused holder was answered {code} {why}");
+
+    // Every player is told of the game the new holder paired, wherever they watch.
+    for watcher in &mut watchers {
+        watcher.game_other_than(None);
+    }
+    // A game is played to its end; its players are free and paired again by the new holder.
+    let (_, tables) = arena_in_redis(&redis, &arena);
+    let first = &tables[&1];
+    let (players, _) = arena_in_redis(&redis, &arena);
+    let [pale, dark] = players.paired[&1].clone();
+    let seat_of = |id: &str| {
+        let name = &players.names[id];
+        names.iter().position(|n| n == name).unwrap()
+    };
+    let seat = |n: usize| Seat::hello(others[1].addr, first, Some(&token(n))).unwrap().0;
+    let (mut white, mut black) = (seat(seat_of(&pale)), seat(seat_of(&dark)));
+    open_with_two_turns(&mut white, &mut black);
+    black.send(&json!({ "t": "resign" })).unwrap();
+    black.until(|m| m["t"] == "end").unwrap();
+    anyone.until(|s| {
+        let playing = s["d"]["playing"].as_array().unwrap();
+        playing.iter().any(|g| g["game"].as_u64() > Some(2))
+    });
+
+    // One history: the journal reads as one, and everything told or begun is in it.
+    let (history, tables) = arena_in_redis(&redis, &arena);
+    assert_eq!(history.paired.len(), tables.len(), "{history:?} {tables:?}");
+    for watcher in &mut watchers {
+        for (game, no) in &watcher.told {
+            assert_eq!(tables.get(no), Some(game), "a player was told of a game the arena never paired: {game} ({no}), tables {tables:?}");
+        }
+    }
+    let games = redis.command("KEYS dara:{*}:meta");
+    let begun = games.lines().filter(|l| l.starts_with("dara:")).count();
+    assert_eq!(
+        begun,
+        tables.len(),
+        "games begun in Redis besides the arena's tables: {games} {tables:?}"
+    );
+    // Every node shows the scores the journal gives (the old holder's sockets find the arena
+    // on the new one).
+    for addr in [holder.addr, others[0].addr, others[1].addr] {
+        let mut socket = ArenaSocket::hello(addr, &arena, None);
+        // Read again each time: a game may end meanwhile.
+        socket.until(|s| scores_in(s) == arena_in_redis(&redis, &arena).0.scores);
+    }
+    assert_eq!(history.scores[names[seat_of(&pale)]], (2, 1), "{history:?}");
+    // The join the paused holder read on waking was acknowledged only if kept; refused, it is
+    // `not-now` (the holder could not write it) and asked again succeeds.
+    let joined = history.names.values().any(|n| n == names[4]);
+    assert_eq!(code == 204, joined, "the late join answered {code} {why}, joined: {joined}");
+    if code != 204 {
+        assert_eq!((code, why["code"].as_str()), (503, Some("not-now")), "{why}");
+        let again = json!({ "player": token(4), "name": names[4] });
+        let (code, why) = ask(holder.addr, &join, &again);
+        assert_eq!(code, 204, "{why}");
+    }
+}
+
+/// Seat `n` of `game` on the node at `addr`, once a node serves the game (after a takeover it
+/// may take a while).
+fn arena_seat(addr: SocketAddr, game: &str, n: usize) -> Seat {
+    let deadline = Instant::now() + arenas::PATIENCE;
+    loop {
+        match Seat::hello(addr, game, Some(&arenas::token(n))) {
+            Ok((seat, _)) => return seat,
+            Err(e) => {
+                assert!(Instant::now() < deadline, "game {game} was never served: {e}");
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        }
+    }
+}
+
+/// Plays game `no` of the arena (paired, not begun) through the node at `addr` until dark
+/// resigns; `names` are the players' names, each player `n` named `names[n]`.
+fn resign_arena_game(redis: &Redis, arena: &str, no: u64, addr: SocketAddr, names: &[&str]) {
+    let (history, tables) = arena_in_redis(redis, arena);
+    let seat_of = |id: &str| names.iter().position(|n| *n == history.names[id]).unwrap();
+    let [pale, dark] = &history.paired[&no];
+    let mut white = arena_seat(addr, &tables[&no], seat_of(pale));
+    let mut black = arena_seat(addr, &tables[&no], seat_of(dark));
+    open_with_two_turns(&mut white, &mut black);
+    black.send(&json!({ "t": "resign" })).unwrap();
+    black.until(|m| m["t"] == "end").unwrap();
+}
+
+/// Redis is paused (SIGSTOP) for longer than a lease mid-arena, with two players joining
+/// meanwhile: one at the node that holds the arena, one at another (relayed). Each is answered
+/// within the wait the protocol gives (12 s, and the test's patience is 30), either done or
+/// `not-now`; when Redis is back, the arena comes back with its journal as it was, every join
+/// answered done is in it and none refused, every node shows the scores it gives, and it pairs
+/// again.
+#[test]
+fn an_arena_comes_back_after_redis_is_paused() {
+    use arenas::{ask, scores_in, token, ArenaSocket};
+
+    let redis = Redis::start("arena-redis-pause");
+    let nodes: Vec<Node> = ["q1", "q2"].iter().map(|n| Node::start(&redis, n)).collect();
+    let (code, made) = ask(
+        nodes[0].addr,
+        "/api/arenas",
+        &json!({ "clock": { "initial": 180, "increment": 2 }, "minutes": 30 }),
+    );
+    assert_eq!(code, 201, "{made}");
+    let arena = made["arena"].as_str().unwrap().to_owned();
+    let join = format!("/api/arenas/{arena}/join");
+    let names = ["Ama", "Kofi", "Ngozi", "Tunde", "Zainab", "Bello"];
+    for (n, name) in names.iter().enumerate().take(4) {
+        let (code, why) =
+            ask(nodes[n % 2].addr, &join, &json!({ "player": token(n), "name": name }));
+        assert_eq!(code, 204, "{name} joins: {why}");
+    }
+    let start = format!("/api/arenas/{arena}/start");
+    let (code, why) = ask(nodes[0].addr, &start, &json!({ "secret": made["secret"] }));
+    assert_eq!(code, 204, "{why}");
+    // Game 1 is played to its end, its players paired again (game 3); game 2 is begun.
+    let mut anyone = ArenaSocket::hello(nodes[1].addr, &arena, None);
+    anyone.until(|s| s["d"]["playing"].as_array().unwrap().len() == 2);
+    resign_arena_game(&redis, &arena, 1, nodes[1].addr, &names);
+    let (history, tables) = arena_in_redis(&redis, &arena);
+    let [pale, dark] = &history.paired[&2];
+    let seat_of = |id: &str| names.iter().position(|n| *n == history.names[id]).unwrap();
+    let mut white = arena_seat(nodes[1].addr, &tables[&2], seat_of(pale));
+    let mut black = arena_seat(nodes[1].addr, &tables[&2], seat_of(dark));
+    open_with_two_turns(&mut white, &mut black);
+    drop((white, black));
+    anyone.until(|s| s["d"]["playing"].as_array().unwrap().iter().any(|g| g["game"] == 3));
+    let before =
+        arenas::journal_of(&redis.command(&format!("LRANGE dara:arena:{{{arena}}}:events 0 -1")));
+
+    redis.pause();
+    let paused = Instant::now();
+    let joins: Vec<_> = [(4, nodes[0].addr), (5, nodes[1].addr)]
+        .into_iter()
+        .map(|(n, addr)| {
+            let join = join.clone();
+            std::thread::spawn(move || {
+                let asked = Instant::now();
+                let answer = ask(addr, &join, &json!({ "player": token(n), "name": names[n] }));
+                (n, answer, asked.elapsed())
+            })
+        })
+        .collect();
+    if let Some(left) = Duration::from_secs(7).checked_sub(paused.elapsed()) {
+        std::thread::sleep(left);
+    }
+    redis.resume();
+    let answers: Vec<_> = joins.into_iter().map(|j| j.join().unwrap()).collect();
+    for (n, (code, why), took) in &answers {
+        eprintln!("{}'s join while Redis was paused: {code} {why} after {took:?}", names[*n]);
+        assert!(
+            *code == 204 || (*code, why["code"].as_str()) == (503, Some("not-now")),
+            "{}'s join: {code} {why}",
+            names[*n]
+        );
+    }
+
+    // It pairs again: game 3 is played to its end, and a later game is paired.
+    resign_arena_game(&redis, &arena, 3, nodes[1].addr, &names);
+    let mut anyone = ArenaSocket::hello(nodes[0].addr, &arena, None);
+    anyone.until(|s| {
+        s["d"]["playing"].as_array().unwrap().iter().any(|g| g["game"].as_u64() > Some(3))
+    });
+    let after =
+        arenas::journal_of(&redis.command(&format!("LRANGE dara:arena:{{{arena}}}:events 0 -1")));
+    assert_eq!(after[..before.len()], before[..], "the journal before the pause was changed");
+    let (history, tables) = arena_in_redis(&redis, &arena);
+    assert_eq!(history.paired.len(), tables.len(), "{history:?} {tables:?}");
+    for (n, (code, _), _) in &answers {
+        let joined = history.names.values().any(|name| name == names[*n]);
+        eprintln!("{} answered {code}, joined: {joined}", names[*n]);
+        assert!(*code != 204 || joined, "{}'s join was answered done and lost", names[*n]);
+        // Refused, it changed nothing. At the holder itself: its write, read by Redis when it
+        // woke, found the node lapsed (Redis was stopped past a lease) and was fenced. Relayed:
+        // the request was never left in Redis (no connection for it could be made), or, left
+        // when Redis woke, it was answered within the 12 s the asking node waits, as the
+        // arena's new holder takes it up within a few seconds of Redis waking (the asking node
+        // used to give up after 5 s, and the request was carried out when Redis woke).
+        assert!(*code == 204 || !joined, "{}'s join was refused and done", names[*n]);
+    }
+    // Games 1 and 3 counted, each for its two players.
+    let counted: u64 = history.scores.values().map(|(_, games)| games).sum();
+    assert_eq!(counted, 4, "{history:?}");
+    for node in &nodes {
+        let mut socket = ArenaSocket::hello(node.addr, &arena, None);
+        socket.until(|s| scores_in(s) == arena_in_redis(&redis, &arena).0.scores);
+    }
+}
+
 /// `GET path`: the answer's JSON.
 fn get_json(addr: SocketAddr, path: &str) -> serde_json::Value {
     let (_, body) = get(addr, path);

@@ -2,6 +2,7 @@
 //! directory, killed with SIGKILL in the middle of games or stopped with SIGTERM, then started
 //! again on the same directory, with players on real sockets who carry on where they were.
 
+mod arenas;
 mod players;
 mod stopping;
 
@@ -347,4 +348,126 @@ fn a_damaged_data_directory_is_refused_not_served_short() {
         let (_, snapshot) = Seat::hello(server.addr, game, None).unwrap();
         assert_eq!(snapshot["d"]["moves"], json!(["c3", "d3", "a1"]), "{snapshot}");
     }
+}
+
+/// Runs `sql` on the database of the stopped server's data directory `data`, with the
+/// `sqlite3` shell (Debian's `sqlite3` package): a row damaged behind the server's back.
+fn damage(data: &Path, sql: &str) {
+    let out = Command::new("sqlite3")
+        .arg(data.join("live-games.sqlite"))
+        .arg(sql)
+        .output()
+        .expect("sqlite3 (Debian's sqlite3 package)");
+    assert!(out.status.success(), "{sql}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Three arenas kept, each with its game paired and begun, and a friend's game; the server is
+/// killed, and two arenas are damaged in the database: one event of the first made unreadable,
+/// the first event of the second deleted (its journal no longer replays: a pairing of a player
+/// who never joined). The server starts all the same, says in its log which arenas it dropped
+/// and why, and serves the third arena (its standings, its game with its turn) and the friend's
+/// game; a damaged arena's join and socket are told clearly it is not there (404
+/// `unknown-arena`, a close `4004`), never a 500; and at the next start the damaged arenas are
+/// gone for good (erased), with nothing more said of them.
+#[test]
+fn a_damaged_arena_is_dropped_and_said_and_the_rest_served() {
+    use arenas::{ask, token, ArenaSocket};
+
+    let data = DataDir::new("arena-damage");
+    let mut server = Server::start(&data.0);
+    let addr = server.addr;
+    let mut arenas_made = Vec::new();
+    let mut games = Vec::new();
+    for a in 0..3 {
+        let body =
+            json!({ "clock": { "initial": 180, "increment": 2 }, "minutes": 30, "starts": 0 });
+        let (code, made) = ask(addr, "/api/arenas", &body);
+        assert_eq!(code, 201, "{made}");
+        let arena = made["arena"].as_str().unwrap().to_owned();
+        for n in [2 * a, 2 * a + 1] {
+            let joined = json!({ "player": token(n), "name": format!("Player {n}") });
+            let (code, why) = ask(addr, &format!("/api/arenas/{arena}/join"), &joined);
+            assert_eq!(code, 204, "{why}");
+        }
+        let mut watcher = ArenaSocket::hello(addr, &arena, Some(2 * a));
+        let game = watcher.game_other_than(None);
+        let id = game["id"].as_str().unwrap().to_owned();
+        let (white, black) =
+            if game["colour"] == "white" { (2 * a, 2 * a + 1) } else { (2 * a + 1, 2 * a) };
+        let (mut pale, _) = Seat::hello(addr, &id, Some(&token(white))).unwrap();
+        let (mut dark, _) = Seat::hello(addr, &id, Some(&token(black))).unwrap();
+        pale.send(&json!({"t": "move", "d": {"id": 1, "m": "c3"}})).unwrap();
+        pale.until(|m| m["t"] == "accepted").unwrap();
+        dark.until(|m| m["t"] == "move").unwrap();
+        arenas_made.push(arena);
+        games.push(id);
+    }
+    let created = post(addr, "/api/games", &json!({"opponent": "friend", "first": "me"}));
+    let friendly = created["game"].as_str().unwrap().to_owned();
+    let (mut white, _) = Seat::hello(addr, &friendly, created["seat"].as_str()).unwrap();
+    let (mut black, _) = Seat::hello(addr, &friendly, None).unwrap();
+    black.send(&json!({"t": "join"})).unwrap();
+    black.until(|m| m["t"] == "joined").unwrap();
+    white.send(&json!({"t": "move", "d": {"id": 1, "m": "c3"}})).unwrap();
+    white.until(|m| m["t"] == "accepted").unwrap();
+    let kept = ArenaSocket::hello(addr, &arenas_made[2], None)
+        .until(|s| s["d"]["playing"].as_array().unwrap().len() == 1);
+    server.kill();
+
+    let [unreadable, unreplayable, whole] = [&arenas_made[0], &arenas_made[1], &arenas_made[2]];
+    damage(
+        &data.0,
+        &format!(
+            "UPDATE arena_events SET event = '{{\"e\":\"paired\",\"ga' WHERE arena = '{unreadable}' \
+             AND v = (SELECT MAX(v) FROM arena_events WHERE arena = '{unreadable}')"
+        ),
+    );
+    damage(&data.0, &format!("DELETE FROM arena_events WHERE arena = '{unreplayable}' AND v = 1"));
+    let log = data.0.with_extension("log");
+    let server = Server::start_logging(&data.0, &[], &log);
+    let addr = server.addr;
+    // The whole arena and the games are served as they were.
+    let standings = ArenaSocket::hello(addr, whole, None)
+        .until(|s| s["d"]["playing"].as_array().unwrap().len() == 1);
+    assert_eq!(standings["d"]["top"], kept["d"]["top"], "{standings}");
+    for game in [&games[2], &friendly] {
+        let (_, snapshot) = Seat::hello(addr, game, None).unwrap();
+        assert_eq!(snapshot["d"]["moves"], json!(["c3"]), "{snapshot}");
+    }
+    // The damaged ones are not there, and say so clearly.
+    for arena in [unreadable, unreplayable] {
+        let joined = json!({ "player": token(9), "name": "Late" });
+        let (code, why) = ask(addr, &format!("/api/arenas/{arena}/join"), &joined);
+        assert_eq!((code, why["code"].as_str()), (404, Some("unknown-arena")), "{why}");
+        let (mut ws, _) = tungstenite::connect(format!("ws://{addr}/ws/arena/{arena}")).unwrap();
+        ws.send(tungstenite::Message::text(r#"{"t":"hello"}"#)).unwrap();
+        let closed = loop {
+            match ws.read() {
+                Ok(tungstenite::Message::Close(frame)) => break frame,
+                Ok(_) => {}
+                Err(e) => panic!("the socket of a dropped arena was not closed clearly: {e}"),
+            }
+        };
+        let code = closed.map(|f| u16::from(f.code));
+        assert_eq!(code, Some(4004), "the socket of a dropped arena");
+    }
+    let said = std::fs::read_to_string(&log).unwrap();
+    for (arena, why) in [(unreadable, "an event does not read"), (unreplayable, "is erased")] {
+        let line = said
+            .lines()
+            .find(|l| l.contains(arena.as_str()))
+            .unwrap_or_else(|| panic!("the log does not name {arena}: {said}"));
+        assert!(line.contains("not taken up") && line.contains(why), "{line}");
+    }
+    let dropped = said.lines().filter(|l| l.contains("not taken up"));
+    assert!(dropped.clone().all(|l| !l.contains(whole.as_str())), "{said}");
+    // Erased: at the next start they are gone, and nothing more is said of them.
+    drop(server);
+    let again = Server::start_logging(&data.0, &[], &log);
+    let standings = ArenaSocket::hello(again.addr, whole, None)
+        .until(|s| s["d"]["playing"].as_array().unwrap().len() == 1);
+    assert_eq!(standings["d"]["top"], kept["d"]["top"], "{standings}");
+    let said = std::fs::read_to_string(&log).unwrap();
+    let _ = std::fs::remove_file(&log);
+    assert!(!said.contains(unreadable.as_str()) && !said.contains(unreplayable.as_str()), "{said}");
 }

@@ -86,6 +86,7 @@ export default {
   "arena.code.already-berserk": "You have already gone berserk in this game.",
   "arena.code.not-in-game": "This game is over, or not yours: no berserk.",
   "arena.code.game-unkept": "The game could not keep it just now: try again in a moment.",
+  "arena.code.arena-unkept": "The arena could not keep it just now: nothing changed; try again in a moment.",
   "arena.code.not-now": "The server that runs this arena did not answer in time: try again in a moment.",
   "privacy.arenas": "In an arena, the server writes to its own disk, so that a crash or a restart does not lose it: its settings, the name you joined under, your games and scores, and which table each game was played at. You are written only as a keyed fingerprint of your player code, from which the code cannot be worked out; your address is never written. All of it is erased from the disk an hour after the arena ends, and the erased bytes are overwritten within the hour. If you make a private arena, your browser keeps the code that starts it (dara.arena.made) for eight days; the server keeps only its keyed fingerprint."
 };

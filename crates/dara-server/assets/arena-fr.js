@@ -84,6 +84,7 @@ export default {
   "arena.code.already-berserk": "Vous êtes déjà passé en berserk dans cette partie.",
   "arena.code.not-in-game": "Cette partie est finie, ou n'est pas la vôtre : pas de berserk.",
   "arena.code.game-unkept": "La partie n'a pas pu l'enregistrer pour l'instant : réessayez dans un moment.",
+  "arena.code.arena-unkept": "Le tournoi n'a pas pu l'enregistrer pour l'instant : rien n'a changé, réessayez dans un moment.",
   "arena.code.not-now": "Le serveur qui fait tourner ce tournoi n'a pas répondu à temps : réessayez dans un instant.",
   "privacy.arenas": "Pendant un tournoi (arène), le serveur écrit sur son propre disque, pour qu'une panne ou un redémarrage ne le perde pas : ses réglages, le nom sous lequel vous vous êtes inscrit, vos parties et vos points, et la table où chaque partie s'est jouée. Vous n'y figurez que sous l'empreinte à clé de votre code de joueur, dont on ne peut pas retrouver le code ; votre adresse n'est jamais écrite. Tout est effacé du disque une heure après la fin du tournoi, et les octets effacés sont écrasés dans l'heure. Si vous créez un tournoi privé, votre navigateur garde le code qui le lance (dara.arena.made) pendant huit jours ; le serveur n'en garde que l'empreinte à clé."
 };

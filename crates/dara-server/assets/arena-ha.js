@@ -84,6 +84,7 @@ export default {
   "arena.code.already-berserk": "Ka riga ka yi berserk a wannan wasa.",
   "arena.code.not-in-game": "Wannan wasa ya ƙare, ko ba naka ba ne: babu berserk.",
   "arena.code.game-unkept": "Wasan bai iya ajiye shi yanzu ba: sake gwadawa nan da ɗan lokaci.",
+  "arena.code.arena-unkept": "Gasar ba ta iya ajiye shi yanzu ba: babu abin da ya canza, sake gwadawa nan da ɗan lokaci.",
   "arena.code.not-now": "Sabar da ke gudanar da wannan gasa ba ta amsa a kan lokaci ba: sake gwadawa nan da ɗan lokaci.",
   "privacy.arenas": "A lokacin gasa (arena), sabar tana rubuta ta a faifanta, don kada lalacewa ko sake kunnawa su ɓatar da ita: saitunanta, sunan da ka shiga da shi, wasanninka da makinka, da teburin da aka yi kowane wasa. Ana rubuta ka ne kawai a matsayin sawun lambar ɗan wasanka da aka ɓoye da maɓalli, wanda ba za a iya gano lambar daga gare shi ba; ba a taɓa rubuta adireshinka ba. Ana goge komai daga faifan awa ɗaya bayan gasar ta ƙare, kuma ana rubuta a kan baitocin da aka goge cikin awa ɗaya. Idan ka ƙirƙiri gasa ta sirri, burauzarka yana adana lambar da ke fara ta (dara.arena.made) na kwana takwas; sabar tana adana sawun lambar da aka ɓoye da maɓalli kaɗai."
 };

@@ -177,9 +177,17 @@ pub struct Player {
     pub game: Option<u32>,
 }
 
-/// Hands the arena `input`; nothing in the answer but its refusal, if any.
-async fn act(handle: &ArenaHandle, input: Input) -> Result<StatusCode, ArenaError> {
-    match handle.act(input).await {
+/// Hands arena `id` `input`; nothing in the answer but its refusal, if any.
+async fn act(state: &AppState, id: &str, input: Input) -> Result<StatusCode, ArenaError> {
+    let handle = arena(state, id).await?;
+    let answer = match handle.act(input.clone()).await {
+        Some(answer) => Some(answer),
+        // Its owner here stopped before it read the request: in a cluster, another node took
+        // the arena over (this one was paused past its lease). Asked once more wherever the
+        // arena is now, rather than answered that there is no such arena.
+        None => arena(state, id).await?.act(input).await,
+    };
+    match answer {
         Some(Ok(())) => Ok(StatusCode::NO_CONTENT),
         Some(Err(refusal)) => Err(refusal),
         None => Err(Shell::UnknownArena.into()),
@@ -194,10 +202,11 @@ pub async fn join(
     body: Result<Json<Join>, JsonRejection>,
 ) -> Result<StatusCode, ArenaError> {
     allowed(&state, client)?;
-    let handle = arena(&state, &id).await?;
+    // Asked for before the body is read: a request to no arena is `unknown-arena` first.
+    arena(&state, &id).await?;
     let join = read(body)?;
     let player = join.player.player(&state.seat_key);
-    act(&handle, Input::Join { player, name: join.name }).await
+    act(&state, &id, Input::Join { player, name: join.name }).await
 }
 
 /// The requests a player makes by name: `pause`, `resume`, `leave`, `berserk`.
@@ -222,7 +231,7 @@ pub async fn request(
     body: Result<Json<Player>, JsonRejection>,
 ) -> Result<StatusCode, ArenaError> {
     allowed(&state, client)?;
-    let handle = arena(&state, &id).await?;
+    arena(&state, &id).await?;
     let asked = read(body)?;
     let player = asked.player.player(&state.seat_key);
     let input = match request {
@@ -234,7 +243,7 @@ pub async fn request(
             Input::Berserk { player, game: GameNo(game) }
         }
     };
-    act(&handle, input).await
+    act(&state, &id, input).await
 }
 
 /// The maker's press.
@@ -264,8 +273,8 @@ pub async fn start(
         return Err(Shell::NotTheMaker.into());
     }
     match handle.start().await {
-        Some(true) => Ok(StatusCode::NO_CONTENT),
-        Some(false) => Err(Shell::NotTheMaker.into()),
+        Some(Ok(())) => Ok(StatusCode::NO_CONTENT),
+        Some(Err(refusal)) => Err(refusal),
         None => Err(Shell::UnknownArena.into()),
     }
 }

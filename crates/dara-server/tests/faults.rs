@@ -128,6 +128,93 @@ async fn a_full_disk_pauses_the_games_and_loses_nothing() {
     drop(disk);
 }
 
+/// An arena while the disk is full: a join is refused `arena-unkept` (503) and joins nobody; the
+/// start and its pairing, due meanwhile, wait: nobody is told of a game the disk did not keep.
+/// Once there is room the arena starts, pairs, its games are played, the refused player joins
+/// as if for the first time, and a start its maker pressed meanwhile (refused `arena-unkept`)
+/// is pressed again; and after a crash each player is seated again in the same game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arena_acknowledges_nothing_a_full_disk_did_not_keep() {
+    use common::arena::{ask, now_ms, token, Watcher};
+
+    let Some(disk) = SmallDisk::mount("arena", "2m") else { return };
+    let data = DataDir(disk.0.join("data"));
+    let process = Process::start(&data.0, test_config());
+    let addr = process.addr;
+    // It starts in 5 s: the joins and the filling of the disk come well before.
+    let starts = now_ms() + 5_000;
+    let body =
+        json!({ "clock": { "initial": 180, "increment": 2 }, "minutes": 30, "starts": starts });
+    let (status, made) = ask(addr, "/api/arenas", body).await;
+    assert_eq!(status, 201, "{made}");
+    let arena = made["arena"].as_str().unwrap().to_owned();
+    let join = format!("/api/arenas/{arena}/join");
+    for (n, name) in ["Ama", "Kofi"].iter().enumerate() {
+        let (status, why) = ask(addr, &join, json!({ "player": token(n), "name": name })).await;
+        assert_eq!(status, 204, "{why}");
+    }
+    let mut anyone = Watcher::hello(addr, &arena, None).await;
+    anyone.until(|s| s["d"]["players"] == 2).await;
+    // And one that waits for its maker's press.
+    let body = json!({ "clock": { "initial": 180, "increment": 2 }, "minutes": 30 });
+    let (status, pressed) = ask(addr, "/api/arenas", body).await;
+    assert_eq!(status, 201, "{pressed}");
+    let start = format!("/api/arenas/{}/start", pressed["arena"].as_str().unwrap());
+    let press = json!({ "secret": pressed["secret"] });
+
+    let filler = disk.fill();
+    // Its press is refused as not kept (it used to be `not-the-maker`), and it still waits.
+    let (status, why) = ask(addr, &start, press.clone()).await;
+    assert_eq!((status, why["code"].as_str()), (503, Some("arena-unkept")), "{why}");
+    let (status, why) = ask(addr, &join, json!({ "player": token(2), "name": "Ngozi" })).await;
+    assert_eq!((status, why["code"].as_str()), (503, Some("arena-unkept")), "{why}");
+    let now = Watcher::hello(addr, &arena, None).await.last;
+    assert_eq!(now["d"]["phase"], "waiting", "it started before the disk was full: {now}");
+    // Past its start, and two pairing waves: nobody is told of a game, nobody more joined.
+    let wait = Duration::from_millis(starts.saturating_sub(now_ms())) + Duration::from_secs(4);
+    tokio::time::sleep(wait).await;
+    for n in 0..2 {
+        let seen = Watcher::hello(addr, &arena, Some(n)).await.last;
+        assert!(seen["d"]["game"].is_null(), "a game the disk did not keep: {seen}");
+        assert_eq!(seen["d"]["players"], 2, "{seen}");
+        assert_eq!(seen["d"]["phase"], "waiting", "{seen}");
+    }
+
+    std::fs::remove_file(&filler).unwrap();
+    // The arena goes on: it starts, and pairs the two.
+    let mut seated = Vec::new();
+    for n in 0..2 {
+        let game = Watcher::hello(addr, &arena, Some(n)).await.game_other_than(None).await;
+        seated.push((game["id"].as_str().unwrap().to_owned(), game["colour"].clone()));
+    }
+    assert_eq!(seated[0].0, seated[1].0, "{seated:?}");
+    let game = seated[0].0.clone();
+    let pale = if seated[0].1 == "white" { 0 } else { 1 };
+    let (mut white, snapshot) = Client::hello(addr, &game, Some(&token(pale)), None).await;
+    let first = snapshot["d"]["pos"]["legal"][0].as_str().unwrap().to_owned();
+    assert_eq!(white.turn(1, &first).await["t"], "accepted");
+    // The press goes through now.
+    let (status, why) = ask(addr, &start, press).await;
+    assert_eq!(status, 204, "{why}");
+    // The refused join changed nothing: it goes through now.
+    let (status, why) = ask(addr, &join, json!({ "player": token(2), "name": "Ngozi" })).await;
+    assert_eq!(status, 204, "{why}");
+    anyone.until(|s| s["d"]["players"] == 3).await;
+    process.crash();
+
+    let process = Process::start(&data.0, test_config());
+    for (n, (id, colour)) in seated.iter().enumerate() {
+        let mut watcher = Watcher::hello(process.addr, &arena, Some(n)).await;
+        let again = watcher.game_other_than(None).await;
+        assert_eq!((&again["id"], &again["colour"]), (&json!(id), colour), "{again}");
+    }
+    let (_, snapshot) = Client::hello(process.addr, &game, None, None).await;
+    assert_eq!(snapshot["d"]["moves"], json!([first]), "{snapshot}");
+    process.crash();
+    drop(data);
+    drop(disk);
+}
+
 /// What `GET /healthz` answers.
 async fn healthy(addr: std::net::SocketAddr) -> u16 {
     reqwest::get(format!("http://{addr}/healthz")).await.unwrap().status().as_u16()

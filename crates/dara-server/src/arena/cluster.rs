@@ -109,19 +109,29 @@ impl InRedis {
         self.asks_at.min(self.peek_at)
     }
 
-    /// Writes `writes` to Redis, fenced; a fenced refusal means the arena is another node's now.
-    pub(super) async fn write(&mut self, arena: &str, writes: &[ArenaWrite], kept: Duration) {
-        let Some(lease) = &self.lease else { return };
+    /// Writes `writes` to Redis, fenced; says whether they were written. A fenced refusal
+    /// means the arena is another node's now.
+    pub(super) async fn write(
+        &mut self,
+        arena: &str,
+        writes: &[ArenaWrite],
+        kept: Duration,
+    ) -> bool {
+        let Some(lease) = &self.lease else { return false };
         if writes.is_empty() {
-            return;
+            return true;
         }
         match self.redis.write_arena(lease, writes, kept).await {
-            Ok(()) => {}
+            Ok(()) => true,
             Err(StoreError::Fenced(why)) => {
                 tracing::warn!(arena, "the arena is no longer this node's: {why}");
                 self.lost = true;
+                false
             }
-            Err(e) => tracing::error!(arena, "the arena's writes could not be kept in Redis: {e}"),
+            Err(e) => {
+                tracing::error!(arena, "the arena's writes could not be kept in Redis: {e}");
+                false
+            }
         }
     }
 

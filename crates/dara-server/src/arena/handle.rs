@@ -20,10 +20,11 @@ pub(super) enum Letter {
         /// Whether it was done.
         answer: oneshot::Sender<Result<(), ArenaError>>,
     },
-    /// Its maker pressed start: false if it was not waiting for them.
+    /// Its maker pressed start: `not-the-maker` if it was not waiting for them, or the
+    /// refusal of a start that could not be kept.
     Start {
         /// Whether it started.
-        answer: oneshot::Sender<bool>,
+        answer: oneshot::Sender<Result<(), ArenaError>>,
     },
 }
 
@@ -52,9 +53,9 @@ impl ArenaHandle {
         answered.await.ok()
     }
 
-    /// Starts an arena that waits for its maker; `None` if it has gone, false if it was not
-    /// waiting.
-    pub async fn start(&self) -> Option<bool> {
+    /// Starts an arena that waits for its maker; `None` if it has gone, `not-the-maker` if it
+    /// was not waiting, or why it could not be started (its start could not be kept).
+    pub async fn start(&self) -> Option<Result<(), ArenaError>> {
         let (answer, answered) = oneshot::channel();
         self.letters.send(Letter::Start { answer }).await.ok()?;
         answered.await.ok()

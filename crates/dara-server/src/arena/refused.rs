@@ -33,6 +33,9 @@ pub enum Shell {
     /// The game could not keep what was asked just now (saving is paused): nothing changed,
     /// and it may be asked again.
     GameUnkept,
+    /// The arena could not keep what was asked just now (its server cannot write to its
+    /// disk): nothing changed, and it may be asked again.
+    ArenaUnkept,
     /// Start pressed by someone who does not hold the maker's secret, or on an arena that
     /// starts at its time.
     NotTheMaker,
@@ -68,7 +71,9 @@ impl ArenaError {
             ArenaError::Arena(_) => StatusCode::CONFLICT,
             ArenaError::Shell(Shell::BadRequest { .. }) => StatusCode::BAD_REQUEST,
             ArenaError::Shell(Shell::UnknownArena) => StatusCode::NOT_FOUND,
-            ArenaError::Shell(Shell::GameUnkept | Shell::NotNow) => StatusCode::SERVICE_UNAVAILABLE,
+            ArenaError::Shell(Shell::GameUnkept | Shell::ArenaUnkept | Shell::NotNow) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ArenaError::Shell(Shell::NotTheMaker) => StatusCode::FORBIDDEN,
             ArenaError::Shell(Shell::TooManyArenas) => StatusCode::SERVICE_UNAVAILABLE,
             ArenaError::Shell(Shell::TooManyArenasFromYou { .. } | Shell::TooManyRequests) => {
@@ -87,6 +92,10 @@ impl ArenaError {
             }
             ArenaError::Shell(Shell::GameUnkept) => {
                 "the game could not keep it just now: try again in a moment".to_owned()
+            }
+            ArenaError::Shell(Shell::ArenaUnkept) => {
+                "the arena could not keep it just now: nothing changed; try again in a moment"
+                    .to_owned()
             }
             ArenaError::Shell(Shell::NotTheMaker) => {
                 "only whoever made the arena starts it, and only if it waits for them".to_owned()
@@ -116,6 +125,7 @@ impl dara::Coded for Shell {
             Shell::BadRequest { detail: "the clock is unreadable".to_owned() },
             Shell::UnknownArena,
             Shell::GameUnkept,
+            Shell::ArenaUnkept,
             Shell::NotTheMaker,
             Shell::TooManyArenas,
             Shell::TooManyRequests,
@@ -127,6 +137,7 @@ impl dara::Coded for Shell {
                 Shell::BadRequest { .. }
                 | Shell::UnknownArena
                 | Shell::GameUnkept
+                | Shell::ArenaUnkept
                 | Shell::NotTheMaker
                 | Shell::TooManyArenas
                 | Shell::TooManyRequests

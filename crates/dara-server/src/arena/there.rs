@@ -136,8 +136,8 @@ impl Relay {
 /// Relays one letter to the arena's holder and answers it. A player's request that cannot be
 /// relayed, or whose answer does not come in time, is answered [`Shell::NotNow`]: the arena
 /// may be changing hands, and the request may or may not have been carried out (each of them
-/// can be asked again: a second join is `already-joined`). A press of start is dropped (its
-/// asker hears the arena is gone).
+/// can be asked again: a second join is `already-joined`). So is a press of start (it used to
+/// be dropped, and its asker told the arena was gone).
 async fn relay(redis: Redis, id: ArenaId, letter: Letter) {
     // A player's requests only: what the shell feeds the arena is the holder's own business.
     let asked = |input: &Input| match input {
@@ -174,9 +174,13 @@ async fn relay(redis: Redis, id: ArenaId, letter: Letter) {
             }
         }
         Letter::Start { answer } => {
-            if let Some(Answered::Started { started }) = ask(&Asked::Start).await {
-                let _ = answer.send(started);
-            }
+            let answered = match ask(&Asked::Start).await {
+                Some(Answered::Started { started: true }) => Ok(()),
+                Some(Answered::Started { started: false }) => Err(Shell::NotTheMaker.into()),
+                Some(Answered::Refused { refusal }) => Err(refusal),
+                Some(Answered::Done) | None => Err(Shell::NotNow.into()),
+            };
+            let _ = answer.send(answered);
         }
     }
 }

@@ -385,18 +385,6 @@ impl Redis {
     pub async fn ask_arena(&self, arena: &str, what: &str) -> Result<Option<String>, StoreError> {
         let keys = ArenaKeys::of(arena);
         let reply = arena_answer_key(&format!("{:016x}", OsRng.next_u64()));
-        redis::pipe()
-            .cmd("RPUSH")
-            .arg(&keys.asks)
-            .arg(format!("{reply}\n{what}"))
-            .ignore()
-            .cmd("PEXPIRE")
-            .arg(&keys.asks)
-            .arg(millis(ASK_KEPT))
-            .ignore()
-            .query_async::<()>(&mut self.uncounted())
-            .await
-            .map_err(redis_error)?;
         // A blocking pop holds its connection: one of its own, not the node's shared one, which
         // waits as long as the pop does (a connection's own default gives up after half a
         // second, before most answers come).
@@ -409,10 +397,25 @@ impl Redis {
             .get_multiplexed_async_connection_with_config(&waits)
             .await
             .map_err(redis_error)?;
+        // The request is left on that connection too, and waited on as one with its answer:
+        // left on the shared one, whose answers are awaited 5 s, a request to a Redis stopped
+        // longer was answered `not-now` here, then read when Redis woke, and carried out.
+        let mut push = redis::pipe();
+        push.cmd("RPUSH")
+            .arg(&keys.asks)
+            .arg(format!("{reply}\n{what}"))
+            .ignore()
+            .cmd("PEXPIRE")
+            .arg(&keys.asks)
+            .arg(millis(ASK_KEPT))
+            .ignore();
         let mut blpop = redis::cmd("BLPOP");
         blpop.arg(&reply).arg(ASK_WAITS.as_secs());
-        let wait = blpop.query_async::<Option<(String, String)>>(&mut conn);
-        match tokio::time::timeout(ASK_WAITS + Duration::from_secs(2), wait).await {
+        let asked = async {
+            push.query_async::<()>(&mut conn).await?;
+            blpop.query_async::<Option<(String, String)>>(&mut conn).await
+        };
+        match tokio::time::timeout(ASK_WAITS + Duration::from_secs(2), asked).await {
             Ok(popped) => Ok(popped.map_err(redis_error)?.map(|(_, answer)| answer)),
             Err(_) => Ok(None),
         }

@@ -10,7 +10,7 @@ use tokio::time::Instant;
 use super::Owner;
 use crate::arena::book::Listed;
 use crate::arena::cluster::{keys_kept, Answered, Asked};
-use crate::arena::refused::ArenaError;
+use crate::arena::refused::{ArenaError, Shell as Refused};
 use crate::arena::wall;
 use crate::game::host::Host;
 use crate::seat::GameId;
@@ -49,8 +49,8 @@ impl<H: Host> Owner<H> {
         }
     }
 
-    /// Keeps the arena's `writes` in Redis.
-    pub(super) async fn keep_in_redis(&mut self, writes: Vec<Write>) {
+    /// Keeps the arena's `writes` in Redis; says whether they were.
+    pub(super) async fn keep_in_redis(&mut self, writes: Vec<Write>) -> bool {
         let kept = self.keys_kept();
         let writes: Vec<ArenaWrite> = writes
             .into_iter()
@@ -59,8 +59,9 @@ impl<H: Host> Owner<H> {
                 _ => None,
             })
             .collect();
-        if let Some(cluster) = &mut self.cluster {
-            cluster.write(self.id.as_str(), &writes, kept).await;
+        match &mut self.cluster {
+            Some(cluster) => cluster.write(self.id.as_str(), &writes, kept).await,
+            None => false,
         }
     }
 
@@ -99,7 +100,15 @@ impl<H: Host> Owner<H> {
                 };
                 let answered = match asked {
                     Asked::Act { input } => done(self.act(input).await),
-                    Asked::Start => Answered::Started { started: self.start_now().await },
+                    // Started, or not waiting, as every release answers; a start not kept as
+                    // a refusal (a node of the release before hears no answer: not now).
+                    Asked::Start => match self.start_now().await {
+                        Ok(()) => Answered::Started { started: true },
+                        Err(ArenaError::Shell(Refused::NotTheMaker)) => {
+                            Answered::Started { started: false }
+                        }
+                        Err(refusal) => Answered::Refused { refusal },
+                    },
                 };
                 if let Some(cluster) = &self.cluster {
                     cluster.answer(&ask, &answered).await;

@@ -29,7 +29,7 @@ use super::cluster::InRedis;
 use super::handle::{ArenaHandle, Letter};
 use super::id::ArenaId;
 use super::player::seat_of;
-use super::refused::ArenaError;
+use super::refused::{ArenaError, Shell as Refused};
 use super::verdict::verdict;
 use super::wall;
 use crate::game::host::Host;
@@ -38,6 +38,10 @@ use crate::game::start::spawn_observed;
 use crate::seat::GameId;
 use crate::store::kept::Store;
 use crate::store::write::{ArenaWrite, Write};
+
+/// How long an arena whose last events could not be kept (a full disk) waits before it tries
+/// them again.
+const RETRY_EVERY: Duration = Duration::from_secs(1);
 
 /// How far ahead an arena that waits for its maker's press is announced as starting: never,
 /// in practice; the press restarts it from its journal with the true time.
@@ -148,6 +152,11 @@ struct Owner<H: Host> {
     shell: Shell,
     /// On a node of a cluster: how it is kept in Redis, and reached from other nodes.
     cluster: Option<InRedis>,
+    /// The shell's own inputs (a tick, a game's news) whose events could not be kept: the
+    /// arena is as it was before them, and they are fed again, in order, from `retry_at` on.
+    /// (A game tells its end once: dropped, it would hold its players for ever.)
+    unkept: VecDeque<Input>,
+    retry_at: Option<Instant>,
 }
 
 impl<H: Host> Owner<H> {
@@ -203,6 +212,8 @@ impl<H: Host> Owner<H> {
             store,
             shell,
             cluster: None,
+            unkept: VecDeque::new(),
+            retry_at: None,
         };
         (owner, handle, (mailbox, news))
     }
@@ -218,10 +229,23 @@ impl<H: Host> Owner<H> {
 
     /// Keeps events `events` of its journal, and waits until they are on disk: before their
     /// effects are carried out, or anyone is told.
-    async fn keep(&mut self, events: std::ops::Range<u64>, more: Vec<Write>) {
+    ///
+    /// # Errors
+    /// They could not be kept: the arena is put back as it was before them (its journal up to
+    /// them, replayed), and nothing of them is to be carried out or acknowledged. (It used to
+    /// log the failure and go on: a join was acknowledged that a full disk had not kept, and an
+    /// old holder woken after another node took the arena opened tables for a pairing the
+    /// journal never had.) In a cluster the owner stops too: another node may hold the arena
+    /// (a fenced write), or Redis may or may not have the write (no answer in time), and the
+    /// arena is taken up again from what Redis has.
+    async fn keep(
+        &mut self,
+        events: std::ops::Range<u64>,
+        more: Vec<Write>,
+    ) -> Result<(), ArenaError> {
         let durable = self.store.is_durable() || self.cluster.is_some();
         if !durable || (events.is_empty() && more.is_empty()) {
-            return;
+            return Ok(());
         }
         let journal = self.arena.journal();
         let lines = events
@@ -238,12 +262,39 @@ impl<H: Host> Owner<H> {
             };
             writes.push(Write::Arena(write));
         }
-        if self.cluster.is_some() {
-            self.keep_in_redis(writes).await;
-            return;
+        let refusal: ArenaError = if self.cluster.is_some() {
+            if self.keep_in_redis(writes).await {
+                return Ok(());
+            }
+            if let Some(cluster) = &mut self.cluster {
+                cluster.lost = true;
+            }
+            Refused::NotNow.into()
+        } else {
+            match self.store.send(writes).wait().await {
+                Ok(()) => return Ok(()),
+                Err(e) => {
+                    tracing::error!(arena = %self.id, "the arena's events could not be kept: {e}");
+                    Refused::ArenaUnkept.into()
+                }
+            }
+        };
+        if !events.is_empty() {
+            self.unjournal(events.start);
         }
-        if let Err(e) = self.store.send(writes).wait().await {
-            tracing::error!(arena = %self.id, "the arena's events could not be kept: {e}");
+        Err(refusal)
+    }
+
+    /// Puts the arena back as it was before event `from` of its journal.
+    fn unjournal(&mut self, from: u64) {
+        let kept = usize::try_from(from.saturating_sub(1)).unwrap_or(usize::MAX);
+        let journal = self.arena.journal();
+        let journal = journal[..kept.min(journal.len())].to_vec();
+        match Arena::restore(self.arena.settings().clone(), journal) {
+            Ok(arena) => self.arena = arena,
+            // Its own journal always replays (a restart relies on it). Were it not to, the
+            // arena goes on as it is rather than be dropped, its kept rows with it.
+            Err(e) => tracing::error!(arena = %self.id, "its own journal does not replay: {e}"),
         }
     }
 }
@@ -274,7 +325,11 @@ impl<H: Host> Owner<H> {
                     if self.forget_at.is_some_and(|at| Instant::now() >= at) {
                         break;
                     }
-                    if self.tick_at.is_some_and(|at| at <= wall::now()) {
+                    if self.retry_at.is_some_and(|at| at <= Instant::now()) {
+                        self.feed_unkept().await;
+                    }
+                    // While its events cannot be kept, the arena does not go on.
+                    if self.retry_at.is_none() && self.tick_at.is_some_and(|at| at <= wall::now()) {
                         self.tick().await;
                     }
                     self.in_cluster().await;
@@ -295,7 +350,7 @@ impl<H: Host> Owner<H> {
         if self.forget_at.is_some_and(|at| Instant::now() >= at) {
             let erase = Write::Arena(ArenaWrite::Erase { arena: self.id.to_string() });
             if self.cluster.is_some() {
-                self.keep_in_redis(vec![erase]).await;
+                let _ = self.keep_in_redis(vec![erase]).await;
             } else if let Err(e) = self.store.send(vec![erase]).wait().await {
                 tracing::warn!(arena = %self.id, "the arena's rows could not be erased: {e}");
             }
@@ -305,10 +360,10 @@ impl<H: Host> Owner<H> {
 
     /// The next moment something falls due: a tick, the board, the arena's forgetting.
     fn next_wake(&self) -> Option<Instant> {
-        let tick = self.tick_at.map(wall::instant);
+        let tick = self.tick_at.map(wall::instant).filter(|_| self.retry_at.is_none());
         let pin = self.pin_at(Instant::now());
         let cluster = self.cluster.as_ref().map(InRedis::next_wake);
-        [tick, pin, self.forget_at, cluster].into_iter().flatten().min()
+        [tick, pin, self.forget_at, cluster, self.retry_at].into_iter().flatten().min()
     }
 
     async fn letter(&mut self, letter: Letter) {
@@ -324,11 +379,16 @@ impl<H: Host> Owner<H> {
 
     /// A player's request.
     async fn act(&mut self, input: Input) -> Result<(), ArenaError> {
+        // Given up here (see `keep`): the requests read with the one that was not kept are not
+        // tried, each waiting on Redis in turn.
+        if self.cluster.as_ref().is_some_and(|c| c.lost) {
+            return Err(Refused::NotNow.into());
+        }
         if matches!(input, Input::Berserk { .. }) {
             return self.berserk(input).await;
         }
         let outcome = self.arena.handle(wall::now(), input)?;
-        self.keep(outcome.events, Vec::new()).await;
+        self.keep(outcome.events, Vec::new()).await?;
         for back in self.carry_out(outcome.effects).await {
             self.feed(back).await;
         }
@@ -349,7 +409,8 @@ impl<H: Host> Owner<H> {
             }
         }
         self.arena = arena;
-        self.keep(outcome.events, Vec::new()).await;
+        // Not kept, the berserk is refused, though the table halved the clock already.
+        self.keep(outcome.events, Vec::new()).await?;
         for back in self.carry_out(outcome.effects).await {
             self.feed(back).await;
         }
@@ -358,26 +419,36 @@ impl<H: Host> Owner<H> {
 
     /// The maker pressed start: the arena is made again from its journal (joins, pauses and
     /// leaves only, as it has not started) with its start now.
-    async fn start_now(&mut self) -> bool {
+    ///
+    /// # Errors
+    /// `not-the-maker`: it does not wait for its maker's press; or its new start could not be
+    /// kept, and it still waits (it used to answer `not-the-maker` then).
+    async fn start_now(&mut self) -> Result<(), ArenaError> {
         if !self.on_press || self.arena.phase() != Phase::Waiting {
-            return false;
+            return Err(Refused::NotTheMaker.into());
         }
         let now = wall::now();
         let settings = Settings { starts: now, ..self.arena.settings().clone() };
-        match Arena::restore(settings, self.arena.journal().to_vec()) {
-            Ok(arena) => self.arena = arena,
+        let waiting = match Arena::restore(settings, self.arena.journal().to_vec()) {
+            Ok(arena) => std::mem::replace(&mut self.arena, arena),
             Err(e) => {
                 tracing::error!(arena = %self.id, "its own journal does not replay: {e}");
-                return false;
+                return Err(Refused::NotTheMaker.into());
             }
-        }
+        };
         self.on_press = false;
         self.shell.on_press = false;
+        if let Err(unkept) = self.keep(0..0, vec![self.opened()]).await {
+            // Not kept: it still waits for its maker's press.
+            self.arena = waiting;
+            self.on_press = true;
+            self.shell.on_press = true;
+            return Err(unkept);
+        }
         self.about.starts = starts(now, false);
         self.untold = true;
-        self.keep(0..0, vec![self.opened()]).await;
         self.tick().await;
-        true
+        Ok(())
     }
 
     /// Time passed: the arena starts, pairs or ends; then when it is next due.
@@ -400,14 +471,32 @@ impl<H: Host> Owner<H> {
         self.feed(input).await;
     }
 
-    /// Hands the arena an input of the shell's own, and whatever follows from it.
+    /// Hands the arena an input of the shell's own, and whatever follows from it; after
+    /// those not kept yet.
     async fn feed(&mut self, input: Input) {
-        let mut inputs = VecDeque::from([input]);
-        while let Some(input) = inputs.pop_front() {
-            match self.arena.handle(wall::now(), input) {
+        self.unkept.push_back(input);
+        if self.retry_at.is_none() {
+            self.feed_unkept().await;
+        }
+    }
+
+    /// Feeds the arena the shell's inputs waiting, in order, and whatever follows from each,
+    /// until one's events cannot be kept: that one waits (`RETRY_EVERY`), with those after it.
+    async fn feed_unkept(&mut self) {
+        self.retry_at = None;
+        while let Some(input) = self.unkept.pop_front() {
+            match self.arena.handle(wall::now(), input.clone()) {
                 Ok(outcome) => {
-                    self.keep(outcome.events, Vec::new()).await;
-                    inputs.extend(self.carry_out(outcome.effects).await);
+                    if self.keep(outcome.events, Vec::new()).await.is_err() {
+                        self.unkept.push_front(input);
+                        self.retry_at = Some(Instant::now() + RETRY_EVERY);
+                        return;
+                    }
+                    let back = self.carry_out(outcome.effects).await;
+                    // What follows from it comes next, before the rest.
+                    for input in back.into_iter().rev() {
+                        self.unkept.push_front(input);
+                    }
                 }
                 // A game's news after the arena forgot it: nothing to do.
                 Err(refusal) => tracing::debug!(arena = %self.id, "{refusal}"),
@@ -459,7 +548,9 @@ impl<H: Host> Owner<H> {
                 // After the game's beginning, in the same order: which table it is.
                 let table =
                     ArenaWrite::Table { arena: self.id.to_string(), no: no.0, game: handle.id };
-                self.keep(0..0, vec![Write::Arena(table)]).await;
+                // Not kept, the game is played all the same (its pairing is kept); after a
+                // restart it is called off, as a game whose table is not known.
+                let _ = self.keep(0..0, vec![Write::Arena(table)]).await;
                 true
             }
             Err(e) => {
