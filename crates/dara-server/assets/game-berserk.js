@@ -26,6 +26,9 @@ export default function berserk(state) {
   const note = make('span', 'note', '');
   note.id = 'berserk-note';
   note.setAttribute('role', 'status');
+  // On a phone the panel is a grid (style.css): the button and its note take a row of their
+  // own, rather than a narrow first column that pushed the player's name aside.
+  button.style.gridColumn = note.style.gridColumn = '1 / -1';
   let asking = false;
 
   async function ask() {
@@ -62,6 +65,8 @@ export default function berserk(state) {
       if (!panel.querySelector('.berserk-mark')) {
         const mark = make('span', 'berserk-mark', '⚔');
         mark.title = t('arena.berserk-mark');
+        // In the phone's grid, at the end of the stones' line, beside the clock.
+        mark.style.cssText = 'grid-area: counts; justify-self: end';
         panel.querySelector('.clock').after(mark);
       }
     }
