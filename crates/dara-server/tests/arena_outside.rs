@@ -8,7 +8,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use common::arena::{ask, now_ms, token, Watcher, PATIENCE};
-use common::{start, start_with_state, test_config};
+use common::{start, start_with_state, test_config, upgrade};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
@@ -49,28 +49,16 @@ async fn closed(
 async fn a_page_of_another_site_may_not_open_an_arena_socket() {
     let addr = start(test_config()).await;
     let arena = running_arena(addr).await;
-    let client = reqwest::Client::new();
-    let upgrade = |origin: Option<String>| {
-        let mut request = client
-            .get(format!("http://{addr}/ws/arena/{arena}"))
-            .header("connection", "upgrade")
-            .header("upgrade", "websocket")
-            .header("sec-websocket-version", "13")
-            .header("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ==");
-        if let Some(origin) = origin {
-            request = request.header("origin", origin);
-        }
-        request.send()
-    };
-    let foreign = upgrade(Some("https://evil.example".into())).await.unwrap();
+    let url = format!("http://{addr}/ws/arena/{arena}");
+    let foreign = upgrade(&url, Some("https://evil.example")).await;
     assert_eq!(foreign.status(), 403);
     let why: Value = foreign.json().await.unwrap();
     assert_eq!(why["code"], "foreign-origin", "{why}");
-    assert_eq!(upgrade(Some("null".into())).await.unwrap().status(), 403);
-    assert_eq!(upgrade(Some(format!("http://{addr}"))).await.unwrap().status(), 101);
-    assert_eq!(upgrade(None).await.unwrap().status(), 101);
+    assert_eq!(upgrade(&url, Some("null")).await.status(), 403);
+    assert_eq!(upgrade(&url, Some(&format!("http://{addr}"))).await.status(), 101);
+    assert_eq!(upgrade(&url, None).await.status(), 101);
     // Nor join for a visitor.
-    let join = client
+    let join = reqwest::Client::new()
         .post(format!("http://{addr}/api/arenas/{arena}/join"))
         .header("origin", "https://evil.example")
         .json(&json!({ "player": token(0), "name": "Ama" }))

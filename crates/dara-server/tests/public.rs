@@ -7,7 +7,7 @@ mod common;
 use std::net::{IpAddr, SocketAddr};
 use std::time::{Duration, Instant};
 
-use common::{create, post, post_from, start, test_config, two_players, Client};
+use common::{create, post, post_from, start, test_config, two_players, upgrade, Client};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
@@ -107,27 +107,16 @@ async fn a_silent_socket_is_let_go_and_its_player_counts_as_gone() {
 async fn a_page_of_another_site_may_not_act_for_a_visitor() {
     let addr = start(test_config()).await;
     let (game, _, _) = create(addr, json!({ "opponent": "friend" })).await;
-    let client = reqwest::Client::new();
-    let upgrade = |origin: Option<&'static str>| {
-        let mut request = client
-            .get(format!("http://{addr}/ws/game/{game}"))
-            .header("connection", "upgrade")
-            .header("upgrade", "websocket")
-            .header("sec-websocket-version", "13")
-            .header("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ==");
-        if let Some(origin) = origin {
-            request = request.header("origin", origin);
-        }
-        request.send()
-    };
-    assert_eq!(upgrade(Some("https://evil.example")).await.unwrap().status(), 403);
-    assert_eq!(upgrade(Some("null")).await.unwrap().status(), 403);
+    let url = format!("http://{addr}/ws/game/{game}");
     let own = format!("http://{addr}");
     let own: &'static str = Box::leak(own.into_boxed_str());
-    assert_eq!(upgrade(Some(own)).await.unwrap().status(), 101);
+    assert_eq!(upgrade(&url, Some("https://evil.example")).await.status(), 403);
+    assert_eq!(upgrade(&url, Some("null")).await.status(), 403);
+    assert_eq!(upgrade(&url, Some(own)).await.status(), 101);
     // A program says no origin at all.
-    assert_eq!(upgrade(None).await.unwrap().status(), 101);
+    assert_eq!(upgrade(&url, None).await.status(), 101);
 
+    let client = reqwest::Client::new();
     let body = json!({ "opponent": "friend" }).to_string();
     let post = |origin: &'static str, content_type: &'static str| {
         client

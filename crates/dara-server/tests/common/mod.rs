@@ -41,6 +41,21 @@ pub async fn start_with_state(config: dara_server::Config) -> (SocketAddr, dara_
     (addr, state)
 }
 
+/// A WebSocket upgrade of `url` as a page of `origin` asks for it (`None`: a program, which
+/// says no origin), answered but not taken up: the status tells whether it was allowed.
+pub async fn upgrade(url: &str, origin: Option<&str>) -> reqwest::Response {
+    let mut request = reqwest::Client::new()
+        .get(url)
+        .header("connection", "upgrade")
+        .header("upgrade", "websocket")
+        .header("sec-websocket-version", "13")
+        .header("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ==");
+    if let Some(origin) = origin {
+        request = request.header("origin", origin);
+    }
+    request.send().await.unwrap()
+}
+
 pub async fn post(addr: SocketAddr, path: &str, body: Value) -> (u16, Value) {
     post_from(addr, path, body, None).await
 }
