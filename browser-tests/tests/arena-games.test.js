@@ -227,7 +227,14 @@ async function stopPlaying(person, arena) {
   }
   if (!(await page.locator('#end').isVisible())) {
     await pauseMidGame(person, arena);
-    await playGame(person, person.games.at(-1));
+    // The page may have gone by itself to a game the person's loop never looked at (told to
+    // stop first): that game is the one played out, not the last one looked at.
+    const game = at(person);
+    if (game !== person.games.at(-1)) {
+      person.games.push(game);
+      note(person, `at ${game}`);
+    }
+    await playGame(person, game);
   } else {
     // Between games the arena's page would go to a game paired meanwhile: the pause is asked
     // from another page of the same browser, as the arena's page asks it, and the arena's
