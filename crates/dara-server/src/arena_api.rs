@@ -177,9 +177,14 @@ pub struct Player {
     pub game: Option<u32>,
 }
 
-/// Hands arena `id` `input`; nothing in the answer but its refusal, if any.
-async fn act(state: &AppState, id: &str, input: Input) -> Result<StatusCode, ArenaError> {
-    let handle = arena(state, id).await?;
+/// Hands arena `id` (reached as `handle`) `input`; nothing in the answer but its refusal, if
+/// any.
+async fn act(
+    state: &AppState,
+    id: &str,
+    handle: &ArenaHandle,
+    input: Input,
+) -> Result<StatusCode, ArenaError> {
     let answer = match handle.act(input.clone()).await {
         Some(answer) => Some(answer),
         // Its owner here stopped before it read the request: in a cluster, another node took
@@ -203,10 +208,10 @@ pub async fn join(
 ) -> Result<StatusCode, ArenaError> {
     allowed(&state, client)?;
     // Asked for before the body is read: a request to no arena is `unknown-arena` first.
-    arena(&state, &id).await?;
+    let handle = arena(&state, &id).await?;
     let join = read(body)?;
     let player = join.player.player(&state.seat_key);
-    act(&state, &id, Input::Join { player, name: join.name }).await
+    act(&state, &id, &handle, Input::Join { player, name: join.name }).await
 }
 
 /// The requests a player makes by name: `pause`, `resume`, `leave`, `berserk`.
@@ -231,7 +236,7 @@ pub async fn request(
     body: Result<Json<Player>, JsonRejection>,
 ) -> Result<StatusCode, ArenaError> {
     allowed(&state, client)?;
-    arena(&state, &id).await?;
+    let handle = arena(&state, &id).await?;
     let asked = read(body)?;
     let player = asked.player.player(&state.seat_key);
     let input = match request {
@@ -243,7 +248,7 @@ pub async fn request(
             Input::Berserk { player, game: GameNo(game) }
         }
     };
-    act(&state, &id, input).await
+    act(&state, &id, &handle, input).await
 }
 
 /// The maker's press.
